@@ -1,0 +1,409 @@
+"""The shared core of the rules engines: sides, board geometry, positions,
+moves, results and the errors that name a rule.
+
+Every game module (:mod:`mancala_cli.kimasai_mackay`,
+:mod:`mancala_cli.kimasai_klamroth`, :mod:`mancala_cli.kingulu`) builds on
+these pieces::
+
+    >>> from mancala_cli.games import get_game
+    >>> game = get_game("kingulu")
+    >>> line = Line(game)
+    >>> move = line.play(game.board.index_of("c1"))
+    >>> move.captured
+    6
+    >>> line.position.banks
+    (7, 0)
+
+Holes are plain integers: ``index = (rank - 1) * files + file`` with files
+and ranks counted from 0 and 1 respectively, so ``a1`` is 0 and the index is
+one less than the hole's ``numeric`` coordinate.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Collection, Iterable, Iterator
+from dataclasses import dataclass, field
+
+SOUTH = "S"
+NORTH = "N"
+SIDES = (SOUTH, NORTH)
+
+#: The endless-sowing limit of RULES.md §1: a move that needs more laps is illegal.
+LAP_LIMIT = 1000
+
+FILES = "abcdefghijklmnopqrstuvwxyz"
+
+
+def other(side: str) -> str:
+    """The opponent of ``side``."""
+    return NORTH if side == SOUTH else SOUTH
+
+
+def side_name(side: str) -> str:
+    return "South" if side == SOUTH else "North"
+
+
+class Board:
+    """The geometry of a board of ``ranks`` × ``files`` holes.
+
+    A four-row board gives each player two rows (South ranks 1–2, North
+    ranks 3–4) and a circuit of his own; a two-row board gives each player one
+    row and one circuit around the whole board.
+    """
+
+    def __init__(self, ranks: int, files: int) -> None:
+        if ranks not in (2, 4):
+            raise ValueError("a board has two or four rows")
+        self.ranks = ranks
+        self.files = files
+        self.size = ranks * files
+        self.names = tuple(f"{FILES[i % files]}{i // files + 1}" for i in range(self.size))
+        self._by_name = {name: i for i, name in enumerate(self.names)}
+        rows = [list(range(r * files, (r + 1) * files)) for r in range(ranks)]
+        if ranks == 4:
+            self._own = {SOUTH: frozenset(rows[0] + rows[1]), NORTH: frozenset(rows[2] + rows[3])}
+            self._front = {SOUTH: tuple(rows[1]), NORTH: tuple(rows[2])}
+            self._back = {SOUTH: tuple(rows[0]), NORTH: tuple(rows[3])}
+            # Counterclockwise, starting from the player's back-row hole at his left.
+            self._circuit = {
+                SOUTH: tuple(rows[0] + rows[1][::-1]),
+                NORTH: tuple(rows[3][::-1] + rows[2]),
+            }
+        else:
+            self._own = {SOUTH: frozenset(rows[0]), NORTH: frozenset(rows[1])}
+            self._front = {SOUTH: tuple(rows[0]), NORTH: tuple(rows[1])}
+            self._back = self._front
+            whole = tuple(rows[0] + rows[1][::-1])
+            self._circuit = {SOUTH: whole, NORTH: whole[files:] + whole[:files]}
+
+    def __repr__(self) -> str:
+        return f"Board({self.ranks}, {self.files})"
+
+    # -- names -------------------------------------------------------------
+    def name(self, hole: int) -> str:
+        """The algebraic name of a hole: ``board.name(0) == "a1"``."""
+        return self.names[hole]
+
+    def index_of(self, name: str) -> int:
+        """The hole called ``name`` in algebraic style; KeyError if none."""
+        return self._by_name[name]
+
+    def rank(self, hole: int) -> int:
+        return hole // self.files + 1
+
+    def file(self, hole: int) -> int:
+        return hole % self.files
+
+    # -- ownership and rows ------------------------------------------------
+    def owner(self, hole: int) -> str:
+        """The side whose row holds ``hole``."""
+        return SOUTH if hole in self._own[SOUTH] else NORTH
+
+    def holes_of(self, side: str) -> frozenset[int]:
+        return self._own[side]
+
+    def front_row(self, side: str) -> tuple[int, ...]:
+        """The player's inner (front) row, from file ``a``; his only row on two rows."""
+        return self._front[side]
+
+    def back_row(self, side: str) -> tuple[int, ...]:
+        return self._back[side]
+
+    def is_front(self, hole: int, side: str) -> bool:
+        return hole in self._front[side]
+
+    def opposite(self, hole: int) -> int:
+        """The hole of the same file in the facing row (front row ↔ front row).
+
+        On four rows only front-row holes face each other; the opposite of a
+        back-row hole is the front-row hole of the same file of the other side.
+        """
+        rank = self.rank(hole)
+        if self.ranks == 2:
+            facing = 3 - rank
+        else:
+            facing = {1: 3, 2: 3, 3: 2, 4: 2}[rank]
+        return (facing - 1) * self.files + self.file(hole)
+
+    def behind(self, hole: int) -> int:
+        """The back-row hole behind a front-row hole on four rows (``x3`` → ``x4``)."""
+        rank = self.rank(hole)
+        back = {2: 1, 3: 4}.get(rank)
+        if back is None or self.ranks != 4:
+            raise ValueError(f"{self.name(hole)} is not a front-row hole of a four-row board")
+        return (back - 1) * self.files + self.file(hole)
+
+    # -- circuits ----------------------------------------------------------
+    def circuit(self, side: str, clockwise: bool = False) -> tuple[int, ...]:
+        """The holes the player sows around, in sowing order.
+
+        Counterclockwise it starts at the player's back-row hole on his left
+        (``a1`` for South, ``h4`` for North on 4 × 8); on two rows it is the
+        whole board. Clockwise is the reverse order.
+        """
+        circuit = self._circuit[side]
+        return circuit[::-1] if clockwise else circuit
+
+    def relative_numbers(self, side: str) -> tuple[int, ...]:
+        """The player's own holes numbered along his counterclockwise circuit
+        from 1 (``relative`` coordinates): element ``k - 1`` is hole ``k``."""
+        circuit = self._circuit[side]
+        return circuit[: len(self._own[side])]
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """Everything that decides the rest of a game (except repetition history).
+
+    ``holes`` lists seed counts by hole index; ``banks`` is ``(south, north)``:
+    reserves (``kimasai-mackay``), stores (``kingulu``) or captured stones
+    (``kimasai-klamroth``); ``reserved`` holds the indices of reserved holes
+    (``kingulu``; a reserved hole belongs to the opponent of its row's owner).
+    """
+
+    holes: tuple[int, ...]
+    side: str = SOUTH
+    banks: tuple[int, int] = (0, 0)
+    move_number: int = 1
+    reserved: frozenset[int] = field(default_factory=frozenset)
+
+    def bank(self, side: str) -> int:
+        return self.banks[0 if side == SOUTH else 1]
+
+    def key(self) -> tuple[tuple[int, ...], str]:
+        """What KK-4(b) compares: every hole and the side to move."""
+        return (self.holes, self.side)
+
+    def seeds(self) -> int:
+        return sum(self.holes) + self.banks[0] + self.banks[1]
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A move as played: its origin, the hole where it ended and its outcome.
+
+    ``captured`` is what the ``xN`` mark counts (seeds raided, stones captured,
+    or seeds taken from the opposite hole); ``reserved`` is the ``^`` mark.
+    """
+
+    origin: int
+    end: int
+    captured: int = 0
+    reserved: bool = False
+    laps: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended: ``result`` is ``1-0``, ``0-1`` or ``1/2-1/2``;
+    ``reason`` the rule id; ``score`` ``(south, north)`` where the rule scores."""
+
+    result: str
+    reason: str
+    message: str
+    score: tuple[int, int] | None = None
+
+
+def win(side: str) -> str:
+    return "1-0" if side == SOUTH else "0-1"
+
+
+DRAW = "1/2-1/2"
+
+
+class MancalaError(Exception):
+    """Base of the errors the engine raises."""
+
+
+class IllegalMove(MancalaError):
+    """A move the rules forbid. ``rule`` is the rule id (``KG-FIRSTLAP``,
+    ``ENDLESS``, ``GAME-OVER`` …), ``position`` the position it was tried in."""
+
+    def __init__(self, rule: str, message: str, position: Position | None = None,
+                 origin: int | None = None) -> None:
+        super().__init__(f"{rule}: {message}")
+        self.rule = rule
+        self.message = message
+        self.position = position
+        self.origin = origin
+
+
+class InvalidPosition(MancalaError):
+    """A position that cannot occur in the game (shape, counts, conservation)."""
+
+
+class Game(ABC):
+    """The rules of one game. Subclasses implement :meth:`_apply`,
+    :meth:`_origins` and :meth:`_ended`; everything else is shared."""
+
+    id: str
+    name: str
+    board: Board
+    total: int
+    source: str
+    sowing: str
+    bank_name: str
+
+    @abstractmethod
+    def start(self) -> Position:
+        """The standard starting position."""
+
+    @abstractmethod
+    def _apply(self, position: Position, origin: int) -> tuple[Move, Position]:
+        """Play ``origin`` or raise :class:`IllegalMove` (never ``GAME-OVER``)."""
+
+    def _origins(self, position: Position) -> Iterable[int]:
+        """The holes worth trying as origins, in index order."""
+        holes = position.holes
+        return [h for h in sorted(self.board.holes_of(position.side)) if holes[h]]
+
+    def _ended(self, position: Position, history: Collection) -> Outcome | None:
+        """An end condition that does not need the legal moves, if any."""
+        return None
+
+    @abstractmethod
+    def _no_moves(self, position: Position) -> Outcome:
+        """The outcome when the player to move has no legal move."""
+
+    # -- the public API ----------------------------------------------------
+    def validate(self, position: Position) -> None:
+        """Raise :class:`InvalidPosition` if ``position`` breaks the game's invariants."""
+        board = self.board
+        if len(position.holes) != board.size:
+            raise InvalidPosition(f"{len(position.holes)} holes, {self.id} has {board.size}")
+        if any(n < 0 for n in position.holes) or min(position.banks) < 0:
+            raise InvalidPosition("negative count")
+        if position.side not in SIDES:
+            raise InvalidPosition(f"side to move must be S or N, not {position.side!r}")
+        if position.move_number < 1:
+            raise InvalidPosition("move number must be 1 or more")
+        if position.reserved and self.id != "kingulu":
+            raise InvalidPosition(f"reserved holes ('*') exist only in kingulu, not in {self.id}")
+        if position.seeds() != self.total:
+            raise InvalidPosition(
+                f"seeds do not add up: {sum(position.holes)} on the board + "
+                f"{position.banks[0]}-{position.banks[1]} in the banks = {position.seeds()}, "
+                f"{self.id} has {self.total}")
+
+    def legal_moves(self, position: Position, history: Collection = ()) -> list[Move]:
+        """The legal moves, by origin in index order; empty when the game is over.
+
+        ``history`` holds the :meth:`Position.key` of every earlier position of
+        the game (only ``kimasai-klamroth`` uses it: KK-4b).
+        """
+        if self._ended(position, history) is not None:
+            return []
+        return self._generate(position)
+
+    def _generate(self, position: Position) -> list[Move]:
+        moves = []
+        for origin in self._origins(position):
+            try:
+                moves.append(self._apply(position, origin)[0])
+            except IllegalMove:
+                pass
+        return moves
+
+    def successors(self, position: Position, history: Collection = ()) -> Iterator[tuple[Move, Position]]:
+        """Each legal move with the position it leads to."""
+        if self._ended(position, history) is not None:
+            return
+        for origin in self._origins(position):
+            try:
+                yield self._apply(position, origin)
+            except IllegalMove:
+                pass
+
+    def outcome(self, position: Position, history: Collection = (),
+                moves: list[Move] | None = None) -> Outcome | None:
+        """The game's result if ``position`` ends it, else ``None``.
+
+        ``moves`` may pass the legal moves when they are already known.
+        """
+        ended = self._ended(position, history)
+        if ended is not None:
+            return ended
+        if moves is None:
+            moves = self._generate(position)
+        return None if moves else self._no_moves(position)
+
+    def play(self, position: Position, origin: int, history: Collection = ()) -> tuple[Move, Position]:
+        """Play the move from hole ``origin``: the move and the new position.
+
+        Raises :class:`IllegalMove` with the rule id; ``GAME-OVER`` when the
+        position already ends the game.
+        """
+        over = self._ended(position, history)
+        if over is None:
+            try:
+                return self._apply(position, origin)
+            except IllegalMove:
+                # A position with no legal move is over (KM-9, KK-4c, KG-7):
+                # that verdict comes first (RULES.md §1, precedence).
+                over = self.outcome(position, history)
+                if over is None:
+                    raise
+        raise IllegalMove("GAME-OVER", f"the game has ended ({over.result}, {over.reason})",
+                          position, origin)
+
+    def check_origin(self, position: Position, origin: int, rule: str) -> None:
+        """The ``*-ORIGIN`` and ``*-EMPTY`` checks shared by every game."""
+        if origin not in self.board.holes_of(position.side):
+            raise IllegalMove(f"{rule}-ORIGIN",
+                              f"{self.board.name(origin)} is not one of {position.side}'s holes",
+                              position, origin)
+        if position.holes[origin] == 0:
+            raise IllegalMove(f"{rule}-EMPTY", f"origin {self.board.name(origin)} is empty",
+                              position, origin)
+
+    def next_position(self, position: Position, holes: list[int], banks: tuple[int, int],
+                      reserved: frozenset[int] | None = None) -> Position:
+        """The position after the side to move has moved."""
+        side = position.side
+        return Position(tuple(holes), other(side), banks,
+                        position.move_number + (side == NORTH),
+                        position.reserved if reserved is None else reserved)
+
+    def endless(self, position: Position, origin: int, laps: int, hole: int, repeated: int | None) -> IllegalMove:
+        if repeated is None:
+            why = f"lap {laps} ends in {self.board.name(hole)} and the move goes on (limit {LAP_LIMIT} laps)"
+        else:
+            why = (f"the state at the end of lap {laps} (last seed in {self.board.name(hole)}) "
+                   f"repeats the end of lap {repeated}")
+        return IllegalMove("ENDLESS", f"endless sowing: {why}", position, origin)
+
+
+class Line:
+    """A game in progress: the positions so far and the repetition history.
+
+        >>> from mancala_cli.games import get_game
+        >>> line = Line(get_game("kimasai-klamroth"))
+        >>> [line.game.board.name(m.origin) for m in line.legal_moves()]
+        ['b2']
+    """
+
+    def __init__(self, game: Game, start: Position | None = None) -> None:
+        self.game = game
+        self.position = game.start() if start is None else start
+        self.moves: list[Move] = []
+        self.history: set = set()
+
+    def copy(self) -> Line:
+        twin = Line(self.game, self.position)
+        twin.moves = list(self.moves)
+        twin.history = set(self.history)
+        return twin
+
+    def legal_moves(self) -> list[Move]:
+        return self.game.legal_moves(self.position, self.history)
+
+    def outcome(self) -> Outcome | None:
+        return self.game.outcome(self.position, self.history)
+
+    def play(self, origin: int) -> Move:
+        move, after = self.game.play(self.position, origin, self.history)
+        self.history.add(self.position.key())
+        self.position = after
+        self.moves.append(move)
+        return move
+

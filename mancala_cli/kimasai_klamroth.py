@@ -1,0 +1,90 @@
+"""Bao la Kimasai, four rows, as recorded by Klamroth (RULES.md §3, ``KK-*``).
+
+4 × 12 board, never more than one stone in a hole. A stone steps one hole
+counterclockwise along its owner's circuit into an empty hole; stepping into
+the front row captures the opposite front stone and the one behind it::
+
+    >>> game = KimasaiKlamroth()
+    >>> [game.board.name(m.origin) for m in game.legal_moves(game.start())]
+    ['b2']
+    >>> game.legal_moves(game.start())[0].captured
+    2
+"""
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from .core import NORTH, SOUTH, Board, Game, IllegalMove, Move, Outcome, Position, other, win
+
+
+class KimasaiKlamroth(Game):
+    id = "kimasai-klamroth"
+    name = "Bao la Kimasai (Klamroth)"
+    board = Board(4, 12)
+    total = 46
+    source = "M. Klamroth 1911"
+    sowing = "single stones step counterclockwise"
+    bank_name = "captured"
+
+    def __init__(self) -> None:
+        board = self.board
+        # KK-2: the hole after each hole along its owner's counterclockwise circuit.
+        self.step = [0] * board.size
+        for side in (SOUTH, NORTH):
+            circuit = board.circuit(side)
+            for i, hole in enumerate(circuit):
+                self.step[hole] = circuit[(i + 1) % len(circuit)]
+        self.front = {side: frozenset(board.front_row(side)) for side in (SOUTH, NORTH)}
+
+    def start(self) -> Position:
+        """KK-1: a stone in every hole but ``a2`` and ``l3``."""
+        holes = [1] * self.board.size
+        holes[self.board.index_of("a2")] = 0
+        holes[self.board.index_of("l3")] = 0
+        return Position(tuple(holes), SOUTH, (0, 0), 1)
+
+    def _ended(self, position: Position, history: Collection) -> Outcome | None:
+        """KK-4 (a) no stone left, (b) repetition; (c) is :meth:`_no_moves`."""
+        mover = position.side
+        holes = position.holes
+        if not any(holes[h] for h in self.board.holes_of(mover)):
+            return Outcome(win(other(mover)), "KK-4a", f"{mover} to move has no stone left")
+        if history and position.key() in history:
+            return Outcome("1/2-1/2", "KK-4b", "the position has occurred before: draw by repetition")
+        return None
+
+    def _no_moves(self, position: Position) -> Outcome:
+        return Outcome(win(other(position.side)), "KK-4c",
+                       f"{position.side} to move has no legal move")
+
+    def _apply(self, position: Position, origin: int) -> tuple[Move, Position]:
+        self.check_origin(position, origin, "KK")
+        side = position.side
+        board = self.board
+        target = self.step[origin]
+        if position.holes[target]:
+            raise IllegalMove("KK-BLOCKED",
+                              f"{board.name(origin)} cannot step: {board.name(target)} is occupied",
+                              position, origin)
+        holes = list(position.holes)
+        holes[origin] = 0
+        holes[target] = 1
+        captured = 0
+        if target in self.front[side]:
+            # KK-3: the opposite front stone, and then the back stone behind it.
+            facing = board.opposite(target)
+            if holes[facing]:
+                holes[facing] = 0
+                captured = 1
+                back = board.behind(facing)
+                if holes[back]:
+                    holes[back] = 0
+                    captured = 2
+        banks = position.banks
+        if captured:
+            banks = (banks[0] + captured, banks[1]) if side == SOUTH else (banks[0], banks[1] + captured)
+        return Move(origin, target, captured), self.next_position(position, holes, banks)
+
+    def long_form_destination(self, origin: int) -> int:
+        """The hole a stone on ``origin`` steps to (for ``b2-a2``)."""
+        return self.step[origin]

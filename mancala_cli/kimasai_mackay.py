@@ -1,0 +1,123 @@
+"""Bao la Kimasai, two-phase, as recorded by MacKay (RULES.md §2, ``KM-*``).
+
+4 × 8 board; each player sows clockwise around his own 16 holes, relaying
+from every occupied hole; in phase 2 a lap that ends in an occupied hole of
+the inner row raids the opposite hole (the cattle raid)::
+
+    >>> game = KimasaiMackay()
+    >>> move, after = game.play(game.start(), game.board.index_of("c2"))
+    >>> game.board.name(move.end), move.laps
+    ('g1', 4)
+"""
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from .core import (LAP_LIMIT, NORTH, SOUTH, Board, Game, IllegalMove, Move, Outcome,
+                   Position, other, win)
+
+RESERVE = 24
+
+
+class KimasaiMackay(Game):
+    id = "kimasai-mackay"
+    name = "Bao la Kimasai (MacKay)"
+    board = Board(4, 8)
+    total = 64
+    source = "D. MacKay 2001, from Moinget Ole Kuney"
+    sowing = "clockwise, multi-lap relay; cattle raids in phase 2"
+    bank_name = "reserve"
+
+    def __init__(self) -> None:
+        board = self.board
+        # KM-2: each player's own 16 holes, clockwise.
+        self.circuits = {side: board.circuit(side, clockwise=True) for side in (SOUTH, NORTH)}
+        self.places = {side: {h: i for i, h in enumerate(c)} for side, c in self.circuits.items()}
+        self.inner = {side: frozenset(board.front_row(side)) for side in (SOUTH, NORTH)}
+        self.opposites = [board.opposite(h) for h in range(board.size)]
+
+    def start(self) -> Position:
+        """KM-1: one seed in every hole of ranks 2 and 3, 24 in each reserve."""
+        files = self.board.files
+        holes = (0,) * files + (1,) * (2 * files) + (0,) * files
+        return Position(holes, SOUTH, (RESERVE, RESERVE), 1)
+
+    @staticmethod
+    def phase(position: Position) -> int:
+        """KM-3: phase 1 while either player holds a reserve seed."""
+        return 1 if position.banks[0] or position.banks[1] else 2
+
+    def _ended(self, position: Position, history: Collection) -> Outcome | None:
+        """KM-9: a player without a seed in his inner row ends the game."""
+        holes = position.holes
+        mover = position.side
+        if not any(holes[h] for h in self.inner[mover]):
+            return Outcome(win(other(mover)), "KM-9",
+                           f"{mover} to move has no seed in his inner row")
+        if not any(holes[h] for h in self.inner[other(mover)]):
+            return Outcome(win(mover), "KM-9",
+                           f"{other(mover)} emptied his own inner row")
+        return None
+
+    def _no_moves(self, position: Position) -> Outcome:
+        return Outcome(win(other(position.side)), "KM-9",
+                       f"{position.side} to move has no legal move")
+
+    def _apply(self, position: Position, origin: int) -> tuple[Move, Position]:
+        self.check_origin(position, origin, "KM")
+        side = position.side
+        holes = list(position.holes)
+        banks = list(position.banks)
+        mine = 0 if side == SOUTH else 1
+        phase = self.phase(position)
+        first_turn = position.move_number == 1 and side == SOUTH
+        if phase == 1 and not first_turn and banks[mine]:
+            # KM-4: introduce one reserve seed, then lift (KM-4a, KM-4b: none).
+            holes[origin] += 1
+            banks[mine] -= 1
+        circuit = self.circuits[side]
+        places = self.places[side]
+        inner = self.inner[side]
+        opposites = self.opposites
+        length = len(circuit)
+        seen: dict[tuple, int] = {}
+        raided = 0
+        laps = 0
+        # The first lap starts with the hole after the origin.
+        hand = holes[origin]
+        holes[origin] = 0
+        place = places[origin] + 1
+        while True:
+            # -- sow one lap of `hand` seeds from circuit place `place` ----------
+            laps += 1
+            rounds, rest = divmod(hand, length)
+            if rounds:
+                for h in circuit:
+                    holes[h] += rounds
+            for k in range(place, place + rest):
+                holes[circuit[k % length]] += 1
+            last_place = (place + hand - 1) % length
+            hole = circuit[last_place]
+            if holes[hole] == 1:                       # KM-5: empty before: the move ends
+                break
+            # The lap ended in an occupied hole: the move goes on (relay or raid).
+            if laps >= LAP_LIMIT:
+                raise self.endless(position, origin, laps, hole, None)
+            state = (tuple(holes), hole)
+            if state in seen:
+                raise self.endless(position, origin, laps, hole, seen[state])
+            seen[state] = laps
+            facing = opposites[hole]
+            if phase == 2 and hole in inner and holes[facing]:
+                # KM-8: cattle raid, the first raided seed falls into the hole itself.
+                hand = holes[facing]
+                holes[facing] = 0
+                raided += hand
+                place = last_place
+            else:
+                # KM-5 relay (KM-6: always in phase 1).
+                hand = holes[hole]
+                holes[hole] = 0
+                place = last_place + 1
+        move = Move(origin, hole, raided, False, laps)
+        return move, self.next_position(position, holes, (banks[0], banks[1]))

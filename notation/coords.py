@@ -1,0 +1,78 @@
+"""The three coordinate styles of PMN (algebraic, numeric, relative).
+
+    >>> from mancala_cli import get_game
+    >>> board = get_game("kimasai-mackay").board
+    >>> format_hole(board, board.index_of("h2"), "relative", "S")
+    'S9'
+    >>> board.name(parse_hole(board, "N9", "relative", "N"))
+    'a3'
+    >>> format_hole(board, board.index_of("a2"), "numeric")
+    '9'
+"""
+from __future__ import annotations
+
+import re
+
+from mancala_cli.core import Board
+
+STYLES = ("algebraic", "numeric", "relative")
+
+_ALGEBRAIC = re.compile(r"[a-z][0-9]+\Z")
+_NUMERIC = re.compile(r"[0-9]+\Z")
+_RELATIVE = re.compile(r"([SN])([0-9]+)\Z")
+
+
+class CoordinateError(ValueError):
+    """A token that names no hole in the given style (a notation error)."""
+
+
+def _relative_table(board: Board) -> dict[str, tuple[int, ...]]:
+    table = getattr(board, "_relative", None)
+    if table is None:
+        table = {side: board.relative_numbers(side) for side in ("S", "N")}
+        board._relative = table
+    return table
+
+
+def format_hole(board: Board, hole: int, style: str = "algebraic", side: str = "S") -> str:
+    """The name of ``hole`` in ``style``; ``side`` is the mover (``relative`` only)."""
+    if style == "algebraic":
+        return board.names[hole]
+    if style == "numeric":
+        return str(hole + 1)
+    if style == "relative":
+        numbers = _relative_table(board)[side]
+        try:
+            return f"{side}{numbers.index(hole) + 1}"
+        except ValueError:
+            raise CoordinateError(f"{board.names[hole]} is not one of {side}'s holes") from None
+    raise CoordinateError(f"unknown coordinate style {style!r}")
+
+
+def parse_hole(board: Board, token: str, style: str = "algebraic", side: str = "S") -> int:
+    """The hole named by ``token`` in ``style``; :class:`CoordinateError` if none.
+
+    ``side`` is the mover: a ``relative`` token must carry his letter.
+    """
+    if style == "algebraic":
+        index = board._by_name.get(token)
+        if index is None:
+            raise CoordinateError(f"{token!r} is not a hole of the {board.ranks} × {board.files} board")
+        return index
+    if style == "numeric":
+        if not _NUMERIC.match(token) or not 1 <= int(token) <= board.size:
+            raise CoordinateError(f"{token!r} is not a hole number of the {board.ranks} × {board.files} "
+                                  f"board (1-{board.size})")
+        return int(token) - 1
+    if style == "relative":
+        match = _RELATIVE.match(token)
+        if not match:
+            raise CoordinateError(f"{token!r} is not a relative coordinate (S1, N12 …)")
+        letter, number = match.group(1), int(match.group(2))
+        if letter != side:
+            raise CoordinateError(f"{token!r} names a hole of {letter}, but {side} is to move")
+        numbers = _relative_table(board)[side]
+        if not 1 <= number <= len(numbers):
+            raise CoordinateError(f"{token!r} is not a hole of {side} (1-{len(numbers)})")
+        return numbers[number - 1]
+    raise CoordinateError(f"unknown coordinate style {style!r}")

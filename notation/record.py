@@ -1,0 +1,115 @@
+"""Game records as read from PMN, JSON or XML, before replay.
+
+A record keeps what was written (tags in their order, moves as written in
+the record's coordinate style, marks, glyphs, comments, variations) and
+where it was written, so that a checker can point at line and column.
+
+    >>> record = GameRecord(tags=[("Game", "kingulu"), ("Result", "*")])
+    >>> record.tag("Game"), record.tag("Site")
+    ('kingulu', None)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+#: Canonical tag order (PMN §5); ``Setup`` follows it, then the others as read.
+SEVEN_TAGS = ("Game", "Event", "Site", "Date", "Round", "South", "North", "Result")
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+GLYPHS = ("!!", "??", "!?", "?!", "!", "?")
+
+
+@dataclass(slots=True)
+class Problem:
+    """One thing wrong with a record: where, what, and for rule problems the
+    position before the move and the legal moves there.
+
+    ``code`` is a rule id (``KG-FIRSTLAP``) or a kebab-case code (``syntax``,
+    ``bad-mark``, ``result-mismatch`` …).
+    """
+
+    severity: str  # "error" or "warning"
+    code: str
+    message: str
+    line: int | None = None
+    column: int | None = None
+    ply: int | None = None
+    move: str | None = None
+    position: str | None = None
+    legal: list[str] | None = None
+
+
+@dataclass(slots=True)
+class MoveNode:
+    """A move as written.
+
+    ``hole`` is the origin token (``c1``, ``11``, ``S11``); ``destination`` the
+    second hole of Klamroth's long form ``b2-a2``; ``captured`` and
+    ``reserved`` the outcome marks as written (``None``/``False`` when absent);
+    ``before`` a comment written before the move (at the start of a game or
+    variation, or after a variation), ``comment`` the one after it;
+    ``variations`` alternatives to this move, each a list of moves;
+    ``number`` the move number written before it, if any, with ``dots``
+    (``"."`` or ``"..."``).
+    """
+
+    hole: str
+    destination: str | None = None
+    captured: int | None = None
+    reserved: bool = False
+    glyphs: list[str] = field(default_factory=list)
+    nags: list[int] = field(default_factory=list)
+    before: str | None = None
+    comment: str | None = None
+    variations: list[list[MoveNode]] = field(default_factory=list)
+    number: int | None = None
+    dots: str | None = None
+    line: int | None = None
+    column: int | None = None
+
+    @property
+    def text(self) -> str:
+        """The move with its marks as written: ``c1x6``, ``e2^``, ``b2-a2x2``."""
+        out = self.hole
+        if self.destination is not None:
+            out += "-" + self.destination
+        if self.captured is not None:
+            out += f"x{self.captured}"
+        if self.reserved:
+            out += "^"
+        return out
+
+
+@dataclass(slots=True)
+class GameRecord:
+    """One game of a file: tags, main line, result token and where it starts.
+
+    ``problems`` holds what the reader found wrong while reading (syntax);
+    replay adds rule problems elsewhere. ``comment`` keeps a comment of a
+    game without moves.
+    """
+
+    tags: list[tuple[str, str]] = field(default_factory=list)
+    moves: list[MoveNode] = field(default_factory=list)
+    result: str | None = None
+    comment: str | None = None
+    file: str | None = None
+    index: int = 1
+    line: int = 1
+    problems: list[Problem] = field(default_factory=list)
+    #: (line, column) of the result token and of each tag value, for problems.
+    result_at: tuple[int, int] | None = None
+    tag_at: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+    def tag(self, name: str) -> str | None:
+        """The value of tag ``name`` (the first one), or ``None``."""
+        for key, value in self.tags:
+            if key == name:
+                return value
+        return None
+
+    def set_tag(self, name: str, value: str) -> None:
+        for i, (key, _) in enumerate(self.tags):
+            if key == name:
+                self.tags[i] = (name, value)
+                return
+        self.tags.append((name, value))
