@@ -49,7 +49,8 @@ class MoveNode:
     variation, or after a variation), ``comment`` the one after it;
     ``variations`` alternatives to this move, each a list of moves;
     ``number`` the move number written before it, if any, with ``dots``
-    (``"."`` or ``"..."``).
+    (``"."`` or ``"..."``); ``line``/``column`` where the move token starts
+    (1-based).
     """
 
     hole: str
@@ -65,6 +66,8 @@ class MoveNode:
     dots: str | None = None
     line: int | None = None
     column: int | None = None
+    #: The position string after the move, filled by replay when asked for.
+    position: str | None = None
 
     @property
     def text(self) -> str:
