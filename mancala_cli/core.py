@@ -243,6 +243,8 @@ class Game(ABC):
     source: str
     sowing: str
     bank_name: str
+    #: Whether an end condition looks at earlier positions (KK-4b).
+    uses_history: bool = False
 
     @abstractmethod
     def start(self) -> Position:
@@ -402,7 +404,8 @@ class Line:
 
     def play(self, origin: int) -> Move:
         move, after = self.game.play(self.position, origin, self.history)
-        self.history.add(self.position.key())
+        if self.game.uses_history:
+            self.history.add(self.position.key())
         self.position = after
         self.moves.append(move)
         return move

@@ -25,6 +25,7 @@ class KimasaiKlamroth(Game):
     source = "M. Klamroth 1911"
     sowing = "single stones step counterclockwise"
     bank_name = "captured"
+    uses_history = True
 
     def __init__(self) -> None:
         board = self.board

@@ -7,8 +7,8 @@ grammar, a streaming reader and a canonical writer.
     >>> format_position(game, parse_position(game, "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1"))
     '4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1'
 """
-from .coords import STYLES, CoordinateError, format_hole, parse_hole
+from .coords import STYLES, CoordinateError, format_hole, format_move, parse_hole
 from .position import format_position, parse_position
 
-__all__ = ["STYLES", "CoordinateError", "format_hole", "parse_hole", "format_position",
+__all__ = ["STYLES", "CoordinateError", "format_hole", "format_move", "parse_hole", "format_position",
            "parse_position"]

@@ -76,3 +76,16 @@ def parse_hole(board: Board, token: str, style: str = "algebraic", side: str = "
             raise CoordinateError(f"{token!r} is not a hole of {side} (1-{len(numbers)})")
         return numbers[number - 1]
     raise CoordinateError(f"unknown coordinate style {style!r}")
+
+
+def format_move(board: Board, move, style: str = "algebraic", side: str = "S", long_form: bool = False) -> str:
+    """A played :class:`~mancala_cli.core.Move` with its outcome marks: ``c1x6``,
+    ``e2^``; ``long_form`` adds the destination (``b2-a2x2``, Klamroth)."""
+    text = format_hole(board, move.origin, style, side)
+    if long_form:
+        text += "-" + format_hole(board, move.end, style, side)
+    if move.captured:
+        text += f"x{move.captured}"
+    if move.reserved:
+        text += "^"
+    return text

@@ -1,0 +1,34 @@
+import pathlib
+
+import pytest
+
+from mancala_cli import Line, get_game
+from notation import format_position, parse_position
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+CONFORMANCE = SHARED / "conformance"
+
+
+def conformance_dir() -> pathlib.Path:
+    """The shared conformance records; skip when this clone has none."""
+    if not CONFORMANCE.is_dir():
+        pytest.skip("../shared/conformance is absent (it exists only beside the project's own clone)")
+    return CONFORMANCE
+
+
+def play(game_id: str, start: str, *holes: str):
+    """Play ``holes`` from position string ``start``: (last move, position string)."""
+    game = get_game(game_id)
+    line = Line(game, parse_position(game, start))
+    move = None
+    for hole in holes:
+        move = line.play(game.board.index_of(hole))
+    return move, format_position(game, line.position)
+
+
+def marks(game_id: str, position: str) -> list[str]:
+    from notation import format_move
+    game = get_game(game_id)
+    pos = parse_position(game, position)
+    return [format_move(game.board, m, "algebraic", pos.side) for m in game.legal_moves(pos)]
