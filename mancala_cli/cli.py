@@ -174,3 +174,328 @@ def random_games(
 
 def main() -> None:
     app()
+
+
+# -- records: validate, convert, render ------------------------------------------
+
+FILES_ARGUMENT = typer.Argument(None, help="Input files (PMN, JSON Lines or XML); '-' or none: standard input.")
+ENCODING_OPTION = typer.Option("utf-8", "--encoding", help="Text encoding of PMN and JSON input (a BOM is ignored).")
+
+
+class Target(str, Enum):
+    pmn = "pmn"
+    json = "json"
+    xml = "xml"
+
+
+def _inputs(files: Optional[list[str]]) -> list[str]:
+    if files:
+        return files
+    if sys.stdin.isatty():
+        fail("no input: give a file, or '-' to read standard input")
+    return ["-"]
+
+
+def _records(path: str, encoding: str):
+    """Every record of one input, with the decoding problems attached to the
+    records whose lines they fall on. Raises InputError or XMLArchiveError."""
+    from notation.pmn import read_games
+
+    from .inputs import json_records, open_source, sniff
+    from .xmlarchive import read_archive
+
+    with open_source(path, encoding) as source:
+        kind, head = sniff(source)
+        if kind == "xml":
+            import io
+            data = head + source.stream.read()
+            yield from read_archive(io.BytesIO(data), file=source.name)
+            return
+        if kind == "json":
+            records = json_records(source, head)
+        else:
+            records = read_games(source.lines(head), file=source.name)
+        seen = 0
+        for record in records:
+            if source.problems:
+                record.problems[:0] = source.problems
+                seen += len(source.problems)
+                source.problems.clear()
+            yield record
+
+
+def _location(path: str, problem) -> str:
+    line = problem.line if problem.line is not None else 0
+    column = problem.column if problem.column is not None else 0
+    return f"{path}:{line}:{column}"
+
+
+def _problem_line(path: str, problem) -> str:
+    where = ""
+    if problem.ply is not None and problem.move is not None:
+        fields = (problem.position or "").split()
+        if len(fields) == 4:
+            where = f"{fields[3]}{'.' if fields[1] == 'S' else '...'} {problem.move}: "
+        else:
+            where = f"ply {problem.ply} ({problem.move}): "
+    text = f"{_location(path, problem)}: {problem.severity}: {where}{problem.code}: {problem.message}"
+    if problem.position is not None and problem.legal is not None:
+        text += f" [position {problem.position}; legal: {' '.join(problem.legal) or 'none'}]"
+    return text
+
+
+def _sorted(problems):
+    return sorted(problems, key=lambda p: (p.line is None, p.line or 0, p.column or 0))
+
+
+def _problem_json(problem) -> dict:
+    out = {"severity": problem.severity, "line": problem.line, "column": problem.column,
+           "ply": problem.ply, "move": problem.move, "rule": problem.code, "message": problem.message}
+    if problem.position is not None:
+        out["position"] = problem.position
+    if problem.legal is not None:
+        out["legal"] = problem.legal
+    return out
+
+
+@app.command()
+def validate(
+    files: Optional[list[str]] = FILES_ARGUMENT,
+    game: Optional[str] = typer.Option(None, "--game", "-g", help="Game id for records without a Game tag."),
+    strict: bool = typer.Option(False, "--strict", help="Treat warnings as errors."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the problems."),
+    format: str = typer.Option("text", "--format", "-f", help="text, or json (one JSON object per game)."),
+    encoding: str = ENCODING_OPTION,
+) -> None:
+    """Check every game: syntax, every move of the main line and the variations
+    against the rules, outcome marks, move numbers, result and score.
+
+    Prints FILE:LINE:COL: error: … per problem and a summary line; exit 1 when
+    any game has an error.
+
+    Example: mancala validate examples/kingulu-village-match.pmn
+    """
+    from .inputs import InputError
+    from .replay import replay
+    from .xmlarchive import XMLArchiveError
+
+    if format not in ("text", "json"):
+        fail(f"unknown format {format!r} (text or json)")
+    if game is not None:
+        _game(game)
+    totals = {"games": 0, "moves": 0, "errors": 0, "warnings": 0}
+    io_failed = False
+    out = sys.stdout
+    for path in _inputs(files):
+        try:
+            for record in _records(path, encoding):
+                report = replay(record, game)
+                if strict:
+                    for problem in report.problems:
+                        problem.severity = "error"
+                problems = _sorted(report.problems)
+                totals["games"] += 1
+                totals["moves"] += report.plies
+                totals["errors"] += report.errors
+                totals["warnings"] += report.warnings
+                name = record.file or path
+                if format == "json":
+                    out.write(json.dumps({
+                        "file": name, "index": record.index, "line": record.line,
+                        "game": report.game.id if report.game else None, "plies": report.plies,
+                        "result": report.result, "valid": report.valid,
+                        "problems": [_problem_json(p) for p in problems]}, ensure_ascii=False) + "\n")
+                else:
+                    for problem in problems:
+                        out.write(_problem_line(name, problem) + "\n")
+        except (InputError, XMLArchiveError) as error:
+            io_failed = not isinstance(error, XMLArchiveError)
+            totals["errors"] += 1
+            if format == "json":
+                out.write(json.dumps({"file": path, "index": 1, "line": getattr(error, "line", None),
+                                      "game": None, "plies": 0, "result": None, "valid": False,
+                                      "problems": [{"severity": "error", "rule": "unreadable",
+                                                    "message": str(error)}]}) + "\n")
+            else:
+                typer.echo(f"mancala: error: {error}", err=True)
+    if format == "text" and not quiet:
+        out.write(f"{totals['games']} games, {totals['moves']} moves, {totals['errors']} errors, "
+                  f"{totals['warnings']} warnings\n")
+    out.flush()
+    if io_failed:
+        raise typer.Exit(2)
+    if totals["errors"]:
+        raise typer.Exit(1)
+
+
+@app.command()
+def convert(
+    files: Optional[list[str]] = FILES_ARGUMENT,
+    to: Target = typer.Option(..., "--to", "-t", help="Target format."),
+    coords: Optional[Coords] = typer.Option(None, "--coords", help="Rewrite the moves in this coordinate style."),
+    positions: bool = typer.Option(False, "--positions", help="Add the position after every move (JSON, XML)."),
+    output: Optional[str] = typer.Option(None, "--output", "-o", help="Write here (atomically) instead of stdout."),
+    game: Optional[str] = typer.Option(None, "--game", "-g", help="Game id for records without a Game tag."),
+    encoding: str = ENCODING_OPTION,
+) -> None:
+    """Convert records between PMN, JSON Lines and XML (input recognised by content).
+
+    Moves get their outcome marks; problems found on the way are reported on
+    standard error (exit 1) and the output is still written.
+
+    Example: mancala convert examples/kingulu-village-match.pmn --to json --positions
+    """
+    from notation.jsonrec import record_to_json
+    from notation.pmn import write_game
+
+    from .inputs import InputError, atomic_output
+    from .replay import replay
+    from .xmlarchive import XMLArchiveError, write_archive
+
+    if game is not None:
+        _game(game)
+    paths = _inputs(files)
+    errors = 0
+
+    def reports():
+        nonlocal errors
+        for path in paths:
+            for record in _records(path, encoding):
+                report = replay(record, game, fill_positions=positions, fill_marks=True,
+                                coords=coords.value if coords else None)
+                for problem in _sorted(report.problems):
+                    if problem.severity == "error":
+                        errors += 1
+                    typer.echo(_problem_line(record.file or path, problem), err=True)
+                yield report
+
+    try:
+        if to == Target.xml:
+            with atomic_output(output, binary=True) as stream:
+                write_archive((r.record for r in reports()), stream, positions=positions)
+        else:
+            with atomic_output(output) as stream:
+                first = True
+                for report in reports():
+                    record = report.record
+                    if to == Target.pmn:
+                        if not first:
+                            stream.write("\n")
+                        stream.write(write_game(record))
+                    else:
+                        start = format_position(report.game, report.start) if report.start else None
+                        stream.write(record_to_json(record, report.game.id if report.game else None, start) + "\n")
+                    first = False
+    except (InputError, XMLArchiveError) as error:
+        fail(str(error), 2 if isinstance(error, InputError) else 1)
+    if errors:
+        raise typer.Exit(1)
+
+
+@app.command()
+def render(
+    file: Optional[str] = typer.Argument(None, help="A record (PMN, JSON or XML); the first game is drawn."),
+    ply: Optional[int] = typer.Option(None, "--ply", min=0, help="Draw the position after this many moves (0: start)."),
+    all_plies: bool = typer.Option(False, "--all", help="Draw every position (needs --out-dir)."),
+    out_dir: Optional[str] = typer.Option(None, "--out-dir", help="Folder for --all."),
+    position: Optional[str] = typer.Option(None, "--position", "-p", help="Draw this position string (with --game)."),
+    game: Optional[str] = typer.Option(None, "--game", "-g", help="Game id (for --position, or records without Game)."),
+    index: int = typer.Option(1, "--index", min=1, help="Which game of the file to draw."),
+    flip: bool = typer.Option(False, "--flip", help="North at the bottom."),
+    format: str = typer.Option("svg", "--format", "-f", help="svg, or text for terminals."),
+    style: Optional[str] = typer.Option(None, "--style", help="A CSS file added to the SVG."),
+    output: Optional[str] = typer.Option(None, "--output", "-o", help="Write here (atomically) instead of stdout."),
+    encoding: str = ENCODING_OPTION,
+) -> None:
+    """Draw a position as an SVG diagram or a plain-text board.
+
+    Example: mancala render examples/kingulu-village-match.pmn --ply 4 -o board.svg
+    """
+    import os
+
+    from notation.coords import format_move as fmt
+
+    from .inputs import InputError, atomic_output
+    from .replay import replay
+    from .svg import board_svg
+    from .text import board_text
+    from .xmlarchive import XMLArchiveError
+
+    if format not in ("svg", "text"):
+        fail(f"unknown format {format!r} (svg or text)")
+    css = None
+    if style is not None:
+        try:
+            with open(style, encoding="utf-8") as handle:
+                css = handle.read()
+        except OSError as error:
+            fail(f"{style}: cannot read: {error.strerror or error}")
+
+    def draw(rules: Game, pos: Position, last, title: Optional[str]) -> str:
+        if format == "text":
+            return board_text(rules, pos, last_move=last, flip=flip) + "\n"
+        return board_svg(rules, pos, last_move=last, flip=flip, title=title, style=css)
+
+    def write(path: Optional[str], text: str) -> None:
+        try:
+            with atomic_output(path) as stream:
+                stream.write(text)
+        except InputError as error:
+            fail(str(error))
+
+    if position is not None:
+        if game is None:
+            fail("--position needs --game")
+        if all_plies or ply is not None:
+            fail("--all and --ply need a record, not --position")
+        rules = _game(game)
+        write(output, draw(rules, _position(rules, position), None, None))
+        return
+    if game is not None:
+        _game(game)
+    path = file or _inputs(None)[0]
+    try:
+        record = None
+        for k, candidate in enumerate(_records(path, encoding), 1):
+            if k == index:
+                record = candidate
+                break
+    except (InputError, XMLArchiveError) as error:
+        fail(str(error))
+    if record is None:
+        fail(f"{path}: has no game number {index}")
+    report = replay(record, game)
+    if report.game is None or report.start is None:
+        problem = next(p for p in report.problems if p.severity == "error")
+        fail(_problem_line(path, problem), 1)
+    rules = report.game
+    states = [(report.start, None)] + list(zip(report.positions, report.moves))
+
+    def title_of(k: int) -> str:
+        pos = states[k][0]
+        if k == 0:
+            return f"{rules.name} — start, {'South' if pos.side == 'S' else 'North'} to move"
+        before = states[k - 1][0]
+        move = states[k][1]
+        number = f"{before.move_number}." if before.side == "S" else f"{before.move_number}..."
+        return (f"{rules.name} — position after {number} {fmt(rules.board, move, 'algebraic', before.side)}, "
+                f"{'South' if pos.side == 'S' else 'North'} to move")
+
+    if all_plies:
+        if out_dir is None:
+            fail("--all needs --out-dir")
+        os.makedirs(out_dir, exist_ok=True)
+        suffix = "svg" if format == "svg" else "txt"
+        width = max(3, len(str(len(states) - 1)))
+        for k, (pos, last) in enumerate(states):
+            write(os.path.join(out_dir, f"ply-{k:0{width}d}.{suffix}"), draw(rules, pos, last, title_of(k)))
+    else:
+        k = len(states) - 1 if ply is None else ply
+        if k > len(states) - 1:
+            fail(f"the record has {len(states) - 1} playable moves, no ply {k}")
+        write(output, draw(rules, states[k][0], states[k][1], title_of(k)))
+    if not report.valid:
+        for problem in _sorted(report.problems):
+            if problem.severity == "error":
+                typer.echo(_problem_line(path, problem), err=True)
+        raise typer.Exit(1)

@@ -1,0 +1,359 @@
+"""SVG diagrams of a position (CLI.md, "SVG diagrams").
+
+:func:`board_svg` draws a :class:`~mancala_cli.core.Position` of a game as a
+standalone SVG document: every hole with its count (and its seeds as dots
+when it holds a few), reserved holes, both banks, the side to move, file
+letters and rank numbers, and the last move's origin and end::
+
+    >>> from mancala_cli import get_game
+    >>> game = get_game("kingulu")
+    >>> svg = board_svg(game, game.start())
+    >>> svg.startswith("<?xml") and 'viewBox="0 0 456 284"' in svg
+    True
+    >>> hole_centre(game, game.board.index_of("a1")), viewbox_size(game)
+    ((68, 174), (456, 284))
+
+The document is built with :mod:`lxml.etree` from a per-game template
+(deep-copied, then filled in), uses only integers or one-decimal numbers,
+fetches nothing from outside, and gives the same bytes for the same input.
+Everything visual sits in an embedded ``<style>`` element, so a user can
+restyle a diagram with CSS (the ``style`` argument appends a second
+``<style>`` element). Hooks for CSS: hole groups ``<g id="hole-c2"
+class="hole south front">`` (plus ``reserved``, ``last-origin``,
+``last-end``), ``pit``, ``seeds``, ``count`` (``count many`` for a large
+pile), ``reserved-ring``, ``reserver``, ``last-move``, ``bank south`` /
+``bank north``, ``to-move``, ``label file``, ``label rank``, ``board``,
+``divider``.
+"""
+from __future__ import annotations
+
+import copy
+import math
+
+from lxml import etree
+
+from notation.position import format_position
+
+from .core import NORTH, SOUTH, Game, Move, Position, side_name
+
+__all__ = ["board_svg", "default_title", "hole_centre", "viewbox_size", "HOLE_FILL", "BACKGROUND", "SEED_FILL",
+           "SIDE_COLOURS", "DOT_LIMIT"]
+
+SVG_NS = "http://www.w3.org/2000/svg"
+_NSMAP = {None: SVG_NS}
+
+# -- geometry (viewBox units = CSS pixels at width/height) -------------------
+CELL = 64          # one hole's square
+HOLE_R = 25        # the pit's radius
+MARGIN = 8         # around everything
+BANK_H = 36        # a bank strip
+BANK_GAP = 6       # between a bank strip and the file labels
+LABEL = 20         # the rank-label column / the file-label row
+PAD = 8            # board edge to the first hole's square
+HALF_GAP = 14      # four rows: the gap between South's rows and North's
+DOT_R = 2.8        # a seed
+DOT_LIMIT = 12     # seeds are drawn as dots up to this count
+CLUSTER_DY = -6    # the dots' centre, relative to the hole centre
+COUNT_DY = 19      # the count's baseline, relative to the hole centre
+MANY_DY = 6        # the baseline of a large pile's (centred) count
+
+# -- colours (the default style; the browser test reads them) ----------------
+BACKGROUND = "#fbf7ef"
+BOARD_FILL = "#d4a466"
+BOARD_EDGE = "#8a5a2b"
+HOLE_FILL = "#5c3b1e"
+SEED_FILL = "#f6ecd4"
+SIDE_COLOURS = {SOUTH: "#1f5fa8", NORTH: "#b0302a"}
+ORIGIN_COLOUR = "#18a047"
+END_COLOUR = "#f4b400"
+
+DEFAULT_STYLE = f"""
+svg {{ font-family: sans-serif; }}
+.background {{ fill: {BACKGROUND}; }}
+.board {{ fill: {BOARD_FILL}; stroke: {BOARD_EDGE}; stroke-width: 2; }}
+.divider {{ stroke: {BOARD_EDGE}; stroke-width: 2; stroke-dasharray: 6 4; }}
+.pit {{ fill: {HOLE_FILL}; stroke: #3a2410; stroke-width: 1.5; }}
+.seeds {{ fill: {SEED_FILL}; }}
+.count {{ fill: #fff3d6; font-size: 11px; text-anchor: middle; }}
+.count.many {{ font-size: 17px; font-weight: bold; }}
+.label {{ fill: #5b4630; font-size: 13px; text-anchor: middle; }}
+.reserved-ring {{ fill: none; stroke-width: 3; }}
+.reserver {{ font-size: 10px; font-weight: bold; text-anchor: middle; fill: #ffffff; }}
+.reserver-badge {{ stroke: #ffffff; stroke-width: 1; }}
+.reserved-ring.south {{ stroke: {SIDE_COLOURS[SOUTH]}; }}
+.reserved-ring.north {{ stroke: {SIDE_COLOURS[NORTH]}; }}
+.reserver-badge.south, .side-disc.south, .to-move.south polygon {{ fill: {SIDE_COLOURS[SOUTH]}; }}
+.reserver-badge.north, .side-disc.north, .to-move.north polygon {{ fill: {SIDE_COLOURS[NORTH]}; }}
+.last-move {{ fill: none; stroke-width: 3.5; }}
+.last-move.origin {{ stroke: {ORIGIN_COLOUR}; stroke-dasharray: 5 3; }}
+.last-move.end {{ stroke: {END_COLOUR}; }}
+.bank-box {{ fill: #efe1c6; stroke: {BOARD_EDGE}; stroke-width: 1.5; }}
+.bank-side {{ fill: #3b2a18; font-size: 14px; font-weight: bold; }}
+.bank-label {{ fill: #5b4630; font-size: 12px; text-anchor: end; }}
+.bank-count {{ fill: #3b2a18; font-size: 18px; font-weight: bold; text-anchor: end; }}
+.to-move text {{ fill: #3b2a18; font-size: 13px; font-style: italic; }}
+"""
+
+
+def _tag(name: str) -> str:
+    return f"{{{SVG_NS}}}{name}"
+
+
+def _num(value: float) -> str:
+    """A coordinate as text: an integer, or one decimal (never ``-0``)."""
+    value = round(value, 1)
+    if value == int(value):
+        return str(int(value))
+    return f"{value:.1f}"
+
+
+def _el(parent, name: str, attrs: dict | None = None, text: str | None = None):
+    element = etree.SubElement(parent, _tag(name))
+    if attrs:
+        for key, value in attrs.items():
+            element.set(key, value if isinstance(value, str) else _num(value))
+    if text is not None:
+        element.text = text
+    return element
+
+
+# -- geometry ----------------------------------------------------------------
+def _board_box(game: Game) -> tuple[int, int, int, int]:
+    """x, y, width, height of the board rectangle."""
+    board = game.board
+    width = 2 * PAD + board.files * CELL
+    height = 2 * PAD + board.ranks * CELL + (HALF_GAP if board.ranks == 4 else 0)
+    return MARGIN + LABEL, MARGIN + BANK_H + BANK_GAP + LABEL, width, height
+
+
+def viewbox_size(game: Game) -> tuple[int, int]:
+    """The diagram's width and height (the viewBox, and the width/height in px)."""
+    x, y, width, height = _board_box(game)
+    return x + width + LABEL + MARGIN, y + height + LABEL + BANK_GAP + BANK_H + MARGIN
+
+
+def _column(game: Game, file: int, flip: bool) -> int:
+    return game.board.files - 1 - file if flip else file
+
+
+def _row(game: Game, rank: int, flip: bool) -> int:
+    """The row counted from the top of the picture."""
+    return rank - 1 if flip else game.board.ranks - rank
+
+
+def _column_x(game: Game, column: int) -> int:
+    return MARGIN + LABEL + PAD + column * CELL + CELL // 2
+
+
+def _row_y(game: Game, row: int) -> int:
+    gap = HALF_GAP if game.board.ranks == 4 and row >= 2 else 0
+    return _board_box(game)[1] + PAD + row * CELL + CELL // 2 + gap
+
+
+def hole_centre(game: Game, hole: int, flip: bool = False) -> tuple[int, int]:
+    """The centre of ``hole``'s pit in viewBox units (South at the bottom unless ``flip``)."""
+    board = game.board
+    return (_column_x(game, _column(game, board.file(hole), flip)),
+            _row_y(game, _row(game, board.rank(hole), flip)))
+
+
+def _ring(count: int, radius: float, start: float) -> list[tuple[float, float]]:
+    return [(radius * math.cos(math.radians(start + k * 360 / count)),
+             radius * math.sin(math.radians(start + k * 360 / count))) for k in range(count)]
+
+
+def _dot_offsets(n: int) -> list[tuple[float, float]]:
+    """Where the seeds of a hole holding ``n`` (1–12) lie, around the cluster centre."""
+    if n == 1:
+        return [(0.0, 0.0)]
+    if n <= 6:
+        radius = {2: 5, 3: 5.5, 4: 6, 5: 7, 6: 7.5}[n]
+        return _ring(n, radius, -90 + (180 / n if n % 2 == 0 else 0))
+    outer = {7: 6, 8: 7, 9: 8, 10: 8, 11: 8, 12: 9}[n]
+    inner = n - outer
+    if inner == 1:
+        centre = [(0.0, 0.0)]
+    else:
+        centre = _ring(inner, {2: 3.5, 3: 4, 4: 4.5}[inner], -90 + (180 / inner if inner % 2 == 0 else 0))
+    return centre + _ring(outer, 10, -90)
+
+
+def _dots_path(n: int) -> str:
+    """One path drawing ``n`` seeds as discs (relative to the hole centre)."""
+    r = _num(DOT_R)
+    d = _num(2 * DOT_R)
+    parts = []
+    for dx, dy in _dot_offsets(n):
+        x, y = round(dx - DOT_R, 1), round(dy + CLUSTER_DY, 1)
+        parts.append(f"M{_num(x)} {_num(y)}a{r} {r} 0 1 0 {d} 0a{r} {r} 0 1 0 -{d} 0z")
+    return "".join(parts)
+
+
+_DOTS = {n: _dots_path(n) for n in range(1, DOT_LIMIT + 1)}
+
+
+# -- the template --------------------------------------------------------------
+class _Template:
+    """A prebuilt diagram of one game, one orientation, without the position."""
+
+    def __init__(self, game: Game, flip: bool) -> None:
+        board = game.board
+        width, height = viewbox_size(game)
+        bx, by, bw, bh = _board_box(game)
+        root = etree.Element(_tag("svg"), nsmap=_NSMAP)
+        for key, value in (("version", "1.1"), ("width", str(width)), ("height", str(height)),
+                           ("viewBox", f"0 0 {width} {height}"), ("class", f"mancala {game.id}")):
+            root.set(key, value)
+        _el(root, "title")
+        _el(root, "desc")
+        _el(root, "style", {"type": "text/css"}, DEFAULT_STYLE)
+        self.style_index = 3
+        _el(root, "rect", {"class": "background", "x": 0, "y": 0, "width": width, "height": height})
+
+        # Banks: the side at the top of the picture first.
+        top, bottom = (SOUTH, NORTH) if flip else (NORTH, SOUTH)
+        self.bank_index = {}
+        self.bank_box = {}
+        for side, y in ((top, MARGIN), (bottom, by + bh + LABEL + BANK_GAP)):
+            cls = "south" if side == SOUTH else "north"
+            self.bank_index[side] = len(root)
+            self.bank_box[side] = (bx, y)
+            group = _el(root, "g", {"id": f"bank-{cls}", "class": f"bank {cls}"})
+            _el(group, "rect", {"class": "bank-box", "x": bx, "y": y, "width": bw, "height": BANK_H,
+                                "rx": 8})
+            _el(group, "circle", {"class": f"side-disc {cls}", "cx": bx + 18, "cy": y + BANK_H // 2,
+                                  "r": 7})
+            _el(group, "text", {"class": "bank-side", "x": bx + 32, "y": y + 23}, side_name(side))
+            _el(group, "text", {"class": "bank-label", "x": bx + bw - 44, "y": y + 23}, game.bank_name)
+            _el(group, "text", {"class": "bank-count", "x": bx + bw - 12, "y": y + 24}, "0")
+
+        _el(root, "rect", {"class": "board", "x": bx, "y": by, "width": bw, "height": bh, "rx": 12})
+        if board.ranks == 4:
+            y = by + PAD + 2 * CELL + HALF_GAP // 2
+            _el(root, "line", {"class": "divider", "x1": bx + 6, "y1": y, "x2": bx + bw - 6, "y2": y})
+
+        labels = _el(root, "g", {"id": "labels", "class": "labels"})
+        for file in range(board.files):
+            x = _column_x(game, _column(game, file, flip))
+            letter = board.name(file)[0]
+            for y in (by - 6, by + bh + 15):
+                _el(labels, "text", {"class": "label file", "x": x, "y": y}, letter)
+        for rank in range(1, board.ranks + 1):
+            y = _row_y(game, _row(game, rank, flip)) + 5
+            for x in (MARGIN + LABEL // 2, bx + bw + LABEL // 2):
+                _el(labels, "text", {"class": "label rank", "x": x, "y": y}, str(rank))
+
+        self.holes_index = len(root)
+        holes = _el(root, "g", {"id": "holes"})
+        self.centres = []
+        self.classes = []
+        for hole in range(board.size):
+            cx, cy = hole_centre(game, hole, flip)
+            self.centres.append((cx, cy))
+            owner = board.owner(hole)
+            row = "front" if board.is_front(hole, owner) else "back"
+            cls = f"hole {'south' if owner == SOUTH else 'north'} {row}"
+            self.classes.append(cls)
+            group = _el(holes, "g", {"id": f"hole-{board.name(hole)}", "class": cls})
+            _el(group, "circle", {"class": "pit", "cx": cx, "cy": cy, "r": HOLE_R})
+            _el(group, "text", {"class": "count", "x": cx, "y": cy + COUNT_DY}, "0")
+        self.root = root
+        self.translate = [f"translate({cx} {cy})" for cx, cy in self.centres]
+        self.many_y = [_num(cy + MANY_DY) for _, cy in self.centres]
+
+
+_TEMPLATES: dict[tuple[str, bool], _Template] = {}
+
+
+def _template(game: Game, flip: bool) -> _Template:
+    key = (game.id, flip)
+    template = _TEMPLATES.get(key)
+    if template is None:
+        template = _TEMPLATES[key] = _Template(game, flip)
+    return template
+
+
+def default_title(game: Game, position: Position) -> str:
+    """``Bao Kingulu — move 12, North to move``."""
+    return f"{game.name} — move {position.move_number}, {side_name(position.side)} to move"
+
+
+def board_svg(game: Game, position: Position, *, last_move: Move | None = None, flip: bool = False,
+              title: str | None = None, style: str | None = None) -> str:
+    """A standalone SVG document of ``position`` (a ``str`` starting with ``<?xml``).
+
+    ``last_move`` highlights its origin and the hole where it ended; ``flip``
+    puts North at the bottom; ``title`` replaces the default ``<title>``
+    (game name, move number, side to move); ``style`` is extra CSS, appended
+    in a second ``<style>`` element after the default one.
+    """
+    template = _template(game, flip)
+    root = copy.deepcopy(template.root)
+    root[0].text = default_title(game, position) if title is None else title
+    root[1].text = f"{game.id} position {format_position(game, position)}"
+
+    # Banks and the side to move.
+    for side, count in ((SOUTH, position.banks[0]), (NORTH, position.banks[1])):
+        root[template.bank_index[side]][4].text = str(count)
+    side = position.side
+    group = root[template.bank_index[side]]
+    x, y = template.bank_box[side]
+    marker = _el(group, "g", {"id": "to-move", "class": f"to-move {'south' if side == SOUTH else 'north'}"})
+    _el(marker, "polygon", {"points": f"{x + 92},{y + 11} {x + 92},{y + 25} {x + 104},{y + 18}"})
+    _el(marker, "text", {"x": x + 110, "y": y + 23}, "to move")
+
+    # Holes.
+    holes = root[template.holes_index]
+    counts = position.holes
+    reserved = position.reserved
+    origin = end = None
+    if last_move is not None:
+        origin, end = last_move.origin, last_move.end
+    seeds_tag = _tag("path")
+    for hole, n in enumerate(counts):
+        group = holes[hole]
+        text = group[1]
+        text.text = str(n)
+        if 0 < n <= DOT_LIMIT:
+            path = etree.Element(seeds_tag)
+            path.set("class", "seeds")
+            path.set("transform", template.translate[hole])
+            path.set("d", _DOTS[n])
+            group.insert(1, path)
+        elif n > DOT_LIMIT:
+            text.set("class", "count many")
+            text.set("y", template.many_y[hole])
+        if hole in reserved or hole == origin or hole == end:
+            _mark(game, template, group, hole, hole in reserved, hole == origin, hole == end)
+
+    if style is not None:
+        extra = etree.Element(_tag("style"))
+        extra.set("type", "text/css")
+        extra.text = style
+        root.insert(template.style_index, extra)  # last: the indices above stay valid
+    return etree.tostring(root, encoding="UTF-8", xml_declaration=True,
+                          pretty_print=True).decode("utf-8")
+
+
+def _mark(game: Game, template: _Template, group, hole: int, reserved: bool, origin: bool,
+          end: bool) -> None:
+    """Reserved ring and badge, last-move rings: classes on the hole group, marks inside."""
+    classes = [template.classes[hole]]
+    cx, cy = template.centres[hole]
+    if origin:
+        classes.append("last-origin")
+        _el(group, "circle", {"id": "last-origin", "class": "last-move origin", "cx": cx, "cy": cy,
+                              "r": HOLE_R})
+    if end:
+        classes.append("last-end")
+        _el(group, "circle", {"id": "last-end", "class": "last-move end", "cx": cx, "cy": cy,
+                              "r": HOLE_R - 4 if origin else HOLE_R})
+    if reserved:
+        side = "south" if game.reserver(hole) == SOUTH else "north"
+        classes.append("reserved")
+        classes.append(f"reserved-by-{side}")
+        _el(group, "circle", {"class": f"reserved-ring {side}", "cx": cx, "cy": cy, "r": HOLE_R + 4})
+        _el(group, "circle", {"class": f"reserver-badge {side}", "cx": cx + 21, "cy": cy - 21, "r": 7.5})
+        _el(group, "text", {"class": f"reserver {side}", "x": cx + 21, "y": cy - 17.5},
+            "S" if side == "south" else "N")
+    group.set("class", " ".join(classes))

@@ -1,0 +1,77 @@
+"""Plain-text boards for terminals (``mancala render --format text``).
+
+North's back row on top (South's when flipped), file letters above and
+below, rank numbers on both sides, counts right-aligned; a reserved hole has
+``*`` after its count; the last move's origin is in brackets ``[4]``, the
+hole where it ended in parentheses ``(4)`` (``{4}`` when it ended where it
+started); the banks of both sides and the side to move::
+
+    >>> from mancala_cli import get_game
+    >>> game = get_game("kingulu")
+    >>> print(board_text(game, game.start()))
+    Bao Kingulu — move 1, South to move
+       North  store 0
+         a    b    c    d    e    f
+     2   4    4    4    4    4    4   2
+     1   4    4    4    4    4    4   1
+         a    b    c    d    e    f
+       South  store 0   <- to move
+"""
+from __future__ import annotations
+
+from .core import NORTH, SOUTH, Game, Move, Position, side_name
+
+__all__ = ["board_text"]
+
+
+def board_text(game: Game, position: Position, *, last_move: Move | None = None,
+               flip: bool = False) -> str:
+    """A monospace board of ``position`` (lines joined by ``\\n``, no trailing newline)."""
+    board = game.board
+    files, ranks = board.files, board.ranks
+    width = max(2, len(str(max(max(position.holes), 1))))
+    origin = end = None
+    if last_move is not None:
+        origin, end = last_move.origin, last_move.end
+    reserved = position.reserved
+
+    columns = range(files - 1, -1, -1) if flip else range(files)
+    rank_order = range(1, ranks + 1) if flip else range(ranks, 0, -1)
+    label_width = len(str(ranks)) + 1
+    indent = " " * (label_width + 1)
+
+    def cell(hole: int) -> str:
+        count = str(position.holes[hole])
+        star = hole in reserved
+        brackets = ("{}" if hole == origin and hole == end else "[]" if hole == origin
+                    else "()" if hole == end else None)
+        if brackets is None:
+            text, after = " " + count + ("*" if star else " "), " "
+        else:
+            text, after = brackets[0] + count + brackets[1], "*" if star else " "
+        return text.rjust(width + 2) + after
+
+    file_line = indent + "".join(" " * width + board.name(f)[0] + "  " for f in columns)
+    top, bottom = (SOUTH, NORTH) if flip else (NORTH, SOUTH)
+
+    def bank_line(side: str) -> str:
+        line = f"{indent}{side_name(side)}  {game.bank_name} {position.bank(side)}"
+        if side == position.side:
+            line += "   <- to move"
+        return line
+
+    lines = [f"{game.name} — move {position.move_number}, {side_name(position.side)} to move",
+             bank_line(top), file_line]
+    for k, rank in enumerate(rank_order):
+        if ranks == 4 and k == 2:
+            lines.append(indent + "-" * (files * (width + 3) - 2))
+        start = (rank - 1) * files
+        row = "".join(cell(start + f) for f in columns)
+        lines.append(f"{str(rank).rjust(label_width)} {row} {rank}")
+    lines += [file_line, bank_line(bottom)]
+    if reserved:
+        marks = ", ".join(f"{board.name(h)} by {side_name(game.reserver(h))}" for h in sorted(reserved))
+        lines.append(f"reserved: {marks}")
+    if last_move is not None:
+        lines.append(f"last move: {board.name(origin)} → {board.name(end)}")
+    return "\n".join(line.rstrip() for line in lines)

@@ -1,0 +1,154 @@
+"""Records as JSON Lines (one object per game), read back without loss.
+
+    >>> from notation.record import GameRecord, MoveNode
+    >>> record = GameRecord(tags=[("Game", "kingulu")], moves=[MoveNode("c1", captured=6)], result="*")
+    >>> text = record_to_json(record, "kingulu", "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1")
+    >>> json_to_record(json.loads(text)).moves[0].text
+    'c1x6'
+
+The object is ``{"game", "tags", "start", "moves", "result"}``; a move is
+``{"ply", "side", "move", "captured", "reserved", "glyphs", "nags",
+"comment", "variations"}`` plus ``"position"`` when positions were asked
+for, and ``"destination"`` (Klamroth long form), ``"before"`` (a comment
+before the move) and ``"x0"`` (a written ``x0`` mark) only where they occur.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .record import RESULTS, GameRecord, MoveNode
+
+
+class JSONRecordError(ValueError):
+    """A JSON object that is not a game record."""
+
+
+def _move_to_json(node: MoveNode, ply: int, side: str) -> dict[str, Any]:
+    out: dict[str, Any] = {"ply": ply, "side": side, "move": node.hole}
+    if node.destination is not None:
+        out["destination"] = node.destination
+    out["captured"] = node.captured or 0
+    if node.captured == 0:
+        out["x0"] = True
+    out["reserved"] = node.reserved
+    out["glyphs"] = list(node.glyphs)
+    out["nags"] = list(node.nags)
+    if node.before is not None:
+        out["before"] = node.before
+    out["comment"] = node.comment
+    out["variations"] = []
+    if node.position is not None:
+        out["position"] = node.position
+    return out
+
+
+def record_to_object(record: GameRecord, game: str | None, start: str | None) -> dict[str, Any]:
+    """The JSON object of ``record`` (``start``: its start position string).
+
+    Works without recursion, so deeply nested variations are safe.
+    """
+    first_side = start.split()[1] if start else "S"
+    root: list[dict[str, Any]] = []
+    # (nodes, output list, ply of the first node, side of the first node)
+    stack = [(record.moves, root, 1, first_side)]
+    while stack:
+        nodes, out, ply, side = stack.pop()
+        for offset, node in enumerate(nodes):
+            mover = side if offset % 2 == 0 else ("N" if side == "S" else "S")
+            item = _move_to_json(node, ply + offset, mover)
+            out.append(item)
+            for variation in node.variations:
+                branch: list[dict[str, Any]] = []
+                item["variations"].append(branch)
+                stack.append((variation, branch, ply + offset, mover))
+    obj: dict[str, Any] = {"game": game, "tags": dict(record.tags), "start": start, "moves": root,
+                           "result": record.result}
+    if record.comment is not None:
+        obj["comment"] = record.comment
+    if len(dict(record.tags)) != len(record.tags):
+        obj["tag_list"] = [list(pair) for pair in record.tags]
+    return obj
+
+
+def record_to_json(record: GameRecord, game: str | None, start: str | None) -> str:
+    """One JSON line (without the newline)."""
+    return json.dumps(record_to_object(record, game, start), ensure_ascii=False)
+
+
+def _move_from_json(item: Any) -> MoveNode:
+    if not isinstance(item, dict) or not isinstance(item.get("move"), str):
+        raise JSONRecordError("a move must be an object with a \"move\" string")
+    captured = item.get("captured", 0)
+    if not isinstance(captured, int) or isinstance(captured, bool) or captured < 0:
+        raise JSONRecordError(f"\"captured\" must be a count, not {captured!r}")
+    node = MoveNode(item["move"])
+    node.destination = _optional_str(item, "destination")
+    node.captured = captured if captured else (0 if item.get("x0") else None)
+    node.reserved = bool(item.get("reserved", False))
+    glyphs = item.get("glyphs", [])
+    nags = item.get("nags", [])
+    if not isinstance(glyphs, list) or not all(isinstance(g, str) for g in glyphs):
+        raise JSONRecordError("\"glyphs\" must be a list of strings")
+    if not isinstance(nags, list) or not all(isinstance(n, int) and 0 <= n <= 255 for n in nags):
+        raise JSONRecordError("\"nags\" must be a list of numbers 0-255")
+    node.glyphs = list(glyphs)
+    node.nags = list(nags)
+    node.before = _optional_str(item, "before")
+    node.comment = _optional_str(item, "comment")
+    node.position = _optional_str(item, "position")
+    return node
+
+
+def _optional_str(item: dict, key: str) -> str | None:
+    value = item.get(key)
+    if value is not None and not isinstance(value, str):
+        raise JSONRecordError(f"\"{key}\" must be a string or null")
+    return value
+
+
+def object_to_record(obj: Any) -> GameRecord:
+    """The record of a JSON object written by :func:`record_to_object`."""
+    if not isinstance(obj, dict):
+        raise JSONRecordError("a game must be a JSON object")
+    tags = obj.get("tag_list")
+    if tags is None:
+        tags = obj.get("tags", {})
+        if not isinstance(tags, dict):
+            raise JSONRecordError("\"tags\" must be an object")
+        tags = list(tags.items())
+    if not all(isinstance(pair, (list, tuple)) and len(pair) == 2
+               and all(isinstance(v, str) for v in pair) for pair in tags):
+        raise JSONRecordError("tag names and values must be strings")
+    record = GameRecord(tags=[(k, v) for k, v in tags])
+    game = obj.get("game")
+    if isinstance(game, str) and record.tag("Game") is None:
+        record.tags.insert(0, ("Game", game))
+    result = obj.get("result")
+    if result is not None and result not in RESULTS:
+        raise JSONRecordError(f"\"result\" must be one of {', '.join(RESULTS)}, not {result!r}")
+    record.result = result
+    record.comment = _optional_str(obj, "comment")
+    moves = obj.get("moves", [])
+    if not isinstance(moves, list):
+        raise JSONRecordError("\"moves\" must be a list")
+    stack = [(moves, record.moves)]
+    while stack:
+        items, out = stack.pop()
+        for item in items:
+            node = _move_from_json(item)
+            out.append(node)
+            variations = item.get("variations", [])
+            if not isinstance(variations, list):
+                raise JSONRecordError("\"variations\" must be a list of move lists")
+            for variation in variations:
+                if not isinstance(variation, list):
+                    raise JSONRecordError("a variation must be a list of moves")
+                branch: list[MoveNode] = []
+                node.variations.append(branch)
+                stack.append((variation, branch))
+    return record
+
+
+def json_to_record(obj: Any) -> GameRecord:
+    return object_to_record(obj)

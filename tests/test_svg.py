@@ -1,0 +1,264 @@
+"""SVG diagrams: golden bytes and structural facts (CLI.md, "SVG diagrams").
+
+Regenerate the goldens after a deliberate change of the drawing with
+``MANCALA_UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_svg.py`` and look at
+them in a browser before committing.
+"""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from mancala_cli import Line, get_game
+from mancala_cli.svg import DOT_LIMIT, SVG_NS, board_svg, hole_centre, viewbox_size
+from notation import parse_position
+
+GOLDEN = Path(__file__).parent / "golden"
+NS = {"svg": SVG_NS}
+UPDATE = os.environ.get("MANCALA_UPDATE_GOLDEN") == "1"
+
+
+def _played(game_id: str, moves: list[str]):
+    """The position after ``moves`` from the start, and the last move."""
+    game = get_game(game_id)
+    line = Line(game)
+    move = None
+    for name in moves:
+        move = line.play(game.board.index_of(name))
+    return line.position, move
+
+
+def _case(name):
+    """(game, position, last move, keyword arguments) of a golden case."""
+    kingulu = get_game("kingulu")
+    if name == "kingulu-start":
+        return kingulu, kingulu.start(), None, {}
+    if name == "kingulu-reserved":
+        return kingulu, parse_position(kingulu, "0,1,0,3,1,6*/0,11,1,1,3,3 S 7-11 4"), None, {}
+    if name == "kingulu-c1":
+        position, move = _played("kingulu", ["c1"])
+        return kingulu, position, move, {"title": "Bao Kingulu — position after 1. c1, North to move"}
+    if name == "kingulu-many-flipped":
+        position = parse_position(kingulu, "10,11,12,13,2,0/0*,0,0,0,0,0 S 0-0 9")
+        return kingulu, position, None, {"flip": True}
+    mackay = get_game("kimasai-mackay")
+    if name == "mackay-start":
+        return mackay, mackay.start(), None, {}
+    if name == "mackay-played":
+        position, move = _played("kimasai-mackay", ["a2", "d3", "h1", "e3", "c2", "c4"])
+        return mackay, position, move, {}
+    if name == "mackay-played-flipped":
+        position, move = _played("kimasai-mackay", ["a2", "d3", "h1", "e3", "c2", "c4"])
+        return mackay, position, move, {"flip": True}
+    klamroth = get_game("kimasai-klamroth")
+    if name == "klamroth-start":
+        return klamroth, klamroth.start(), None, {}
+    if name == "klamroth-b2-styled":
+        position, move = _played("kimasai-klamroth", ["b2"])
+        return klamroth, position, move, {"style": ".pit { fill: #223344; }"}
+    raise KeyError(name)
+
+
+CASES = ["kingulu-start", "kingulu-reserved", "kingulu-c1", "kingulu-many-flipped",
+         "mackay-start", "mackay-played", "mackay-played-flipped",
+         "klamroth-start", "klamroth-b2-styled"]
+
+
+def _svg(name: str) -> str:
+    game, position, move, kwargs = _case(name)
+    return board_svg(game, position, last_move=move, **kwargs)
+
+
+def _parse(svg: str):
+    return etree.fromstring(svg.encode("utf-8"))
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_golden_bytes(name):
+    svg = _svg(name)
+    path = GOLDEN / f"{name}.svg"
+    if UPDATE:
+        GOLDEN.mkdir(exist_ok=True)
+        path.write_bytes(svg.encode("utf-8"))
+    assert path.exists(), f"missing golden {path}: run with MANCALA_UPDATE_GOLDEN=1"
+    assert svg.encode("utf-8") == path.read_bytes()
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_structure(name):
+    game, position, move, kwargs = _case(name)
+    svg = board_svg(game, position, last_move=move, **kwargs)
+    assert svg.startswith("<?xml")
+    root = _parse(svg)
+    board = game.board
+    assert root.tag == f"{{{SVG_NS}}}svg"
+    width, height = viewbox_size(game)
+    assert root.get("viewBox") == f"0 0 {width} {height}"
+    assert (root.get("width"), root.get("height")) == (str(width), str(height))
+
+    title = root.find("svg:title", NS).text
+    if "title" in kwargs:
+        assert title == kwargs["title"]
+    else:
+        side = "South" if position.side == "S" else "North"
+        assert title == f"{game.name} — move {position.move_number}, {side} to move"
+
+    holes = root.findall(".//svg:g[@id='holes']/svg:g", NS)
+    assert len(holes) == board.size
+    assert len(root.xpath("//svg:g[contains(concat(' ', @class, ' '), ' hole ')]", namespaces=NS)) \
+        == board.size
+    for hole in range(board.size):
+        group = root.find(f".//svg:g[@id='hole-{board.name(hole)}']", NS)
+        classes = group.get("class").split()
+        assert "hole" in classes
+        assert ("south" if board.owner(hole) == "S" else "north") in classes
+        count = group.find("svg:text[@class='count']", NS)
+        if count is None:
+            count = group.find("svg:text[@class='count many']", NS)
+        assert count.text == str(position.holes[hole])
+        pit = group.find("svg:circle[@class='pit']", NS)
+        assert (int(pit.get("cx")), int(pit.get("cy"))) == hole_centre(game, hole, kwargs.get("flip", False))
+        seeds = group.find("svg:path[@class='seeds']", NS)
+        n = position.holes[hole]
+        assert (seeds is not None) == (0 < n <= DOT_LIMIT)
+        if seeds is not None:
+            assert seeds.get("d").count("z") == n      # one disc per seed
+        assert ("reserved" in classes) == (hole in position.reserved)
+
+    # Banks, side to move, labels.
+    for side, count in (("south", position.banks[0]), ("north", position.banks[1])):
+        bank = root.find(f".//svg:g[@id='bank-{side}']", NS)
+        assert bank.get("class") == f"bank {side}"
+        assert bank.find("svg:text[@class='bank-count']", NS).text == str(count)
+        assert bank.find("svg:text[@class='bank-label']", NS).text == game.bank_name
+    markers = root.xpath("//*[@id='to-move']")
+    assert len(markers) == 1
+    mover = "south" if position.side == "S" else "north"
+    assert markers[0].get("class") == f"to-move {mover}"
+    assert markers[0].getparent().get("id") == f"bank-{mover}"
+    files = [t.text for t in root.findall(".//svg:text[@class='label file']", NS)]
+    ranks = [t.text for t in root.findall(".//svg:text[@class='label rank']", NS)]
+    assert sorted(set(files)) == [board.name(f)[0] for f in range(board.files)]
+    assert len(files) == 2 * board.files
+    assert sorted(set(ranks)) == [str(r) for r in range(1, board.ranks + 1)]
+    assert (root.find(".//svg:line[@class='divider']", NS) is not None) == (board.ranks == 4)
+
+    # The last move.
+    origins = root.xpath("//*[@id='last-origin']")
+    ends = root.xpath("//*[@id='last-end']")
+    if move is None:
+        assert origins == [] and ends == []
+    else:
+        assert origins[0].getparent().get("id") == f"hole-{board.name(move.origin)}"
+        assert ends[0].getparent().get("id") == f"hole-{board.name(move.end)}"
+        assert "last-origin" in origins[0].getparent().get("class").split()
+        assert "last-end" in ends[0].getparent().get("class").split()
+
+    # The style: a default one, then the caller's.
+    styles = root.findall("svg:style", NS)
+    assert "font-family: sans-serif" in styles[0].text
+    if "style" in kwargs:
+        assert len(styles) == 2 and styles[1].text == kwargs["style"]
+    else:
+        assert len(styles) == 1
+
+
+def test_nothing_external():
+    for name in CASES:
+        svg = _svg(name)
+        assert "href" not in svg
+        assert "url(" not in svg
+        assert "@import" not in svg
+        assert "<image" not in svg
+        assert not re.search(r"https?://(?!www\.w3\.org/2000/svg\")", svg)
+
+
+def test_numbers_are_short():
+    """Deterministic formatting: integers or one decimal, never ``-0`` or long floats."""
+    svg = _svg("mackay-played")
+    root = _parse(svg)
+    for element in root.iter():
+        for key, value in element.attrib.items():
+            if key in ("class", "id", "viewBox", "version", "type"):
+                continue
+            for number in re.findall(r"-?\d+(?:\.\d+)?", value):
+                assert number != "-0"
+                assert "." not in number or len(number.split(".")[1]) == 1, (key, value)
+
+
+def test_deterministic_and_cached_template_untouched():
+    game = get_game("kingulu")
+    reserved = parse_position(game, "0,1,0,3,1,6*/0,11,1,1,3,3 S 7-11 4")
+    first = board_svg(game, game.start())
+    board_svg(game, reserved, style="x{}")               # must not leak into the template
+    board_svg(game, reserved, flip=True)
+    assert board_svg(game, game.start()) == first
+    assert "reserved" not in first.replace(".reserved", "")
+
+
+def test_reserved_hole_marked_for_the_reserver():
+    game = get_game("kingulu")
+    position = parse_position(game, "0,1,0,3,1,6*/0,11,1,1,3,3* S 7-11 4")
+    root = _parse(board_svg(game, position))
+    f2 = root.find(".//svg:g[@id='hole-f2']", NS)           # North's row, reserved by South
+    assert f2.get("class").split() == ["hole", "north", "front", "reserved", "reserved-by-south"]
+    assert f2.find("svg:circle[@class='reserved-ring south']", NS) is not None
+    assert f2.find("svg:text[@class='reserver south']", NS).text == "S"
+    f1 = root.find(".//svg:g[@id='hole-f1']", NS)           # South's row, reserved by North
+    assert f1.find("svg:text[@class='reserver north']", NS).text == "N"
+    assert "reserved" not in root.find(".//svg:g[@id='hole-e2']", NS).get("class")
+
+
+def test_flip_turns_the_board():
+    game = get_game("kimasai-mackay")
+    board = game.board
+    width, height = viewbox_size(game)
+    for hole in range(board.size):
+        x, y = hole_centre(game, hole)
+        fx, fy = hole_centre(game, hole, flip=True)
+        assert (fx, fy) == (width - x, height - y)
+    # South's back row at the bottom, North's at the top unless flipped.
+    assert hole_centre(game, board.index_of("a1"))[1] > hole_centre(game, board.index_of("a4"))[1]
+    assert hole_centre(game, board.index_of("a1"))[0] < hole_centre(game, board.index_of("h1"))[0]
+    root = _parse(board_svg(game, game.start(), flip=True))
+    banks = [g.get("id") for g in root.findall("svg:g", NS) if g.get("id", "").startswith("bank-")]
+    assert banks == ["bank-south", "bank-north"]              # South's strip drawn at the top
+    south_y = float(root.find(".//svg:g[@id='bank-south']/svg:rect", NS).get("y"))
+    assert south_y < height / 2
+    labels = root.findall(".//svg:text[@class='label file']", NS)
+    top = min(float(t.get("y")) for t in labels)
+    files = [t.text for t in sorted(labels, key=lambda t: float(t.get("x"))) if float(t.get("y")) == top]
+    assert files == list("hgfedcba")
+    ranks = root.findall(".//svg:text[@class='label rank']", NS)
+    left = min(float(t.get("x")) for t in ranks)
+    assert [t.text for t in sorted(ranks, key=lambda t: float(t.get("y")))
+            if float(t.get("x")) == left] == list("1234")
+
+
+def test_origin_equal_to_end_draws_both_rings():
+    from mancala_cli import Move
+    game = get_game("kingulu")
+    root = _parse(board_svg(game, game.start(), last_move=Move(2, 2)))
+    c1 = root.find(".//svg:g[@id='hole-c1']", NS)
+    assert {"last-origin", "last-end"} <= set(c1.get("class").split())
+    assert c1.find("svg:circle[@id='last-origin']", NS) is not None
+    assert c1.find("svg:circle[@id='last-end']", NS) is not None
+
+
+def test_speed():
+    """The goal is 1 ms a diagram on average; allow slack for a busy test machine."""
+    import time
+    cases = [_case(name) for name in CASES]
+    for game, position, move, kwargs in cases:
+        board_svg(game, position, last_move=move, **kwargs)
+    rounds = 30
+    start = time.perf_counter()
+    for _ in range(rounds):
+        for game, position, move, kwargs in cases:
+            board_svg(game, position, last_move=move, **kwargs)
+    per_diagram = (time.perf_counter() - start) / (rounds * len(cases))
+    assert per_diagram < 0.005, f"{per_diagram * 1000:.2f} ms per diagram"
