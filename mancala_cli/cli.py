@@ -205,21 +205,17 @@ def _records(path: str, encoding: str):
     from .xmlarchive import read_archive
 
     with open_source(path, encoding) as source:
-        kind, head = sniff(source)
+        kind = sniff(source)
         if kind == "xml":
-            import io
-            data = head + source.stream.read()
-            yield from read_archive(io.BytesIO(data), file=source.name)
+            yield from read_archive(source.stream, file=source.name)
             return
         if kind == "json":
-            records = json_records(source, head)
+            records = json_records(source)
         else:
-            records = read_games(source.lines(head), file=source.name)
-        seen = 0
+            records = read_games(source.lines(), file=source.name)
         for record in records:
             if source.problems:
                 record.problems[:0] = source.problems
-                seen += len(source.problems)
                 source.problems.clear()
             yield record
 

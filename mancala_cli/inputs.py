@@ -30,21 +30,19 @@ class Source:
     encoding: str = "utf-8"
     problems: list[Problem] = field(default_factory=list)
 
-    def lines(self, first: bytes = b"") -> Iterator[str]:
+    def lines(self) -> Iterator[str]:
         """Decoded lines with their line ends; bad bytes become U+FFFD and a
         problem naming line, column and byte offset."""
         try:
-            decoder_factory = codecs.getincrementaldecoder(self.encoding)
+            codecs.lookup(self.encoding)
         except LookupError:
             raise InputError(f"{self.name}: unknown encoding {self.encoding!r}") from None
         offset = 0
         number = 0
         bom = codecs.BOM_UTF8 if self.encoding.replace("_", "-").lower() in ("utf-8", "utf8") else b""
         stream = self.stream
-        pending = first
         while True:
-            raw = pending + stream.readline() if pending else stream.readline()
-            pending = b""
+            raw = stream.readline()
             if not raw:
                 return
             if number == 0 and bom and raw.startswith(bom):
@@ -54,11 +52,11 @@ class Source:
             try:
                 text = raw.decode(self.encoding)
             except UnicodeDecodeError:
-                text = self._decode_reporting(raw, number, offset, decoder_factory)
+                text = self._decode_reporting(raw, number, offset)
             offset += len(raw)
             yield text
 
-    def _decode_reporting(self, raw: bytes, number: int, offset: int, factory) -> str:
+    def _decode_reporting(self, raw: bytes, number: int, offset: int) -> str:
         out = []
         start = 0
         while start < len(raw):
@@ -95,31 +93,24 @@ def open_source(path: str, encoding: str = "utf-8") -> Iterator[Source]:
         yield Source(path, stream, encoding)
 
 
-def sniff(source: Source) -> tuple[str, bytes]:
-    """The format of a source by its first non-blank byte: ``xml``, ``json`` or
-    ``pmn``; returns the bytes read so far (to be read again)."""
-    head = b""
-    while True:
-        chunk = source.stream.read1(4096) if hasattr(source.stream, "read1") else source.stream.read(4096)
-        if not chunk:
-            break
-        head += chunk
-        if head.lstrip(b"\xef\xbb\xbf \t\r\n"):
-            break
-        if len(head) > 1 << 20:
-            break
+def sniff(source: Source) -> str:
+    """The format of a source by its first non-blank byte, without consuming
+    anything: ``xml``, ``json`` or ``pmn``."""
+    if not hasattr(source.stream, "peek"):
+        source.stream = io.BufferedReader(source.stream)
+    head = source.stream.peek(1 << 16)
     body = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     if body.startswith(b"<"):
-        return "xml", head
+        return "xml"
     if body.startswith(b"{"):
-        return "json", head
-    return "pmn", head
+        return "json"
+    return "pmn"
 
 
-def json_records(source: Source, first: bytes) -> Iterator[GameRecord]:
+def json_records(source: Source) -> Iterator[GameRecord]:
     """Records from JSON Lines; a bad line gives a record holding only its problem."""
     index = 0
-    for number, text in enumerate(source.lines(first), 1):
+    for number, text in enumerate(source.lines(), 1):
         if not text.strip():
             continue
         index += 1
@@ -131,7 +122,7 @@ def json_records(source: Source, first: bytes) -> Iterator[GameRecord]:
         record.file = source.name
         record.index = index
         record.line = number
-        for node_number, node in enumerate(record.moves):
+        for node in record.moves:
             node.line = number
         yield record
 
