@@ -1,0 +1,543 @@
+"""XML archives of game records, validated against a RELAX NG schema shipped
+in the package (``mancala_cli/schema/mancala.rng``).
+
+One document holds every game of the input::
+
+    <?xml version="1.0" encoding="UTF-8"?>
+    <mancala version="1">
+      <game>
+        <tags>
+          <tag name="Game">kingulu</tag>
+          <tag name="Result">*</tag>
+        </tags>
+        <moves>
+          <move hole="d1" captured="6" number="1" dots=".">
+            <comment>empty-hole capture</comment>
+            <variation>
+              <move hole="c1"/>
+            </variation>
+          </move>
+        </moves>
+        <result>*</result>
+      </game>
+    </mancala>
+
+Writing streams the document with :class:`lxml.etree.xmlfile`, game by game
+(one game's element tree in memory at a time), and checks every value the
+schema restricts before a game is written, so that every document written
+validates. Reading streams too (:func:`lxml.etree.iterparse` over the
+``<game>`` elements, each cleared once read) and validates every game against
+the schema's ``game`` definition, and the root element and whatever lies
+between the games against the whole schema: memory stays constant however many
+games a document holds, and every document is validated in full.
+
+Reading is safe: no DTD (a document with a DOCTYPE is refused, so no entity
+is ever expanded and nothing is fetched), no network.
+
+    >>> import io
+    >>> from notation.record import GameRecord, MoveNode
+    >>> record = GameRecord(tags=[("Game", "kingulu")], moves=[MoveNode("d1", captured=0)], result="*")
+    >>> out = io.BytesIO()
+    >>> write_archive([record], out)
+    >>> [(r.tags, r.moves[0].text, r.result) for r in read_archive(out.getvalue())]
+    [([('Game', 'kingulu')], 'd1x0', '*')]
+
+Limits: libxml2 refuses documents whose elements nest deeper than 2048, so an
+archive holds variations nested at most :data:`MAX_VARIATION_DEPTH` (1000)
+deep; :func:`write_archive` refuses deeper records and :func:`read_archive`
+deeper documents with an :class:`XMLArchiveError`. XML 1.0 cannot hold most
+control characters (U+0000-U+001F but tab, newline and carriage return;
+U+FFFE, U+FFFF; lone surrogates): a record holding one is refused too.
+"""
+from __future__ import annotations
+
+import copy
+import io
+import os
+import re
+from collections.abc import Callable, Iterable, Iterator
+from functools import lru_cache
+from importlib import resources
+from typing import BinaryIO
+
+from lxml import etree
+
+from notation.record import GLYPHS, RESULTS, GameRecord, MoveNode
+
+__all__ = ["MAX_VARIATION_DEPTH", "XMLArchiveError", "game_schema", "is_xml", "read_archive", "schema",
+           "write_archive"]
+
+#: The archive format's version, the root's ``version`` attribute.
+VERSION = "1"
+#: How deep variations may nest in an archive (libxml2 parses at most 2048
+#: nested elements; each level of variation takes two: variation and move).
+MAX_VARIATION_DEPTH = 1000
+#: Pretty-printing indents two spaces a level, up to this level.
+_MAX_INDENT = 40
+
+_RNG = "{http://relaxng.org/ns/structure/1.0}"
+_XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
+# What the schema allows (its patterns and choices), checked before writing.
+_TOKEN = re.compile(r"[^ \t\n\r]+")
+_POSITION = re.compile(r"[0-9*,/]+ [SN] [0-9]+-[0-9]+ [0-9]+")
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_AT = re.compile(r",? line \d+, column \d+\s*$")
+_INDENTS = tuple("\n" + "  " * level for level in range(_MAX_INDENT + 1))
+
+
+class XMLArchiveError(Exception):
+    """An archive that cannot be read (not well-formed, a DTD, not valid
+    against the schema), or a record that cannot be written.
+
+    ``reason`` is the parser's or validator's message, ``line`` (and
+    ``column`` when known) where in the document it was found; for a record
+    that cannot be written, where the record started in its input.
+    """
+
+    def __init__(self, reason: str, line: int | None = None, column: int | None = None,
+                 file: str | None = None) -> None:
+        self.reason = reason
+        self.line = line
+        self.column = column
+        self.file = file
+        super().__init__(reason, line, column, file)
+
+    def __str__(self) -> str:
+        where = [part for part in (self.file, f"line {self.line}" if self.line is not None else None)
+                 if part]
+        return f"{', '.join(where)}: {self.reason}" if where else self.reason
+
+
+# -- the schema ------------------------------------------------------------------------------
+
+
+def _safe_parser(huge: bool = True) -> etree.XMLParser:
+    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False,
+                           huge_tree=huge)
+
+
+@lru_cache(maxsize=1)
+def _schema_tree() -> etree._ElementTree:
+    data = resources.files("mancala_cli").joinpath("schema", "mancala.rng").read_bytes()
+    return etree.ElementTree(etree.fromstring(data, _safe_parser(huge=False)))
+
+
+@lru_cache(maxsize=1)
+def schema() -> etree.RelaxNG:
+    """The archive schema (``mancala_cli/schema/mancala.rng``), compiled."""
+    return etree.RelaxNG(_schema_tree())
+
+
+@lru_cache(maxsize=1)
+def game_schema() -> etree.RelaxNG:
+    """The same schema with a ``<game>`` element as its start: what each game
+    of a document is validated against while it is streamed."""
+    tree = copy.deepcopy(_schema_tree())
+    start = tree.getroot().find(_RNG + "start")
+    for child in list(start):
+        start.remove(child)
+    etree.SubElement(start, _RNG + "ref", name="game")
+    return etree.RelaxNG(tree)
+
+
+def _validation_error(validator: etree.RelaxNG, line: int | None = None,
+                      file: str | None = None) -> XMLArchiveError:
+    """The validator's messages about the first place it failed."""
+    errors = list(validator.error_log)
+    if not errors:
+        return XMLArchiveError("does not validate against the archive schema", line, file=file)
+    first = errors[0]
+    messages: list[str] = []
+    for error in errors:
+        if error.line == first.line and error.message not in messages:
+            messages.append(error.message)
+    where = line if line is not None else (first.line or None)
+    return XMLArchiveError("; ".join(messages[:3]), where, file=file)
+
+
+# -- sniffing --------------------------------------------------------------------------------
+
+
+def is_xml(first_bytes: bytes) -> bool:
+    """Whether input starting with ``first_bytes`` is an XML document: its first
+    character after an optional byte order mark and white space is ``<``
+    (``<?xml``, ``<mancala``, a comment or a DOCTYPE — refused later, but as XML).
+    No PMN or JSON text starts with ``<``.
+
+    >>> is_xml(b'\\xef\\xbb\\xbf  <?xml version="1.0"?>'), is_xml(b'[Game "kingulu"]'), is_xml(b'{"game": 1}')
+    (True, False, False)
+    """
+    data = bytes(first_bytes)
+    for bom, codec in ((b"\xef\xbb\xbf", None), (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")):
+        if data.startswith(bom):
+            data = data[len(bom):]
+            if codec:
+                data = data[: len(data) // 2 * 2].decode(codec, "replace").encode("utf-8", "replace")
+            break
+    else:
+        if data[:2] in (b"<\x00", b"\x00<"):  # UTF-16 without a byte order mark
+            return True
+    return data.lstrip(b" \t\r\n").startswith(b"<")
+
+
+# -- writing ---------------------------------------------------------------------------------
+
+
+def write_archive(records: Iterable[GameRecord], out: BinaryIO, *, positions: bool = False,
+                  start: Callable[[GameRecord], str | None] | None = None) -> None:
+    """Write one XML document holding every game of ``records`` to ``out``.
+
+    UTF-8, pretty-printed (two spaces a level), the same bytes for the same
+    records. Streamed game by game: ``records`` may be a generator over a huge
+    input. With ``positions``, a move's ``position`` (filled by replay) is
+    written as its ``position`` attribute. ``start``, when given, names the
+    position a record starts from (written as the game's ``start`` attribute;
+    it is not read back, as a record has no field for it: it follows from the
+    ``Game`` and ``Setup`` tags).
+
+    Raises :class:`XMLArchiveError` before writing a game that the schema
+    cannot hold (a glyph, NAG, result, move number or mark out of range,
+    a character XML cannot hold, variations nested too deep); the games
+    before it have been written by then.
+    """
+    out.write(b'<?xml version="1.0" encoding="UTF-8"?>\n')
+    with etree.xmlfile(out, encoding="utf-8") as xf:
+        with xf.element("mancala", version=VERSION):
+            for record in records:
+                element = _game_element(record, positions, start(record) if start else None)
+                xf.write("\n  ")
+                xf.write(element)
+            xf.write("\n")
+    out.write(b"\n")
+
+
+def _game_element(record: GameRecord, positions: bool, start: str | None) -> etree._Element:
+    try:
+        return _build_game(record, positions, start)
+    except XMLArchiveError as exc:
+        exc.reason = f"game {record.index}: {exc.reason}"
+        exc.line, exc.file = record.line, record.file
+        raise
+    except ValueError as exc:  # lxml refuses strings XML cannot hold
+        raise XMLArchiveError(f"game {record.index}: {_unwritable_text(record) or exc}",
+                              record.line, file=record.file) from None
+
+
+def _build_game(record: GameRecord, positions: bool, start: str | None) -> etree._Element:
+    game = etree.Element("game")
+    if start is not None:
+        if not _POSITION.fullmatch(start):
+            raise XMLArchiveError(f"start position {start!r} is not a position string")
+        game.set("start", start)
+    inner = _INDENTS[2]
+    game.text = inner
+    tags = etree.SubElement(game, "tags")
+    tags.tail = inner
+    if record.tags:
+        tags.text = _INDENTS[3]
+        tag = None
+        for name, value in record.tags:
+            tag = etree.SubElement(tags, "tag", name=name)
+            _set_text(tag, value)
+            tag.tail = _INDENTS[3]
+        tag.tail = inner
+    if record.comment is not None:
+        comment = etree.SubElement(game, "comment")
+        _set_text(comment, record.comment)
+        comment.tail = inner
+    moves = etree.SubElement(game, "moves")
+    moves.tail = inner
+    _build_moves(moves, record.moves, positions)
+    if record.result is not None:
+        if record.result not in RESULTS:
+            raise XMLArchiveError(f"result {record.result!r} is not one of {', '.join(RESULTS)}")
+        result = etree.SubElement(game, "result")
+        result.text = record.result
+        result.tail = inner
+    game[-1].tail = _INDENTS[1]
+    return game
+
+
+def _build_moves(container: etree._Element, moves: list[MoveNode], positions: bool) -> None:
+    """Add ``moves`` and their variations under ``container`` (``<moves>``, at
+    level 2), iteratively: variations may nest deep."""
+    subelement = etree.SubElement
+    indents = _INDENTS
+    top = _MAX_INDENT
+    # (element, its moves, its level, how deep in variations)
+    work: list[tuple[etree._Element, list[MoveNode], int, int]] = [(container, moves, 2, 0)]
+    while work:
+        parent, nodes, level, depth = work.pop()
+        if depth > MAX_VARIATION_DEPTH:
+            raise XMLArchiveError(f"variations nested more than {MAX_VARIATION_DEPTH} deep: an XML archive "
+                                  f"holds at most {MAX_VARIATION_DEPTH} levels (libxml2 reads at most 2048 "
+                                  f"nested elements)")
+        if not nodes:
+            continue
+        inner = indents[min(level + 1, top)]
+        inmost = indents[min(level + 2, top)]
+        parent.text = inner
+        element = None
+        for node in nodes:
+            attrib = {"hole": node.hole}
+            if not _TOKEN.fullmatch(node.hole):
+                raise XMLArchiveError(f"move {node.hole!r}: a hole is written without white space")
+            if node.destination is not None:
+                if not _TOKEN.fullmatch(node.destination):
+                    raise XMLArchiveError(f"move {node.text!r}: a hole is written without white space")
+                attrib["destination"] = node.destination
+            if node.captured is not None:
+                if node.captured < 0:
+                    raise XMLArchiveError(f"move {node.hole!r}: negative capture mark {node.captured}")
+                attrib["captured"] = str(int(node.captured))
+            if node.reserved:
+                attrib["reserved"] = "true"
+            if node.number is not None:
+                if node.number < 0:
+                    raise XMLArchiveError(f"move {node.hole!r}: negative move number {node.number}")
+                attrib["number"] = str(int(node.number))
+            if node.dots is not None:
+                if node.dots not in (".", "..."):
+                    raise XMLArchiveError(f"move {node.hole!r}: move number dots {node.dots!r}, not . or ...")
+                attrib["dots"] = node.dots
+            if positions and node.position is not None:
+                if not _POSITION.fullmatch(node.position):
+                    raise XMLArchiveError(f"move {node.text!r}: {node.position!r} is not a position string")
+                attrib["position"] = node.position
+            element = subelement(parent, "move", attrib)
+            element.tail = inner
+            if (node.before is not None or node.glyphs or node.nags or node.comment is not None
+                    or node.variations):
+                element.text = inmost
+                if node.before is not None:
+                    child = subelement(element, "before")
+                    _set_text(child, node.before)
+                    child.tail = inmost
+                for glyph in node.glyphs:
+                    if glyph not in GLYPHS:
+                        raise XMLArchiveError(f"move {node.text!r}: glyph {glyph!r} is not one of "
+                                              f"{' '.join(GLYPHS)}")
+                    child = subelement(element, "glyph")
+                    child.text = glyph
+                    child.tail = inmost
+                for nag in node.nags:
+                    if not 0 <= nag <= 255:
+                        raise XMLArchiveError(f"move {node.text!r}: NAG ${nag} is not in 0-255")
+                    child = subelement(element, "nag")
+                    child.text = str(int(nag))
+                    child.tail = inmost
+                if node.comment is not None:
+                    child = subelement(element, "comment")
+                    _set_text(child, node.comment)
+                    child.tail = inmost
+                for variation in node.variations:
+                    child = subelement(element, "variation")
+                    child.tail = inmost
+                    work.append((child, variation, level + 2, depth + 1))
+                element[-1].tail = inner
+        element.tail = indents[min(level, top)]
+
+
+def _set_text(element: etree._Element, text: str) -> None:
+    element.text = text
+    # Mark white space that a pretty-printer could change as significant.
+    if text and (text[0] in " \t\n\r" or text[-1] in " \t\n\r" or "  " in text
+                 or "\n" in text or "\t" in text or "\r" in text):
+        element.set(_XML_SPACE, "preserve")
+
+
+def _unwritable_text(record: GameRecord) -> str | None:
+    """Which text of ``record`` holds a character XML cannot, if any."""
+    texts: list[tuple[str, str]] = []
+    for name, value in record.tags:
+        texts += [(f"tag name {name!r}", name), (f"tag {name}", value)]
+    if record.comment is not None:
+        texts.append(("game comment", record.comment))
+    work = [record.moves]
+    while work:
+        for node in work.pop():
+            move = f"move {node.hole!r}"
+            texts += [("move", node.hole), (move, node.destination or ""),
+                      (f"comment before {move}", node.before or ""), (f"comment after {move}", node.comment or ""),
+                      (f"position after {move}", node.position or "")]
+            work.extend(node.variations)
+    for what, text in texts:
+        match = _NOT_XML.search(text)
+        if match:
+            return f"{what}: character U+{ord(match.group()):04X} cannot be written in XML"
+    return None
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+
+def read_archive(source: str | os.PathLike | bytes | BinaryIO, file: str | None = None) -> Iterator[GameRecord]:
+    """The games of an XML archive, in order, read as they are met.
+
+    ``source`` is a path, the document's bytes or a binary file; ``file``
+    names it in records and errors (a path names itself). Every game is
+    validated against the schema before it is yielded; a move's ``line`` is
+    the line of its ``<move>`` element (``column`` is ``None``).
+
+    Raises :class:`XMLArchiveError` (with the line and the parser's or the
+    validator's reason) where the document is not well-formed, has a DTD, or
+    does not validate; the games before that point have been yielded.
+    """
+    if isinstance(source, (str, os.PathLike)):
+        path = os.fspath(source)
+        with open(path, "rb") as handle:
+            yield from _read(handle, file if file is not None else path)
+    elif isinstance(source, (bytes, bytearray, memoryview)):
+        yield from _read(io.BytesIO(source), file)
+    else:
+        yield from _read(source, file)
+
+
+def _read(handle: BinaryIO, file: str | None) -> Iterator[GameRecord]:
+    events = etree.iterparse(handle, events=("start", "end"), tag=("mancala", "game"), resolve_entities=False,
+                             no_network=True, load_dtd=False, dtd_validation=False, huge_tree=True,
+                             remove_blank_text=False)
+    root = None
+    index = 0
+    validator = game_schema()
+    try:
+        for event, element in events:
+            if root is None:
+                root = element.getroottree().getroot()
+                _check_root(root, file)
+            if event == "start" or element is root or element.getparent() is not root:
+                continue  # a <game> out of place is reported with what holds it
+            _check_between(root, element, file)
+            if not validator.validate(element):
+                raise _validation_error(validator, file=file)
+            index += 1
+            record = _record(element, file, index)
+            element.clear(keep_tail=True)
+            previous = element.getprevious()
+            while previous is not None:
+                root.remove(previous)
+                previous = element.getprevious()
+            yield record
+        if root is None:
+            root = events.root
+            _check_root(root, file)
+        _check_between(root, None, file)
+    except etree.XMLSyntaxError as exc:
+        raise _syntax_error(exc, file) from None
+
+
+def _syntax_error(exc: etree.XMLSyntaxError, file: str | None) -> XMLArchiveError:
+    reason = _AT.sub("", exc.msg or str(exc))
+    if "Excessive depth" in reason:
+        reason = (f"elements nested deeper than libxml2 reads (2048): an XML archive holds variations nested "
+                  f"at most {MAX_VARIATION_DEPTH} deep")
+    line, column = exc.position if exc.position else (exc.lineno, None)
+    return XMLArchiveError(f"not well-formed XML: {reason}", line or None, column or None, file)
+
+
+def _check_root(root: etree._Element, file: str | None) -> None:
+    """No DTD; the root element and its attributes as the schema wants."""
+    docinfo = root.getroottree().docinfo
+    if docinfo.doctype or docinfo.internalDTD is not None or docinfo.externalDTD is not None:
+        raise XMLArchiveError("DTDs are not allowed in an XML archive (a <!DOCTYPE …> was found): "
+                              "refused without expanding any entity", file=file)
+    shell = etree.Element(root.tag, dict(root.attrib))
+    full = schema()
+    if not full.validate(shell):
+        raise _validation_error(full, root.sourceline, file)
+
+
+def _check_between(root: etree._Element, game: etree._Element | None, file: str | None) -> None:
+    """What lies in the root before ``game`` (or all of it when ``None``): only
+    games (already read), comments, processing instructions and white space."""
+    texts: list[tuple[str | None, int | None]] = [(root.text, root.sourceline)]
+    others: list[etree._Element] = []
+    for child in root:
+        if child is game:
+            break
+        if isinstance(child.tag, str) and child.tag != "game":
+            others.append(child)
+        texts.append((child.tail, child.sourceline))
+    for child in others:
+        shell = etree.Element(root.tag, dict(root.attrib))
+        etree.SubElement(shell, child.tag)
+        _refuse(shell, child.sourceline, file)
+    for text, line in texts:
+        if text and not text.isspace():
+            shell = etree.Element(root.tag, dict(root.attrib))
+            shell.text = text
+            _refuse(shell, line, file)
+
+
+def _refuse(shell: etree._Element, line: int | None, file: str | None) -> None:
+    full = schema()
+    if full.validate(shell):  # pragma: no cover - the shell is invalid by construction
+        raise XMLArchiveError("unexpected content in <mancala>", line, file=file)
+    raise _validation_error(full, line, file)
+
+
+def _text(element: etree._Element) -> str:
+    if len(element) == 0:
+        return element.text or ""
+    return "".join(element.xpath("text()"))  # around XML comments or processing instructions
+
+
+def _record(game: etree._Element, file: str | None, index: int) -> GameRecord:
+    record = GameRecord(file=file, index=index, line=game.sourceline or 1)
+    for child in game:
+        tag = child.tag
+        if tag == "tags":
+            record.tags = [(tag_element.get("name"), _text(tag_element)) for tag_element in child.iterchildren("tag")]
+        elif tag == "comment":
+            record.comment = _text(child)
+        elif tag == "moves":
+            record.moves = _moves(child)
+        elif tag == "result":
+            record.result = _text(child).strip()
+    return record
+
+
+def _moves(container: etree._Element) -> list[MoveNode]:
+    """The moves under ``container``, with their variations, iteratively."""
+    moves: list[MoveNode] = []
+    work = [(container, moves)]
+    while work:
+        parent, target = work.pop()
+        for element in parent.iterchildren("move"):
+            get = element.get
+            node = MoveNode(get("hole"), line=element.sourceline)
+            value = get("destination")
+            if value is not None:
+                node.destination = value
+            value = get("captured")
+            if value is not None:
+                node.captured = int(value)
+            value = get("reserved")
+            if value is not None:
+                node.reserved = value.strip() == "true"
+            value = get("number")
+            if value is not None:
+                node.number = int(value)
+            value = get("dots")
+            if value is not None:
+                node.dots = value.strip()
+            value = get("position")
+            if value is not None:
+                node.position = value
+            if len(element):
+                for child in element:
+                    tag = child.tag
+                    if tag == "glyph":
+                        node.glyphs.append(_text(child).strip())
+                    elif tag == "nag":
+                        node.nags.append(int(_text(child)))
+                    elif tag == "comment":
+                        node.comment = _text(child)
+                    elif tag == "before":
+                        node.before = _text(child)
+                    elif tag == "variation":
+                        variation: list[MoveNode] = []
+                        node.variations.append(variation)
+                        work.append((child, variation))
+            target.append(node)
+    return moves

@@ -1,0 +1,103 @@
+"""The PMN grammar (NOTATION.md §1) as pyparsing expressions.
+
+The grammar is lexical: a game is a tag section (one or more tag pairs) and a
+movetext, a flat stream of tokens whose nesting (variations, comments that
+span lines) the reader in :mod:`notation.pmn` tracks with an explicit stack.
+To read 100,000-game files quickly every expression here is one large
+:class:`pyparsing.Regex`; the reader drives their compiled patterns
+(``.re``) directly, so no ``ParseResults`` object is made per token.
+
+    >>> TAG_PAIR.parse_string('[Round "1"]')["value"]
+    '1'
+    >>> [t[0].strip() for t, _, _ in TOKEN.scan_string("12. c1x6! $3 (12... d2^) 1-0")]
+    ['12.', 'c1x6!', '$3', '(', '12...', 'd2^', ')', '1-0']
+    >>> movetext_tokens("14-13 1-0")
+    [('MOVE', '14-13'), ('RESULT', '1-0')]
+"""
+from __future__ import annotations
+
+import re
+
+import pyparsing as pp
+
+#: A hole token in any coordinate style: algebraic ``c2``, numeric ``11``,
+#: relative ``S11``/``N3`` (NOTATION.md §2). Which one names a hole of the
+#: board is decided at replay, not here.
+HOLE = r"(?:[a-l][0-9]+|[0-9]+|[SN][0-9]+)"
+
+#: What may follow a move, a NAG or a result token directly.
+_BOUNDARY = r"(?=[\s(){};$]|\Z)"
+
+TAG_NAME = pp.Regex(r"[A-Za-z0-9_]+")("name")
+#: A double-quoted tag value; ``\"`` and ``\\`` are the only escapes.
+TAG_VALUE = pp.Regex(r'"(?P<value>(?:[^"\\]|\\["\\])*)"')
+
+#: One tag pair, e.g. ``[Event "Village match"]``; ``value`` is still escaped.
+TAG_PAIR = pp.Regex(r'\[\s*(?P<name>[A-Za-z0-9_]+)\s*"(?P<value>(?:[^"\\]|\\["\\])*)"\s*\]')
+
+#: A line that holds exactly one well-formed tag pair (the common case; any
+#: other tag line goes through the reader's careful scanner).
+TAG_LINE = pp.Regex(r'\s*\[\s*(?P<name>[A-Za-z0-9_]+)\s*"(?P<value>(?:[^"\\]|\\["\\])*)"\s*\]\s*\Z')
+
+#: One movetext token, leading white space included. The named group that
+#: matched tells the kind (``lastgroup``):
+#:
+#: * ``COMMENT`` ``{text}`` on one line (``ctext``), ``OPENCOMMENT`` a ``{``
+#:   whose ``}`` is on a later line (``otext``: the rest of this line),
+#:   ``LINECOMMENT`` ``;`` to end of line (``ltext``);
+#: * ``RESULT`` exactly ``1-0``, ``0-1``, ``1/2-1/2`` or ``*``;
+#: * ``NUMBER`` ``12.`` or ``12...`` (``num``, ``dots``);
+#: * ``MOVE`` ``hole[-dest][xN][^][glyph]`` (``hole``, ``dest``, ``cap``,
+#:   ``res``, ``glyph``);
+#: * ``NAG`` ``$N`` (``nag``);
+#: * ``OPEN`` ``(``, ``CLOSE`` ``)``, ``STRAY`` a ``}`` without ``{``;
+#: * ``UNKNOWN`` anything else up to the next delimiter (a syntax error).
+#:
+#: The alternatives cover every non-blank character, so scanning a line with
+#: ``finditer`` never skips text silently.
+TOKEN_PATTERN = (
+    r"\s*(?:"
+    rf"(?P<RESULT>1-0|0-1|1/2-1/2|\*){_BOUNDARY}"
+    r"|(?P<NUMBER>(?P<num>[0-9]+)(?P<dots>\.\.\.|\.))"
+    rf"|(?P<MOVE>(?P<hole>{HOLE})(?:-(?P<dest>{HOLE}))?(?:x(?P<cap>[0-9]+))?(?P<res>\^)?"
+    rf"(?P<glyph>[!?][!?]?)?){_BOUNDARY}"
+    r"|(?P<COMMENT>\{(?P<ctext>[^}]*)\})"
+    r"|(?P<OPENCOMMENT>\{(?P<otext>[^}]*)\Z)"
+    r"|(?P<LINECOMMENT>;(?P<ltext>.*))"
+    r"|(?P<OPEN>\()"
+    r"|(?P<CLOSE>\))"
+    rf"|(?P<NAG>\$(?P<nag>[0-9]+)){_BOUNDARY}"
+    r"|(?P<STRAY>\})"
+    r"|(?P<UNKNOWN>[^\s(){};]+)"
+    r")"
+)
+# A result token is exactly one of the four strings, tried first, so "1-0"
+# is a result while "14-13" or "1-01" is a (numeric long-form) move; a move
+# number is digits and dots, so "14." never reads as the hole 14.
+TOKEN = pp.Regex(TOKEN_PATTERN, flags=re.DOTALL)
+
+RESULTS = frozenset(("1-0", "0-1", "1/2-1/2", "*"))
+
+_UNESCAPE = re.compile(r'\\(["\\])')
+
+
+def unescape(value: str) -> str:
+    """A tag value as meant: ``\\"`` → ``"``, ``\\\\`` → ``\\``."""
+    return _UNESCAPE.sub(r"\1", value) if "\\" in value else value
+
+
+def escape(value: str) -> str:
+    """A tag value as written between the quotes."""
+    if "\\" in value or '"' in value:
+        value = value.replace("\\", "\\\\").replace('"', '\\"')
+    return value
+
+
+def movetext_tokens(text: str) -> list[tuple[str, str]]:
+    """(kind, text) of each token of one line of movetext (for tests and tools)."""
+    out = []
+    for m in TOKEN.re.finditer(text):
+        kind = m.lastgroup
+        token = m.group(kind)
+        out.append((kind, token))
+    return out

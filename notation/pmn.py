@@ -1,0 +1,665 @@
+"""Reading and writing PMN (NOTATION.md §1, §5).
+
+:func:`read_games` streams the games of a file one at a time, holding only
+the current game; it never raises on bad input: every syntax problem becomes
+a :class:`~notation.record.Problem` (``code="syntax"``, 1-based line and
+column) of the game where it was found, and reading resynchronises at the
+next game. :func:`write_game` gives the canonical text of a record.
+
+    >>> record = read_game('[Game "kingulu"]\\n\\n1. d1x6 {empty hole} d2x10 2. f1^ *\\n')
+    >>> [(m.hole, m.captured, m.reserved, m.comment) for m in record.moves]
+    [('d1', 6, False, 'empty hole'), ('d2', 10, False, None), ('f1', None, True, None)]
+    >>> print(write_game(record), end="")
+    [Game "kingulu"]
+    <BLANKLINE>
+    1. d1x6 {empty hole} 1... d2x10 2. f1^ *
+
+Game boundaries: a game starts at its first non-blank line. It ends at a
+blank line after its result token, at a line that starts with ``[`` after its
+movetext (a new tag section, blank line or not), and at a line that starts
+with ``[`` after a blank line anywhere — even inside an unterminated comment
+or variation, so that a mistake never swallows the next game.
+"""
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterable, Iterator
+from typing import TextIO
+
+from .grammar import TAG_LINE, TOKEN, escape, unescape
+from .record import SEVEN_TAGS, GameRecord, MoveNode, Problem
+
+__all__ = ["read_games", "read_game", "write_game", "write_games", "WIDTH", "MAX_PROBLEMS"]
+
+#: Canonical movetext lines are at most this long (PMN §5).
+WIDTH = 79
+#: Syntax problems reported per game; after that one closing problem says so.
+MAX_PROBLEMS = 100
+
+_TOKEN = TOKEN.re
+_TAG_LINE = TAG_LINE.re.match
+_TAG_START = re.compile(r"\s*\[").match
+_TAG_NAME = re.compile(r"[A-Za-z0-9_]+")
+_SPACE = re.compile(r"\s*")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_DIGITS = re.compile(r"[0-9]{1,9}\Z")
+#: Longest digit string read as a number (capture counts, NAGs, move numbers).
+_MAX_DIGITS = 9
+
+_BETWEEN, _TAGS, _MOVES, _DONE = range(4)
+
+
+# ---------------------------------------------------------------- reading
+
+
+def _lines(source: TextIO | Iterable[str] | str) -> Iterator[str]:
+    """The lines of ``source`` without their line ends (LF, CRLF or CR), BOM removed."""
+    if isinstance(source, str):
+        source = io.StringIO(source, newline="")
+    first = True
+    for raw in source:
+        if first:
+            first = False
+            if raw.startswith("\ufeff"):
+                raw = raw[1:]
+        if raw.endswith("\n"):
+            raw = raw[:-2] if raw.endswith("\r\n") else raw[:-1]
+        elif raw.endswith("\r"):
+            raw = raw[:-1]
+        if "\r" in raw or "\n" in raw:
+            yield from _LINE_BREAK.split(raw)
+        else:
+            yield raw
+
+
+def _short(token: str) -> str:
+    return repr(token if len(token) <= 40 else token[:37] + "...")
+
+
+class _Reader:
+    """The state of the game being read (one at a time)."""
+
+    def __init__(self, file: str | None):
+        self.file = file
+        self.index = 0
+        self.rec: GameRecord | None = None
+        self.phase = _BETWEEN
+        self.comment: list | None = None
+
+    # -- game start and end
+
+    def start(self, lineno: int) -> None:
+        self.index += 1
+        self.rec = GameRecord(file=self.file, index=self.index, line=lineno)
+        self.cur: list[MoveNode] = self.rec.moves  # the line of play being read
+        # one frame per open "(": (outer line, owner move, line, column, outer pending comment)
+        self.stack: list[tuple] = []
+        self.before: list[str] | None = None  # comments waiting for the next move
+        self.attach = False  # a comment now belongs to cur[-1]
+        # comments of one move are gathered in a list and joined once (a
+        # movetext of 100,000 comments must not take quadratic time)
+        self.cnode: MoveNode | None = None
+        self.cparts: list[str] = []
+        self.number: tuple | None = None  # (n, dots, line, column) waiting for its move
+        self.comment: list | None = None  # open multi-line comment: [line, column, parts]
+        self.after_result = False  # "text after the result token" reported
+        self.nproblems = 0
+        self.end = (lineno, 1)  # just after the game's last text (for missing-result)
+
+    def finish(self) -> GameRecord:
+        rec = self.rec
+        if self.comment is not None:
+            line, col, parts = self.comment
+            self.comment = None
+            while len(parts) > 1 and not parts[-1].strip():
+                parts.pop()  # the blank lines that separate the games
+            self.error("unterminated comment: '{' opened here is never closed", line, col, True)
+            self.add_comment("\n".join(parts))
+        if self.stack:
+            self.unclosed()
+        self.dangling_number()
+        self.flush_before(None)
+        self.flush_node()
+        if rec.result is None:
+            self.problem("warning", "missing-result",
+                         "the movetext has no result token (1-0, 0-1, 1/2-1/2 or *)", *self.end)
+        if len(rec.problems) > 1:
+            rec.problems.sort(key=lambda p: (p.line or 0, p.column or 0))
+        self.rec = None
+        self.phase = _BETWEEN
+        return rec
+
+    # -- problems
+
+    def problem(self, severity: str, code: str, message: str, line: int, col: int) -> None:
+        self.rec.problems.append(Problem(severity, code, message, line, col))
+
+    def error(self, message: str, line: int, col: int, always: bool = False) -> None:
+        """A syntax error; after :data:`MAX_PROBLEMS` only the ``always`` ones
+        (an unterminated comment or variation) are still reported."""
+        self.nproblems += 1
+        if self.nproblems <= MAX_PROBLEMS or always:
+            self.rec.problems.append(Problem("error", "syntax", message, line, col))
+        elif self.nproblems == MAX_PROBLEMS + 1:
+            self.rec.problems.append(Problem(
+                "error", "syntax", f"more than {MAX_PROBLEMS} syntax errors in this game; "
+                "the others are not reported", line, col))
+
+    def text_after_result(self, token: str, line: int, col: int) -> None:
+        if not self.after_result:
+            self.after_result = True
+            self.error(f"text after the result token: {_short(token)}", line, col)
+
+    def dangling_number(self) -> None:
+        if self.number is not None:
+            n, dots, line, col = self.number
+            self.number = None
+            self.problem("warning", "move-number", f"move number {n}{dots} is not followed by a move",
+                         line, col)
+
+    # -- comments and variations
+
+    def add_comment(self, text: str) -> None:
+        if self.attach:
+            node = self.cur[-1]
+            if node is not self.cnode:
+                self.flush_node()
+                self.cnode = node
+                self.cparts = [] if node.comment is None else [node.comment]
+            self.cparts.append(text)
+        elif self.before is None:
+            self.before = [text]
+        else:
+            self.before.append(text)
+
+    def flush_node(self) -> None:
+        if self.cnode is not None:
+            self.cnode.comment = " ".join(self.cparts)
+            self.cnode = None
+
+    def flush_before(self, owner: MoveNode | None) -> None:
+        """Comments waiting for a move that never came: they go to the line's
+        last move, else to the variation's move, else to the record."""
+        if self.before is None:
+            return
+        text = " ".join(self.before)
+        self.before = None
+        node = self.cur[-1] if self.cur else owner
+        if node is None:
+            rec = self.rec
+            rec.comment = text if rec.comment is None else rec.comment + " " + text
+        else:
+            self.flush_node()
+            node.comment = text if node.comment is None else node.comment + " " + text
+
+    def close_variation(self, report_empty: bool) -> None:
+        outer, owner, line, col, before = self.stack.pop()
+        self.dangling_number()
+        self.flush_before(owner)
+        if self.cur:
+            if owner is not None:
+                owner.variations.append(self.cur)
+        elif report_empty and owner is not None:
+            self.error("empty variation", line, col)
+        self.cur = outer
+        self.before = before
+        self.attach = False
+
+    def unclosed(self) -> None:
+        _, _, line, col, _ = self.stack[0]
+        more = len(self.stack) - 1
+        self.error("unterminated variation: '(' opened here is never closed"
+                   + (f" ({more} more inside it)" if more else ""), line, col, True)
+        while self.stack:
+            self.close_variation(False)
+
+    # -- lines
+
+    def tag_line(self, line: str, lineno: int) -> None:
+        m = _TAG_LINE(line)
+        if m is not None:
+            name, value = m.group("name", "value")
+            rec = self.rec
+            rec.tags.append((name, unescape(value)))
+            if name not in rec.tag_at:
+                rec.tag_at[name] = (lineno, m.start("value") + 1)
+            return
+        self.careful_tag_line(line, lineno)
+
+    def careful_tag_line(self, line: str, lineno: int) -> None:
+        """Tag pairs one by one, reporting exactly what is wrong; text after
+        the last tag is movetext."""
+        rec = self.rec
+        n = len(line)
+        p = _SPACE.match(line, 0).end()
+        while p < n:
+            if line[p] != "[":
+                self.phase = _MOVES
+                self.movetext(line, lineno, p)
+                return
+            open_col = p + 1
+            p = _SPACE.match(line, p + 1).end()
+            m = _TAG_NAME.match(line, p)
+            if m is None:
+                if p >= n:
+                    self.error("unterminated tag: '[' opened here is never closed", lineno, open_col)
+                else:
+                    self.error(f"tag name expected, found {line[p]!r}", lineno, p + 1)
+                return
+            name = m.group()
+            p = _SPACE.match(line, m.end()).end()
+            if p >= n:
+                self.error(f"unterminated tag: '[' opened here is never closed (no value for {name})",
+                           lineno, open_col)
+                return
+            if line[p] != '"':
+                self.error(f"the value of tag {name} must be a double-quoted string", lineno, p + 1)
+                return
+            quote_col = p + 1
+            p += 1
+            chars = []
+            while p < n:
+                c = line[p]
+                if c == '"':
+                    break
+                if c == "\\":
+                    if p + 1 < n and line[p + 1] in '"\\':
+                        chars.append(line[p + 1])
+                        p += 2
+                        continue
+                    self.error('invalid escape in a tag value (only \\" and \\\\)', lineno, p + 1)
+                chars.append(c)
+                p += 1
+            value = "".join(chars)
+            if p >= n:
+                self.error("unterminated string: '\"' opened here is never closed", lineno, quote_col)
+                value = value.rstrip()
+                if value.endswith("]"):
+                    value = value[:-1]
+                rec.tags.append((name, value))
+                rec.tag_at.setdefault(name, (lineno, quote_col + 1))
+                return
+            rec.tags.append((name, value))
+            rec.tag_at.setdefault(name, (lineno, quote_col + 1))
+            p = _SPACE.match(line, p + 1).end()
+            if p >= n:
+                self.error("unterminated tag: '[' opened here is never closed", lineno, open_col)
+                return
+            if line[p] != "]":
+                self.error(f"']' expected after the value of tag {name}, found {line[p]!r}",
+                           lineno, p + 1)
+                return
+            p = _SPACE.match(line, p + 1).end()
+
+    def movetext(self, line: str, lineno: int, pos: int) -> None:
+        end = len(line)
+        if end and line[-1].isspace():  # finditer would rescan trailing blanks at every position
+            end = len(line.rstrip())
+        for m in _TOKEN.finditer(line, pos, end):
+            kind = m.lastgroup
+            if kind == "MOVE":
+                if self.phase == _DONE:
+                    self.text_after_result(m.group(kind), lineno, m.start(kind) + 1)
+                    continue
+                hole, dest, cap, res, glyph = m.group("hole", "dest", "cap", "res", "glyph")
+                col = m.start(kind) + 1
+                if cap is not None:
+                    if len(cap) > _MAX_DIGITS:
+                        self.error(f"capture count too large: x{cap[:12]}...", lineno,
+                                   col + m.start("cap") - m.start(kind))
+                        cap = None
+                    else:
+                        cap = int(cap)
+                num = self.number
+                if num is None:
+                    number = dots = None
+                else:
+                    number, dots = num[0], num[1]
+                    self.number = None
+                before = self.before
+                if before is not None:
+                    before = " ".join(before)
+                    self.before = None
+                self.cur.append(MoveNode(hole=hole, destination=dest, captured=cap,
+                                         reserved=res is not None, glyphs=[glyph] if glyph else [],
+                                         before=before, number=number, dots=dots, line=lineno,
+                                         column=col))
+                self.attach = True
+            elif kind == "NUMBER":
+                if self.phase == _DONE:
+                    self.text_after_result(m.group(kind), lineno, m.start(kind) + 1)
+                    continue
+                self.dangling_number()
+                num = m.group("num")
+                if len(num) > _MAX_DIGITS:
+                    self.error(f"move number too large: {_short(num)}", lineno, m.start(kind) + 1)
+                else:
+                    self.number = (int(num), m.group("dots"), lineno, m.start(kind) + 1)
+            elif kind == "COMMENT":
+                self.add_comment(m.group("ctext"))
+            elif kind == "OPENCOMMENT":
+                self.comment = [lineno, m.start(kind) + 1, [line[m.start("otext"):]]]
+            elif kind == "LINECOMMENT":
+                self.add_comment(line[m.start("ltext"):])
+            elif self.phase == _DONE:
+                self.text_after_result(m.group(kind), lineno, m.start(kind) + 1)
+            elif kind == "OPEN":
+                col = m.start(kind) + 1
+                self.dangling_number()
+                owner = self.cur[-1] if self.cur else None
+                if owner is None:
+                    self.error("variation with no preceding move", lineno, col)
+                self.stack.append((self.cur, owner, lineno, col, self.before))
+                self.cur = []
+                self.before = None
+                self.attach = False
+            elif kind == "CLOSE":
+                if not self.stack:
+                    self.error("')' without '('", lineno, m.start(kind) + 1)
+                else:
+                    self.close_variation(True)
+            elif kind == "RESULT":
+                if self.stack:
+                    self.unclosed()
+                self.dangling_number()
+                rec = self.rec
+                rec.result = m.group(kind)
+                rec.result_at = (lineno, m.start(kind) + 1)
+                self.phase = _DONE
+            elif kind == "NAG":
+                col = m.start(kind) + 1
+                value = m.group("nag")
+                if not self.cur:
+                    self.error(f"NAG {m.group(kind)} without a move", lineno, col)
+                elif len(value) > 3 or int(value) > 255:
+                    self.error(f"NAG out of range (0-255): {_short(m.group(kind))}", lineno, col)
+                else:
+                    self.cur[-1].nags.append(int(value))
+            elif kind == "STRAY":
+                self.error("'}' without '{'", lineno, m.start(kind) + 1)
+            else:  # UNKNOWN
+                self.error(f"unknown token {_short(m.group(kind))}", lineno, m.start(kind) + 1)
+
+    def run(self, lines: Iterable[str]) -> Iterator[GameRecord]:
+        prev_blank = False
+        lineno = 0
+        for lineno, line in enumerate(lines, 1):
+            if self.comment is not None:  # inside a { comment spanning lines
+                if not line.strip():
+                    self.comment[2].append(line)
+                    prev_blank = True
+                    continue
+                if prev_blank and _TAG_START(line):
+                    yield self.finish()
+                    self.start(lineno)
+                    self.phase = _TAGS
+                    self.tag_line(line, lineno)
+                    self.end = (lineno, len(line.rstrip()) + 1)
+                    prev_blank = False
+                    continue
+                prev_blank = False
+                self.end = (lineno, len(line.rstrip()) + 1)
+                close = line.find("}")
+                if close < 0:
+                    self.comment[2].append(line)
+                    continue
+                parts = self.comment[2]
+                parts.append(line[:close])
+                self.comment = None
+                self.add_comment("\n".join(parts))
+                self.movetext(line, lineno, close + 1)
+                continue
+            if not line.strip():
+                if self.phase == _DONE:
+                    yield self.finish()
+                prev_blank = True
+                continue
+            is_tag = _TAG_START(line) is not None
+            phase = self.phase
+            if phase == _BETWEEN:
+                self.start(lineno)
+                self.phase = _TAGS if is_tag else _MOVES
+            elif is_tag and (phase != _TAGS or prev_blank):
+                yield self.finish()
+                self.start(lineno)
+                self.phase = _TAGS
+            elif phase == _TAGS and not is_tag:
+                self.phase = _MOVES
+            prev_blank = False
+            self.end = (lineno, len(line.rstrip()) + 1)
+            if self.phase == _TAGS:
+                self.tag_line(line, lineno)
+            else:
+                self.movetext(line, lineno, 0)
+        if self.rec is not None:
+            yield self.finish()
+
+
+def read_games(source: TextIO | Iterable[str], file: str | None = None) -> Iterator[GameRecord]:
+    """Stream the games of ``source`` (a text stream, an iterable of lines, or
+    a whole text as one ``str``) one at a time.
+
+    Never raises on bad input: every syntax problem becomes a
+    ``Problem(severity="error", code="syntax")`` of that game, with the 1-based
+    line and column in the file; a game without a result token gets the
+    warning ``missing-result``, a move number with no move after it the
+    warning ``move-number``. ``file`` is copied into each record.
+    """
+    return _Reader(file).run(_lines(source))
+
+
+def read_game(text: str) -> GameRecord | None:
+    """The first game of ``text``, or ``None`` when it holds none."""
+    return next(iter(read_games(text)), None)
+
+
+# ---------------------------------------------------------------- writing
+
+_NL = None  # a forced line break in the writer's unit stream
+
+
+def _ordered_tags(tags: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    order = SEVEN_TAGS + ("Setup",)
+    out = [tag for name in order for tag in tags if tag[0] == name]
+    out.extend(tag for tag in tags if tag[0] not in order)
+    return out
+
+
+def _start(record: GameRecord) -> tuple[str, int]:
+    """The side to move and the move number where the record starts."""
+    setup = record.tag("Setup")
+    if setup:
+        fields = setup.split()
+        side = fields[1] if len(fields) > 1 and fields[1] in ("S", "N") else "S"
+        number = int(fields[3]) if len(fields) > 3 and _DIGITS.match(fields[3]) else 1
+        return side, number
+    return "S", 1
+
+
+def _no_tag_section(text: str) -> str:
+    """``text`` with no blank line followed by a line starting with ``[`` (which
+    a reader takes for the next game's tags): such line breaks become spaces."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        while len(out) >= 2 and not out[-1].strip() and line.lstrip().startswith("["):
+            line = out.pop() + " " + line
+        out.append(line)
+    return "\n".join(out)
+
+
+def _comment_units(text: str, units: list) -> None:
+    """Append the units of one comment: ``{…}`` broken at its spaces (a line
+    break in the text is kept), or, when the text holds ``}``, ``;`` comments
+    for the parts that need them (a reader joins consecutive comments with
+    one space, so the text reads back the same)."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "}" in text:
+        words = text.split(" ")
+        if any("}" in w and "\n" in w for w in words):  # cannot be written as is
+            words = " ".join(w.replace("\n", " ") if "}" in w else w for w in words).split(" ")
+        group: list[str] = []
+        brace = None
+        for w in words + [None]:
+            kind = w is not None and "}" in w
+            if group and (w is None or kind != brace):
+                if brace:
+                    units.append(";" + " ".join(group))
+                    units.append(_NL)
+                else:
+                    _brace_units(" ".join(group), units)
+                group = []
+            if w is not None:
+                group.append(w)
+                brace = kind
+        return
+    _brace_units(text, units)
+
+
+def _brace_units(text: str, units: list) -> None:
+    if "\n" not in text:
+        words = text.split(" ")
+        words[0] = "{" + words[0]
+        words[-1] += "}"
+        units.extend(words)
+        return
+    lines = _no_tag_section(text).split("\n")
+    last = len(lines) - 1
+    for i, hard in enumerate(lines):
+        words = hard.split(" ")
+        if i == 0:
+            words[0] = "{" + words[0]
+        else:
+            units.append(_NL)
+        if i == last:
+            words[-1] += "}"
+        units.extend(words)
+
+
+def _move_text(node: MoveNode) -> str:
+    out = node.hole
+    if node.destination is not None:
+        out += "-" + node.destination
+    if node.captured is not None and node.captured > 0:
+        out += f"x{node.captured}"
+    if node.reserved:
+        out += "^"
+    if node.glyphs:
+        out += "".join(node.glyphs)
+    return out
+
+
+def _movetext_units(record: GameRecord) -> list:
+    units: list = []
+    side, number = _start(record)
+    opener = ""  # "(" waiting to be glued to the next unit
+
+    if record.comment is not None:
+        _comment_units(record.comment, units)
+    # frames: [moves, index, side, number, force N..., is variation]
+    stack = [[record.moves, 0, side, number, True, False]]
+    while stack:
+        frame = stack[-1]
+        moves, i, side, number, force, is_var = frame
+        if i >= len(moves):
+            stack.pop()
+            if is_var:
+                if units and units[-1] is not _NL:
+                    units[-1] += ")"
+                else:
+                    units.append(")")
+            continue
+        node = moves[i]
+        if i == 0 and is_var:
+            opener += "("
+        if node.before is not None:
+            mark = len(units)
+            _comment_units(node.before, units)
+            if opener:
+                units[mark] = opener + units[mark]
+                opener = ""
+            force = True
+        move = _move_text(node)
+        if side == "S":
+            unit = f"{number}. {move}"
+        elif force:
+            unit = f"{number}... {move}"
+        else:
+            unit = move
+        if opener:
+            unit = opener + unit
+            opener = ""
+        units.append(unit)
+        for nag in node.nags:
+            units.append(f"${nag}")
+        force = False
+        if node.comment is not None:
+            _comment_units(node.comment, units)
+            force = True
+        variations = [v for v in node.variations if v]
+        if variations:
+            force = True
+        if side == "S":
+            frame[1:5] = i + 1, "N", number, force
+        else:
+            frame[1:5] = i + 1, "S", number + 1, force
+        for variation in reversed(variations):
+            stack.append([variation, 0, side, number, True, True])
+    units.append(opener + (record.result or "*"))
+    return units
+
+
+def _wrap(units: list, width: int = WIDTH) -> list[str]:
+    """Greedy filling: a unit goes on the current line when it fits (or the
+    line is still blank), else starts a new one; ``_NL`` forces a break."""
+    lines: list[str] = []
+    cur = ""
+    fresh = True
+    for unit in units:
+        if unit is _NL:
+            lines.append(cur)
+            cur = ""
+            fresh = True
+        elif fresh:
+            cur = unit
+            fresh = False
+        elif len(cur) + 1 + len(unit) <= width or not cur.strip():
+            cur += " " + unit
+        else:
+            lines.append(cur)
+            cur = unit
+    if not fresh:
+        lines.append(cur)
+    return lines
+
+
+def write_game(record: GameRecord, coords: str | None = None) -> str:
+    """The canonical PMN text of ``record``, ending with one ``\\n``.
+
+    Purely textual: moves are written as stored (``coords`` is accepted for
+    the callers' convenience and ignored; converting coordinates is done
+    before writing). Move numbers are recomputed from the start (the
+    ``Setup`` tag's side and move number, else South and 1).
+    """
+    out = []
+    for name, value in _ordered_tags(record.tags):
+        if "\n" in value or "\r" in value:
+            value = " ".join(value.splitlines())
+        out.append(f'[{name} "{escape(value)}"]')
+    if out:
+        out.append("")
+    out.extend(_wrap(_movetext_units(record)))
+    return "\n".join(out) + "\n"
+
+
+def write_games(records: Iterable[GameRecord], out: TextIO, coords: str | None = None) -> int:
+    """Write ``records`` to ``out`` as canonical PMN, one blank line between
+    games; returns how many were written."""
+    count = 0
+    for record in records:
+        if count:
+            out.write("\n")
+        out.write(write_game(record, coords))
+        count += 1
+    return count
