@@ -367,8 +367,17 @@ def convert(
 
     try:
         if to == Target.xml:
+            starts: dict[int, Optional[str]] = {}
+
+            def records():
+                for report in reports():
+                    starts[id(report.record)] = (format_position(report.game, report.start)
+                                                 if report.start else None)
+                    yield report.record
+
             with atomic_output(output, binary=True) as stream:
-                write_archive((r.record for r in reports()), stream, positions=positions)
+                write_archive(records(), stream, positions=positions,
+                              start=lambda record: starts.pop(id(record), None))
         else:
             with atomic_output(output) as stream:
                 first = True

@@ -30,6 +30,10 @@ SIDES = (SOUTH, NORTH)
 
 #: The endless-sowing limit of RULES.md §1: a move that needs more laps is illegal.
 LAP_LIMIT = 1000
+#: From this lap on, a relay move watches for a lap-end state it has had
+#: before (then it can never end: ``ENDLESS`` at once). Moves that end do so
+#: within a few laps, so they never pay for the watching.
+WATCH_FROM = 32
 
 FILES = "abcdefghijklmnopqrstuvwxyz"
 

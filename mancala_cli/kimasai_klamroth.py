@@ -48,7 +48,8 @@ class KimasaiKlamroth(Game):
         """KK-4 (a) no stone left, (b) repetition; (c) is :meth:`_no_moves`."""
         mover = position.side
         holes = position.holes
-        if not any(holes[h] for h in self.board.holes_of(mover)):
+        half = len(holes) // 2
+        if not any(holes[:half] if mover == SOUTH else holes[half:]):
             return Outcome(win(other(mover)), "KK-4a", f"{mover} to move has no stone left")
         if history and position.key() in history:
             return Outcome("1/2-1/2", "KK-4b", "the position has occurred before: draw by repetition")

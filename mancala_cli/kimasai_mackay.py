@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from .core import (LAP_LIMIT, NORTH, SOUTH, Board, Game, IllegalMove, Move, Outcome,
+from .core import (LAP_LIMIT, WATCH_FROM, NORTH, SOUTH, Board, Game, IllegalMove, Move, Outcome,
                    Position, other, win)
 
 RESERVE = 24
@@ -34,6 +34,9 @@ class KimasaiMackay(Game):
         self.circuits = {side: board.circuit(side, clockwise=True) for side in (SOUTH, NORTH)}
         self.places = {side: {h: i for i, h in enumerate(c)} for side, c in self.circuits.items()}
         self.inner = {side: frozenset(board.front_row(side)) for side in (SOUTH, NORTH)}
+        files = board.files
+        # The inner rows as slices of the hole tuple (ranks 2 and 3).
+        self.inner_slice = {SOUTH: slice(files, 2 * files), NORTH: slice(2 * files, 3 * files)}
         self.opposites = [board.opposite(h) for h in range(board.size)]
 
     def start(self) -> Position:
@@ -51,10 +54,10 @@ class KimasaiMackay(Game):
         """KM-9: a player without a seed in his inner row ends the game."""
         holes = position.holes
         mover = position.side
-        if not any(holes[h] for h in self.inner[mover]):
+        if not any(holes[self.inner_slice[mover]]):
             return Outcome(win(other(mover)), "KM-9",
                            f"{mover} to move has no seed in his inner row")
-        if not any(holes[h] for h in self.inner[other(mover)]):
+        if not any(holes[self.inner_slice[other(mover)]]):
             return Outcome(win(mover), "KM-9",
                            f"{other(mover)} emptied his own inner row")
         return None
@@ -103,10 +106,11 @@ class KimasaiMackay(Game):
             # The lap ended in an occupied hole: the move goes on (relay or raid).
             if laps >= LAP_LIMIT:
                 raise self.endless(position, origin, laps, hole, None)
-            state = (tuple(holes), hole)
-            if state in seen:
-                raise self.endless(position, origin, laps, hole, seen[state])
-            seen[state] = laps
+            if laps >= WATCH_FROM:
+                state = (tuple(holes), hole)
+                if state in seen:
+                    raise self.endless(position, origin, laps, hole, seen[state])
+                seen[state] = laps
             facing = opposites[hole]
             if phase == 2 and hole in inner and holes[facing]:
                 # KM-8: cattle raid, the first raided seed falls into the hole itself.

@@ -10,7 +10,7 @@ relay laps, the empty-hole capture and reserved holes (*kuweka mtoto*)::
 """
 from __future__ import annotations
 
-from .core import (DRAW, LAP_LIMIT, SOUTH, Board, Game, IllegalMove, Move, Outcome, Position,
+from .core import (DRAW, LAP_LIMIT, WATCH_FROM, SOUTH, Board, Game, IllegalMove, Move, Outcome, Position,
                    other, win)
 
 
@@ -117,10 +117,11 @@ class Kingulu(Game):
                                   f"an occupied hole of {side}'s own row", position, origin)
             if laps >= LAP_LIMIT:
                 raise self.endless(position, origin, laps, hole, None)
-            state = (tuple(holes), hole)
-            if state in seen:
-                raise self.endless(position, origin, laps, hole, seen[state])
-            seen[state] = laps
+            if laps >= WATCH_FROM:
+                state = (tuple(holes), hole)
+                if state in seen:
+                    raise self.endless(position, origin, laps, hole, seen[state])
+                seen[state] = laps
             hand = holes[hole]                                 # relay
             holes[hole] = 0
             place = last_place + 1

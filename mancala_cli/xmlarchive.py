@@ -450,23 +450,37 @@ def _check_root(root: etree._Element, file: str | None) -> None:
 def _check_between(root: etree._Element, game: etree._Element | None, file: str | None) -> None:
     """What lies in the root before ``game`` (or all of it when ``None``): only
     games (already read), comments, processing instructions and white space."""
-    texts: list[tuple[str | None, int | None]] = [(root.text, root.sourceline)]
+    texts: list[tuple[str, int | None]] = []  # non-blank texts and the lines where they start
+
+    def text_at(text: str | None, before: etree._Element, after: etree._Element | None) -> None:
+        if text and not text.isspace():
+            content = text.lstrip()
+            if after is not None:
+                texts.append((text, after.sourceline - content.count("\n")))
+            elif before is root:  # text in an empty root: count from its start tag
+                texts.append((text, before.sourceline + text[: len(text) - len(content)].count("\n")))
+            else:  # after the last element: somewhere after its start
+                texts.append((text, before.sourceline))
+
     others: list[etree._Element] = []
+    previous, text = root, root.text
     for child in root:
+        text_at(text, previous, child)
         if child is game:
             break
         if isinstance(child.tag, str) and child.tag != "game":
             others.append(child)
-        texts.append((child.tail, child.sourceline))
+        previous, text = child, child.tail
+    else:
+        text_at(text, previous, None)
     for child in others:
         shell = etree.Element(root.tag, dict(root.attrib))
         etree.SubElement(shell, child.tag)
         _refuse(shell, child.sourceline, file)
     for text, line in texts:
-        if text and not text.isspace():
-            shell = etree.Element(root.tag, dict(root.attrib))
-            shell.text = text
-            _refuse(shell, line, file)
+        shell = etree.Element(root.tag, dict(root.attrib))
+        shell.text = text
+        _refuse(shell, line, file)
 
 
 def _refuse(shell: etree._Element, line: int | None, file: str | None) -> None:
