@@ -220,38 +220,71 @@ def _records(path: str, encoding: str):
             yield record
 
 
-def _location(path: str, problem) -> str:
-    line = problem.line if problem.line is not None else 0
-    column = problem.column if problem.column is not None else 0
-    return f"{path}:{line}:{column}"
-
-
 def _problem_line(path: str, problem) -> str:
-    where = ""
-    if problem.ply is not None and problem.move is not None:
-        fields = (problem.position or "").split()
-        if len(fields) == 4:
-            where = f"{fields[3]}{'.' if fields[1] == 'S' else '...'} {problem.move}: "
-        else:
-            where = f"ply {problem.ply} ({problem.move}): "
-    text = f"{_location(path, problem)}: {problem.severity}: {where}{problem.code}: {problem.message}"
-    if problem.position is not None and problem.legal is not None:
-        text += f" [position {problem.position}; legal: {' '.join(problem.legal) or 'none'}]"
-    return text
+    from .pipeline import problem_line
+    return problem_line(path, problem)
 
 
 def _sorted(problems):
     return sorted(problems, key=lambda p: (p.line is None, p.line or 0, p.column or 0))
 
 
-def _problem_json(problem) -> dict:
-    out = {"severity": problem.severity, "line": problem.line, "column": problem.column,
-           "ply": problem.ply, "move": problem.move, "rule": problem.code, "message": problem.message}
-    if problem.position is not None:
-        out["position"] = problem.position
-    if problem.legal is not None:
-        out["legal"] = problem.legal
-    return out
+JOBS_OPTION = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes (output stays in input order).")
+
+
+def _results(paths: list[str], encoding: str, options, jobs: int, progress):
+    """Every game's result, in input order: (path, GameResult or the error that stopped the file)."""
+    from .inputs import InputError, open_source, sniff
+    from .pipeline import batches, process_record, run
+    from .xmlarchive import XMLArchiveError, read_archive
+
+    for path in paths:
+        try:
+            with open_source(path, encoding) as source:
+                kind = sniff(source)
+                if kind == "xml":
+                    for record in read_archive(source.stream, file=source.name):
+                        yield path, process_record(options, record)
+                    continue
+                work = batches(source.lines(), kind, source.name, source.problems)
+                task = progress.start(path) if progress else None
+                for batch, results in run(options, work, jobs):
+                    if progress:
+                        progress.advance(task, batch.size)
+                    for result in results:
+                        yield path, result
+        except (InputError, XMLArchiveError) as error:
+            yield path, error
+
+
+class _Progress:
+    """A progress bar on standard error, only when it is a terminal."""
+
+    def __init__(self) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+        self.bar = Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
+                            TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+
+    @staticmethod
+    def wanted(quiet: bool) -> bool:
+        return not quiet and sys.stderr.isatty()
+
+    def start(self, path: str):
+        import os
+        total = os.path.getsize(path) if path != "-" and os.path.isfile(path) else None
+        return self.bar.add_task(os.path.basename(path), total=total)
+
+    def advance(self, task, amount: int) -> None:
+        self.bar.advance(task, amount)
+
+    def __enter__(self):
+        self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.bar.__exit__(*exc)
 
 
 @app.command()
@@ -262,6 +295,7 @@ def validate(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the problems."),
     format: str = typer.Option("text", "--format", "-f", help="text, or json (one JSON object per game)."),
     encoding: str = ENCODING_OPTION,
+    jobs: int = JOBS_OPTION,
 ) -> None:
     """Check every game: syntax, every move of the main line and the variations
     against the rules, outcome marks, move numbers, result and score.
@@ -271,49 +305,43 @@ def validate(
 
     Example: mancala validate examples/kingulu-village-match.pmn
     """
-    from .inputs import InputError
-    from .replay import replay
-    from .xmlarchive import XMLArchiveError
+    import contextlib
+
+    from .pipeline import Options
 
     if format not in ("text", "json"):
         fail(f"unknown format {format!r} (text or json)")
     if game is not None:
         _game(game)
+    options = Options("validate", format, game, strict)
     totals = {"games": 0, "moves": 0, "errors": 0, "warnings": 0}
     io_failed = False
     out = sys.stdout
-    for path in _inputs(files):
-        try:
-            for record in _records(path, encoding):
-                report = replay(record, game)
-                if strict:
-                    for problem in report.problems:
-                        problem.severity = "error"
-                problems = _sorted(report.problems)
-                totals["games"] += 1
-                totals["moves"] += report.plies
-                totals["errors"] += report.errors
-                totals["warnings"] += report.warnings
-                name = record.file or path
+    index = {}
+    progress = _Progress() if _Progress.wanted(quiet) else None
+    with progress or contextlib.nullcontext():
+        for path, result in _results(_inputs(files), encoding, options, jobs, progress):
+            if isinstance(result, Exception):
+                io_failed = io_failed or not hasattr(result, "reason")
+                totals["errors"] += 1
                 if format == "json":
-                    out.write(json.dumps({
-                        "file": name, "index": record.index, "line": record.line,
-                        "game": report.game.id if report.game else None, "plies": report.plies,
-                        "result": report.result, "valid": report.valid,
-                        "problems": [_problem_json(p) for p in problems]}, ensure_ascii=False) + "\n")
+                    out.write(json.dumps({"file": path, "index": None, "line": getattr(result, "line", None),
+                                          "game": None, "plies": 0, "result": None, "valid": False,
+                                          "problems": [{"severity": "error", "rule": "unreadable",
+                                                        "message": str(result)}]}) + "\n")
                 else:
-                    for problem in problems:
-                        out.write(_problem_line(name, problem) + "\n")
-        except (InputError, XMLArchiveError) as error:
-            io_failed = not isinstance(error, XMLArchiveError)
-            totals["errors"] += 1
+                    out.flush()
+                    typer.echo(f"mancala: error: {result}", err=True)
+                continue
+            totals["games"] += 1
+            totals["moves"] += result.moves
+            totals["errors"] += result.errors
+            totals["warnings"] += result.warnings
             if format == "json":
-                out.write(json.dumps({"file": path, "index": 1, "line": getattr(error, "line", None),
-                                      "game": None, "plies": 0, "result": None, "valid": False,
-                                      "problems": [{"severity": "error", "rule": "unreadable",
-                                                    "message": str(error)}]}) + "\n")
+                index[path] = index.get(path, 0) + 1
+                out.write(result.out.replace('"index": null', f'"index": {index[path]}', 1) + "\n")
             else:
-                typer.echo(f"mancala: error: {error}", err=True)
+                out.write(result.out)
     if format == "text" and not quiet:
         out.write(f"{totals['games']} games, {totals['moves']} moves, {totals['errors']} errors, "
                   f"{totals['warnings']} warnings\n")
@@ -333,6 +361,8 @@ def convert(
     output: Optional[str] = typer.Option(None, "--output", "-o", help="Write here (atomically) instead of stdout."),
     game: Optional[str] = typer.Option(None, "--game", "-g", help="Game id for records without a Game tag."),
     encoding: str = ENCODING_OPTION,
+    jobs: int = JOBS_OPTION,
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:
     """Convert records between PMN, JSON Lines and XML (input recognised by content).
 
@@ -341,56 +371,50 @@ def convert(
 
     Example: mancala convert examples/kingulu-village-match.pmn --to json --positions
     """
-    from notation.jsonrec import record_to_json
-    from notation.pmn import write_game
+    import contextlib
 
     from .inputs import InputError, atomic_output
-    from .replay import replay
+    from .pipeline import Options
     from .xmlarchive import XMLArchiveError, write_archive
 
     if game is not None:
         _game(game)
+    options = Options("convert", to.value, game, False, coords.value if coords else None, positions)
     paths = _inputs(files)
     errors = 0
+    progress = _Progress() if _Progress.wanted(quiet) else None
 
-    def reports():
+    def results():
         nonlocal errors
-        for path in paths:
-            for record in _records(path, encoding):
-                report = replay(record, game, fill_positions=positions, fill_marks=True,
-                                coords=coords.value if coords else None)
-                for problem in _sorted(report.problems):
-                    if problem.severity == "error":
-                        errors += 1
-                    typer.echo(_problem_line(record.file or path, problem), err=True)
-                yield report
+        for path, result in _results(paths, encoding, options, jobs, progress):
+            if isinstance(result, Exception):
+                raise result
+            errors += result.errors
+            for line in result.diagnostics:
+                typer.echo(line, err=True)
+            yield result
 
     try:
-        if to == Target.xml:
-            starts: dict[int, Optional[str]] = {}
+        with progress or contextlib.nullcontext():
+            if to == Target.xml:
+                starts: dict[int, Optional[str]] = {}
 
-            def records():
-                for report in reports():
-                    starts[id(report.record)] = (format_position(report.game, report.start)
-                                                 if report.start else None)
-                    yield report.record
+                def records():
+                    for result in results():
+                        starts[id(result.record)] = result.start
+                        yield result.record
 
-            with atomic_output(output, binary=True) as stream:
-                write_archive(records(), stream, positions=positions,
-                              start=lambda record: starts.pop(id(record), None))
-        else:
-            with atomic_output(output) as stream:
-                first = True
-                for report in reports():
-                    record = report.record
-                    if to == Target.pmn:
-                        if not first:
+                with atomic_output(output, binary=True) as stream:
+                    write_archive(records(), stream, positions=positions,
+                                  start=lambda record: starts.pop(id(record), None))
+            else:
+                with atomic_output(output) as stream:
+                    first = True
+                    for result in results():
+                        if to == Target.pmn and not first:
                             stream.write("\n")
-                        stream.write(write_game(record))
-                    else:
-                        start = format_position(report.game, report.start) if report.start else None
-                        stream.write(record_to_json(record, report.game.id if report.game else None, start) + "\n")
-                    first = False
+                        stream.write(result.out)
+                        first = False
     except (InputError, XMLArchiveError) as error:
         fail(str(error), 2 if isinstance(error, InputError) else 1)
     if errors:

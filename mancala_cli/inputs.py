@@ -9,7 +9,7 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
@@ -107,23 +107,23 @@ def sniff(source: Source) -> str:
     return "pmn"
 
 
-def json_records(source: Source) -> Iterator[GameRecord]:
+def json_records(lines: Iterable[str], file: str, first_line: int = 1) -> Iterator[GameRecord]:
     """Records from JSON Lines; a bad line gives a record holding only its problem."""
-    index = 0
-    for number, text in enumerate(source.lines(), 1):
+    for number, text in enumerate(lines, first_line):
         if not text.strip():
             continue
-        index += 1
         try:
             record = object_to_record(json.loads(text))
         except (ValueError, JSONRecordError) as error:
             record = GameRecord(problems=[Problem("error", "syntax", f"not a JSON game record: {error}",
                                                   number, 1)])
-        record.file = source.name
-        record.index = index
+        record.file = file
         record.line = number
-        for node in record.moves:
-            node.line = number
+        stack = [record.moves]
+        while stack:
+            for node in stack.pop():
+                node.line = number
+                stack.extend(node.variations)
         yield record
 
 

@@ -1,0 +1,124 @@
+"""Validating a generated archive, against python-chess reading and replaying
+a PGN file with the same number of plies; then --jobs 1 against --jobs 2.
+
+usage: python benchmarks/records.py [--games N] [--big N]
+
+Prints plies per second and the peak memory (resident set) of each run. The
+archive mixes the three games; the chess file holds random legal games.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+
+from mancala_cli import get_game
+from mancala_cli.randomgames import random_game
+from notation.pmn import write_game
+
+MIX = ("kingulu", "kingulu", "kimasai-mackay", "kimasai-klamroth")
+
+
+def make_archive(path: str, games: int, seed: int = 1) -> int:
+    """Write ``games`` random games; return the number of plies."""
+    rng = random.Random(seed)
+    plies = 0
+    with open(path, "w", encoding="utf-8") as out:
+        for i in range(games):
+            record = random_game(get_game(MIX[i % len(MIX)]), rng, max_plies=120)
+            plies += len(record.moves)
+            if i:
+                out.write("\n")
+            out.write(write_game(record))
+    return plies
+
+
+def measure(command: list[str]) -> tuple[float, float, int]:
+    """Wall seconds, peak resident MiB and exit status of one command."""
+    began = time.perf_counter()
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    elapsed = time.perf_counter() - began
+    return elapsed, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status)
+
+
+CHESS_SCRIPT = """
+import sys, chess.pgn
+plies = 0
+with open(sys.argv[1], encoding="utf-8") as stream:
+    while (game := chess.pgn.read_game(stream)) is not None:
+        board = game.board()
+        for move in game.mainline_moves():
+            board.push(move)
+            plies += 1
+print(plies)
+"""
+
+
+def make_chess(path: str, plies_wanted: int, seed: int = 1) -> int:
+    import chess
+    import chess.pgn
+    rng = random.Random(seed)
+    plies = 0
+    with open(path, "w", encoding="utf-8") as out:
+        while plies < plies_wanted:
+            board = chess.Board()
+            game = chess.pgn.Game()
+            node = game
+            while not board.is_game_over() and board.ply() < 120 and plies < plies_wanted:
+                move = rng.choice(list(board.legal_moves))
+                node = node.add_variation(move)
+                board.push(move)
+                plies += 1
+            game.headers["Result"] = board.result(claim_draw=True) if board.is_game_over() else "*"
+            print(game, file=out, end="\n\n")
+    return plies
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--big", type=int, default=100_000, help="games for the --jobs comparison (0: skip)")
+    args = parser.parse_args()
+    mancala = [sys.executable, "-m", "mancala_cli"]
+    with tempfile.TemporaryDirectory() as folder:
+        archive = os.path.join(folder, "archive.pmn")
+        plies = make_archive(archive, args.games)
+        seconds, peak, status = measure(mancala + ["validate", "--quiet", archive])
+        print(f"validate   {args.games:,} games {plies:,} plies: {seconds:.2f} s, "
+              f"{plies / seconds:,.0f} plies/s, peak {peak:.0f} MiB (exit {status})")
+        ours = plies / seconds
+        try:
+            import chess  # noqa: F401
+        except ImportError:
+            print("python-chess: not installed (benchmarks/run installs it in the benchmarks' own environment)")
+        else:
+            pgn = os.path.join(folder, "archive.pgn")
+            chess_plies = make_chess(pgn, plies)
+            seconds, peak, status = measure([sys.executable, "-c", CHESS_SCRIPT, pgn])
+            print(f"python-chess read+replay {chess_plies:,} plies: {seconds:.2f} s, "
+                  f"{chess_plies / seconds:,.0f} plies/s, peak {peak:.0f} MiB")
+            print(f"ratio: mancala validate is {ours / (chess_plies / seconds):.1f}x python-chess")
+        small = os.path.join(folder, "small.pmn")
+        small_plies = make_archive(small, max(1, args.games // 10), seed=2)
+        seconds, peak_small, _ = measure(mancala + ["validate", "--quiet", small])
+        print(f"memory: {args.games // 10:,} games peak {peak_small:.0f} MiB, "
+              f"{args.games:,} games peak {peak:.0f} MiB")
+        if args.big:
+            big = os.path.join(folder, "big.pmn")
+            big_plies = make_archive(big, args.big, seed=3)
+            rates = {}
+            for jobs in (1, 2):
+                seconds, peak, status = measure(mancala + ["validate", "--quiet", "--jobs", str(jobs), big])
+                rates[jobs] = big_plies / seconds
+                print(f"validate --jobs {jobs}: {args.big:,} games {big_plies:,} plies: {seconds:.2f} s, "
+                      f"{rates[jobs]:,.0f} plies/s, peak {peak:.0f} MiB (exit {status})")
+            print(f"speed-up with 2 jobs: {rates[2] / rates[1]:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
