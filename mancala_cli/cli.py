@@ -235,24 +235,29 @@ JOBS_OPTION = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes (out
 def _results(paths: list[str], encoding: str, options, jobs: int, progress):
     """Every game's result, in input order: (path, GameResult or the error that stopped the file)."""
     from .inputs import InputError, open_source, sniff
-    from .pipeline import batches, process_record, run
+    from .pipeline import batches, no_games, process_record, run
     from .xmlarchive import XMLArchiveError, read_archive
 
     for path in paths:
         try:
             with open_source(path, encoding) as source:
                 kind = sniff(source)
+                count = 0
                 if kind == "xml":
                     for record in read_archive(source.stream, file=source.name):
+                        count += 1
                         yield path, process_record(options, record)
-                    continue
-                work = batches(source.lines(), kind, source.name, source.problems)
-                task = progress.start(path) if progress else None
-                for batch, results in run(options, work, jobs):
-                    if progress:
-                        progress.advance(task, batch.size)
-                    for result in results:
-                        yield path, result
+                else:
+                    work = batches(source.lines(), kind, source.name, source.problems)
+                    task = progress.start(path) if progress else None
+                    for batch, results in run(options, work, jobs):
+                        if progress:
+                            progress.advance(task, batch.size)
+                        for result in results:
+                            count += 1
+                            yield path, result
+                if not count:
+                    yield path, no_games(options, source.name)
         except (InputError, XMLArchiveError) as error:
             yield path, error
 
@@ -401,8 +406,9 @@ def convert(
 
                 def records():
                     for result in results():
-                        starts[id(result.record)] = result.start
-                        yield result.record
+                        if result.record is not None:
+                            starts[id(result.record)] = result.start
+                            yield result.record
 
                 with atomic_output(output, binary=True) as stream:
                     write_archive(records(), stream, positions=positions,

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
-from notation.jsonrec import JSONRecordError, object_to_record
+from notation.jsonrec import JSONRecordError, json_line_to_record
 from notation.record import GameRecord, Problem
 
 
@@ -113,7 +113,7 @@ def json_records(lines: Iterable[str], file: str, first_line: int = 1) -> Iterat
         if not text.strip():
             continue
         try:
-            record = object_to_record(json.loads(text))
+            record = json_line_to_record(text)
         except (ValueError, JSONRecordError) as error:
             record = GameRecord(problems=[Problem("error", "syntax", f"not a JSON game record: {error}",
                                                   number, 1)])

@@ -205,6 +205,21 @@ def process_record(options: Options, record: GameRecord) -> GameResult:
     return result
 
 
+def no_games(options: Options, file: str) -> GameResult:
+    """The result for an input that holds no game at all (an error)."""
+    problem = Problem("error", "no-games", "no game in the input", 1, 1)
+    line = problem_line(file, problem)
+    result = GameResult("", errors=1)
+    if options.command == "convert":
+        result.diagnostics = [line]
+    elif options.target == "json":
+        result.out = json.dumps({"file": file, "index": None, "line": 1, "game": None, "plies": 0,
+                                 "result": None, "valid": False, "problems": [problem_json(problem)]})
+    else:
+        result.out = line + "\n"
+    return result
+
+
 def run(options: Options, work: Iterable[Batch], jobs: int = 1) -> Iterator[tuple[Batch, list[GameResult]]]:
     """Process batches in order, over ``jobs`` processes when more than one."""
     if jobs <= 1:

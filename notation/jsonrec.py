@@ -14,10 +14,12 @@ before the move) and ``"x0"`` (a written ``x0`` mark) only where they occur.
 """
 from __future__ import annotations
 
+import contextlib
 import json
+import sys
 from typing import Any
 
-from .record import RESULTS, GameRecord, MoveNode
+from .record import MAX_VARIATION_DEPTH, RESULTS, GameRecord, MoveNode
 
 
 class JSONRecordError(ValueError):
@@ -71,9 +73,30 @@ def record_to_object(record: GameRecord, game: str | None, start: str | None) ->
     return obj
 
 
+@contextlib.contextmanager
+def _deep_nesting():
+    """The standard json module recurses once per nesting level; variations
+    nested up to the reader's limit need about four levels each."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 12 * MAX_VARIATION_DEPTH))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(limit)
+
+
 def record_to_json(record: GameRecord, game: str | None, start: str | None) -> str:
     """One JSON line (without the newline)."""
-    return json.dumps(record_to_object(record, game, start), ensure_ascii=False)
+    obj = record_to_object(record, game, start)
+    with _deep_nesting():
+        return json.dumps(obj, ensure_ascii=False)
+
+
+def json_line_to_record(text: str) -> GameRecord:
+    """The record of one JSON line; ValueError or :class:`JSONRecordError` if it is none."""
+    with _deep_nesting():
+        obj = json.loads(text)
+    return object_to_record(obj)
 
 
 def _move_from_json(item: Any) -> MoveNode:

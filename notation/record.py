@@ -16,6 +16,9 @@ from dataclasses import dataclass, field
 SEVEN_TAGS = ("Game", "Event", "Site", "Date", "Round", "South", "North", "Result")
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 GLYPHS = ("!!", "??", "!?", "?!", "!", "?")
+#: Variations nest at most this deep (deeper ones are a syntax error); every
+#: format (PMN, JSON, XML) holds records up to this depth.
+MAX_VARIATION_DEPTH = 1000
 
 
 @dataclass(slots=True)

@@ -1,0 +1,139 @@
+"""Damaged and hostile input: every case gives a clear located message, exit
+1 or 2, no traceback, and every intact game after the damage is still read
+and checked. Valid-but-unusual input validates with exit 0."""
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from mancala_cli.cli import app
+
+runner = CliRunner()
+GOOD = '[Game "kingulu"]\n[Event "intact"]\n[Result "*"]\n\n1. c1x6 d2 2. e1 *\n'
+
+
+def validate(data: bytes, *args):
+    result = runner.invoke(app, ["validate", "--format", "json", *args, "-"], input=data)
+    assert "Traceback" not in result.output
+    games = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    return result, games
+
+
+def text(data: bytes, *args):
+    result = runner.invoke(app, ["validate", *args, "-"], input=data)
+    assert "Traceback" not in result.output
+    return result
+
+
+def first_error(game):
+    return next(p for p in game["problems"] if p["severity"] == "error")
+
+
+def intact_last(games):
+    last = games[-1]
+    assert last["valid"] and last["plies"] == 3 and last["problems"] == []
+    assert last["line"] > 1
+
+
+@pytest.mark.parametrize("damage,line,column,code,words", [
+    ('[Game "kingulu"]\n\n1. c1x6 {never closed\nd2 *\n', 3, 9, "syntax", "unterminated comment"),
+    ('[Game "kingulu"]\n\n1. c1x6 (1. d1x6 d2\n', 3, 9, "syntax", "unterminated variation"),
+    ('[Game "kingulu"\n\n1. c1x6 *\n', 1, 1, "syntax", "tag"),
+    ('[Game "kingulu]\n\n1. c1x6 *\n', 1, 7, "syntax", "string"),
+    ('[Game "kingulu"]\n\n1. c1x6 d2\n', 3, 11, "missing-result", "no result token"),
+    ('[Game "kingulu"]\n[Result "*"]\n', 2, 14, "missing-result", "no result token"),
+    ('[Game "kingulu"]\n\n1. c1x6 * some junk 1. c1\n', 3, 11, "syntax", "text after the result token"),
+    ('[Game "kingulu"]\n[Setup "4,4,4,4,4,1000000000/4,4,4,4,4,4 S 0-0 1"]\n\n*\n', 2, 9, "bad-setup",
+     "seeds do not add up"),
+    ('[Game "kingulu"]\n[Setup "4,4,4,4,4,-4/4,4,4,4,4,4 S 0-0 1"]\n\n*\n', 2, 9, "bad-setup", "negative count"),
+    ('[Game "kingulu"]\n[Setup "4,4,4,4,4,x/4,4,4,4,4,4 S 0-0 1"]\n\n*\n', 2, 9, "bad-setup", "not a number"),
+])
+def test_damage_is_located_and_the_next_game_survives(damage, line, column, code, words):
+    result, games = validate((damage + "\n" + GOOD).encode())
+    assert result.exit_code == 1
+    assert len(games) == 2, result.stdout
+    problem = first_error(games[0])
+    assert (problem["line"], problem["column"], problem["rule"]) == (line, column, code)
+    assert words in problem["message"]
+    intact_last(games)
+    # The text report names the same place.
+    assert f"<stdin>:{line}:{column}: error: " in text((damage + "\n" + GOOD).encode()).stdout
+
+
+def test_junk_between_games():
+    data = (GOOD + "\nthis line is not PMN at all\n\n" + GOOD).encode()
+    result, games = validate(data)
+    assert result.exit_code == 1
+    assert any(p["rule"] == "syntax" and p["line"] == 7 for g in games for p in g["problems"])
+    intact_last(games)
+
+
+def test_binary_bytes_and_invalid_utf8():
+    data = GOOD.encode() + b"\n\x00\x01\x02\xff\xfe\x89PNG\r\n\x1a\n\n" + GOOD.encode()
+    result, games = validate(data)
+    assert result.exit_code == 1
+    messages = [p["message"] for g in games for p in g["problems"]]
+    assert any("byte offset" in m and "not valid utf-8" in m for m in messages)
+    intact_last(games)
+    bad = b'[Game "kingulu"]\n[Event "caf\xe9"]\n\n1. c1x6 *\n\n' + GOOD.encode()
+    result = text(bad)
+    assert result.exit_code == 1
+    assert "<stdin>:2:12: error: encoding: bytes e9 at byte offset 28 are not valid utf-8" in result.stdout
+    assert result.stdout.endswith("2 games, 4 moves, 1 errors, 0 warnings\n")
+
+
+def test_crlf_mixed_line_ends_and_bom_are_valid():
+    crlf = (GOOD + "\n" + GOOD).replace("\n", "\r\n").encode()
+    assert validate(crlf)[0].exit_code == 0
+    mixed = GOOD.replace("\n", "\r\n", 2).replace("\n\n1.", "\r\r1.").encode()
+    result, games = validate(mixed)
+    assert result.exit_code == 0 and games[0]["plies"] == 3
+    bom = b"\xef\xbb\xbf" + GOOD.encode()
+    result, games = validate(bom)
+    assert result.exit_code == 0 and games[0]["line"] == 1
+
+
+def test_empty_file_and_blank_file():
+    for data in (b"", b"\n\n  \n"):
+        result = text(data)
+        assert result.exit_code == 1
+        assert "<stdin>:1:1: error: no-games: no game in the input" in result.stdout
+
+
+def test_deep_variations_are_valid_and_safe():
+    depth = 10_000
+    movetext = "1. c1x6 " + "(1. d1x6 " * depth + ")" * depth + " *"
+    data = f'[Game "kingulu"]\n\n{movetext}\n'.encode()
+    result, games = validate(data)
+    assert result.exit_code == 0, result.stdout[:500]
+    assert games[0]["plies"] == 1
+    converted = runner.invoke(app, ["convert", "--to", "json", "-"], input=data)
+    assert converted.exit_code == 0
+    back = runner.invoke(app, ["convert", "--to", "pmn", "-"], input=converted.stdout)
+    assert back.exit_code == 0 and back.stdout.count("(") == depth
+
+
+def test_huge_comment_is_valid():
+    comment = "x" * (1 << 20)
+    data = f'[Game "kingulu"]\n\n1. c1x6 {{{comment}}} *\n'.encode()
+    result, games = validate(data)
+    assert result.exit_code == 0 and games[0]["plies"] == 1
+
+
+def test_100000_token_movetext_reports_the_first_bad_move():
+    tokens = ["c1x6", "d2", "e1"] + ["a1"] * 99_997
+    data = ('[Game "kingulu"]\n\n' + " ".join(tokens) + " *\n\n" + GOOD).encode()
+    result, games = validate(data)
+    assert result.exit_code == 1
+    errors = [p for p in games[0]["problems"] if p["severity"] == "error"]
+    assert games[0]["plies"] == 100_000
+    assert (errors[0]["ply"], errors[0]["move"]) == (4, "a1")
+    assert len(errors) == 1
+    intact_last(games)
+
+
+def test_bad_position_option_exits_2():
+    for position in ("4,4,4,4,4,1000000000/4,4,4,4,4,4 S 0-0 1", "4,4,4,4,4,-4/4,4,4,4,4,4 S 0-0 1",
+                     "4,4,4,4,4,x/4,4,4,4,4,4 S 0-0 1"):
+        result = runner.invoke(app, ["moves", "--game", "kingulu", "--position", position])
+        assert result.exit_code == 2 and result.output.startswith("mancala: error: bad position")
