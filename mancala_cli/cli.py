@@ -172,7 +172,14 @@ def random_games(
         out.write(write_game(record))
 
 
+def _terminate(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
 def main() -> None:
+    import signal
+    # SIGTERM ends the command like Ctrl-C: output files are left as they were.
+    signal.signal(signal.SIGTERM, _terminate)
     app()
 
 

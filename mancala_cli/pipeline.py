@@ -226,8 +226,14 @@ def run(options: Options, work: Iterable[Batch], jobs: int = 1) -> Iterator[tupl
         for batch in work:
             yield batch, process_batch(options, batch)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_quiet_worker) as pool:
         yield from _ordered(pool, options, work, 2 * jobs)
+
+
+def _quiet_worker() -> None:
+    """Workers leave interrupts to the main process, which cleans up and exits."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _ordered(pool: Executor, options: Options, work: Iterable[Batch], window: int):
