@@ -157,10 +157,10 @@ class _Walker:
                 stack.append((before.copy(), variation, 0, False))
 
     def locate(self, node: MoveNode, position: Position, ply: int, code: str, message: str,
-               severity: str = "error", legal: list[str] | None = None, rule_position: bool = True) -> None:
+               severity: str = "error", legal: list[str] | None = None) -> None:
         self.report.problems.append(Problem(
             severity, code, message, node.line, node.column, ply, node.text,
-            format_position(self.game, position) if rule_position else None, legal))
+            format_position(self.game, position), legal))
 
     def play(self, line: Line, node: MoveNode, index: int) -> Move | None:
         game = self.game
@@ -174,7 +174,7 @@ class _Walker:
                 written = f"{node.number}{node.dots or '.'}"
                 self.locate(node, position, ply, "move-number",
                             f"move number {written} does not match: this is {position.move_number}{dots}",
-                            severity="warning", rule_position=False)
+                            severity="warning")
         try:
             origin = parse_hole(board, node.hole, self.style, side)
             destination = (parse_hole(board, node.destination, self.style, side)

@@ -8,7 +8,10 @@ grammar, a streaming reader and a canonical writer.
     '4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1'
 """
 from .coords import STYLES, CoordinateError, format_hole, format_move, parse_hole
+from .pmn import read_game, read_games, write_game, write_games
 from .position import format_position, parse_position
+from .record import GameRecord, MoveNode, Problem
 
 __all__ = ["STYLES", "CoordinateError", "format_hole", "format_move", "parse_hole", "format_position",
-           "parse_position"]
+           "parse_position", "read_game", "read_games", "write_game", "write_games", "GameRecord",
+           "MoveNode", "Problem"]

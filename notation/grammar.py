@@ -7,8 +7,8 @@ To read 100,000-game files quickly every expression here is one large
 :class:`pyparsing.Regex`; the reader drives their compiled patterns
 (``.re``) directly, so no ``ParseResults`` object is made per token.
 
-    >>> TAG_PAIR.parse_string('[Round "1"]')["value"]
-    '1'
+    >>> [(t["name"], unescape(t["value"])) for t, _, _ in TAG_PAIR.scan_string('[Round "1"] [X "a\\\\"b"]')]
+    [('Round', '1'), ('X', 'a"b')]
     >>> [t[0].strip() for t, _, _ in TOKEN.scan_string("12. c1x6! $3 (12... d2^) 1-0")]
     ['12.', 'c1x6!', '$3', '(', '12...', 'd2^', ')', '1-0']
     >>> movetext_tokens("14-13 1-0")
@@ -28,16 +28,19 @@ HOLE = r"(?:[a-l][0-9]+|[0-9]+|[SN][0-9]+)"
 #: What may follow a move, a NAG or a result token directly.
 _BOUNDARY = r"(?=[\s(){};$]|\Z)"
 
-TAG_NAME = pp.Regex(r"[A-Za-z0-9_]+")("name")
+#: A tag name: letters, digits and ``_``.
+_NAME = r"(?P<name>[A-Za-z0-9_]+)"
 #: A double-quoted tag value; ``\"`` and ``\\`` are the only escapes.
-TAG_VALUE = pp.Regex(r'"(?P<value>(?:[^"\\]|\\["\\])*)"')
+_VALUE = r'"(?P<value>(?:[^"\\]|\\["\\])*)"'
 
-#: One tag pair, e.g. ``[Event "Village match"]``; ``value`` is still escaped.
-TAG_PAIR = pp.Regex(r'\[\s*(?P<name>[A-Za-z0-9_]+)\s*"(?P<value>(?:[^"\\]|\\["\\])*)"\s*\]')
+#: One tag pair, e.g. ``[Event "Village match"]`` (``name``, ``value`` still
+#: escaped); white space is allowed around the name and the value.
+TAG_PAIR = pp.Regex(rf"\[\s*{_NAME}\s*{_VALUE}\s*\]")
 
-#: A line that holds exactly one well-formed tag pair (the common case; any
-#: other tag line goes through the reader's careful scanner).
-TAG_LINE = pp.Regex(r'\s*\[\s*(?P<name>[A-Za-z0-9_]+)\s*"(?P<value>(?:[^"\\]|\\["\\])*)"\s*\]\s*\Z')
+#: A line that holds exactly one well-formed tag pair: the common case, read
+#: in one match; any other tag line goes through the reader's careful scanner,
+#: which says exactly what is wrong.
+TAG_LINE = pp.Regex(rf"\s*\[\s*{_NAME}\s*{_VALUE}\s*\]\s*\Z")
 
 #: One movetext token, leading white space included. The named group that
 #: matched tells the kind (``lastgroup``):

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator
 from typing import TextIO
 
 from .grammar import TAG_LINE, TOKEN, escape, unescape
-from .record import SEVEN_TAGS, GameRecord, MoveNode, Problem
+from .record import MAX_VARIATION_DEPTH, SEVEN_TAGS, GameRecord, MoveNode, Problem
 
 __all__ = ["read_games", "read_game", "write_game", "write_games", "WIDTH", "MAX_PROBLEMS"]
 
@@ -104,6 +104,7 @@ class _Reader:
         self.number: tuple | None = None  # (n, dots, line, column) waiting for its move
         self.comment: list | None = None  # open multi-line comment: [line, column, parts]
         self.after_result = False  # "text after the result token" reported
+        self.too_deep = False  # "variations nested deeper than …" reported
         self.nproblems = 0
         self.end = (lineno, 1)  # just after the game's last text (for missing-result)
 
@@ -122,7 +123,7 @@ class _Reader:
         self.flush_before(None)
         self.flush_node()
         if rec.result is None:
-            self.problem("warning", "missing-result",
+            self.problem("error", "missing-result",
                          "the movetext has no result token (1-0, 0-1, 1/2-1/2 or *)", *self.end)
         if len(rec.problems) > 1:
             rec.problems.sort(key=lambda p: (p.line or 0, p.column or 0))
@@ -350,6 +351,13 @@ class _Reader:
                 owner = self.cur[-1] if self.cur else None
                 if owner is None:
                     self.error("variation with no preceding move", lineno, col)
+                elif len(self.stack) >= MAX_VARIATION_DEPTH:
+                    # Kept out of the record (every format holds this depth), reported once.
+                    if not self.too_deep:
+                        self.too_deep = True
+                        self.error(f"variations nested deeper than {MAX_VARIATION_DEPTH} levels: "
+                                   f"the deeper ones are skipped", lineno, col)
+                    owner = None
                 self.stack.append((self.cur, owner, lineno, col, self.before))
                 self.cur = []
                 self.before = None
@@ -443,7 +451,7 @@ def read_games(source: TextIO | Iterable[str], file: str | None = None) -> Itera
     Never raises on bad input: every syntax problem becomes a
     ``Problem(severity="error", code="syntax")`` of that game, with the 1-based
     line and column in the file; a game without a result token gets the
-    warning ``missing-result``, a move number with no move after it the
+    error ``missing-result``, a move number with no move after it the
     warning ``move-number``. ``file`` is copied into each record.
     """
     return _Reader(file).run(_lines(source))
@@ -490,31 +498,48 @@ def _no_tag_section(text: str) -> str:
 
 def _comment_units(text: str, units: list) -> None:
     """Append the units of one comment: ``{…}`` broken at its spaces (a line
-    break in the text is kept), or, when the text holds ``}``, ``;`` comments
-    for the parts that need them (a reader joins consecutive comments with
-    one space, so the text reads back the same)."""
+    break in the text is kept). A text that holds ``}`` is cut at spaces into
+    ``{…}`` parts (those with line breaks) and ``;`` parts (the stretches that
+    hold a ``}``), each ``;`` part ending its line: a reader joins consecutive
+    comments with one space, so the text reads back the same. (A word that
+    holds both ``}`` and a line break cannot be written: its line break is
+    written as a space.)"""
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if "}" in text:
-        words = text.split(" ")
-        if any("}" in w and "\n" in w for w in words):  # cannot be written as is
-            words = " ".join(w.replace("\n", " ") if "}" in w else w for w in words).split(" ")
-        group: list[str] = []
-        brace = None
-        for w in words + [None]:
-            kind = w is not None and "}" in w
-            if group and (w is None or kind != brace):
-                if brace:
-                    units.append(";" + " ".join(group))
-                    units.append(_NL)
-                else:
-                    _brace_units(" ".join(group), units)
-                group = []
-            if w is not None:
-                group.append(w)
-                brace = kind
+    if "\n" in text:
+        text = _no_tag_section(text)
+    if "}" not in text:
+        _brace_units(text, units)
         return
-    _brace_units(text, units)
+    words = text.split(" ")
+    if any("}" in w and "\n" in w for w in words):
+        words = " ".join(w.replace("\n", " ") if "}" in w else w for w in words).split(" ")
+    groups: list[list] = []  # [is a ";" part, words]
+    run: list[str] = []
+    for w in words + [None]:
+        if w is not None and "\n" not in w:
+            run.append(w)
+            continue
+        # a word with a line break (or the end): close the run before it
+        if run:
+            if any("}" in r for r in run):
+                groups.append([True, run])
+            elif groups and not groups[-1][0]:
+                groups[-1][1].extend(run)
+            else:
+                groups.append([False, run])
+            run = []
+        if w is not None:
+            if groups and not groups[-1][0]:
+                groups[-1][1].append(w)
+            else:
+                groups.append([False, [w]])
+    for is_line, part in groups:
+        if is_line:
+            units.append(";" + " ".join(part))
+            units.append(_NL)
+        else:
+            _brace_units(" ".join(part), units)
 
 
 def _brace_units(text: str, units: list) -> None:
@@ -524,7 +549,7 @@ def _brace_units(text: str, units: list) -> None:
         words[-1] += "}"
         units.extend(words)
         return
-    lines = _no_tag_section(text).split("\n")
+    lines = text.split("\n")
     last = len(lines) - 1
     for i, hard in enumerate(lines):
         words = hard.split(" ")
@@ -537,7 +562,12 @@ def _brace_units(text: str, units: list) -> None:
         units.extend(words)
 
 
+#: The numeric glyphs of the six glyphs (as in PGN), for a second glyph of a move.
+_GLYPH_NAGS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
+
+
 def _move_text(node: MoveNode) -> str:
+    """The move token: hole, destination, marks (``x0`` never) and its glyph."""
     out = node.hole
     if node.destination is not None:
         out += "-" + node.destination
@@ -546,7 +576,9 @@ def _move_text(node: MoveNode) -> str:
     if node.reserved:
         out += "^"
     if node.glyphs:
-        out += "".join(node.glyphs)
+        glyph = node.glyphs[0]
+        if glyph in _GLYPH_NAGS:
+            out += glyph
     return out
 
 
@@ -555,8 +587,14 @@ def _movetext_units(record: GameRecord) -> list:
     side, number = _start(record)
     opener = ""  # "(" waiting to be glued to the next unit
 
+    # The record's comment and the first move's "before" comment would read
+    # back as one comment (the reader joins neighbours with a space): write them
+    # as one.
+    first_before_node = record.moves[0] if record.moves else None
+    first_before = first_before_node.before if first_before_node else None
     if record.comment is not None:
-        _comment_units(record.comment, units)
+        joined = record.comment if first_before is None else record.comment + " " + first_before
+        _comment_units(joined, units)
     # frames: [moves, index, side, number, force N..., is variation]
     stack = [[record.moves, 0, side, number, True, False]]
     while stack:
@@ -573,7 +611,7 @@ def _movetext_units(record: GameRecord) -> list:
         node = moves[i]
         if i == 0 and is_var:
             opener += "("
-        if node.before is not None:
+        if node.before is not None and not (node is first_before_node and record.comment is not None):
             mark = len(units)
             _comment_units(node.before, units)
             if opener:
@@ -591,6 +629,8 @@ def _movetext_units(record: GameRecord) -> list:
             unit = opener + unit
             opener = ""
         units.append(unit)
+        if len(node.glyphs) > 1:  # one glyph fits after the move: the others as NAGs
+            units.extend(f"${_GLYPH_NAGS[g]}" for g in node.glyphs[1:] if g in _GLYPH_NAGS)
         for nag in node.nags:
             units.append(f"${nag}")
         force = False
@@ -611,41 +651,118 @@ def _movetext_units(record: GameRecord) -> list:
 
 
 def _wrap(units: list, width: int = WIDTH) -> list[str]:
-    """Greedy filling: a unit goes on the current line when it fits (or the
-    line is still blank), else starts a new one; ``_NL`` forces a break."""
+    """Greedy filling: a unit goes on the current line when it fits, else
+    starts a new one; ``_NL`` forces a break.
+
+    A break never leaves a blank line, since a blank line followed by ``[``
+    would start a new game: no break while the line is still blank, nor
+    before an empty piece of a comment (two spaces in a row) when no text
+    follows it on its line.
+    """
     lines: list[str] = []
     cur = ""
-    fresh = True
-    for unit in units:
+    blank = True  # cur is white space only
+    fresh = True  # nothing placed on cur yet
+    text_follows: list[bool] | None = None
+    glued = _glued_spaces(units) if "" in units else None
+    for i, unit in enumerate(units):
         if unit is _NL:
             lines.append(cur)
             cur = ""
-            fresh = True
-        elif fresh:
+            blank = fresh = True
+            continue
+        if fresh:
             cur = unit
             fresh = False
-        elif len(cur) + 1 + len(unit) <= width or not cur.strip():
+        elif len(cur) + 1 + len(unit) + (glued[i] if glued else 0) <= width or blank:
             cur += " " + unit
+        elif not unit:
+            if text_follows is None:
+                text_follows = _text_follows(units)
+            if text_follows[i]:
+                lines.append(cur)
+                cur = unit
+                blank = True
+            else:
+                cur += " "
+            continue
         else:
             lines.append(cur)
             cur = unit
+            blank = True
+        if blank and unit.strip():
+            blank = False
     if not fresh:
         lines.append(cur)
     return lines
 
 
-def write_game(record: GameRecord, coords: str | None = None) -> str:
-    """The canonical PMN text of ``record``, ending with one ``\\n``.
+def _glued_spaces(units: list) -> list[int]:
+    """For each unit: the spaces that will be written right after it (empty
+    comment pieces that end their line with no text after them), so that a
+    word is only placed where those spaces fit too."""
+    out = [0] * len(units)
+    empties = 0
+    text_after = False
+    for i in range(len(units) - 1, -1, -1):
+        unit = units[i]
+        if unit is _NL:
+            empties, text_after = 0, False
+        elif unit:
+            out[i] = 0 if text_after else empties
+            empties, text_after = 0, True
+        else:
+            empties += 1
+    return out
 
-    Purely textual: moves are written as stored (``coords`` is accepted for
-    the callers' convenience and ignored; converting coordinates is done
-    before writing). Move numbers are recomputed from the start (the
-    ``Setup`` tag's side and move number, else South and 1).
+
+def _text_follows(units: list) -> list[bool]:
+    """For each unit: does a non-blank unit follow it on its line?"""
+    out = [False] * len(units)
+    seen = False
+    for i in range(len(units) - 1, -1, -1):
+        out[i] = seen
+        unit = units[i]
+        if unit is _NL:
+            seen = False
+        elif unit.strip():
+            seen = True
+    return out
+
+
+def write_game(record: GameRecord, coords: str | None = None) -> str:
+    """The canonical PMN text of ``record`` (PMN §5), ending with one ``\\n``.
+
+    * Tags in the order ``Game Event Site Date Round South North Result``,
+      then ``Setup``, then the others as they are in the record; none is
+      added. A line break in a value is written as a space.
+    * A blank line, then the movetext filled greedily into lines of at most
+      :data:`WIDTH` characters; a move number and its move are one unit.
+    * ``N.`` before every South move, ``N...`` before a North move that
+      opens the movetext or a variation or follows a comment or a
+      variation; numbers are counted from the ``Setup`` tag's side and move
+      number (else South, 1), the move numbers stored in the nodes are not
+      used.
+    * Per move: its ``before`` comment, the number, the move with its marks
+      (``xN`` only for N > 0, ``^``) and first glyph, NAGs (a second glyph
+      as its NAG, ``!`` = ``$1`` … ``?!`` = ``$6``), its comment, its
+      variations; then ``record.result`` or ``*``. ``record.comment`` comes
+      first (a reader gives it back as ``record.comment`` when there are no
+      moves, else as the first move's ``before``).
+    * A long comment is broken at its spaces (it reads back with a line
+      break there); a comment holding ``}`` is written with ``;`` comments
+      for the parts that hold it. A line break inside a comment never leaves
+      a blank line followed by ``[`` (that would start a new game).
+
+    Reading canonical text and writing it again gives the same bytes.
+    Purely textual: moves are written as stored; ``coords`` is accepted for
+    the callers' convenience and ignored (converting coordinates is done
+    before writing).
     """
     out = []
     for name, value in _ordered_tags(record.tags):
         if "\n" in value or "\r" in value:
-            value = " ".join(value.splitlines())
+            value = _LINE_BREAK.sub(" ", value)
         out.append(f'[{name} "{escape(value)}"]')
     if out:
         out.append("")

@@ -78,13 +78,17 @@ def test_validate_examples_and_broken_file():
     result = run("validate", broken)
     assert result.exit_code == 1
     lines = result.output.splitlines()
-    assert lines[-1] == "3 games, 16 moves, 4 errors, 1 warnings"
+    assert lines[-1] == "3 games, 16 moves, 5 errors, 0 warnings"
     assert lines[0].endswith("7:28: error: 3. d1x2: bad-mark: d1x2: the move takes 0 (d1)")
     assert ":13:20: error: syntax: unterminated comment" in lines[2]
     assert lines[4].endswith("20:22: error: 3. i2: bad-hole: 'i2' is not a hole of the 4 × 8 board")
-    strict = run("validate", "--strict", "--quiet", broken)
-    assert strict.exit_code == 1 and len(strict.output.splitlines()) == 5
-    assert "warning" not in strict.output
+    quiet = run("validate", "--quiet", broken)
+    assert quiet.exit_code == 1 and quiet.output.splitlines() == lines[:-1]
+    warned = "[Game \"kingulu\"]\n\n3. c1x6 *\n"
+    assert run("validate", "-", input=warned).exit_code == 0
+    strict = run("validate", "--strict", "-", input=warned)
+    assert strict.exit_code == 1
+    assert strict.output.startswith("<stdin>:3:4: error: 1. c1x6: move-number: move number 3. does not match")
 
 
 def test_validate_json_shape_and_stdin():

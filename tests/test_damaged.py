@@ -41,7 +41,7 @@ def intact_last(games):
     ('[Game "kingulu"\n\n1. c1x6 *\n', 1, 1, "syntax", "tag"),
     ('[Game "kingulu]\n\n1. c1x6 *\n', 1, 7, "syntax", "string"),
     ('[Game "kingulu"]\n\n1. c1x6 d2\n', 3, 11, "missing-result", "no result token"),
-    ('[Game "kingulu"]\n[Result "*"]\n', 2, 14, "missing-result", "no result token"),
+    ('[Game "kingulu"]\n[Result "*"]\n', 2, 13, "missing-result", "no result token"),
     ('[Game "kingulu"]\n\n1. c1x6 * some junk 1. c1\n', 3, 11, "syntax", "text after the result token"),
     ('[Game "kingulu"]\n[Setup "4,4,4,4,4,1000000000/4,4,4,4,4,4 S 0-0 1"]\n\n*\n', 2, 9, "bad-setup",
      "seeds do not add up"),
@@ -100,17 +100,30 @@ def test_empty_file_and_blank_file():
         assert "<stdin>:1:1: error: no-games: no game in the input" in result.stdout
 
 
-def test_deep_variations_are_valid_and_safe():
-    depth = 10_000
+def test_variations_nested_to_the_limit_are_valid_in_every_format():
+    depth = 1000
     movetext = "1. c1x6 " + "(1. d1x6 " * depth + ")" * depth + " *"
     data = f'[Game "kingulu"]\n\n{movetext}\n'.encode()
     result, games = validate(data)
     assert result.exit_code == 0, result.stdout[:500]
     assert games[0]["plies"] == 1
-    converted = runner.invoke(app, ["convert", "--to", "json", "-"], input=data)
-    assert converted.exit_code == 0
-    back = runner.invoke(app, ["convert", "--to", "pmn", "-"], input=converted.stdout)
-    assert back.exit_code == 0 and back.stdout.count("(") == depth
+    for target in ("json", "xml"):
+        converted = runner.invoke(app, ["convert", "--to", target, "-"], input=data)
+        assert converted.exit_code == 0, converted.output[:300]
+        back = runner.invoke(app, ["convert", "--to", "pmn", "-"], input=converted.stdout_bytes)
+        assert back.exit_code == 0 and back.stdout.count("(") == depth
+
+
+def test_10000_deep_variations_are_reported_not_a_crash():
+    depth = 10_000
+    movetext = "1. c1x6 " + "(1. d1x6 " * depth + ")" * depth + " *"
+    data = (f'[Game "kingulu"]\n\n{movetext}\n\n' + GOOD).encode()
+    result, games = validate(data)
+    assert result.exit_code == 1
+    (problem,) = games[0]["problems"]
+    assert (problem["line"], problem["column"], problem["rule"]) == (3, 9 + 9 * 1000, "syntax")
+    assert "nested deeper than 1000 levels" in problem["message"]
+    intact_last(games)
 
 
 def test_huge_comment_is_valid():

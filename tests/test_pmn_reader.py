@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from notation.grammar import escape, movetext_tokens, unescape
 from notation.pmn import MAX_PROBLEMS, read_game, read_games
-from notation.record import GLYPHS
+from notation.record import GLYPHS, MAX_VARIATION_DEPTH
 
 
 def one(text: str):
@@ -227,14 +227,15 @@ def test_braces_and_semicolons_inside_comments():
 ])
 def test_each_mistake_at_its_exact_position(text, line, column, message):
     rec = one(text)
-    errs = [(p.line, p.column, p.message) for p in rec.problems if p.severity == "error"]
+    errs = [(p.line, p.column, p.message) for p in rec.problems
+            if p.severity == "error" and p.code != "missing-result"]
     assert errs == [(line, column, message)]
-    assert all(p.code == "syntax" for p in rec.problems if p.severity == "error")
+    assert all(p.code in ("syntax", "missing-result") for p in rec.problems if p.severity == "error")
 
 
 def test_missing_result_is_a_warning_after_the_last_text():
     rec = one('[Game "kingulu"]\n\n1. c1 d2 \n2. e1  \n')
-    assert probs(rec) == [("warning", "missing-result", 4, 6)]
+    assert probs(rec) == [("error", "missing-result", 4, 6)]
     assert rec.result is None and [m.hole for m in rec.moves] == ["c1", "d2", "e1"]
 
 
@@ -285,7 +286,7 @@ def test_unterminated_comment_does_not_swallow_the_next_game():
     text = '[Game "kingulu"]\n\n1. c1 {oops d2\n\nstill comment\n\n' + NEXT
     first, second = read_games(text)
     assert first.moves[0].comment == "oops d2\n\nstill comment"
-    assert probs(first) == [("error", "syntax", 3, 7), ("warning", "missing-result", 5, 14)]
+    assert probs(first) == [("error", "syntax", 3, 7), ("error", "missing-result", 5, 14)]
     check_next(second, 2, 7)
 
 
@@ -303,7 +304,7 @@ def test_unterminated_variation_does_not_swallow_the_next_game():
 def test_unterminated_variation_without_result_then_tags_without_blank_line():
     text = '1. c1 (1. d1\n' + NEXT
     first, second = read_games(text)
-    assert probs(first) == [("error", "syntax", 1, 7), ("warning", "missing-result", 1, 13)]
+    assert probs(first) == [("error", "syntax", 1, 7), ("error", "missing-result", 1, 13)]
     check_next(second, 2, 2)
 
 
@@ -344,7 +345,7 @@ def test_a_blank_line_inside_movetext_does_not_end_the_game():
 
 def test_tags_after_a_blank_line_in_the_tag_section_start_a_new_game():
     first, second = read_games('[Game "a"]\n\n[Game "b"]\n\n*\n')
-    assert first.tags == [("Game", "a")] and probs(first) == [("warning", "missing-result", 1, 11)]
+    assert first.tags == [("Game", "a")] and probs(first) == [("error", "missing-result", 1, 11)]
     assert second.tags == [("Game", "b")] and second.result == "*" and second.line == 3
 
 
@@ -396,19 +397,30 @@ def test_a_text_string_and_an_empty_input():
 # ------------------------------------------------------------ size and depth
 
 
-def test_ten_thousand_nested_variations():
-    n = 10_000
+def test_variations_nested_to_the_limit():
+    n = MAX_VARIATION_DEPTH
     rec = one("1. a1 " + "(1. b1 " * n + ")" * n + " *\n")
     assert rec.problems == [] and rec.result == "*"
     assert depth_of(rec.moves) == n
 
 
+def test_ten_thousand_nested_variations_are_cut_at_the_limit():
+    n = 10_000
+    rec = one("1. a1 " + "(1. b1 " * n + ")" * n + " *\n")
+    assert [(p.line, p.column, p.message) for p in rec.problems] == [
+        (1, 7 + 7 * MAX_VARIATION_DEPTH,
+         f"variations nested deeper than {MAX_VARIATION_DEPTH} levels: the deeper ones are skipped")]
+    assert rec.result == "*" and depth_of(rec.moves) == MAX_VARIATION_DEPTH
+
+
 def test_ten_thousand_unclosed_variations():
     n = 10_000
     first, second = read_games("1. a1 " + "(1. b1 " * n + "\n\n" + NEXT)
-    assert [(p.column, p.message) for p in first.problems if p.severity == "error"] == [
-        (7, f"unterminated variation: '(' opened here is never closed ({n - 1} more inside it)")]
-    assert depth_of(first.moves) == n
+    assert [(p.column, p.code) for p in first.problems] == [
+        (7, "syntax"), (7 + 7 * MAX_VARIATION_DEPTH, "syntax"), (70006, "missing-result")]
+    assert first.problems[0].message == (
+        f"unterminated variation: '(' opened here is never closed ({n - 1} more inside it)")
+    assert depth_of(first.moves) == MAX_VARIATION_DEPTH
     check_next(second, 2, 3)
 
 
