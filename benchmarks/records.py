@@ -88,9 +88,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         archive = os.path.join(folder, "archive.pmn")
         plies = make_archive(archive, args.games)
-        seconds, peak, status = measure(mancala + ["validate", "--quiet", archive])
+        seconds, ours_peak, status = measure(mancala + ["validate", "--quiet", archive])
         print(f"validate   {args.games:,} games {plies:,} plies: {seconds:.2f} s, "
-              f"{plies / seconds:,.0f} plies/s, peak {peak:.0f} MiB (exit {status})")
+              f"{plies / seconds:,.0f} plies/s, peak {ours_peak:.0f} MiB (exit {status})")
         ours = plies / seconds
         try:
             import chess  # noqa: F401
@@ -106,8 +106,8 @@ def main() -> None:
         small = os.path.join(folder, "small.pmn")
         small_plies = make_archive(small, max(1, args.games // 10), seed=2)
         seconds, peak_small, _ = measure(mancala + ["validate", "--quiet", small])
-        print(f"memory: {args.games // 10:,} games peak {peak_small:.0f} MiB, "
-              f"{args.games:,} games peak {peak:.0f} MiB")
+        print(f"memory: validate {args.games // 10:,} games peak {peak_small:.0f} MiB, "
+              f"{args.games:,} games peak {ours_peak:.0f} MiB")
         if args.big:
             big = os.path.join(folder, "big.pmn")
             big_plies = make_archive(big, args.big, seed=3)

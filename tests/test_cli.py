@@ -155,3 +155,20 @@ def test_render_svg_text_and_all(tmp_path):
     assert len(list(out.glob("*.svg"))) == 24
     assert run("render", source, "--ply", "99").exit_code == 2
     assert run("render", source, "--all").exit_code == 2
+    css = tmp_path / "big.css"
+    css.write_text(".count { font-size: 20px }", encoding="utf-8")
+    styled = etree.fromstring(run("render", source, "--style", css).output.encode())
+    styles = styled.findall("{http://www.w3.org/2000/svg}style")
+    assert len(styles) == 2 and styles[1].text.strip() == ".count { font-size: 20px }"
+    plain = run("render", source).output
+    flipped = run("render", source, "--flip").output
+    assert plain != flipped and run("render", source, "--flip").output == flipped
+
+
+@pytest.mark.parametrize("game_id", ["kimasai-mackay", "kimasai-klamroth", "kingulu"])
+def test_random_games_of_every_game_replay_without_error(game_id):
+    text = run("random", "--game", game_id, "-n", "5", "--seed", "3").output
+    result = run("validate", "--format", "json", "-", input=text)
+    games = [json.loads(line) for line in result.output.splitlines()]
+    assert result.exit_code == 0 and len(games) == 5
+    assert all(g["valid"] and g["result"] in ("1-0", "0-1", "1/2-1/2") for g in games)
