@@ -104,7 +104,7 @@ def main() -> None:
                   f"{chess_plies / seconds:,.0f} plies/s, peak {peak:.0f} MiB")
             print(f"ratio: mancala validate is {ours / (chess_plies / seconds):.1f}x python-chess")
         small = os.path.join(folder, "small.pmn")
-        small_plies = make_archive(small, max(1, args.games // 10), seed=2)
+        make_archive(small, max(1, args.games // 10), seed=2)
         seconds, peak_small, _ = measure(mancala + ["validate", "--quiet", small])
         print(f"memory: validate {args.games // 10:,} games peak {peak_small:.0f} MiB, "
               f"{args.games:,} games peak {ours_peak:.0f} MiB")

@@ -15,7 +15,7 @@ from notation.coords import STYLES, format_move
 from notation.position import format_position, parse_position
 
 from . import __version__
-from .core import Game, InvalidPosition, Line, Position
+from .core import Game, InvalidPosition, Position
 from .games import GAME_IDS, UnknownGame, all_games, get_game
 from .perft import divide
 
@@ -217,7 +217,7 @@ def _records(path: str, encoding: str):
             yield from read_archive(source.stream, file=source.name)
             return
         if kind == "json":
-            records = json_records(source)
+            records = json_records(source.lines(), source.name)
         else:
             records = read_games(source.lines(), file=source.name)
         for record in records:
@@ -225,15 +225,6 @@ def _records(path: str, encoding: str):
                 record.problems[:0] = source.problems
                 source.problems.clear()
             yield record
-
-
-def _problem_line(path: str, problem) -> str:
-    from .pipeline import problem_line
-    return problem_line(path, problem)
-
-
-def _sorted(problems):
-    return sorted(problems, key=lambda p: (p.line is None, p.line or 0, p.column or 0))
 
 
 JOBS_OPTION = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes (output stays in input order).")
@@ -458,6 +449,7 @@ def render(
     from notation.coords import format_move as fmt
 
     from .inputs import InputError, atomic_output
+    from .pipeline import problem_line, sorted_problems
     from .replay import replay
     from .svg import board_svg
     from .text import board_text
@@ -509,7 +501,7 @@ def render(
     report = replay(record, game)
     if report.game is None or report.start is None:
         problem = next(p for p in report.problems if p.severity == "error")
-        fail(_problem_line(path, problem), 1)
+        fail(problem_line(path, problem), 1)
     rules = report.game
     states = [(report.start, None)] + list(zip(report.positions, report.moves))
 
@@ -537,7 +529,7 @@ def render(
             fail(f"the record has {len(states) - 1} playable moves, no ply {k}")
         write(output, draw(rules, states[k][0], states[k][1], title_of(k)))
     if not report.valid:
-        for problem in _sorted(report.problems):
+        for problem in sorted_problems(report.problems):
             if problem.severity == "error":
-                typer.echo(_problem_line(path, problem), err=True)
+                typer.echo(problem_line(path, problem), err=True)
         raise typer.Exit(1)

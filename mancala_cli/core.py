@@ -38,6 +38,20 @@ WATCH_FROM = 32
 FILES = "abcdefghijklmnopqrstuvwxyz"
 
 
+def sow(holes: list[int], circuit: tuple[int, ...], place: int, hand: int) -> int:
+    """Sow one lap: ``hand`` seeds, one per hole along ``circuit`` from circuit
+    place ``place`` on (passing the origin again when the lap is long).
+    Returns the circuit place of the last seed."""
+    length = len(circuit)
+    rounds, rest = divmod(hand, length)
+    if rounds:
+        for hole in circuit:
+            holes[hole] += rounds
+    for k in range(place, place + rest):
+        holes[circuit[k % length]] += 1
+    return (place + hand - 1) % length
+
+
 def other(side: str) -> str:
     """The opponent of ``side``."""
     return NORTH if side == SOUTH else SOUTH
@@ -370,13 +384,23 @@ class Game(ABC):
                         position.move_number + (side == NORTH),
                         position.reserved if reserved is None else reserved)
 
-    def endless(self, position: Position, origin: int, laps: int, hole: int, repeated: int | None) -> IllegalMove:
-        if repeated is None:
-            why = f"lap {laps} ends in {self.board.name(hole)} and the move goes on (limit {LAP_LIMIT} laps)"
-        else:
-            why = (f"the state at the end of lap {laps} (last seed in {self.board.name(hole)}) "
-                   f"repeats the end of lap {repeated}")
-        return IllegalMove("ENDLESS", f"endless sowing: {why}", position, origin)
+    def going_on(self, position: Position, origin: int, laps: int, holes: list[int], hole: int,
+                 seen: dict, limit: int = LAP_LIMIT) -> None:
+        """Called when lap ``laps`` ended in ``hole`` and the move goes on:
+        ``ENDLESS`` when that was the last lap allowed, or when the state at
+        the end of the lap (board and hole) repeats an earlier one (watched
+        from lap :data:`WATCH_FROM` on; ``seen`` is the move's own record)."""
+        if laps >= limit:
+            why = f"lap {laps} ends in {self.board.name(hole)} and the move goes on (limit {limit} laps)"
+            raise IllegalMove("ENDLESS", f"endless sowing: {why}", position, origin)
+        if laps >= WATCH_FROM:
+            state = (tuple(holes), hole)
+            repeated = seen.get(state)
+            if repeated is not None:
+                why = (f"the state at the end of lap {laps} (last seed in {self.board.name(hole)}) "
+                       f"repeats the end of lap {repeated}")
+                raise IllegalMove("ENDLESS", f"endless sowing: {why}", position, origin)
+            seen[state] = laps
 
 
 class Line:

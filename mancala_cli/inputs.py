@@ -5,7 +5,6 @@ from __future__ import annotations
 import codecs
 import contextlib
 import io
-import json
 import os
 import sys
 import tempfile

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from .core import (LAP_LIMIT, WATCH_FROM, NORTH, SOUTH, Board, Game, IllegalMove, Move, Outcome,
-                   Position, other, win)
+from .core import (LAP_LIMIT, NORTH, SOUTH, Board, Game, Move, Outcome, Position, other, sow,
+                   win)
 
 RESERVE = 24
 
@@ -82,7 +82,6 @@ class KimasaiMackay(Game):
         places = self.places[side]
         inner = self.inner[side]
         opposites = self.opposites
-        length = len(circuit)
         seen: dict[tuple, int] = {}
         raided = 0
         laps = 0
@@ -91,26 +90,13 @@ class KimasaiMackay(Game):
         holes[origin] = 0
         place = places[origin] + 1
         while True:
-            # -- sow one lap of `hand` seeds from circuit place `place` ----------
             laps += 1
-            rounds, rest = divmod(hand, length)
-            if rounds:
-                for h in circuit:
-                    holes[h] += rounds
-            for k in range(place, place + rest):
-                holes[circuit[k % length]] += 1
-            last_place = (place + hand - 1) % length
+            last_place = sow(holes, circuit, place, hand)
             hole = circuit[last_place]
             if holes[hole] == 1:                       # KM-5: empty before: the move ends
                 break
             # The lap ended in an occupied hole: the move goes on (relay or raid).
-            if laps >= LAP_LIMIT:
-                raise self.endless(position, origin, laps, hole, None)
-            if laps >= WATCH_FROM:
-                state = (tuple(holes), hole)
-                if state in seen:
-                    raise self.endless(position, origin, laps, hole, seen[state])
-                seen[state] = laps
+            self.going_on(position, origin, laps, holes, hole, seen, LAP_LIMIT)
             facing = opposites[hole]
             if phase == 2 and hole in inner and holes[facing]:
                 # KM-8: cattle raid, the first raided seed falls into the hole itself.

@@ -10,8 +10,8 @@ relay laps, the empty-hole capture and reserved holes (*kuweka mtoto*)::
 """
 from __future__ import annotations
 
-from .core import (DRAW, LAP_LIMIT, WATCH_FROM, SOUTH, Board, Game, IllegalMove, Move, Outcome, Position,
-                   other, win)
+from .core import (DRAW, LAP_LIMIT, SOUTH, Board, Game, IllegalMove, Move, Outcome, Position, other,
+                   sow, win)
 
 
 class Kingulu(Game):
@@ -71,7 +71,6 @@ class Kingulu(Game):
         mine = board.holes_of(side)
         holes = list(position.holes)
         circuit = self.circuit
-        length = len(circuit)
         seen: dict[tuple, int] = {}
         captured = 0
         reserves = False
@@ -82,13 +81,7 @@ class Kingulu(Game):
         place = self.places[origin] + 1
         while True:
             laps += 1
-            rounds, rest = divmod(hand, length)
-            if rounds:
-                for h in circuit:
-                    holes[h] += rounds
-            for k in range(place, place + rest):
-                holes[circuit[k % length]] += 1
-            last_place = (place + hand - 1) % length
+            last_place = sow(holes, circuit, place, hand)
             hole = circuit[last_place]
             before = holes[hole] - 1
             # KG-4: exactly one case applies.
@@ -115,13 +108,7 @@ class Kingulu(Game):
                 raise IllegalMove("KG-FIRSTLAP",
                                   f"{board.name(origin)}: the first lap ends in {board.name(hole)}, "
                                   f"an occupied hole of {side}'s own row", position, origin)
-            if laps >= LAP_LIMIT:
-                raise self.endless(position, origin, laps, hole, None)
-            if laps >= WATCH_FROM:
-                state = (tuple(holes), hole)
-                if state in seen:
-                    raise self.endless(position, origin, laps, hole, seen[state])
-                seen[state] = laps
+            self.going_on(position, origin, laps, holes, hole, seen, LAP_LIMIT)
             hand = holes[hole]                                 # relay
             holes[hole] = 0
             place = last_place + 1

@@ -141,7 +141,7 @@ def process_batch(options: Options, batch: Batch) -> list[GameResult]:
     return [process_record(options, record) for record in records]
 
 
-def _sorted(problems: list[Problem]) -> list[Problem]:
+def sorted_problems(problems: list[Problem]) -> list[Problem]:
     return sorted(problems, key=lambda p: (p.line is None, p.line or 0, p.column or 0))
 
 
@@ -179,7 +179,7 @@ def process_record(options: Options, record: GameRecord) -> GameResult:
     if options.strict:
         for problem in report.problems:
             problem.severity = "error"
-    problems = _sorted(report.problems)
+    problems = sorted_problems(report.problems)
     name = record.file or "-"
     result = GameResult("", moves=report.plies, errors=report.errors, warnings=report.warnings)
     lines = [problem_line(name, p) for p in problems]

@@ -42,7 +42,8 @@ def test_moves_and_perft():
 
 @pytest.mark.parametrize("args,message", [
     (("moves", "--game", "chess"), "unknown game 'chess'"),
-    (("moves", "--game", "kingulu", "--position", "4,4 S 0-0 1"), "bad position for kingulu: 1 rows of holes, kingulu has 2 rows of 6"),
+    (("moves", "--game", "kingulu", "--position", "4,4 S 0-0 1"),
+     "bad position for kingulu: 1 rows of holes, kingulu has 2 rows of 6"),
     (("perft", "--game", "kingulu", "--depth", "2", "--position", "4,4,4,4,4,4/4,4,4,4,4,9 S 0-0 1"),
      "seeds do not add up"),
     (("validate", "no-such-file.pmn"), "no-such-file.pmn: cannot open"),
@@ -172,3 +173,11 @@ def test_random_games_of_every_game_replay_without_error(game_id):
     games = [json.loads(line) for line in result.output.splitlines()]
     assert result.exit_code == 0 and len(games) == 5
     assert all(g["valid"] and g["result"] in ("1-0", "0-1", "1/2-1/2") for g in games)
+
+
+def test_render_reads_json_and_xml_records():
+    source = EXAMPLES / "kingulu-village-match.pmn"
+    expected = run("render", source, "--ply", "5").output
+    for target in ("json", "xml"):
+        converted = run("convert", "--to", target, source).stdout_bytes
+        assert run("render", "-", "--ply", "5", input=converted).output == expected

@@ -1,6 +1,5 @@
 """An interrupted conversion leaves the old output file intact (and no
 temporary file behind)."""
-import os
 import signal
 import subprocess
 import sys
