@@ -62,16 +62,16 @@ from typing import BinaryIO
 
 from lxml import etree
 
-from notation.record import GLYPHS, RESULTS, GameRecord, MoveNode
+from notation.record import GLYPHS, MAX_VARIATION_DEPTH, RESULTS, GameRecord, MoveNode
 
 __all__ = ["MAX_VARIATION_DEPTH", "XMLArchiveError", "game_schema", "is_xml", "read_archive", "schema",
            "write_archive"]
 
 #: The archive format's version, the root's ``version`` attribute.
 VERSION = "1"
-#: How deep variations may nest in an archive (libxml2 parses at most 2048
-#: nested elements; each level of variation takes two: variation and move).
-MAX_VARIATION_DEPTH = 1000
+#: How deep variations may nest (the limit of every format; it fits libxml2,
+#: which parses at most 2048 nested elements: each level takes two, variation
+#: and move).
 #: Pretty-printing indents two spaces a level, up to this level.
 _MAX_INDENT = 40
 
