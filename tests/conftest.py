@@ -2,7 +2,7 @@ import pathlib
 
 import pytest
 
-from mancala_cli import Line, get_game
+from mancala_cli import IllegalMove, Line, get_game
 from notation import format_position, parse_position
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -32,3 +32,11 @@ def marks(game_id: str, position: str) -> list[str]:
     game = get_game(game_id)
     pos = parse_position(game, position)
     return [format_move(game.board, m, "algebraic", pos.side) for m in game.legal_moves(pos)]
+
+
+def illegal(game_id: str, position: str, hole: str) -> IllegalMove:
+    """The error of playing ``hole`` in ``position`` (the test fails if it is legal)."""
+    game = get_game(game_id)
+    with pytest.raises(IllegalMove) as caught:
+        game.play(parse_position(game, position), game.board.index_of(hole))
+    return caught.value

@@ -5,7 +5,7 @@ import mancala_cli.kingulu as kingulu_module
 from mancala_cli import IllegalMove, Line, get_game
 from notation import format_position, parse_position
 
-from .conftest import marks, play
+from .conftest import illegal, marks, play
 
 G = "kingulu"
 START = "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1"
@@ -13,9 +13,7 @@ game = get_game(G)
 
 
 def error(position: str, hole: str) -> IllegalMove:
-    with pytest.raises(IllegalMove) as caught:
-        game.play(parse_position(game, position), game.board.index_of(hole))
-    return caught.value
+    return illegal(G, position, hole)
 
 
 def test_kg1_start():

@@ -4,7 +4,7 @@ import pytest
 from mancala_cli import IllegalMove, Line, get_game
 from notation import format_position, parse_position
 
-from .conftest import marks, play
+from .conftest import illegal, marks, play
 
 G = "kimasai-klamroth"
 ROW = ",".join(["1"] * 12)
@@ -19,9 +19,7 @@ def row(*ones: str) -> str:
 
 
 def error(position: str, hole: str) -> IllegalMove:
-    with pytest.raises(IllegalMove) as caught:
-        game.play(parse_position(game, position), game.board.index_of(hole))
-    return caught.value
+    return illegal(G, position, hole)
 
 
 def test_kk1_start():

@@ -5,7 +5,7 @@ import mancala_cli.kimasai_mackay as mackay_module
 from mancala_cli import IllegalMove, Line, get_game
 from notation import format_position, parse_position
 
-from .conftest import marks, play
+from .conftest import illegal, marks, play
 
 G = "kimasai-mackay"
 START = "0,0,0,0,0,0,0,0/1,1,1,1,1,1,1,1/1,1,1,1,1,1,1,1/0,0,0,0,0,0,0,0 S 24-24 1"
@@ -13,9 +13,7 @@ game = get_game(G)
 
 
 def error(position: str, hole: str) -> IllegalMove:
-    with pytest.raises(IllegalMove) as caught:
-        game.play(parse_position(game, position), game.board.index_of(hole))
-    return caught.value
+    return illegal(G, position, hole)
 
 
 def test_km1_start():
