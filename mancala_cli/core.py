@@ -22,7 +22,8 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import NamedTuple
 
 SOUTH = "S"
 NORTH = "N"
@@ -169,21 +170,21 @@ class Board:
         return circuit[: len(self._own[side])]
 
 
-@dataclass(frozen=True, slots=True)
-class Position:
+class Position(NamedTuple):
     """Everything that decides the rest of a game (except repetition history).
 
     ``holes`` lists seed counts by hole index; ``banks`` is ``(south, north)``:
     reserves (``kimasai-mackay``), stores (``kingulu``) or captured stones
     (``kimasai-klamroth``); ``reserved`` holds the indices of reserved holes
     (``kingulu``; a reserved hole belongs to the opponent of its row's owner).
+    A position is an immutable, hashable tuple.
     """
 
     holes: tuple[int, ...]
     side: str = SOUTH
     banks: tuple[int, int] = (0, 0)
     move_number: int = 1
-    reserved: frozenset[int] = field(default_factory=frozenset)
+    reserved: frozenset[int] = frozenset()
 
     def bank(self, side: str) -> int:
         return self.banks[0 if side == SOUTH else 1]

@@ -136,25 +136,26 @@ class _Walker:
 
     def run(self, start: Position) -> None:
         report = self.report
-        # A frame: (line, nodes, next index, is main line).
+        play = self.play
+        # A frame: (line, moves, first index, is main line); a variation's
+        # frame waits on the stack while the line it leaves goes on.
         stack: list[tuple[Line, list[MoveNode], int, bool]] = [(Line(self.game, start), report.record.moves, 0, True)]
         while stack:
             line, nodes, index, main = stack.pop()
-            if index >= len(nodes):
-                if main:
-                    report.complete = True
-                    report.outcome = line.outcome()
-                continue
-            node = nodes[index]
-            before = line.copy() if node.variations else None
-            played = self.play(line, node, index)
-            if played is not None:
+            for node in nodes[index:] if index else nodes:
+                if node.variations:
+                    for variation in node.variations:
+                        stack.append((line.copy(), variation, 0, False))
+                played = play(line, node)
+                if played is None:
+                    break
                 if main:
                     report.moves.append(played)
                     report.positions.append(line.position)
-                stack.append((line, nodes, index + 1, main))
-            for variation in reversed(node.variations):
-                stack.append((before.copy(), variation, 0, False))
+            else:
+                if main:
+                    report.complete = True
+                    report.outcome = line.outcome()
 
     def locate(self, node: MoveNode, position: Position, ply: int, code: str, message: str,
                severity: str = "error", legal: list[str] | None = None) -> None:
@@ -162,7 +163,7 @@ class _Walker:
             severity, code, message, node.line, node.column, ply, node.text,
             format_position(self.game, position), legal))
 
-    def play(self, line: Line, node: MoveNode, index: int) -> Move | None:
+    def play(self, line: Line, node: MoveNode) -> Move | None:
         game = self.game
         board = game.board
         position = line.position
