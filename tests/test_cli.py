@@ -181,3 +181,13 @@ def test_render_reads_json_and_xml_records():
     for target in ("json", "xml"):
         converted = run("convert", "--to", target, source).stdout_bytes
         assert run("render", "-", "--ply", "5", input=converted).output == expected
+
+
+def test_pmn_json_xml_round_trips_keep_repeated_tags_and_every_comment():
+    text = ('[Game "kingulu"]\n[Event "a"]\n[Event "b"]\n[Result "*"]\n\n'
+            "{start} 1. c1x6 $1 {x} (1. d1x6 {y}) 1... d2 *\n")
+    canonical = run("convert", "--to", "pmn", "-", input=text).stdout
+    assert canonical == text
+    for target in ("json", "xml"):
+        middle = run("convert", "--to", target, "-", input=text).stdout_bytes
+        assert run("convert", "--to", "pmn", "-", input=middle).stdout == canonical
