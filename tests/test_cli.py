@@ -191,3 +191,14 @@ def test_pmn_json_xml_round_trips_keep_repeated_tags_and_every_comment():
     for target in ("json", "xml"):
         middle = run("convert", "--to", target, "-", input=text).stdout_bytes
         assert run("convert", "--to", "pmn", "-", input=middle).stdout == canonical
+
+
+def test_invalid_and_hostile_xml_is_refused_with_exit_1(tmp_path):
+    invalid = b'<?xml version="1.0"?>\n<mancala version="1">\n  <game>\n    <bogus/>\n  </game>\n</mancala>\n'
+    result = run("convert", "--to", "pmn", "-", input=invalid)
+    assert result.exit_code == 1
+    assert result.output.startswith("mancala: error: <stdin>, line 4: ")
+    laughs = (b'<?xml version="1.0"?>\n<!DOCTYPE m [<!ENTITY a "ha"><!ENTITY b "&a;&a;&a;&a;">]>\n'
+              b'<mancala version="1"><game><tags><tag name="Event">&b;</tag></tags></game></mancala>\n')
+    result = run("validate", "-", input=laughs)
+    assert result.exit_code == 1 and "DTDs are not allowed" in result.output and "haha" not in result.output

@@ -130,3 +130,9 @@ def test_replay_line_keeps_banks_conserved():
     for hole in ["d1", "d2", "f1", "a2"]:
         line.play(game.board.index_of(hole))
         assert line.position.seeds() == 48
+
+
+def test_kg8_no_repetition_rule():
+    position = game.start()
+    assert game.outcome(position, {position.key()}) is None
+    assert marks(G, START) == ["c1x6", "d1x6", "e1", "f1"]

@@ -151,3 +151,9 @@ def test_endless_by_repeated_lap_state():
     assert caught.rule == "ENDLESS"
     assert "repeats the end of lap" in caught.message
     assert marks(G, position) == ["a1", "c1", "d1", "e1", "f1", "h1", "b2", "c2", "e2", "g2", "h2"]
+
+
+def test_km10_no_repetition_rule():
+    position = parse_position(game, START)
+    assert game.outcome(position, {position.key()}) is None
+    assert len(game.legal_moves(position, {position.key()})) == 8
