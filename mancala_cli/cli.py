@@ -15,7 +15,7 @@ from notation.coords import STYLES, format_move
 from notation.position import format_position, parse_position
 
 from . import __version__
-from .core import Game, InvalidPosition, Position
+from .core import Game, InvalidPosition, Position, side_name
 from .games import GAME_IDS, UnknownGame, all_games, get_game
 from .perft import divide
 
@@ -310,6 +310,7 @@ def validate(
     """
     import contextlib
 
+    from .inputs import InputError
     from .pipeline import Options
 
     if format not in ("text", "json"):
@@ -325,7 +326,7 @@ def validate(
     with progress or contextlib.nullcontext():
         for path, result in _results(_inputs(files), encoding, options, jobs, progress):
             if isinstance(result, Exception):
-                io_failed = io_failed or not hasattr(result, "reason")
+                io_failed = io_failed or isinstance(result, InputError)
                 totals["errors"] += 1
                 if format == "json":
                     out.write(json.dumps({"file": path, "index": None, "line": getattr(result, "line", None),
@@ -508,12 +509,12 @@ def render(
     def title_of(k: int) -> str:
         pos = states[k][0]
         if k == 0:
-            return f"{rules.name} — start, {'South' if pos.side == 'S' else 'North'} to move"
+            return f"{rules.name} — start, {side_name(pos.side)} to move"
         before = states[k - 1][0]
         move = states[k][1]
         number = f"{before.move_number}." if before.side == "S" else f"{before.move_number}..."
         return (f"{rules.name} — position after {number} {fmt(rules.board, move, 'algebraic', before.side)}, "
-                f"{'South' if pos.side == 'S' else 'North'} to move")
+                f"{side_name(pos.side)} to move")
 
     if all_plies:
         if out_dir is None:

@@ -95,6 +95,9 @@ class Board:
             whole = tuple(rows[0] + rows[1][::-1])
             self._circuit = {SOUTH: whole, NORTH: whole[files:] + whole[:files]}
 
+        self._own_sorted = {side: tuple(sorted(self._own[side])) for side in SIDES}
+        self._relative = {side: self._circuit[side][:len(self._own[side])] for side in SIDES}
+
     def __repr__(self) -> str:
         return f"Board({self.ranks}, {self.files})"
 
@@ -120,6 +123,10 @@ class Board:
 
     def holes_of(self, side: str) -> frozenset[int]:
         return self._own[side]
+
+    def holes_in_order(self, side: str) -> tuple[int, ...]:
+        """The player's holes by index (``a1`` first)."""
+        return self._own_sorted[side]
 
     def front_row(self, side: str) -> tuple[int, ...]:
         """The player's inner (front) row, from file ``a``; his only row on two rows."""
@@ -166,8 +173,7 @@ class Board:
     def relative_numbers(self, side: str) -> tuple[int, ...]:
         """The player's own holes numbered along his counterclockwise circuit
         from 1 (``relative`` coordinates): element ``k - 1`` is hole ``k``."""
-        circuit = self._circuit[side]
-        return circuit[: len(self._own[side])]
+        return self._relative[side]
 
 
 class Position(NamedTuple):
@@ -276,7 +282,7 @@ class Game(ABC):
     def _origins(self, position: Position) -> Iterable[int]:
         """The holes worth trying as origins, in index order."""
         holes = position.holes
-        return [h for h in sorted(self.board.holes_of(position.side)) if holes[h]]
+        return [h for h in self.board.holes_in_order(position.side) if holes[h]]
 
     def _ended(self, position: Position, history: Collection) -> Outcome | None:
         """An end condition that does not need the legal moves, if any."""

@@ -86,7 +86,3 @@ class KimasaiKlamroth(Game):
         if captured:
             banks = (banks[0] + captured, banks[1]) if side == SOUTH else (banks[0], banks[1] + captured)
         return Move(origin, target, captured), self.next_position(position, holes, banks)
-
-    def long_form_destination(self, origin: int) -> int:
-        """The hole a stone on ``origin`` steps to (for ``b2-a2``)."""
-        return self.step[origin]

@@ -58,7 +58,7 @@ class Kingulu(Game):
     def _origins(self, position: Position) -> list[int]:
         holes = position.holes
         reserved = position.reserved
-        return [h for h in sorted(self.board.holes_of(position.side)) if holes[h] and h not in reserved]
+        return [h for h in self.board.holes_in_order(position.side) if holes[h] and h not in reserved]
 
     def _apply(self, position: Position, origin: int) -> tuple[Move, Position]:
         board = self.board

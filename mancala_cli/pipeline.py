@@ -182,7 +182,6 @@ def process_record(options: Options, record: GameRecord) -> GameResult:
     problems = sorted_problems(report.problems)
     name = record.file or "-"
     result = GameResult("", moves=report.plies, errors=report.errors, warnings=report.warnings)
-    lines = [problem_line(name, p) for p in problems]
     if not converting:
         if options.target == "json":
             result.out = json.dumps({
@@ -191,9 +190,9 @@ def process_record(options: Options, record: GameRecord) -> GameResult:
                 "result": report.result, "valid": report.valid,
                 "problems": [problem_json(p) for p in problems]}, ensure_ascii=False)
         else:
-            result.out = "".join(line + "\n" for line in lines)
+            result.out = "".join(problem_line(name, p) + "\n" for p in problems)
         return result
-    result.diagnostics = lines
+    result.diagnostics = [problem_line(name, p) for p in problems]
     start = format_position(report.game, report.start) if report.start else None
     if options.target == "pmn":
         result.out = write_game(record)

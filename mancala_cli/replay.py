@@ -33,7 +33,6 @@ class Replay:
     moves: list[Move] = field(default_factory=list)
     positions: list[Position] = field(default_factory=list)
     outcome: Outcome | None = None
-    complete: bool = False
 
     @property
     def plies(self) -> int:
@@ -57,15 +56,6 @@ class Replay:
         if self.outcome is not None:
             return self.outcome.result
         return self.record.result or self.record.tag("Result") or "*"
-
-    @property
-    def final(self) -> Position | None:
-        return self.positions[-1] if self.positions else self.start
-
-
-def coordinate_style(record: GameRecord) -> str:
-    style = record.tag("Coordinates") or "algebraic"
-    return style if style in STYLES else "algebraic"
 
 
 def replay(record: GameRecord, default_game: str | None = None, *, fill_positions: bool = False,
@@ -154,7 +144,6 @@ class _Walker:
                     report.positions.append(line.position)
             else:
                 if main:
-                    report.complete = True
                     report.outcome = line.outcome()
 
     def locate(self, node: MoveNode, position: Position, ply: int, code: str, message: str,

@@ -310,30 +310,22 @@ def _build_moves(container: etree._Element, moves: list[MoveNode], positions: bo
                     or node.variations):
                 element.text = inmost
                 if node.before is not None:
-                    child = subelement(element, "before")
-                    _set_text(child, node.before)
-                    child.tail = inmost
+                    _text_child(element, "before", node.before, inmost)
                 for glyph in node.glyphs:
                     if glyph not in GLYPHS:
                         raise XMLArchiveError(f"move {node.text!r}: glyph {glyph!r} is not one of "
                                               f"{' '.join(GLYPHS)}")
-                    child = subelement(element, "glyph")
-                    child.text = glyph
-                    child.tail = inmost
+                    _text_child(element, "glyph", glyph, inmost)
                 for nag in node.nags:
                     if not 0 <= nag <= 255:
                         raise XMLArchiveError(f"move {node.text!r}: NAG ${nag} is not in 0-255")
-                    child = subelement(element, "nag")
-                    child.text = str(int(nag))
-                    child.tail = inmost
+                    _text_child(element, "nag", str(int(nag)), inmost)
                 if node.comment is not None:
-                    child = subelement(element, "comment")
-                    _set_text(child, node.comment)
-                    child.tail = inmost
+                    _text_child(element, "comment", node.comment, inmost)
                 for variation in node.variations:
-                    child = subelement(element, "variation")
-                    child.tail = inmost
-                    work.append((child, variation, level + 2, depth + 1))
+                    branch = subelement(element, "variation")
+                    branch.tail = inmost
+                    work.append((branch, variation, level + 2, depth + 1))
                 element[-1].tail = inner
         element.tail = indents[min(level, top)]
 
@@ -344,6 +336,13 @@ def _set_text(element: etree._Element, text: str) -> None:
     if text and (text[0] in " \t\n\r" or text[-1] in " \t\n\r" or "  " in text
                  or "\n" in text or "\t" in text or "\r" in text):
         element.set(_XML_SPACE, "preserve")
+
+
+def _text_child(parent: etree._Element, name: str, text: str, tail: str) -> None:
+    """Append ``<name>text</name>`` followed by ``tail`` (the indent)."""
+    child = etree.SubElement(parent, name)
+    _set_text(child, text)
+    child.tail = tail
 
 
 def _unwritable_text(record: GameRecord) -> str | None:

@@ -26,14 +26,6 @@ class CoordinateError(ValueError):
     """A token that names no hole in the given style (a notation error)."""
 
 
-def _relative_table(board: Board) -> dict[str, tuple[int, ...]]:
-    table = getattr(board, "_relative", None)
-    if table is None:
-        table = {side: board.relative_numbers(side) for side in ("S", "N")}
-        board._relative = table
-    return table
-
-
 def format_hole(board: Board, hole: int, style: str = "algebraic", side: str = "S") -> str:
     """The name of ``hole`` in ``style``; ``side`` is the mover (``relative`` only)."""
     if style == "algebraic":
@@ -41,7 +33,7 @@ def format_hole(board: Board, hole: int, style: str = "algebraic", side: str = "
     if style == "numeric":
         return str(hole + 1)
     if style == "relative":
-        numbers = _relative_table(board)[side]
+        numbers = board.relative_numbers(side)
         try:
             return f"{side}{numbers.index(hole) + 1}"
         except ValueError:
@@ -71,7 +63,7 @@ def parse_hole(board: Board, token: str, style: str = "algebraic", side: str = "
         letter, number = match.group(1), int(match.group(2))
         if letter != side:
             raise CoordinateError(f"{token!r} names a hole of {letter}, but {side} is to move")
-        numbers = _relative_table(board)[side]
+        numbers = board.relative_numbers(side)
         if not 1 <= number <= len(numbers):
             raise CoordinateError(f"{token!r} is not a hole of {side} (1-{len(numbers)})")
         return numbers[number - 1]

@@ -3,7 +3,7 @@
     >>> from notation.record import GameRecord, MoveNode
     >>> record = GameRecord(tags=[("Game", "kingulu")], moves=[MoveNode("c1", captured=6)], result="*")
     >>> text = record_to_json(record, "kingulu", "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1")
-    >>> json_to_record(json.loads(text)).moves[0].text
+    >>> json_line_to_record(text).moves[0].text
     'c1x6'
 
 The object is ``{"game", "tags", "start", "moves", "result"}``; a move is
@@ -172,6 +172,3 @@ def object_to_record(obj: Any) -> GameRecord:
                 stack.append((variation, branch))
     return record
 
-
-def json_to_record(obj: Any) -> GameRecord:
-    return object_to_record(obj)
