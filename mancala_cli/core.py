@@ -203,8 +203,7 @@ class Position(NamedTuple):
         return sum(self.holes) + self.banks[0] + self.banks[1]
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
+class Move(NamedTuple):
     """A move as played: its origin, the hole where it ended and its outcome.
 
     ``captured`` is what the ``xN`` mark counts (seeds raided, stones captured,
@@ -216,6 +215,9 @@ class Move:
     captured: int = 0
     reserved: bool = False
     laps: int = 1
+
+
+_new_position = tuple.__new__
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,9 +389,11 @@ class Game(ABC):
                       reserved: frozenset[int] | None = None) -> Position:
         """The position after the side to move has moved."""
         side = position.side
-        return Position(tuple(holes), other(side), banks,
-                        position.move_number + (side == NORTH),
-                        position.reserved if reserved is None else reserved)
+        # tuple.__new__ skips the named tuple's argument handling: one new
+        # position per ply is the engine's hottest allocation.
+        return _new_position(Position, (tuple(holes), NORTH if side == SOUTH else SOUTH, banks,
+                                        position.move_number + (side == NORTH),
+                                        position.reserved if reserved is None else reserved))
 
     def going_on(self, position: Position, origin: int, laps: int, holes: list[int], hole: int,
                  seen: dict, limit: int = LAP_LIMIT) -> None:

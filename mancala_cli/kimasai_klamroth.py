@@ -36,6 +36,9 @@ class KimasaiKlamroth(Game):
             for i, hole in enumerate(circuit):
                 self.step[hole] = circuit[(i + 1) % len(circuit)]
         self.front = {side: frozenset(board.front_row(side)) for side in (SOUTH, NORTH)}
+        # KK-3: for each front-row hole the facing front hole and the back hole behind that.
+        self.facing = {hole: board.opposite(hole) for side in (SOUTH, NORTH) for hole in self.front[side]}
+        self.behind = {hole: board.behind(hole) for hole in self.facing}
 
     def start(self) -> Position:
         """KK-1: a stone in every hole but ``a2`` and ``l3``."""
@@ -74,11 +77,11 @@ class KimasaiKlamroth(Game):
         captured = 0
         if target in self.front[side]:
             # KK-3: the opposite front stone, and then the back stone behind it.
-            facing = board.opposite(target)
+            facing = self.facing[target]
             if holes[facing]:
                 holes[facing] = 0
                 captured = 1
-                back = board.behind(facing)
+                back = self.behind[facing]
                 if holes[back]:
                     holes[back] = 0
                     captured = 2

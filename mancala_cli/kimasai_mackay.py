@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from .core import (LAP_LIMIT, NORTH, SOUTH, Board, Game, Move, Outcome, Position, other, sow,
-                   win)
+from .core import (LAP_LIMIT, NORTH, SOUTH, WATCH_FROM, Board, Game, Move, Outcome, Position, other,
+                   sow, win)
 
 RESERVE = 24
 
@@ -83,6 +83,7 @@ class KimasaiMackay(Game):
         inner = self.inner[side]
         opposites = self.opposites
         seen: dict[tuple, int] = {}
+        watch = min(WATCH_FROM, LAP_LIMIT)  # no lap before this one can be endless
         raided = 0
         laps = 0
         # The first lap starts with the hole after the origin.
@@ -96,7 +97,8 @@ class KimasaiMackay(Game):
             if holes[hole] == 1:                       # KM-5: empty before: the move ends
                 break
             # The lap ended in an occupied hole: the move goes on (relay or raid).
-            self.going_on(position, origin, laps, holes, hole, seen, LAP_LIMIT)
+            if laps >= watch:
+                self.going_on(position, origin, laps, holes, hole, seen, LAP_LIMIT)
             facing = opposites[hole]
             if phase == 2 and hole in inner and holes[facing]:
                 # KM-8: cattle raid, the first raided seed falls into the hole itself.

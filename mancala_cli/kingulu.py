@@ -10,8 +10,8 @@ relay laps, the empty-hole capture and reserved holes (*kuweka mtoto*)::
 """
 from __future__ import annotations
 
-from .core import (DRAW, LAP_LIMIT, SOUTH, Board, Game, IllegalMove, Move, Outcome, Position, other,
-                   sow, win)
+from .core import (DRAW, LAP_LIMIT, SOUTH, WATCH_FROM, Board, Game, IllegalMove, Move, Outcome,
+                   Position, other, sow, win)
 
 
 class Kingulu(Game):
@@ -72,6 +72,7 @@ class Kingulu(Game):
         holes = list(position.holes)
         circuit = self.circuit
         seen: dict[tuple, int] = {}
+        watch = min(WATCH_FROM, LAP_LIMIT)  # no lap before this one can be endless
         captured = 0
         reserves = False
         banks = position.banks
@@ -108,7 +109,8 @@ class Kingulu(Game):
                 raise IllegalMove("KG-FIRSTLAP",
                                   f"{board.name(origin)}: the first lap ends in {board.name(hole)}, "
                                   f"an occupied hole of {side}'s own row", position, origin)
-            self.going_on(position, origin, laps, holes, hole, seen, LAP_LIMIT)
+            if laps >= watch:
+                self.going_on(position, origin, laps, holes, hole, seen, LAP_LIMIT)
             hand = holes[hole]                                 # relay
             holes[hole] = 0
             place = last_place + 1

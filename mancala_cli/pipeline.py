@@ -97,25 +97,6 @@ def _batch(kind: str, file: str, first: int, chunk: list[str], pending: list[Pro
     return Batch(kind, file, first, chunk, taken, sum(map(len, chunk)))
 
 
-def _shift(record: GameRecord, offset: int) -> None:
-    """Move every line number of a record read from a batch by ``offset``."""
-    if not offset:
-        return
-    record.line += offset
-    record.tag_at = {name: (line + offset, column) for name, (line, column) in record.tag_at.items()}
-    if record.result_at is not None:
-        record.result_at = (record.result_at[0] + offset, record.result_at[1])
-    for problem in record.problems:
-        if problem.line is not None:
-            problem.line += offset
-    stack = [record.moves]
-    while stack:
-        for node in stack.pop():
-            if node.line is not None:
-                node.line += offset
-            stack.extend(node.variations)
-
-
 def _attach(records: list[GameRecord], problems: list[Problem]) -> None:
     """Give each decoding problem to the game whose lines hold it."""
     for problem in problems:
@@ -131,9 +112,7 @@ def process_batch(options: Options, batch: Batch) -> list[GameResult]:
     if batch.kind == "json":
         records = list(json_records(batch.lines, batch.file, batch.first_line))
     else:
-        records = list(read_games(batch.lines, file=batch.file))
-        for record in records:
-            _shift(record, batch.first_line - 1)
+        records = list(read_games(batch.lines, batch.file, batch.first_line))
     if batch.problems:
         if not records:
             records = [GameRecord(file=batch.file, line=batch.first_line)]

@@ -322,10 +322,9 @@ class _Reader:
                 if before is not None:
                     before = " ".join(before)
                     self.before = None
-                self.cur.append(MoveNode(hole=hole, destination=dest, captured=cap,
-                                         reserved=res is not None, glyphs=[glyph] if glyph else [],
-                                         before=before, number=number, dots=dots, line=lineno,
-                                         column=col))
+                # positional: the fields in MoveNode's order (faster than keywords)
+                self.cur.append(MoveNode(hole, dest, cap, res is not None, [glyph] if glyph else [], [],
+                                         before, None, [], number, dots, lineno, col))
                 self.attach = True
             elif kind == "NUMBER":
                 if self.phase == _DONE:
@@ -389,10 +388,9 @@ class _Reader:
             else:  # UNKNOWN
                 self.error(f"unknown token {_short(m.group(kind))}", lineno, m.start(kind) + 1)
 
-    def run(self, lines: Iterable[str]) -> Iterator[GameRecord]:
+    def run(self, lines: Iterable[str], first_line: int = 1) -> Iterator[GameRecord]:
         prev_blank = False
-        lineno = 0
-        for lineno, line in enumerate(lines, 1):
+        for lineno, line in enumerate(lines, first_line):
             if self.comment is not None:  # inside a { comment spanning lines
                 if not line.strip():
                     self.comment[2].append(line)
@@ -444,7 +442,8 @@ class _Reader:
             yield self.finish()
 
 
-def read_games(source: TextIO | Iterable[str], file: str | None = None) -> Iterator[GameRecord]:
+def read_games(source: TextIO | Iterable[str], file: str | None = None,
+               first_line: int = 1) -> Iterator[GameRecord]:
     """Stream the games of ``source`` (a text stream, an iterable of lines, or
     a whole text as one ``str``) one at a time.
 
@@ -452,9 +451,11 @@ def read_games(source: TextIO | Iterable[str], file: str | None = None) -> Itera
     ``Problem(severity="error", code="syntax")`` of that game, with the 1-based
     line and column in the file; a game without a result token gets the
     error ``missing-result``, a move number with no move after it the
-    warning ``move-number``. ``file`` is copied into each record.
+    warning ``move-number``. ``file`` is copied into each record;
+    ``first_line`` is the line number of the first line of ``source`` (a
+    part of a larger file).
     """
-    return _Reader(file).run(_lines(source))
+    return _Reader(file).run(_lines(source), first_line)
 
 
 def read_game(text: str) -> GameRecord | None:
