@@ -6,13 +6,13 @@
     ['c1', 'd1', 'e1', 'f1']
 """
 from .core import (LAP_LIMIT, NORTH, SOUTH, Board, Game, IllegalMove, InvalidPosition, Line,
-                   MancalaError, Move, Outcome, Position, other)
+                   MancalaError, Move, MutablePosition, Outcome, Position, other)
 from .games import GAME_IDS, UnknownGame, all_games, get_game
 
 __version__ = "0.1.0"
 
 __all__ = [
     "LAP_LIMIT", "NORTH", "SOUTH", "Board", "Game", "IllegalMove", "InvalidPosition", "Line",
-    "MancalaError", "Move", "Outcome", "Position", "other", "GAME_IDS", "UnknownGame",
+    "MancalaError", "Move", "MutablePosition", "Outcome", "Position", "other", "GAME_IDS", "UnknownGame",
     "all_games", "get_game", "__version__",
 ]

@@ -203,6 +203,54 @@ class Position(NamedTuple):
         return sum(self.holes) + self.banks[0] + self.banks[1]
 
 
+class MutablePosition:
+    """A position being played: the mutable twin of :class:`Position` that a
+    move changes in place. Replaying a game needs only one of these, where
+    :class:`Position` makes a new tuple per ply::
+
+        >>> from mancala_cli.games import get_game
+        >>> game = get_game("kingulu")
+        >>> now = MutablePosition(game.start())
+        >>> game.move(now, game.board.index_of("c1")).captured
+        6
+        >>> now.frozen().banks, now.side
+        ((7, 0), 'N')
+    """
+
+    __slots__ = ("holes", "side", "banks", "move_number", "reserved")
+
+    def __init__(self, position: Position) -> None:
+        self.holes = list(position.holes)
+        self.side = position.side
+        self.banks = list(position.banks)
+        self.move_number = position.move_number
+        self.reserved = position.reserved
+
+    def key(self) -> tuple[tuple[int, ...], str]:
+        """The same key as :meth:`Position.key`."""
+        return (tuple(self.holes), self.side)
+
+    def gain(self, side: str, seeds: int) -> None:
+        """Add ``seeds`` to the bank of ``side``."""
+        self.banks[0 if side == SOUTH else 1] += seeds
+
+    def pass_turn(self) -> None:
+        """The mover's turn is over: the other side moves (North's move ends a move number)."""
+        if self.side == NORTH:
+            self.side = SOUTH
+            self.move_number += 1
+        else:
+            self.side = NORTH
+
+    def frozen(self) -> Position:
+        """The :class:`Position` this is now."""
+        banks = self.banks
+        # tuple.__new__ skips the named tuple's argument handling: one new
+        # position per ply is the engine's hottest allocation.
+        return _new_position(Position, (tuple(self.holes), self.side, (banks[0], banks[1]),
+                                        self.move_number, self.reserved))
+
+
 class Move(NamedTuple):
     """A move as played: its origin, the hole where it ended and its outcome.
 
@@ -260,8 +308,9 @@ class InvalidPosition(MancalaError):
 
 
 class Game(ABC):
-    """The rules of one game. Subclasses implement :meth:`_apply`,
-    :meth:`_origins` and :meth:`_ended`; everything else is shared."""
+    """The rules of one game. Subclasses implement :meth:`_move`,
+    :meth:`_no_moves`, and where the game needs them :meth:`_origins` and
+    :meth:`_ended`; everything else is shared."""
 
     id: str
     name: str
@@ -278,15 +327,23 @@ class Game(ABC):
         """The standard starting position."""
 
     @abstractmethod
+    def _move(self, now: MutablePosition, origin: int, position: Position | None = None) -> Move:
+        """Play ``origin`` in place: ``now`` becomes the position after the
+        move. Raises :class:`IllegalMove` (never ``GAME-OVER``), naming
+        ``position`` (``now`` as it was, when the caller has it); ``now`` is
+        then spoilt."""
+
     def _apply(self, position: Position, origin: int) -> tuple[Move, Position]:
-        """Play ``origin`` or raise :class:`IllegalMove` (never ``GAME-OVER``)."""
+        """Play ``origin`` from ``position``: the move and the new position."""
+        now = MutablePosition(position)
+        return self._move(now, origin, position), now.frozen()
 
     def _origins(self, position: Position) -> Iterable[int]:
         """The holes worth trying as origins, in index order."""
         holes = position.holes
         return [h for h in self.board.holes_in_order(position.side) if holes[h]]
 
-    def _ended(self, position: Position, history: Collection) -> Outcome | None:
+    def _ended(self, position: Position | MutablePosition, history: Collection) -> Outcome | None:
         """An end condition that does not need the legal moves, if any."""
         return None
 
@@ -375,27 +432,34 @@ class Game(ABC):
         raise IllegalMove("GAME-OVER", f"the game has ended ({over.result}, {over.reason})",
                           position, origin)
 
-    def check_origin(self, position: Position, origin: int, rule: str) -> None:
+    def move(self, now: MutablePosition, origin: int, history: Collection = ()) -> Move:
+        """Play the move from hole ``origin`` in place: ``now`` becomes the
+        position after it (the quick way to replay a whole game).
+
+        Raises :class:`IllegalMove`; ``now`` is then spoilt, and where the
+        player has no legal move at all the rule named is the move's own,
+        where :meth:`play` names ``GAME-OVER`` first: for the exact error,
+        :meth:`play` the position from before the move.
+        """
+        over = self._ended(now, history)
+        if over is not None:
+            raise IllegalMove("GAME-OVER", f"the game has ended ({over.result}, {over.reason})",
+                              None, origin)
+        return self._move(now, origin)
+
+    def check_origin(self, now: MutablePosition, origin: int, rule: str,
+                     position: Position | None = None) -> None:
         """The ``*-ORIGIN`` and ``*-EMPTY`` checks shared by every game."""
-        if origin not in self.board.holes_of(position.side):
+        side = now.side
+        if origin not in self.board.holes_of(side):
             raise IllegalMove(f"{rule}-ORIGIN",
-                              f"{self.board.name(origin)} is not one of {position.side}'s holes",
+                              f"{self.board.name(origin)} is not one of {side}'s holes",
                               position, origin)
-        if position.holes[origin] == 0:
+        if now.holes[origin] == 0:
             raise IllegalMove(f"{rule}-EMPTY", f"origin {self.board.name(origin)} is empty",
                               position, origin)
 
-    def next_position(self, position: Position, holes: list[int], banks: tuple[int, int],
-                      reserved: frozenset[int] | None = None) -> Position:
-        """The position after the side to move has moved."""
-        side = position.side
-        # tuple.__new__ skips the named tuple's argument handling: one new
-        # position per ply is the engine's hottest allocation.
-        return _new_position(Position, (tuple(holes), NORTH if side == SOUTH else SOUTH, banks,
-                                        position.move_number + (side == NORTH),
-                                        position.reserved if reserved is None else reserved))
-
-    def going_on(self, position: Position, origin: int, laps: int, holes: list[int], hole: int,
+    def going_on(self, position: Position | None, origin: int, laps: int, holes: list[int], hole: int,
                  seen: dict, limit: int = LAP_LIMIT) -> None:
         """Called when lap ``laps`` ended in ``hole`` and the move goes on:
         ``ENDLESS`` when that was the last lap allowed, or when the state at

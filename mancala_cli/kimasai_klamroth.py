@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from .core import NORTH, SOUTH, Board, Game, IllegalMove, Move, Outcome, Position, other, win
+from .core import (NORTH, SOUTH, Board, Game, IllegalMove, Move, MutablePosition, Outcome, Position,
+                   other, win)
 
 
 class KimasaiKlamroth(Game):
@@ -47,7 +48,7 @@ class KimasaiKlamroth(Game):
         holes[self.board.index_of("l3")] = 0
         return Position(tuple(holes), SOUTH, (0, 0), 1)
 
-    def _ended(self, position: Position, history: Collection) -> Outcome | None:
+    def _ended(self, position: Position | MutablePosition, history: Collection) -> Outcome | None:
         """KK-4 (a) no stone left, (b) repetition; (c) is :meth:`_no_moves`."""
         mover = position.side
         holes = position.holes
@@ -62,16 +63,16 @@ class KimasaiKlamroth(Game):
         return Outcome(win(other(position.side)), "KK-4c",
                        f"{position.side} to move has no legal move")
 
-    def _apply(self, position: Position, origin: int) -> tuple[Move, Position]:
-        self.check_origin(position, origin, "KK")
-        side = position.side
-        board = self.board
+    def _move(self, now: MutablePosition, origin: int, position: Position | None = None) -> Move:
+        self.check_origin(now, origin, "KK", position)
+        side = now.side
+        holes = now.holes
         target = self.step[origin]
-        if position.holes[target]:
+        if holes[target]:
+            board = self.board
             raise IllegalMove("KK-BLOCKED",
                               f"{board.name(origin)} cannot step: {board.name(target)} is occupied",
                               position, origin)
-        holes = list(position.holes)
         holes[origin] = 0
         holes[target] = 1
         captured = 0
@@ -85,7 +86,6 @@ class KimasaiKlamroth(Game):
                 if holes[back]:
                     holes[back] = 0
                     captured = 2
-        banks = position.banks
-        if captured:
-            banks = (banks[0] + captured, banks[1]) if side == SOUTH else (banks[0], banks[1] + captured)
-        return Move(origin, target, captured), self.next_position(position, holes, banks)
+                now.gain(side, captured)
+        now.pass_turn()
+        return Move(origin, target, captured)

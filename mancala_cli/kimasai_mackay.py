@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from .core import (LAP_LIMIT, NORTH, SOUTH, WATCH_FROM, Board, Game, Move, Outcome, Position, other,
-                   sow, win)
+from .core import (LAP_LIMIT, NORTH, SOUTH, WATCH_FROM, Board, Game, Move, MutablePosition, Outcome,
+                   Position, other, sow, win)
 
 RESERVE = 24
 
@@ -46,11 +46,11 @@ class KimasaiMackay(Game):
         return Position(holes, SOUTH, (RESERVE, RESERVE), 1)
 
     @staticmethod
-    def phase(position: Position) -> int:
+    def phase(position: Position | MutablePosition) -> int:
         """KM-3: phase 1 while either player holds a reserve seed."""
         return 1 if position.banks[0] or position.banks[1] else 2
 
-    def _ended(self, position: Position, history: Collection) -> Outcome | None:
+    def _ended(self, position: Position | MutablePosition, history: Collection) -> Outcome | None:
         """KM-9: a player without a seed in his inner row ends the game."""
         holes = position.holes
         mover = position.side
@@ -66,14 +66,14 @@ class KimasaiMackay(Game):
         return Outcome(win(other(position.side)), "KM-9",
                        f"{position.side} to move has no legal move")
 
-    def _apply(self, position: Position, origin: int) -> tuple[Move, Position]:
-        self.check_origin(position, origin, "KM")
-        side = position.side
-        holes = list(position.holes)
-        banks = list(position.banks)
+    def _move(self, now: MutablePosition, origin: int, position: Position | None = None) -> Move:
+        self.check_origin(now, origin, "KM", position)
+        side = now.side
+        holes = now.holes
+        banks = now.banks
         mine = 0 if side == SOUTH else 1
-        phase = self.phase(position)
-        first_turn = position.move_number == 1 and side == SOUTH
+        phase = self.phase(now)
+        first_turn = now.move_number == 1 and side == SOUTH
         if phase == 1 and not first_turn and banks[mine]:
             # KM-4: introduce one reserve seed, then lift (KM-4a, KM-4b: none).
             holes[origin] += 1
@@ -111,5 +111,5 @@ class KimasaiMackay(Game):
                 hand = holes[hole]
                 holes[hole] = 0
                 place = last_place + 1
-        move = Move(origin, hole, raided, False, laps)
-        return move, self.next_position(position, holes, (banks[0], banks[1]))
+        now.pass_turn()
+        return Move(origin, hole, raided, False, laps)

@@ -10,8 +10,8 @@ relay laps, the empty-hole capture and reserved holes (*kuweka mtoto*)::
 """
 from __future__ import annotations
 
-from .core import (DRAW, LAP_LIMIT, SOUTH, WATCH_FROM, Board, Game, IllegalMove, Move, Outcome,
-                   Position, other, sow, win)
+from .core import (DRAW, LAP_LIMIT, SOUTH, WATCH_FROM, Board, Game, IllegalMove, Move, MutablePosition,
+                   Outcome, Position, other, sow, win)
 
 
 class Kingulu(Game):
@@ -60,22 +60,21 @@ class Kingulu(Game):
         reserved = position.reserved
         return [h for h in self.board.holes_in_order(position.side) if holes[h] and h not in reserved]
 
-    def _apply(self, position: Position, origin: int) -> tuple[Move, Position]:
+    def _move(self, now: MutablePosition, origin: int, position: Position | None = None) -> Move:
         board = self.board
-        self.check_origin(position, origin, "KG")
-        reserved = position.reserved
+        self.check_origin(now, origin, "KG", position)
+        reserved = now.reserved
         if origin in reserved:
             raise IllegalMove("KG-RESERVED", f"origin {board.name(origin)} is reserved by the opponent",
                               position, origin)
-        side = position.side
+        side = now.side
         mine = board.holes_of(side)
-        holes = list(position.holes)
+        holes = now.holes
         circuit = self.circuit
         seen: dict[tuple, int] = {}
         watch = min(WATCH_FROM, LAP_LIMIT)  # no lap before this one can be endless
         captured = 0
         reserves = False
-        banks = position.banks
         laps = 0
         hand = holes[origin]
         holes[origin] = 0
@@ -92,7 +91,7 @@ class Kingulu(Game):
                 if hand >= 2:
                     holes[circuit[last_place - 1]] -= 1
                     holes[hole] += 1
-                reserved = reserved | {hole}
+                now.reserved = reserved | {hole}
                 reserves = True
                 break
             if before == 0:                                    # 3. empty: the move ends
@@ -102,8 +101,7 @@ class Kingulu(Game):
                     captured = holes[facing]
                     holes[facing] = 0
                     holes[hole] = 0
-                    gain = captured + 1
-                    banks = (banks[0] + gain, banks[1]) if side == SOUTH else (banks[0], banks[1] + gain)
+                    now.gain(side, captured + 1)
                 break
             if laps == 1 and hole in mine:                     # 4. first lap, own row
                 raise IllegalMove("KG-FIRSTLAP",
@@ -114,5 +112,5 @@ class Kingulu(Game):
             hand = holes[hole]                                 # relay
             holes[hole] = 0
             place = last_place + 1
-        move = Move(origin, hole, captured, reserves, laps)
-        return move, self.next_position(position, holes, banks, reserved)
+        now.pass_turn()
+        return Move(origin, hole, captured, reserves, laps)
