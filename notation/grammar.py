@@ -79,6 +79,18 @@ TOKEN_PATTERN = (
 # number is digits and dots, so "14." never reads as the hole 14.
 TOKEN = pp.Regex(TOKEN_PATTERN, flags=re.DOTALL)
 
+#: The common case of movetext, read in one match: a move with no glyph,
+#: no long form and nothing but white space after it, with the move number
+#: before it if any (``12. c1x6``, ``e2^``, ``14``): ``num``, ``dots``,
+#: ``hole``, ``cap``, ``res``. Such a move is exactly the ``NUMBER`` and
+#: ``MOVE`` tokens of :data:`TOKEN`; the reader takes plain moves one match
+#: each while they last and reads the rest of the line token by token.
+#: Longer digit strings than 9 are not plain (the token reader reports them).
+PLAIN_MOVE = pp.Regex(
+    rf"\s*(?:(?P<num>[0-9]{{1,9}})(?P<dots>\.\.\.|\.)\s*)?(?P<hole>{HOLE})"
+    r"(?:x(?P<cap>[0-9]{1,9}))?(?P<res>\^)?(?=\s|\Z)"
+)
+
 RESULTS = frozenset(("1-0", "0-1", "1/2-1/2", "*"))
 
 _UNESCAPE = re.compile(r'\\(["\\])')

@@ -27,7 +27,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import TextIO
 
-from .grammar import TAG_LINE, TOKEN, escape, unescape
+from .grammar import PLAIN_MOVE, TAG_LINE, TOKEN, escape, unescape
 from .record import MAX_VARIATION_DEPTH, SEVEN_TAGS, GameRecord, MoveNode, Problem
 
 __all__ = ["read_games", "read_game", "write_game", "write_games", "WIDTH", "MAX_PROBLEMS"]
@@ -38,6 +38,7 @@ WIDTH = 79
 MAX_PROBLEMS = 100
 
 _TOKEN = TOKEN.re
+_PLAIN_MOVE = PLAIN_MOVE.re.match
 _TAG_LINE = TAG_LINE.re.match
 _TAG_START = re.compile(r"\s*\[").match
 _TAG_NAME = re.compile(r"[A-Za-z0-9_]+")
@@ -297,6 +298,8 @@ class _Reader:
         end = len(line)
         if end and line[-1].isspace():  # finditer would rescan trailing blanks at every position
             end = len(line.rstrip())
+        if self.number is None and self.before is None and self.phase != _DONE:
+            pos = self.plain_moves(line, lineno, pos, end)
         for m in _TOKEN.finditer(line, pos, end):
             kind = m.lastgroup
             if kind == "MOVE":
@@ -387,6 +390,25 @@ class _Reader:
                 self.error("'}' without '{'", lineno, m.start(kind) + 1)
             else:  # UNKNOWN
                 self.error(f"unknown token {_short(m.group(kind))}", lineno, m.start(kind) + 1)
+
+    def plain_moves(self, line: str, lineno: int, pos: int, end: int) -> int:
+        """Read the plain moves (:data:`~notation.grammar.PLAIN_MOVE`) from
+        ``pos`` on, one match each, as the token loop would; return where
+        they stop. Called with no move number or comment waiting."""
+        cur = self.cur
+        m = _PLAIN_MOVE(line, pos, end)
+        if m is None:
+            return pos
+        while m is not None:
+            number, dots, hole, cap, res = m.groups()
+            # positional: the fields in MoveNode's order (faster than keywords)
+            cur.append(MoveNode(hole, None, None if cap is None else int(cap), res is not None, [], [],
+                                None, None, [], None if number is None else int(number), dots,
+                                lineno, m.start(3) + 1))
+            pos = m.end()
+            m = _PLAIN_MOVE(line, pos, end)
+        self.attach = True
+        return pos
 
     def run(self, lines: Iterable[str], first_line: int = 1) -> Iterator[GameRecord]:
         prev_blank = False

@@ -461,3 +461,30 @@ def test_any_text_reads_without_raising_and_positions_are_real(text):
             assert p.severity in ("error", "warning")
             assert 1 <= p.line <= len(lines)
             assert 1 <= p.column <= len(lines[p.line - 1]) + 1
+
+
+# ------------------------------------------------- plain moves, one match each
+
+PLAIN_WORDS = st.sampled_from([
+    "1.", "12.", "12...", "3...", "c1", "d2x6", "e2^", "f1x3^", "14", "S3", "N11", "a99",
+    "1-0", "0-1", "1/2-1/2", "*", "{c}", "{", "}", "(", ")", ";x", "$3", "c1!", "d2?!",
+    "b2-a2", "14-13", "9.", "12..c1", "c1x1234567890", "1234567890.", "x", "^", "é",
+])
+SPACES = st.sampled_from([" ", "  ", "\t", "\n", "\n\n", "", " \n"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.tuples(PLAIN_WORDS, SPACES), max_size=40))
+def test_plain_moves_read_exactly_as_token_by_token(words):
+    """The one-match reading of plain moves is an optimisation only: with it
+    turned off, every record (moves, problems, positions) comes out the same."""
+    import notation.pmn as pmn
+    text = '[Game "kingulu"]\n\n' + "".join(w + s for w, s in words)
+    fast = list(read_games(text))
+    plain = pmn._PLAIN_MOVE
+    pmn._PLAIN_MOVE = lambda line, pos, end: None
+    try:
+        slow = list(read_games(text))
+    finally:
+        pmn._PLAIN_MOVE = plain
+    assert fast == slow
