@@ -1,0 +1,53 @@
+"""Every command the README shows runs as shown: its output, line for line,
+where the README shows output, and success where it shows none."""
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+BIN = pathlib.Path(sys.executable).parent
+MARK = "@@readme-command-done@@"
+
+
+def console_blocks() -> list[list[tuple[str, list[str]]]]:
+    """Each ```console block of the README as (command, lines shown after it)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = []
+    for body in re.findall(r"```console\n(.*?)```", text, re.S):
+        steps: list[tuple[str, list[str]]] = []
+        for line in body.splitlines():
+            if line.startswith("$ "):
+                steps.append((line[2:], []))
+            else:
+                steps[-1][1].append(line)
+        blocks.append(steps)
+    return blocks
+
+
+BLOCKS = console_blocks()
+
+
+@pytest.mark.skipif(not (BIN / "mancala").exists(), reason="mancala is not installed beside this Python")
+@pytest.mark.parametrize("steps", BLOCKS, ids=[steps[0][0][:40] for steps in BLOCKS])
+def test_readme_console_block(steps, tmp_path):
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    # One shell for the block, so that `echo $?` sees the command before it.
+    script = "".join(f"{command}\n__status=$?\necho {MARK} $__status\n(exit $__status)\n"
+                     for command, _ in steps)
+    done = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True,
+                          env={"PATH": f"{BIN}:/usr/bin:/bin", "LANG": "C.UTF-8"}, timeout=120)
+    outputs = done.stdout.split(f"{MARK} ")
+    assert len(outputs) == len(steps) + 1, done.stderr
+    # outputs[0] is what the first command printed; each later one starts
+    # with the status of the command before it, on a line of its own.
+    for k, (command, shown) in enumerate(steps):
+        printed = outputs[0] if k == 0 else outputs[k].split("\n", 1)[1]
+        status = int(outputs[k + 1].split("\n", 1)[0])
+        if shown:
+            assert printed.splitlines() == shown, command
+        else:
+            assert status == 0, (command, done.stderr)
