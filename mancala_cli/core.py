@@ -203,6 +203,9 @@ class Position(NamedTuple):
         return sum(self.holes) + self.banks[0] + self.banks[1]
 
 
+_new_position = tuple.__new__
+
+
 class MutablePosition:
     """A position being played: the mutable twin of :class:`Position` that a
     move changes in place. Replaying a game needs only one of these, where
@@ -263,9 +266,6 @@ class Move(NamedTuple):
     captured: int = 0
     reserved: bool = False
     laps: int = 1
-
-
-_new_position = tuple.__new__
 
 
 @dataclass(frozen=True, slots=True)
@@ -436,10 +436,11 @@ class Game(ABC):
         """Play the move from hole ``origin`` in place: ``now`` becomes the
         position after it (the quick way to replay a whole game).
 
-        Raises :class:`IllegalMove`; ``now`` is then spoilt, and where the
-        player has no legal move at all the rule named is the move's own,
-        where :meth:`play` names ``GAME-OVER`` first: for the exact error,
-        :meth:`play` the position from before the move.
+        Raises :class:`IllegalMove`, and ``now`` is then spoilt. One
+        difference from :meth:`play`: when the player has no legal move at
+        all, :meth:`play` names ``GAME-OVER`` (that verdict comes first)
+        where this names the rule the move itself breaks; for the exact
+        error, :meth:`play` the position from before the move.
         """
         over = self._ended(now, history)
         if over is not None:
