@@ -39,7 +39,7 @@ def main() -> None:
     count = 0
     for game in all_games():
         sample = positions(game, 1000, rng)
-        board_svg(game, *sample[0][:1])             # warm the per-game template
+        board_svg(game, sample[0][0])               # warm the per-game template
         began = time.perf_counter()
         for position, move in sample:
             board_svg(game, position, last_move=move)

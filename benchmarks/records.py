@@ -23,7 +23,7 @@ import time
 
 from mancala_cli import MutablePosition, get_game
 from mancala_cli.randomgames import random_game
-from notation.pmn import read_games, write_game
+from notation.pmn import read_games, write_games
 
 MIX = ("kingulu", "kingulu", "kimasai-mackay", "kimasai-klamroth")
 
@@ -32,13 +32,16 @@ def make_archive(path: str, games: int, seed: int = 1) -> int:
     """Write ``games`` random games; return the number of plies."""
     rng = random.Random(seed)
     plies = 0
-    with open(path, "w", encoding="utf-8") as out:
+
+    def records():
+        nonlocal plies
         for i in range(games):
             record = random_game(get_game(MIX[i % len(MIX)]), rng, max_plies=120)
             plies += len(record.moves)
-            if i:
-                out.write("\n")
-            out.write(write_game(record))
+            yield record
+
+    with open(path, "w", encoding="utf-8") as out:
+        write_games(records(), out)
     return plies
 
 

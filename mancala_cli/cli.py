@@ -115,7 +115,7 @@ def moves(
     for move in legal:
         typer.echo(format_move(rules.board, move, coords.value, start.side))
     if not legal:
-        outcome = rules.outcome(start)
+        outcome = rules.outcome(start, moves=legal)
         if outcome is not None:
             typer.echo(f"the game is over: {outcome.result} ({outcome.reason}: {outcome.message})", err=True)
 
@@ -156,7 +156,7 @@ def random_games(
 
     Example: mancala random --game kingulu -n 3 --seed 7
     """
-    from notation.pmn import write_game
+    from notation.pmn import write_games
 
     from .randomgames import random_game
 
@@ -164,12 +164,8 @@ def random_games(
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
     rng = random.Random(seed)
-    out = sys.stdout
-    for i in range(n):
-        record = random_game(rules, rng, max_plies, event=f"random game {i + 1}, seed {seed}")
-        if i:
-            out.write("\n")
-        out.write(write_game(record))
+    write_games((random_game(rules, rng, max_plies, event=f"random game {i + 1}, seed {seed}")
+                 for i in range(n)), sys.stdout)
 
 
 def _terminate(signum, frame) -> None:
@@ -311,7 +307,7 @@ def validate(
     import contextlib
 
     from .inputs import InputError
-    from .pipeline import Options
+    from .pipeline import Options, report_json
 
     if format not in ("text", "json"):
         fail(f"unknown format {format!r} (text or json)")
@@ -329,10 +325,9 @@ def validate(
                 io_failed = io_failed or isinstance(result, InputError)
                 totals["errors"] += 1
                 if format == "json":
-                    out.write(json.dumps({"file": path, "index": None, "line": getattr(result, "line", None),
-                                          "game": None, "plies": 0, "result": None, "valid": False,
-                                          "problems": [{"severity": "error", "rule": "unreadable",
-                                                        "message": str(result)}]}) + "\n")
+                    unreadable = {"severity": "error", "rule": "unreadable", "message": str(result)}
+                    out.write(report_json(path, getattr(result, "line", None), None, 0, None, False,
+                                          [unreadable]) + "\n")
                 else:
                     out.flush()
                     typer.echo(f"mancala: error: {result}", err=True)
@@ -447,8 +442,6 @@ def render(
     """
     import os
 
-    from notation.coords import format_move as fmt
-
     from .inputs import InputError, atomic_output
     from .pipeline import problem_line, sorted_problems
     from .replay import replay
@@ -513,7 +506,7 @@ def render(
         before = states[k - 1][0]
         move = states[k][1]
         number = f"{before.move_number}." if before.side == "S" else f"{before.move_number}..."
-        return (f"{rules.name} — position after {number} {fmt(rules.board, move, 'algebraic', before.side)}, "
+        return (f"{rules.name} — position after {number} {format_move(rules.board, move, 'algebraic', before.side)}, "
                 f"{side_name(pos.side)} to move")
 
     if all_plies:

@@ -307,6 +307,12 @@ class InvalidPosition(MancalaError):
     """A position that cannot occur in the game (shape, counts, conservation)."""
 
 
+def _game_over(over: Outcome, position: Position | None, origin: int) -> IllegalMove:
+    """The error for a move tried after the game has ended."""
+    return IllegalMove("GAME-OVER", f"the game has ended ({over.result}, {over.reason})",
+                       position, origin)
+
+
 class Game(ABC):
     """The rules of one game. Subclasses implement :meth:`_move`,
     :meth:`_no_moves`, and where the game needs them :meth:`_origins` and
@@ -429,8 +435,7 @@ class Game(ABC):
                 over = self.outcome(position, history)
                 if over is None:
                     raise
-        raise IllegalMove("GAME-OVER", f"the game has ended ({over.result}, {over.reason})",
-                          position, origin)
+        raise _game_over(over, position, origin)
 
     def move(self, now: MutablePosition, origin: int, history: Collection = ()) -> Move:
         """Play the move from hole ``origin`` in place: ``now`` becomes the
@@ -444,8 +449,7 @@ class Game(ABC):
         """
         over = self._ended(now, history)
         if over is not None:
-            raise IllegalMove("GAME-OVER", f"the game has ended ({over.result}, {over.reason})",
-                              None, origin)
+            raise _game_over(over, None, origin)
         return self._move(now, origin)
 
     def check_origin(self, now: MutablePosition, origin: int, rule: str,

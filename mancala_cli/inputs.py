@@ -56,22 +56,27 @@ class Source:
             yield text
 
     def _decode_reporting(self, raw: bytes, number: int, offset: int) -> str:
+        # A view, not slices: each attempt decodes from ``start`` only up to
+        # the next bad byte, so a line full of them takes linear time.
+        view = memoryview(raw)
         out = []
+        length = 0  # characters decoded so far
         start = 0
         while start < len(raw):
             try:
-                out.append(raw[start:].decode(self.encoding))
+                out.append(codecs.decode(view[start:], self.encoding))
                 break
             except UnicodeDecodeError as error:
-                good = raw[start:start + error.start].decode(self.encoding, errors="replace")
+                good = codecs.decode(view[start:start + error.start], self.encoding, "replace")
                 out.append(good)
-                column = len("".join(out)) + 1
+                length += len(good)
                 bad = raw[start + error.start:start + error.end]
                 self.problems.append(Problem(
                     "error", "encoding",
                     f"bytes {bad.hex(' ')} at byte offset {offset + start + error.start} "
-                    f"are not valid {self.encoding}", number, column))
+                    f"are not valid {self.encoding}", number, length + 1))
                 out.append("\ufffd")
+                length += 1
                 start += error.end
         return "".join(out)
 

@@ -98,13 +98,17 @@ def _batch(kind: str, file: str, first: int, chunk: list[str], pending: list[Pro
 
 
 def _attach(records: list[GameRecord], problems: list[Problem]) -> None:
-    """Give each decoding problem to the game whose lines hold it."""
+    """Give each decoding problem to the game whose lines hold it (before
+    the game's own problems)."""
+    owned: dict[int, list[Problem]] = {}
     for problem in problems:
-        owner = records[0]
-        for record in records:
+        owner = 0
+        for k, record in enumerate(records):
             if record.line <= (problem.line or 0):
-                owner = record
-        owner.problems.insert(0, problem)
+                owner = k
+        owned.setdefault(owner, []).append(problem)
+    for k, mine in owned.items():
+        records[k].problems[:0] = reversed(mine)
 
 
 def process_batch(options: Options, batch: Batch) -> list[GameResult]:
@@ -150,6 +154,13 @@ def problem_json(problem: Problem) -> dict:
     return out
 
 
+def report_json(file: str, line: int | None, game: str | None, plies: int, result: str | None, valid: bool,
+                problems: list[dict], ensure_ascii: bool = True) -> str:
+    """One game's line of ``validate --format json`` (``index`` is numbered by the caller)."""
+    return json.dumps({"file": file, "index": None, "line": line, "game": game, "plies": plies,
+                       "result": result, "valid": valid, "problems": problems}, ensure_ascii=ensure_ascii)
+
+
 def process_record(options: Options, record: GameRecord) -> GameResult:
     """Replay one record and format what the command prints for it."""
     converting = options.command == "convert"
@@ -163,19 +174,18 @@ def process_record(options: Options, record: GameRecord) -> GameResult:
     result = GameResult("", moves=report.plies, errors=report.errors, warnings=report.warnings)
     if not converting:
         if options.target == "json":
-            result.out = json.dumps({
-                "file": name, "index": None, "line": record.line,
-                "game": report.game.id if report.game else None, "plies": report.plies,
-                "result": report.result, "valid": report.valid,
-                "problems": [problem_json(p) for p in problems]}, ensure_ascii=False)
+            result.out = report_json(name, record.line, report.game.id if report.game else None,
+                                     report.plies, report.result, report.valid,
+                                     [problem_json(p) for p in problems], ensure_ascii=False)
         else:
             result.out = "".join(problem_line(name, p) + "\n" for p in problems)
         return result
     result.diagnostics = [problem_line(name, p) for p in problems]
-    start = format_position(report.game, report.start) if report.start else None
     if options.target == "pmn":
         result.out = write_game(record)
-    elif options.target == "json":
+        return result
+    start = format_position(report.game, report.start) if report.start else None
+    if options.target == "json":
         result.out = record_to_json(record, report.game.id if report.game else None, start) + "\n"
     else:
         result.record = record
@@ -191,8 +201,7 @@ def no_games(options: Options, file: str) -> GameResult:
     if options.command == "convert":
         result.diagnostics = [line]
     elif options.target == "json":
-        result.out = json.dumps({"file": file, "index": None, "line": 1, "game": None, "plies": 0,
-                                 "result": None, "valid": False, "problems": [problem_json(problem)]})
+        result.out = report_json(file, 1, None, 0, None, False, [problem_json(problem)])
     else:
         result.out = line + "\n"
     return result

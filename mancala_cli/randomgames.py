@@ -10,29 +10,32 @@ from __future__ import annotations
 
 import random as _random
 
-from notation.coords import format_hole
 from notation.record import GameRecord, MoveNode
 
-from .core import Game, Line
+from .core import Game
 
 
 def random_game(game: Game, rng: _random.Random, max_plies: int | None = None,
                 event: str = "random game") -> GameRecord:
     """Play uniformly random legal moves from the standard start until the game
     ends or ``max_plies`` moves are played (then the result is ``*``)."""
-    line = Line(game)
+    position = game.start()
+    history: set = set()
     board = game.board
     nodes = []
+    children = None  # the legal moves where the game stopped, when known
     while max_plies is None or len(nodes) < max_plies:
-        moves = line.legal_moves()
-        if not moves:
+        children = list(game.successors(position, history))
+        if not children:
             break
-        choice = rng.choice(moves)
-        side = line.position.side
-        line.play(choice.origin)
-        nodes.append(MoveNode(format_hole(board, choice.origin, "algebraic", side),
-                              captured=choice.captured or None, reserved=choice.reserved))
-    outcome = line.outcome()
+        move, after = rng.choice(children)
+        if game.uses_history:
+            history.add(position.key())
+        position = after
+        nodes.append(MoveNode(board.names[move.origin], captured=move.captured or None,
+                              reserved=move.reserved))
+        children = None
+    outcome = game.outcome(position, history, children)
     result = outcome.result if outcome else "*"
     tags = [("Game", game.id), ("Event", event), ("Result", result)]
     if outcome is not None and outcome.score is not None:

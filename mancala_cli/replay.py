@@ -127,15 +127,15 @@ class _Walker:
     def run(self, start: Position) -> None:
         report = self.report
         play = self.play
-        # A frame: (line, moves, first index, is main line); a variation's
-        # frame waits on the stack while the line it leaves goes on.
-        stack: list[tuple[Line, list[MoveNode], int, bool]] = [(Line(self.game, start), report.record.moves, 0, True)]
+        # A frame: (line, moves, is main line); a variation's frame waits on
+        # the stack while the line it leaves goes on.
+        stack: list[tuple[Line, list[MoveNode], bool]] = [(Line(self.game, start), report.record.moves, True)]
         while stack:
-            line, nodes, index, main = stack.pop()
-            for node in nodes[index:] if index else nodes:
+            line, nodes, main = stack.pop()
+            for node in nodes:
                 if node.variations:
                     for variation in node.variations:
-                        stack.append((line.copy(), variation, 0, False))
+                        stack.append((line.copy(), variation, False))
                 played = play(line, node)
                 if played is None:
                     break

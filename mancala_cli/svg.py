@@ -34,7 +34,8 @@ from lxml import etree
 
 from notation.position import format_position
 
-from .core import NORTH, SOUTH, Game, Move, Position, side_name
+from .core import FILES, NORTH, SIDES, SOUTH, Game, Move, Position, side_name
+from .text import default_title
 
 __all__ = ["board_svg", "default_title", "hole_centre", "viewbox_size", "HOLE_FILL", "BACKGROUND", "SEED_FILL",
            "SIDE_COLOURS", "DOT_LIMIT"]
@@ -118,12 +119,17 @@ def _el(parent, name: str, attrs: dict | None = None, text: str | None = None):
 
 
 # -- geometry ----------------------------------------------------------------
+#: The top left corner of the board rectangle (the same for every game).
+_BOARD_X = MARGIN + LABEL
+_BOARD_Y = MARGIN + BANK_H + BANK_GAP + LABEL
+
+
 def _board_box(game: Game) -> tuple[int, int, int, int]:
     """x, y, width, height of the board rectangle."""
     board = game.board
     width = 2 * PAD + board.files * CELL
     height = 2 * PAD + board.ranks * CELL + (HALF_GAP if board.ranks == 4 else 0)
-    return MARGIN + LABEL, MARGIN + BANK_H + BANK_GAP + LABEL, width, height
+    return _BOARD_X, _BOARD_Y, width, height
 
 
 def viewbox_size(game: Game) -> tuple[int, int]:
@@ -141,19 +147,19 @@ def _row(game: Game, rank: int, flip: bool) -> int:
     return rank - 1 if flip else game.board.ranks - rank
 
 
-def _column_x(game: Game, column: int) -> int:
-    return MARGIN + LABEL + PAD + column * CELL + CELL // 2
+def _column_x(column: int) -> int:
+    return _BOARD_X + PAD + column * CELL + CELL // 2
 
 
 def _row_y(game: Game, row: int) -> int:
     gap = HALF_GAP if game.board.ranks == 4 and row >= 2 else 0
-    return _board_box(game)[1] + PAD + row * CELL + CELL // 2 + gap
+    return _BOARD_Y + PAD + row * CELL + CELL // 2 + gap
 
 
 def hole_centre(game: Game, hole: int, flip: bool = False) -> tuple[int, int]:
     """The centre of ``hole``'s pit in viewBox units (South at the bottom unless ``flip``)."""
     board = game.board
-    return (_column_x(game, _column(game, board.file(hole), flip)),
+    return (_column_x(_column(game, board.file(hole), flip)),
             _row_y(game, _row(game, board.rank(hole), flip)))
 
 
@@ -162,19 +168,24 @@ def _ring(count: int, radius: float, start: float) -> list[tuple[float, float]]:
              radius * math.sin(math.radians(start + k * 360 / count))) for k in range(count)]
 
 
+def _polygon(count: int, radius: float) -> list[tuple[float, float]]:
+    """``count`` points around a centre, a vertex up (an edge up when even)."""
+    return _ring(count, radius, -90 + (180 / count if count % 2 == 0 else 0))
+
+
 def _dot_offsets(n: int) -> list[tuple[float, float]]:
     """Where the seeds of a hole holding ``n`` (1–12) lie, around the cluster centre."""
     if n == 1:
         return [(0.0, 0.0)]
     if n <= 6:
         radius = {2: 5, 3: 5.5, 4: 6, 5: 7, 6: 7.5}[n]
-        return _ring(n, radius, -90 + (180 / n if n % 2 == 0 else 0))
+        return _polygon(n, radius)
     outer = {7: 6, 8: 7, 9: 8, 10: 8, 11: 8, 12: 9}[n]
     inner = n - outer
     if inner == 1:
         centre = [(0.0, 0.0)]
     else:
-        centre = _ring(inner, {2: 3.5, 3: 4, 4: 4.5}[inner], -90 + (180 / inner if inner % 2 == 0 else 0))
+        centre = _polygon(inner, {2: 3.5, 3: 4, 4: 4.5}[inner])
     return centre + _ring(outer, 10, -90)
 
 
@@ -184,8 +195,7 @@ def _dots_path(n: int) -> str:
     d = _num(2 * DOT_R)
     parts = []
     for dx, dy in _dot_offsets(n):
-        x, y = round(dx - DOT_R, 1), round(dy + CLUSTER_DY, 1)
-        parts.append(f"M{_num(x)} {_num(y)}a{r} {r} 0 1 0 {d} 0a{r} {r} 0 1 0 -{d} 0z")
+        parts.append(f"M{_num(dx - DOT_R)} {_num(dy + CLUSTER_DY)}a{r} {r} 0 1 0 {d} 0a{r} {r} 0 1 0 -{d} 0z")
     return "".join(parts)
 
 
@@ -215,7 +225,7 @@ class _Template:
         self.bank_index = {}
         self.bank_box = {}
         for side, y in ((top, MARGIN), (bottom, by + bh + LABEL + BANK_GAP)):
-            cls = "south" if side == SOUTH else "north"
+            cls = side_name(side).lower()
             self.bank_index[side] = len(root)
             self.bank_box[side] = (bx, y)
             group = _el(root, "g", {"id": f"bank-{cls}", "class": f"bank {cls}"})
@@ -234,8 +244,8 @@ class _Template:
 
         labels = _el(root, "g", {"id": "labels", "class": "labels"})
         for file in range(board.files):
-            x = _column_x(game, _column(game, file, flip))
-            letter = board.name(file)[0]
+            x = _column_x(_column(game, file, flip))
+            letter = FILES[file]
             for y in (by - 6, by + bh + 15):
                 _el(labels, "text", {"class": "label file", "x": x, "y": y}, letter)
         for rank in range(1, board.ranks + 1):
@@ -246,14 +256,12 @@ class _Template:
         self.holes_index = len(root)
         holes = _el(root, "g", {"id": "holes"})
         self.centres = []
-        self.classes = []
         for hole in range(board.size):
             cx, cy = hole_centre(game, hole, flip)
             self.centres.append((cx, cy))
             owner = board.owner(hole)
             row = "front" if board.is_front(hole, owner) else "back"
-            cls = f"hole {'south' if owner == SOUTH else 'north'} {row}"
-            self.classes.append(cls)
+            cls = f"hole {side_name(owner).lower()} {row}"
             group = _el(holes, "g", {"id": f"hole-{board.name(hole)}", "class": cls})
             _el(group, "circle", {"class": "pit", "cx": cx, "cy": cy, "r": HOLE_R})
             _el(group, "text", {"class": "count", "x": cx, "y": cy + COUNT_DY}, "0")
@@ -273,11 +281,6 @@ def _template(game: Game, flip: bool) -> _Template:
     return template
 
 
-def default_title(game: Game, position: Position) -> str:
-    """``Bao Kingulu — move 12, North to move``."""
-    return f"{game.name} — move {position.move_number}, {side_name(position.side)} to move"
-
-
 def board_svg(game: Game, position: Position, *, last_move: Move | None = None, flip: bool = False,
               title: str | None = None, style: str | None = None) -> str:
     """A standalone SVG document of ``position`` (a ``str`` starting with ``<?xml``).
@@ -293,12 +296,12 @@ def board_svg(game: Game, position: Position, *, last_move: Move | None = None, 
     root[1].text = f"{game.id} position {format_position(game, position)}"
 
     # Banks and the side to move.
-    for side, count in ((SOUTH, position.banks[0]), (NORTH, position.banks[1])):
-        root[template.bank_index[side]][4].text = str(count)
+    for side in SIDES:
+        root[template.bank_index[side]][4].text = str(position.bank(side))
     side = position.side
     group = root[template.bank_index[side]]
     x, y = template.bank_box[side]
-    marker = _el(group, "g", {"id": "to-move", "class": f"to-move {'south' if side == SOUTH else 'north'}"})
+    marker = _el(group, "g", {"id": "to-move", "class": f"to-move {side_name(side).lower()}"})
     _el(marker, "polygon", {"points": f"{x + 92},{y + 11} {x + 92},{y + 25} {x + 104},{y + 18}"})
     _el(marker, "text", {"x": x + 110, "y": y + 23}, "to move")
 
@@ -323,8 +326,8 @@ def board_svg(game: Game, position: Position, *, last_move: Move | None = None, 
         elif n > DOT_LIMIT:
             text.set("class", "count many")
             text.set("y", template.many_y[hole])
-        if hole in reserved or hole == origin or hole == end:
-            _mark(game, template, group, hole, hole in reserved, hole == origin, hole == end)
+    for hole in reserved | {origin, end} - {None}:
+        _mark(game, template, holes[hole], hole, hole in reserved, hole == origin, hole == end)
 
     if style is not None:
         extra = etree.Element(_tag("style"))
@@ -338,7 +341,7 @@ def board_svg(game: Game, position: Position, *, last_move: Move | None = None, 
 def _mark(game: Game, template: _Template, group, hole: int, reserved: bool, origin: bool,
           end: bool) -> None:
     """Reserved ring and badge, last-move rings: classes on the hole group, marks inside."""
-    classes = [template.classes[hole]]
+    classes = [group.get("class")]
     cx, cy = template.centres[hole]
     if origin:
         classes.append("last-origin")
@@ -349,11 +352,11 @@ def _mark(game: Game, template: _Template, group, hole: int, reserved: bool, ori
         _el(group, "circle", {"id": "last-end", "class": "last-move end", "cx": cx, "cy": cy,
                               "r": HOLE_R - 4 if origin else HOLE_R})
     if reserved:
-        side = "south" if game.reserver(hole) == SOUTH else "north"
+        reserver = game.reserver(hole)
+        side = side_name(reserver).lower()
         classes.append("reserved")
         classes.append(f"reserved-by-{side}")
         _el(group, "circle", {"class": f"reserved-ring {side}", "cx": cx, "cy": cy, "r": HOLE_R + 4})
         _el(group, "circle", {"class": f"reserver-badge {side}", "cx": cx + 21, "cy": cy - 21, "r": 7.5})
-        _el(group, "text", {"class": f"reserver {side}", "x": cx + 21, "y": cy - 17.5},
-            "S" if side == "south" else "N")
+        _el(group, "text", {"class": f"reserver {side}", "x": cx + 21, "y": cy - 17.5}, reserver)
     group.set("class", " ".join(classes))

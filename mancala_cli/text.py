@@ -19,9 +19,15 @@ started); the banks of both sides and the side to move::
 """
 from __future__ import annotations
 
-from .core import NORTH, SOUTH, Game, Move, Position, side_name
+from .core import FILES, NORTH, SOUTH, Game, Move, Position, side_name
 
-__all__ = ["board_text"]
+__all__ = ["board_text", "default_title"]
+
+
+def default_title(game: Game, position: Position) -> str:
+    """``Bao Kingulu — move 12, North to move``: the first line of a text
+    board and the ``<title>`` of an SVG diagram."""
+    return f"{game.name} — move {position.move_number}, {side_name(position.side)} to move"
 
 
 def board_text(game: Game, position: Position, *, last_move: Move | None = None,
@@ -29,7 +35,7 @@ def board_text(game: Game, position: Position, *, last_move: Move | None = None,
     """A monospace board of ``position`` (lines joined by ``\\n``, no trailing newline)."""
     board = game.board
     files, ranks = board.files, board.ranks
-    width = max(2, len(str(max(max(position.holes), 1))))
+    width = max(2, len(str(max(position.holes))))
     origin = end = None
     if last_move is not None:
         origin, end = last_move.origin, last_move.end
@@ -51,7 +57,7 @@ def board_text(game: Game, position: Position, *, last_move: Move | None = None,
             text, after = brackets[0] + count + brackets[1], "*" if star else " "
         return text.rjust(width + 2) + after
 
-    file_line = indent + "".join(" " * width + board.name(f)[0] + "  " for f in columns)
+    file_line = indent + "".join(" " * width + FILES[f] + "  " for f in columns)
     top, bottom = (SOUTH, NORTH) if flip else (NORTH, SOUTH)
 
     def bank_line(side: str) -> str:
@@ -60,8 +66,7 @@ def board_text(game: Game, position: Position, *, last_move: Move | None = None,
             line += "   <- to move"
         return line
 
-    lines = [f"{game.name} — move {position.move_number}, {side_name(position.side)} to move",
-             bank_line(top), file_line]
+    lines = [default_title(game, position), bank_line(top), file_line]
     for k, rank in enumerate(rank_order):
         if ranks == 4 and k == 2:
             lines.append(indent + "-" * (files * (width + 3) - 2))

@@ -69,9 +69,6 @@ __all__ = ["MAX_VARIATION_DEPTH", "XMLArchiveError", "game_schema", "is_xml", "r
 
 #: The archive format's version, the root's ``version`` attribute.
 VERSION = "1"
-#: How deep variations may nest (the limit of every format; it fits libxml2,
-#: which parses at most 2048 nested elements: each level takes two, variation
-#: and move).
 #: Pretty-printing indents two spaces a level, up to this level.
 _MAX_INDENT = 40
 
@@ -111,15 +108,14 @@ class XMLArchiveError(Exception):
 # -- the schema ------------------------------------------------------------------------------
 
 
-def _safe_parser(huge: bool = True) -> etree.XMLParser:
-    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False,
-                           huge_tree=huge)
+#: The parser settings for anything read: no entities, no DTD, no network.
+_SAFE = {"resolve_entities": False, "no_network": True, "load_dtd": False, "dtd_validation": False}
 
 
 @lru_cache(maxsize=1)
 def _schema_tree() -> etree._ElementTree:
     data = resources.files("mancala_cli").joinpath("schema", "mancala.rng").read_bytes()
-    return etree.ElementTree(etree.fromstring(data, _safe_parser(huge=False)))
+    return etree.ElementTree(etree.fromstring(data, etree.XMLParser(**_SAFE)))
 
 
 @lru_cache(maxsize=1)
@@ -393,9 +389,8 @@ def read_archive(source: str | os.PathLike | bytes | BinaryIO, file: str | None 
 
 
 def _read(handle: BinaryIO, file: str | None) -> Iterator[GameRecord]:
-    events = etree.iterparse(handle, events=("start", "end"), tag=("mancala", "game"), resolve_entities=False,
-                             no_network=True, load_dtd=False, dtd_validation=False, huge_tree=True,
-                             remove_blank_text=False)
+    events = etree.iterparse(handle, events=("start", "end"), tag=("mancala", "game"), **_SAFE,
+                             huge_tree=True, remove_blank_text=False)
     root = None
     index = 0
     validator = game_schema()
@@ -440,7 +435,7 @@ def _check_root(root: etree._Element, file: str | None) -> None:
     if docinfo.doctype or docinfo.internalDTD is not None or docinfo.externalDTD is not None:
         raise XMLArchiveError("DTDs are not allowed in an XML archive (a <!DOCTYPE …> was found): "
                               "refused without expanding any entity", file=file)
-    shell = etree.Element(root.tag, dict(root.attrib))
+    shell = _shell(root)
     full = schema()
     if not full.validate(shell):
         raise _validation_error(full, root.sourceline, file)
@@ -472,14 +467,21 @@ def _check_between(root: etree._Element, game: etree._Element | None, file: str 
         previous, text = child, child.tail
     else:
         text_at(text, previous, None)
-    for child in others:
-        shell = etree.Element(root.tag, dict(root.attrib))
-        etree.SubElement(shell, child.tag)
-        _refuse(shell, child.sourceline, file)
-    for text, line in texts:
-        shell = etree.Element(root.tag, dict(root.attrib))
+    # A stray element is reported before stray text; the first of either.
+    if others:
+        shell = _shell(root)
+        etree.SubElement(shell, others[0].tag)
+        _refuse(shell, others[0].sourceline, file)
+    if texts:
+        text, line = texts[0]
+        shell = _shell(root)
         shell.text = text
         _refuse(shell, line, file)
+
+
+def _shell(root: etree._Element) -> etree._Element:
+    """The root element with its attributes and nothing inside (for the schema)."""
+    return etree.Element(root.tag, dict(root.attrib))
 
 
 def _refuse(shell: etree._Element, line: int | None, file: str | None) -> None:

@@ -70,14 +70,20 @@ def parse_hole(board: Board, token: str, style: str = "algebraic", side: str = "
     raise CoordinateError(f"unknown coordinate style {style!r}")
 
 
+def move_token(hole: str, destination: str | None, captured: int | None, reserved: bool) -> str:
+    """A move as PMN writes it: ``hole[-destination][xN][^]``, ``xN`` only
+    when something was taken (``x0`` and no count are never written)."""
+    text = hole if destination is None else f"{hole}-{destination}"
+    if captured is not None and captured > 0:
+        text += f"x{captured}"
+    if reserved:
+        text += "^"
+    return text
+
+
 def format_move(board: Board, move, style: str = "algebraic", side: str = "S", long_form: bool = False) -> str:
     """A played :class:`~mancala_cli.core.Move` with its outcome marks: ``c1x6``,
     ``e2^``; ``long_form`` adds the destination (``b2-a2x2``, Klamroth)."""
-    text = format_hole(board, move.origin, style, side)
-    if long_form:
-        text += "-" + format_hole(board, move.end, style, side)
-    if move.captured:
-        text += f"x{move.captured}"
-    if move.reserved:
-        text += "^"
-    return text
+    destination = format_hole(board, move.end, style, side) if long_form else None
+    return move_token(format_hole(board, move.origin, style, side), destination, move.captured,
+                      move.reserved)

@@ -19,6 +19,8 @@ import json
 import sys
 from typing import Any
 
+from mancala_cli.core import other
+
 from .record import MAX_VARIATION_DEPTH, RESULTS, GameRecord, MoveNode
 
 
@@ -57,18 +59,19 @@ def record_to_object(record: GameRecord, game: str | None, start: str | None) ->
     while stack:
         nodes, out, ply, side = stack.pop()
         for offset, node in enumerate(nodes):
-            mover = side if offset % 2 == 0 else ("N" if side == "S" else "S")
+            mover = side if offset % 2 == 0 else other(side)
             item = _move_to_json(node, ply + offset, mover)
             out.append(item)
             for variation in node.variations:
                 branch: list[dict[str, Any]] = []
                 item["variations"].append(branch)
                 stack.append((variation, branch, ply + offset, mover))
-    obj: dict[str, Any] = {"game": game, "tags": dict(record.tags), "start": start, "moves": root,
+    tags = dict(record.tags)
+    obj: dict[str, Any] = {"game": game, "tags": tags, "start": start, "moves": root,
                            "result": record.result}
     if record.comment is not None:
         obj["comment"] = record.comment
-    if len(dict(record.tags)) != len(record.tags):
+    if len(tags) != len(record.tags):
         obj["tag_list"] = [list(pair) for pair in record.tags]
     return obj
 

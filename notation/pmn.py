@@ -27,6 +27,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import TextIO
 
+from .coords import move_token
 from .grammar import PLAIN_MOVE, TAG_LINE, TOKEN, escape, unescape
 from .record import MAX_VARIATION_DEPTH, SEVEN_TAGS, GameRecord, MoveNode, Problem
 
@@ -591,13 +592,7 @@ _GLYPH_NAGS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 
 def _move_text(node: MoveNode) -> str:
     """The move token: hole, destination, marks (``x0`` never) and its glyph."""
-    out = node.hole
-    if node.destination is not None:
-        out += "-" + node.destination
-    if node.captured is not None and node.captured > 0:
-        out += f"x{node.captured}"
-    if node.reserved:
-        out += "^"
+    out = move_token(node.hole, node.destination, node.captured, node.reserved)
     if node.glyphs:
         glyph = node.glyphs[0]
         if glyph in _GLYPH_NAGS:

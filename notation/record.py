@@ -17,7 +17,8 @@ SEVEN_TAGS = ("Game", "Event", "Site", "Date", "Round", "South", "North", "Resul
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 GLYPHS = ("!!", "??", "!?", "?!", "!", "?")
 #: Variations nest at most this deep (deeper ones are a syntax error); every
-#: format (PMN, JSON, XML) holds records up to this depth.
+#: format (PMN, JSON, XML) holds records up to this depth (libxml2 reads at
+#: most 2048 nested elements, and in XML each level takes two: variation and move).
 MAX_VARIATION_DEPTH = 1000
 
 
