@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import random
 import sys
-from enum import Enum
 from typing import NoReturn, Optional
 
 import typer
@@ -18,9 +17,18 @@ from . import __version__
 from .core import Game, InvalidPosition, Position, side_name
 from .games import GAME_IDS, UnknownGame, all_games, get_game
 from .perft import divide
+from .running import (MancalaGroup, choice, choices_metavar, end_now, install_signal_handlers, integer,
+                      prepare_streams)
+
+#: The deepest perft, the most random games and the longest random game asked for.
+MAX_PERFT_DEPTH = 30
+MAX_RANDOM_GAMES = 10_000_000
+MAX_RANDOM_PLIES = 1_000_000
 
 app = typer.Typer(
-    add_completion=False,
+    cls=MancalaGroup,
+    add_completion=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
@@ -28,13 +36,13 @@ app = typer.Typer(
 )
 
 
-class Coords(str, Enum):
-    algebraic = "algebraic"
-    numeric = "numeric"
-    relative = "relative"
+def _choice_option(default, *names: str, values: tuple[str, ...], help: str):
+    return typer.Option(default, *names, parser=choice(names[0], values), metavar=choices_metavar(values),
+                        help=help)
 
 
-assert tuple(c.value for c in Coords) == STYLES
+def _int_option(default, *names: str, low: int, high: int | None = None, help: str):
+    return typer.Option(default, *names, parser=integer(names[0], low, high), metavar="N", help=help)
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
@@ -79,7 +87,7 @@ POSITION_OPTION = typer.Option(None, "--position", "-p", help="A position string
 
 @app.command()
 def games(
-    format: str = typer.Option("text", "--format", "-f", help="text or json."),
+    format: str = _choice_option("text", "--format", "-f", values=("text", "json"), help="Output format."),
 ) -> None:
     """List the games: id, name, board, seeds and source.
 
@@ -91,19 +99,17 @@ def games(
     if format == "json":
         for row in rows:
             typer.echo(json.dumps(row, ensure_ascii=False))
-    elif format == "text":
+    else:
         for row in rows:
             typer.echo(f"{row['id']:<17} {row['name']:<26} {row['board']:<5} {row['seeds']:>2} seeds  "
                        f"{row['sowing']}; {row['source']}")
-    else:
-        fail(f"unknown format {format!r} (text or json)")
 
 
 @app.command()
 def moves(
     game: str = GAME_OPTION,
     position: Optional[str] = POSITION_OPTION,
-    coords: Coords = typer.Option(Coords.algebraic, "--coords", help="Coordinate style of the moves."),
+    coords: str = _choice_option("algebraic", "--coords", values=STYLES, help="Coordinate style of the moves."),
 ) -> None:
     """Print the legal moves, one per line, with their outcome marks (c1x6, e2^).
 
@@ -113,7 +119,7 @@ def moves(
     start = _position(rules, position)
     legal = rules.legal_moves(start)
     for move in legal:
-        typer.echo(format_move(rules.board, move, coords.value, start.side))
+        typer.echo(format_move(rules.board, move, coords, start.side))
     if not legal:
         outcome = rules.outcome(start, moves=legal)
         if outcome is not None:
@@ -123,7 +129,7 @@ def moves(
 @app.command()
 def perft(
     game: str = GAME_OPTION,
-    depth: int = typer.Option(..., "--depth", "-d", min=0, help="Number of moves."),
+    depth: int = _int_option(..., "--depth", "-d", low=0, high=MAX_PERFT_DEPTH, help="Number of moves."),
     position: Optional[str] = POSITION_OPTION,
 ) -> None:
     """Count the legal move sequences of exactly DEPTH moves (the count is printed last).
@@ -147,10 +153,11 @@ def perft(
 @app.command("random")
 def random_games(
     game: str = GAME_OPTION,
-    n: int = typer.Option(1, "-n", "--number", min=0, help="How many games."),
-    seed: Optional[int] = typer.Option(None, "--seed", "-s", help="Random seed (the same seed gives the same games)."),
-    max_plies: Optional[int] = typer.Option(None, "--max-plies", min=1,
-                                            help="Stop a game after this many moves (result '*')."),
+    n: int = _int_option(1, "-n", "--number", low=0, high=MAX_RANDOM_GAMES, help="How many games."),
+    seed: Optional[int] = _int_option(None, "--seed", "-s", low=-(2**128), high=2**128,
+                                      help="Random seed (the same seed gives the same games)."),
+    max_plies: Optional[int] = _int_option(None, "--max-plies", low=1, high=MAX_RANDOM_PLIES,
+                                           help="Stop a game after this many moves (result '*')."),
 ) -> None:
     """Write N random legal games as canonical PMN.
 
@@ -168,33 +175,33 @@ def random_games(
                  for i in range(n)), sys.stdout)
 
 
-def _terminate(signum, frame) -> None:
-    raise KeyboardInterrupt
-
-
 def main() -> None:
-    import signal
-    # SIGTERM ends the command like Ctrl-C: output files are left as they were.
-    signal.signal(signal.SIGTERM, _terminate)
-    app()
+    """The console script: closed standard streams, signals (SIGINT, SIGTERM
+    and SIGHUP leave output files as they were) and one-line errors."""
+    prepare_streams()
+    install_signal_handlers()
+    code = app(standalone_mode=False)
+    if isinstance(code, int) and code >= 128:
+        # Ended by a signal or a closed pipe: everything is cleaned up
+        # already; leave without the interpreter's exit hooks, which may
+        # write to streams and pipes that are gone.
+        end_now(code)
+    sys.exit(code)
 
 
 # -- records: validate, convert, render ------------------------------------------
 
-FILES_ARGUMENT = typer.Argument(None, help="Input files (PMN, JSON Lines or XML); '-' or none: standard input.")
+FILES_ARGUMENT = typer.Argument(None, metavar="[FILE]...", help="Input files (PMN, JSON Lines or XML); '-' or none: standard input.")
 ENCODING_OPTION = typer.Option("utf-8", "--encoding", help="Text encoding of PMN and JSON input (a BOM is ignored).")
 
 
-class Target(str, Enum):
-    pmn = "pmn"
-    json = "json"
-    xml = "xml"
+TARGETS = ("pmn", "json", "xml")
 
 
 def _inputs(files: Optional[list[str]]) -> list[str]:
     if files:
         return files
-    if sys.stdin.isatty():
+    if sys.stdin.isatty() or not hasattr(sys.stdin, "buffer"):
         fail("no input: give a file, or '-' to read standard input")
     return ["-"]
 
@@ -223,7 +230,19 @@ def _records(path: str, encoding: str):
             yield record
 
 
-JOBS_OPTION = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes (output stays in input order).")
+JOBS_OPTION = typer.Option(1, "--jobs", "-j", parser=integer("--jobs", 1), metavar="N",
+                           help="Worker processes, at most the usable cores (output stays in input order).")
+
+
+def _jobs(jobs: int) -> int:
+    """``--jobs``, capped at the usable cores; far more than that is a warning."""
+    from .pipeline import usable_cores
+
+    cores = usable_cores()
+    if jobs > 4 * cores:
+        typer.echo(f"mancala: warning: --jobs {jobs} is more than 4 × the {cores} usable "
+                   f"core{'s' if cores != 1 else ''}; using {cores}", err=True)
+    return min(jobs, cores)
 
 
 def _results(paths: list[str], encoding: str, options, jobs: int, progress):
@@ -292,7 +311,8 @@ def validate(
     game: Optional[str] = typer.Option(None, "--game", "-g", help="Game id for records without a Game tag."),
     strict: bool = typer.Option(False, "--strict", help="Treat warnings as errors."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the problems."),
-    format: str = typer.Option("text", "--format", "-f", help="text, or json (one JSON object per game)."),
+    format: str = _choice_option("text", "--format", "-f", values=("text", "json"),
+                                 help="text, or json (one JSON object per game)."),
     encoding: str = ENCODING_OPTION,
     jobs: int = JOBS_OPTION,
 ) -> None:
@@ -309,10 +329,9 @@ def validate(
     from .inputs import InputError
     from .pipeline import Options, report_json
 
-    if format not in ("text", "json"):
-        fail(f"unknown format {format!r} (text or json)")
     if game is not None:
         _game(game)
+    jobs = _jobs(jobs)
     options = Options("validate", format, game, strict)
     totals = {"games": 0, "moves": 0, "errors": 0, "warnings": 0}
     io_failed = False
@@ -332,7 +351,7 @@ def validate(
                     out.flush()
                     typer.echo(f"mancala: error: {result}", err=True)
                 continue
-            totals["games"] += 1
+            totals["games"] += result.record_count
             totals["moves"] += result.moves
             totals["errors"] += result.errors
             totals["warnings"] += result.warnings
@@ -342,8 +361,7 @@ def validate(
             else:
                 out.write(result.out)
     if format == "text" and not quiet:
-        out.write(f"{totals['games']} games, {totals['moves']} moves, {totals['errors']} errors, "
-                  f"{totals['warnings']} warnings\n")
+        out.write(", ".join(_counted(totals[key], key[:-1]) for key in totals) + "\n")
     out.flush()
     if io_failed:
         raise typer.Exit(2)
@@ -351,11 +369,17 @@ def validate(
         raise typer.Exit(1)
 
 
+def _counted(number: int, noun: str) -> str:
+    """``1 game``, ``2 games``, ``0 errors``."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
 @app.command()
 def convert(
     files: Optional[list[str]] = FILES_ARGUMENT,
-    to: Target = typer.Option(..., "--to", "-t", help="Target format."),
-    coords: Optional[Coords] = typer.Option(None, "--coords", help="Rewrite the moves in this coordinate style."),
+    to: str = _choice_option(..., "--to", "-t", values=TARGETS, help="Target format."),
+    coords: Optional[str] = _choice_option(None, "--coords", values=STYLES,
+                                           help="Rewrite the moves in this coordinate style."),
     positions: bool = typer.Option(False, "--positions", help="Add the position after every move (JSON, XML)."),
     output: Optional[str] = typer.Option(None, "--output", "-o", help="Write here (atomically) instead of stdout."),
     game: Optional[str] = typer.Option(None, "--game", "-g", help="Game id for records without a Game tag."),
@@ -378,7 +402,8 @@ def convert(
 
     if game is not None:
         _game(game)
-    options = Options("convert", to.value, game, False, coords.value if coords else None, positions)
+    jobs = _jobs(jobs)
+    options = Options("convert", to, game, False, coords, positions)
     paths = _inputs(files)
     errors = 0
     progress = _Progress() if _Progress.wanted(quiet) else None
@@ -395,7 +420,7 @@ def convert(
 
     try:
         with progress or contextlib.nullcontext():
-            if to == Target.xml:
+            if to == "xml":
                 starts: dict[int, Optional[str]] = {}
 
                 def records():
@@ -411,7 +436,7 @@ def convert(
                 with atomic_output(output) as stream:
                     first = True
                     for result in results():
-                        if to == Target.pmn and not first:
+                        if to == "pmn" and not first:
                             stream.write("\n")
                         stream.write(result.out)
                         first = False
@@ -421,17 +446,41 @@ def convert(
         raise typer.Exit(1)
 
 
+def _check_render_options(file: Optional[str], *, ply: Optional[int], all_plies: bool, out_dir: Optional[str],
+                          position: Optional[str], game: Optional[str], format: str, style: Optional[str],
+                          output: Optional[str]) -> None:
+    """Options that cannot work together are usage errors, never ignored."""
+    if position is not None:
+        if game is None:
+            fail("--position needs --game")
+        if file is not None:
+            fail("give a record FILE or --position, not both")
+        if all_plies or ply is not None:
+            fail("--all and --ply need a record, not --position")
+    if out_dir is not None and not all_plies:
+        fail("--out-dir needs --all")
+    if all_plies:
+        if out_dir is None:
+            fail("--all needs --out-dir")
+        if ply is not None:
+            fail("--all draws every ply: give --all or --ply, not both")
+        if output is not None:
+            fail("--all writes into --out-dir: give --all or -o, not both")
+    if style is not None and format == "text":
+        fail("--style styles SVG diagrams: it does not go with --format text")
+
+
 @app.command()
 def render(
-    file: Optional[str] = typer.Argument(None, help="A record (PMN, JSON or XML); the first game is drawn."),
-    ply: Optional[int] = typer.Option(None, "--ply", min=0, help="Draw the position after this many moves (0: start)."),
+    file: Optional[str] = typer.Argument(None, metavar="[FILE]", help="A record (PMN, JSON or XML); the first game is drawn."),
+    ply: Optional[int] = _int_option(None, "--ply", low=0, help="Draw the position after this many moves (0: start)."),
     all_plies: bool = typer.Option(False, "--all", help="Draw every position (needs --out-dir)."),
     out_dir: Optional[str] = typer.Option(None, "--out-dir", help="Folder for --all."),
     position: Optional[str] = typer.Option(None, "--position", "-p", help="Draw this position string (with --game)."),
     game: Optional[str] = typer.Option(None, "--game", "-g", help="Game id (for --position, or records without Game)."),
-    index: int = typer.Option(1, "--index", min=1, help="Which game of the file to draw."),
+    index: int = _int_option(1, "--index", low=1, help="Which game of the file to draw."),
     flip: bool = typer.Option(False, "--flip", help="North at the bottom."),
-    format: str = typer.Option("svg", "--format", "-f", help="svg, or text for terminals."),
+    format: str = _choice_option("svg", "--format", "-f", values=("svg", "text"), help="svg, or text for terminals."),
     style: Optional[str] = typer.Option(None, "--style", help="A CSS file added to the SVG."),
     output: Optional[str] = typer.Option(None, "--output", "-o", help="Write here (atomically) instead of stdout."),
     encoding: str = ENCODING_OPTION,
@@ -446,11 +495,11 @@ def render(
     from .pipeline import problem_line, sorted_problems
     from .replay import replay
     from .svg import board_svg
-    from .text import board_text
+    from .text import FROM_POSITION, board_text, state_words
     from .xmlarchive import XMLArchiveError
 
-    if format not in ("svg", "text"):
-        fail(f"unknown format {format!r} (svg or text)")
+    _check_render_options(file, ply=ply, all_plies=all_plies, out_dir=out_dir, position=position, game=game,
+                          format=format, style=style, output=output)
     css = None
     if style is not None:
         try:
@@ -459,10 +508,10 @@ def render(
         except OSError as error:
             fail(f"{style}: cannot read: {error.strerror or error}")
 
-    def draw(rules: Game, pos: Position, last, title: Optional[str]) -> str:
+    def draw(rules: Game, pos: Position, last, title: Optional[str], outcome=FROM_POSITION) -> str:
         if format == "text":
-            return board_text(rules, pos, last_move=last, flip=flip) + "\n"
-        return board_svg(rules, pos, last_move=last, flip=flip, title=title, style=css)
+            return board_text(rules, pos, last_move=last, flip=flip, outcome=outcome) + "\n"
+        return board_svg(rules, pos, last_move=last, flip=flip, title=title, style=css, outcome=outcome)
 
     def write(path: Optional[str], text: str) -> None:
         try:
@@ -472,10 +521,6 @@ def render(
             fail(str(error))
 
     if position is not None:
-        if game is None:
-            fail("--position needs --game")
-        if all_plies or ply is not None:
-            fail("--all and --ply need a record, not --position")
         rules = _game(game)
         write(output, draw(rules, _position(rules, position), None, None))
         return
@@ -499,29 +544,31 @@ def render(
     rules = report.game
     states = [(report.start, None)] + list(zip(report.positions, report.moves))
 
+    def outcome_at(k: int):
+        """The engine's verdict where the record's last position ends the game."""
+        return report.outcome if k == len(states) - 1 else None
+
     def title_of(k: int) -> str:
         pos = states[k][0]
         if k == 0:
-            return f"{rules.name} — start, {side_name(pos.side)} to move"
+            return f"{rules.name} — start, {state_words(pos, outcome_at(k))}"
         before = states[k - 1][0]
         move = states[k][1]
         number = f"{before.move_number}." if before.side == "S" else f"{before.move_number}..."
         return (f"{rules.name} — position after {number} {format_move(rules.board, move, 'algebraic', before.side)}, "
-                f"{side_name(pos.side)} to move")
+                f"{state_words(pos, outcome_at(k))}")
 
     if all_plies:
-        if out_dir is None:
-            fail("--all needs --out-dir")
         os.makedirs(out_dir, exist_ok=True)
         suffix = "svg" if format == "svg" else "txt"
         width = max(3, len(str(len(states) - 1)))
         for k, (pos, last) in enumerate(states):
-            write(os.path.join(out_dir, f"ply-{k:0{width}d}.{suffix}"), draw(rules, pos, last, title_of(k)))
+            write(os.path.join(out_dir, f"ply-{k:0{width}d}.{suffix}"), draw(rules, pos, last, title_of(k), outcome_at(k)))
     else:
         k = len(states) - 1 if ply is None else ply
         if k > len(states) - 1:
             fail(f"the record has {len(states) - 1} playable moves, no ply {k}")
-        write(output, draw(rules, states[k][0], states[k][1], title_of(k)))
+        write(output, draw(rules, states[k][0], states[k][1], title_of(k), outcome_at(k)))
     if not report.valid:
         for problem in sorted_problems(report.problems):
             if problem.severity == "error":

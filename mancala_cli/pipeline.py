@@ -11,7 +11,10 @@ stays flat whatever the input size.
 """
 from __future__ import annotations
 
+import itertools
 import json
+import os
+import signal
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -53,6 +56,8 @@ class GameResult:
     warnings: int = 0
     record: GameRecord | None = None
     start: str | None = None
+    #: How many games this result stands for (0 for an input without games).
+    record_count: int = 1
 
 
 @dataclass
@@ -197,7 +202,7 @@ def no_games(options: Options, file: str) -> GameResult:
     """The result for an input that holds no game at all (an error)."""
     problem = Problem("error", "no-games", "no game in the input", 1, 1)
     line = problem_line(file, problem)
-    result = GameResult("", errors=1)
+    result = GameResult("", errors=1, record_count=0)
     if options.command == "convert":
         result.diagnostics = [line]
     elif options.target == "json":
@@ -207,20 +212,55 @@ def no_games(options: Options, file: str) -> GameResult:
     return result
 
 
+def usable_cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
 def run(options: Options, work: Iterable[Batch], jobs: int = 1) -> Iterator[tuple[Batch, list[GameResult]]]:
-    """Process batches in order, over ``jobs`` processes when more than one."""
-    if jobs <= 1:
-        for batch in work:
+    """Process batches in order, over worker processes when ``jobs`` is more
+    than one: at most ``jobs``, the usable cores and the number of batches."""
+    work = iter(work)
+    ahead = list(itertools.islice(work, min(jobs, usable_cores())))
+    workers = min(jobs, usable_cores(), len(ahead))
+    if workers <= 1:
+        for batch in itertools.chain(ahead, work):
             yield batch, process_batch(options, batch)
         return
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_quiet_worker) as pool:
-        yield from _ordered(pool, options, work, 2 * jobs)
+    # The workers are forked, and later stopped, with the stop signals held
+    # back: a signal in the middle of a fork would be lost in the fork's own
+    # handlers, and one in the middle of the shutdown would leave workers
+    # behind. A held signal takes effect as soon as it is let through.
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    pool = None
+    try:
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=_quiet_worker)
+        pool.submit(int).result()  # starts every worker now
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        yield from _ordered(pool, options, itertools.chain(ahead, work), 2 * workers)
+    finally:
+        signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+        try:
+            if pool is not None:
+                # On an interrupt or a closed pipe, batches not yet started are dropped.
+                pool.shutdown(wait=True, cancel_futures=True)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def _quiet_worker() -> None:
-    """Workers leave interrupts to the main process, which cleans up and exits."""
-    import signal
+    """Workers leave interrupts to the main process, which cleans up and
+    exits; a hang-up or SIGTERM sent to a worker ends it at once."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
+
+
+_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
 
 
 def _ordered(pool: Executor, options: Options, work: Iterable[Batch], window: int):

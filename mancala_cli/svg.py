@@ -34,8 +34,8 @@ from lxml import etree
 
 from notation.position import format_position
 
-from .core import FILES, NORTH, SIDES, SOUTH, Game, Move, Position, side_name
-from .text import default_title
+from .core import FILES, NORTH, SIDES, SOUTH, Game, Move, Outcome, Position, side_name
+from .text import FROM_POSITION, _FromPosition, default_title, outcome_of
 
 __all__ = ["board_svg", "default_title", "hole_centre", "viewbox_size", "HOLE_FILL", "BACKGROUND", "SEED_FILL",
            "SIDE_COLOURS", "DOT_LIMIT"]
@@ -282,17 +282,22 @@ def _template(game: Game, flip: bool) -> _Template:
 
 
 def board_svg(game: Game, position: Position, *, last_move: Move | None = None, flip: bool = False,
-              title: str | None = None, style: str | None = None) -> str:
+              title: str | None = None, style: str | None = None,
+              outcome: Outcome | None | _FromPosition = FROM_POSITION) -> str:
     """A standalone SVG document of ``position`` (a ``str`` starting with ``<?xml``).
 
     ``last_move`` highlights its origin and the hole where it ended; ``flip``
     puts North at the bottom; ``title`` replaces the default ``<title>``
     (game name, move number, side to move); ``style`` is extra CSS, appended
-    in a second ``<style>`` element after the default one.
+    in a second ``<style>`` element after the default one. A position where
+    the game has ended shows the result and its reason (``g#result``) instead
+    of the side to move; ``outcome`` gives it when the position alone cannot
+    tell (the default works it out from the position).
     """
+    over = outcome_of(game, position, outcome)
     template = _template(game, flip)
     root = copy.deepcopy(template.root)
-    root[0].text = default_title(game, position) if title is None else title
+    root[0].text = default_title(game, position, over) if title is None else title
     root[1].text = f"{game.id} position {format_position(game, position)}"
 
     # Banks and the side to move.
@@ -301,9 +306,14 @@ def board_svg(game: Game, position: Position, *, last_move: Move | None = None, 
     side = position.side
     group = root[template.bank_index[side]]
     x, y = template.bank_box[side]
-    marker = _el(group, "g", {"id": "to-move", "class": f"to-move {side_name(side).lower()}"})
-    _el(marker, "polygon", {"points": f"{x + 92},{y + 11} {x + 92},{y + 25} {x + 104},{y + 18}"})
-    _el(marker, "text", {"x": x + 110, "y": y + 23}, "to move")
+    if over is None:
+        marker = _el(group, "g", {"id": "to-move", "class": f"to-move {side_name(side).lower()}"})
+        _el(marker, "polygon", {"points": f"{x + 92},{y + 11} {x + 92},{y + 25} {x + 104},{y + 18}"})
+        _el(marker, "text", {"x": x + 110, "y": y + 23}, "to move")
+    else:
+        marker = _el(group, "g", {"id": "result", "class": "result"})
+        _el(marker, "text", {"class": "bank-side", "x": x + 92, "y": y + 23},
+            f"{over.result} ({over.reason})")
 
     # Holes.
     holes = root[template.holes_index]

@@ -19,20 +19,51 @@ started); the banks of both sides and the side to move::
 """
 from __future__ import annotations
 
-from .core import FILES, NORTH, SOUTH, Game, Move, Position, side_name
+from typing import Final
 
-__all__ = ["board_text", "default_title"]
+from .core import FILES, NORTH, SOUTH, Game, Move, Outcome, Position, side_name
+
+__all__ = ["board_text", "default_title", "state_words", "outcome_of", "FROM_POSITION"]
 
 
-def default_title(game: Game, position: Position) -> str:
-    """``Bao Kingulu — move 12, North to move``: the first line of a text
-    board and the ``<title>`` of an SVG diagram."""
-    return f"{game.name} — move {position.move_number}, {side_name(position.side)} to move"
+class _FromPosition:
+    def __repr__(self) -> str:
+        return "FROM_POSITION"
+
+
+#: The default ``outcome`` of a diagram: whether the game is over is worked
+#: out from the position alone (a Klamroth repetition needs the history: pass
+#: the outcome of the line instead).
+FROM_POSITION: Final = _FromPosition()
+
+
+def outcome_of(game: Game, position: Position, outcome: Outcome | None | _FromPosition) -> Outcome | None:
+    return game.outcome(position) if isinstance(outcome, _FromPosition) else outcome
+
+
+def state_words(position: Position, outcome: Outcome | None) -> str:
+    """``North to move``, or ``game over: 1-0 (KG-7)`` when the game has ended."""
+    if outcome is not None:
+        return f"game over: {outcome.result} ({outcome.reason})"
+    return f"{side_name(position.side)} to move"
+
+
+def default_title(game: Game, position: Position, outcome: Outcome | None = None) -> str:
+    """``Bao Kingulu — move 12, North to move`` (or ``…, game over: 1-0
+    (KG-7)``): the first line of a text board and the ``<title>`` of an SVG
+    diagram."""
+    return f"{game.name} — move {position.move_number}, {state_words(position, outcome)}"
 
 
 def board_text(game: Game, position: Position, *, last_move: Move | None = None,
-               flip: bool = False) -> str:
-    """A monospace board of ``position`` (lines joined by ``\\n``, no trailing newline)."""
+               flip: bool = False, outcome: Outcome | None | _FromPosition = FROM_POSITION) -> str:
+    """A monospace board of ``position`` (lines joined by ``\\n``, no trailing newline).
+
+    A position where the game has ended shows the result and its reason
+    instead of the side to move; ``outcome`` gives it when the position
+    alone cannot tell (the default works it out from the position).
+    """
+    over = outcome_of(game, position, outcome)
     board = game.board
     files, ranks = board.files, board.ranks
     width = max(2, len(str(max(position.holes))))
@@ -62,11 +93,11 @@ def board_text(game: Game, position: Position, *, last_move: Move | None = None,
 
     def bank_line(side: str) -> str:
         line = f"{indent}{side_name(side)}  {game.bank_name} {position.bank(side)}"
-        if side == position.side:
+        if side == position.side and over is None:
             line += "   <- to move"
         return line
 
-    lines = [default_title(game, position), bank_line(top), file_line]
+    lines = [default_title(game, position, over), bank_line(top), file_line]
     for k, rank in enumerate(rank_order):
         if ranks == 4 and k == 2:
             lines.append(indent + "-" * (files * (width + 3) - 2))
@@ -79,4 +110,6 @@ def board_text(game: Game, position: Position, *, last_move: Move | None = None,
         lines.append(f"reserved: {marks}")
     if last_move is not None:
         lines.append(f"last move: {board.name(origin)} → {board.name(end)}")
+    if over is not None:
+        lines.append(f"game over: {over.result} ({over.reason}: {over.message})")
     return "\n".join(line.rstrip() for line in lines)

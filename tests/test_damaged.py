@@ -79,7 +79,7 @@ def test_binary_bytes_and_invalid_utf8():
     result = text(bad)
     assert result.exit_code == 1
     assert "<stdin>:2:12: error: encoding: bytes e9 at byte offset 28 are not valid utf-8" in result.stdout
-    assert result.stdout.endswith("2 games, 4 moves, 1 errors, 0 warnings\n")
+    assert result.stdout.endswith("2 games, 4 moves, 1 error, 0 warnings\n")
 
 
 def test_crlf_mixed_line_ends_and_bom_are_valid():

@@ -32,6 +32,7 @@ BLOCKS = console_blocks()
 
 
 @pytest.mark.skipif(not (BIN / "mancala").exists(), reason="mancala is not installed beside this Python")
+@pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(), reason="not a git clone")
 @pytest.mark.parametrize("steps", BLOCKS, ids=[steps[0][0][:40] for steps in BLOCKS])
 def test_readme_console_block(steps, tmp_path):
     shutil.copytree(ROOT / "examples", tmp_path / "examples")
@@ -51,3 +52,17 @@ def test_readme_console_block(steps, tmp_path):
             assert printed.splitlines() == shown, command
         else:
             assert status == 0, (command, done.stderr)
+    # What the commands wrote is ignored by git, so a clone stays clean.
+    written = sorted(p.name for p in tmp_path.iterdir() if p.name != "examples")
+    assert all(_ignored(name) for name in written), written
+
+
+def _ignored(name: str) -> bool:
+    return subprocess.run(["git", "check-ignore", "-q", "--no-index", name], cwd=ROOT).returncode == 0
+
+
+@pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(), reason="not a git clone")
+def test_readme_get_going_output_is_ignored():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    folders = re.findall(r"--out-dir (\S+)", text)
+    assert folders and all(_ignored(f"{folder}/ply-000.svg") for folder in folders)

@@ -42,6 +42,8 @@ def _case(name):
     if name == "kingulu-c1":
         position, move = _played("kingulu", ["c1"])
         return kingulu, position, move, {"title": "Bao Kingulu — position after 1. c1, North to move"}
+    if name == "kingulu-over":  # the last position of examples/kingulu-village-match.pmn
+        return kingulu, parse_position(kingulu, "0,0,0,8*,0,12*/0,0,0,0,0,3 N 12-13 12"), None, {}
     if name == "kingulu-many-flipped":
         position = parse_position(kingulu, "10,11,12,13,2,0/0*,0,0,0,0,0 S 0-0 9")
         return kingulu, position, None, {"flip": True}
@@ -63,7 +65,7 @@ def _case(name):
     raise KeyError(name)
 
 
-CASES = ["kingulu-start", "kingulu-reserved", "kingulu-c1", "kingulu-many-flipped",
+CASES = ["kingulu-start", "kingulu-reserved", "kingulu-c1", "kingulu-many-flipped", "kingulu-over",
          "mackay-start", "mackay-played", "mackay-played-flipped",
          "klamroth-start", "klamroth-b2-styled"]
 
@@ -101,11 +103,20 @@ def test_structure(name):
     assert (root.get("width"), root.get("height")) == (str(width), str(height))
 
     title = root.find("svg:title", NS).text
+    over = game.outcome(position)
     if "title" in kwargs:
         assert title == kwargs["title"]
+    elif over is not None:
+        assert title == f"{game.name} — move {position.move_number}, game over: {over.result} ({over.reason})"
     else:
         side = "South" if position.side == "S" else "North"
         assert title == f"{game.name} — move {position.move_number}, {side} to move"
+    # A finished game shows its result where the side to move would be.
+    assert (root.find(".//svg:g[@id='to-move']", NS) is None) == (over is not None)
+    result = root.find(".//svg:g[@id='result']/svg:text", NS)
+    assert (result is None) == (over is None)
+    if over is not None:
+        assert result.text == f"{over.result} ({over.reason})"
 
     holes = root.findall(".//svg:g[@id='holes']/svg:g", NS)
     assert len(holes) == board.size
@@ -135,10 +146,10 @@ def test_structure(name):
         assert bank.get("class") == f"bank {side}"
         assert bank.find("svg:text[@class='bank-count']", NS).text == str(count)
         assert bank.find("svg:text[@class='bank-label']", NS).text == game.bank_name
-    markers = root.xpath("//*[@id='to-move']")
+    markers = root.xpath("//*[@id='to-move' or @id='result']")
     assert len(markers) == 1
     mover = "south" if position.side == "S" else "north"
-    assert markers[0].get("class") == f"to-move {mover}"
+    assert markers[0].get("class") == ("result" if game.outcome(position) else f"to-move {mover}")
     assert markers[0].getparent().get("id") == f"bank-{mover}"
     files = [t.text for t in root.findall(".//svg:text[@class='label file']", NS)]
     ranks = [t.text for t in root.findall(".//svg:text[@class='label rank']", NS)]

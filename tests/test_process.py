@@ -1,0 +1,267 @@
+"""The process around the commands: worker counts, exit statuses for broken
+pipes and signals, one-line usage errors, closed and full standard
+streams, options that do not go together, the summary's wording and the
+diagram of a finished game."""
+from __future__ import annotations
+
+import os
+import pathlib
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from typer.testing import CliRunner
+
+from mancala_cli import pipeline
+from mancala_cli.cli import app
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+VILLAGE = str(EXAMPLES / "kingulu-village-match.pmn")
+runner = CliRunner()
+
+
+def mancala(*args: str, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "mancala_cli", *args], capture_output=True, text=True,
+                          timeout=120, **kwargs)
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory) -> pathlib.Path:
+    """About 3,000 random games: many batches."""
+    path = tmp_path_factory.mktemp("process") / "archive.pmn"
+    with path.open("w", encoding="utf-8") as out:
+        subprocess.run([sys.executable, "-m", "mancala_cli", "random", "--game", "kingulu", "-n", "3000",
+                        "--seed", "11"], stdout=out, check=True, timeout=300)
+    return path
+
+
+# -- --jobs -----------------------------------------------------------------------
+
+class _Pool:
+    """Stands in for ProcessPoolExecutor and records how many workers were asked for."""
+
+    made: list[int] = []
+
+    def __init__(self, max_workers: int, initializer=None) -> None:
+        self.made.append(max_workers)
+
+    def submit(self, fn, *args):
+        from concurrent.futures import Future
+        future: Future = Future()
+        future.set_result(fn(*args))
+        return future
+
+    def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
+        pass
+
+
+def _batches(count: int):
+    lines = ['[Game "kingulu"]\n', '[Result "*"]\n', "\n", "1. c1x6 *\n", "\n"]
+    return [pipeline.Batch("pmn", "x.pmn", 1 + 5 * k, lines, []) for k in range(count)]
+
+
+@pytest.mark.parametrize("jobs,batches,workers", [
+    (64, 1, None),      # one batch: no worker process at all
+    (64, 3, 2),         # capped at the usable cores (2 here, or fewer)
+    (2, 40, 2),
+    (3, 2, 2),          # capped at the number of batches
+])
+def test_workers_are_capped_at_cores_and_batches(monkeypatch, jobs, batches, workers):
+    monkeypatch.setattr(pipeline, "ProcessPoolExecutor", _Pool)
+    monkeypatch.setattr(pipeline, "usable_cores", lambda: 2)
+    _Pool.made = []
+    options = pipeline.Options("validate")
+    results = list(pipeline.run(options, _batches(batches), jobs))
+    assert len(results) == batches
+    assert _Pool.made == ([] if workers is None else [workers])
+
+
+def test_far_too_many_jobs_is_a_warning_and_the_output_is_unchanged(archive):
+    one = mancala("validate", "--jobs", "1", str(archive))
+    many = mancala("validate", "--jobs", "99999999999999999999", str(archive))
+    cores = pipeline.usable_cores()
+    assert many.returncode == one.returncode == 0
+    assert many.stdout == one.stdout
+    assert many.stderr == (f"mancala: warning: --jobs 99999999999999999999 is more than 4 × the {cores} "
+                           f"usable core{'s' if cores != 1 else ''}; using {cores}\n")
+
+
+# -- broken pipes and signals ------------------------------------------------------
+
+def _left_behind(marker: str) -> list[str]:
+    """Processes still running whose command line names ``marker``."""
+    found = subprocess.run(["pgrep", "-f", marker], capture_output=True, text=True)
+    return found.stdout.split()
+
+
+@pytest.mark.skipif(not pathlib.Path("/usr/bin/pgrep").exists(), reason="needs pgrep")
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_closed_pipe_exits_141_quietly_and_leaves_no_worker(archive, jobs, tmp_path):
+    source = tmp_path / f"pipe-{jobs}.pmn"
+    source.write_bytes(archive.read_bytes())
+    child = subprocess.Popen([sys.executable, "-m", "mancala_cli", "convert", "--to", "json", "--jobs", jobs,
+                              str(source)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert child.stdout.read(10) == b'{"game": "'
+    child.stdout.close()
+    err = child.stderr.read().decode()
+    assert child.wait(timeout=60) == 141
+    assert err == ""
+    deadline = time.monotonic() + 10
+    while _left_behind(str(source)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _left_behind(str(source)) == []
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_signals_exit_128_plus_their_number(archive, tmp_path, signum):
+    big = tmp_path / "big.pmn"
+    big.write_text("\n".join([archive.read_text(encoding="utf-8")] * 10), encoding="utf-8")
+    target = tmp_path / "out.xml"
+    target.write_text("old\n", encoding="utf-8")
+    child = subprocess.Popen([sys.executable, "-m", "mancala_cli", "convert", "--to", "xml", "--positions",
+                              "--jobs", "2", "-o", str(target), str(big)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not any(p.name.startswith(".mancala-") for p in tmp_path.iterdir()):
+        assert time.monotonic() < deadline and child.poll() is None
+        time.sleep(0.02)
+    child.send_signal(signum)
+    _, err = child.communicate(timeout=60)
+    assert child.returncode == 128 + signum
+    assert "Traceback" not in err
+    assert target.read_text(encoding="utf-8") == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.pmn", "out.xml"]
+
+
+# -- standard streams --------------------------------------------------------------
+
+def test_closed_standard_output_is_one_line_exit_2():
+    done = subprocess.run([sys.executable, "-m", "mancala_cli", "validate", VILLAGE], stdout=subprocess.DEVNULL,
+                          capture_output=False, stderr=subprocess.PIPE, text=True, timeout=60,
+                          preexec_fn=lambda: os.close(1))
+    assert (done.returncode, done.stderr) == (2, "mancala: error: standard output is closed\n")
+
+
+def test_closed_standard_input_is_one_line_exit_2():
+    done = subprocess.run([sys.executable, "-m", "mancala_cli", "validate", "-"], capture_output=True,
+                          text=True, timeout=60, preexec_fn=lambda: os.close(0))
+    assert (done.returncode, done.stderr) == (2, "mancala: error: standard input is closed\n")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_full_standard_output_is_one_line_exit_2():
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "mancala_cli", "validate", VILLAGE], stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr == "mancala: error: standard output: cannot write: No space left on device\n"
+
+
+# -- usage errors -------------------------------------------------------------------
+
+@pytest.mark.parametrize("args,message", [
+    (["perft", "--game", "kingulu", "--depth", "-1"], "--depth must be ≥ 0 (got -1)"),
+    (["perft", "--game", "kingulu", "--depth", "abc"], "--depth must be a whole number (got 'abc')"),
+    (["perft", "--game", "kingulu", "--depth", "99999999999999999999"],
+     "--depth must be ≤ 30 (got 99999999999999999999)"),
+    (["random", "--game", "kingulu", "-n", "99999999999999999999"],
+     "-n must be ≤ 10,000,000 (got 99999999999999999999)"),
+    (["random", "--game", "kingulu", "--max-plies", "0"], "--max-plies must be ≥ 1 (got 0)"),
+    (["convert", "--to", "yaml", VILLAGE], "--to must be one of pmn, json, xml (got 'yaml')"),
+    (["convert", "--to", "json", "--coords", "hex", VILLAGE],
+     "--coords must be one of algebraic, numeric, relative (got 'hex')"),
+    (["validate", "--format", "yaml", VILLAGE], "--format must be one of text, json (got 'yaml')"),
+    (["validate", "--jobs", "0", VILLAGE], "--jobs must be ≥ 1 (got 0)"),
+    (["games", "--format", "xml"], "--format must be one of text, json (got 'xml')"),
+    (["render", VILLAGE, "--format", "png"], "--format must be one of svg, text (got 'png')"),
+    (["render", VILLAGE, "--index", "0"], "--index must be ≥ 1 (got 0)"),
+    (["validate", "--bogus"], "No such option: --bogus (Possible options: --jobs)"),
+    (["validate", "--jobs"], "Option '--jobs' requires an argument."),
+    (["nosuch"], "No such command 'nosuch'."),
+])
+def test_usage_errors_are_one_line(args, message):
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == f"mancala: error: {message}\n"
+
+
+@pytest.mark.parametrize("args,message", [
+    (["render", VILLAGE, "--out-dir", "d"], "--out-dir needs --all"),
+    (["render", VILLAGE, "--all", "--out-dir", "d", "--ply", "3"],
+     "--all draws every ply: give --all or --ply, not both"),
+    (["render", VILLAGE, "--all", "--out-dir", "d", "-o", "x.svg"],
+     "--all writes into --out-dir: give --all or -o, not both"),
+    (["render", VILLAGE, "--position", "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1", "--game", "kingulu"],
+     "give a record FILE or --position, not both"),
+    (["render", VILLAGE, "--format", "text", "--style", "my.css"],
+     "--style styles SVG diagrams: it does not go with --format text"),
+])
+def test_options_that_do_not_go_together_are_usage_errors(args, message, tmp_path):
+    result = runner.invoke(app, args)
+    assert (result.exit_code, result.stderr) == (2, f"mancala: error: {message}\n")
+    assert result.stdout == ""
+
+
+def test_help_shows_choices_and_h_is_help():
+    long = runner.invoke(app, ["render", "--help"])
+    short = runner.invoke(app, ["render", "-h"])
+    assert long.exit_code == short.exit_code == 0
+    assert long.stdout == short.stdout
+    assert "--format [svg|text]" in long.stdout
+    options = long.stdout.split("Options:", 1)[1]
+    assert "<str>" not in options and "<int" not in options and "<list" not in options
+    convert = runner.invoke(app, ["convert", "-h"]).stdout
+    assert "--to [pmn|json|xml]" in convert and "--coords [algebraic|numeric|relative]" in convert
+    top = runner.invoke(app, ["-h"]).stdout
+    assert "--install-completion" in top and "--show-completion" in top
+
+
+def test_shell_completion_script():
+    done = mancala("--show-completion", "bash", env={**os.environ, "SHELL": "/bin/bash"})
+    assert done.returncode == 0
+    assert "complete" in done.stdout and "mancala" in done.stdout
+
+
+# -- wording -------------------------------------------------------------------------
+
+def test_summary_counts_in_the_singular_and_plural():
+    one = runner.invoke(app, ["validate", VILLAGE])
+    assert one.stdout.splitlines()[-1] == "1 game, 23 moves, 0 errors, 0 warnings"
+
+
+def test_empty_input_is_no_games_and_one_error():
+    result = runner.invoke(app, ["validate", "-"], input=b"")
+    assert result.exit_code == 1
+    assert result.stdout == ("<stdin>:1:1: error: no-games: no game in the input\n"
+                             "0 games, 0 moves, 1 error, 0 warnings\n")
+
+
+# -- diagrams of a finished game -------------------------------------------------------
+
+def test_a_finished_game_is_drawn_with_its_result():
+    result = runner.invoke(app, ["render", VILLAGE, "--format", "text"])
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == [
+        "Bao Kingulu — move 12, game over: 1-0 (KG-7)",
+        "   North  store 13",
+        "     a    b    c    d    e    f",
+        " 2   0    0    0    8*   0   12*  2",
+        " 1  [0]  (0)   0    0    0    3   1",
+        "     a    b    c    d    e    f",
+        "   South  store 12",
+        "reserved: d2 by South, f2 by South",
+        "last move: a1 → b1",
+        "game over: 1-0 (KG-7: N to move has no legal move; score 35-13)",
+    ]
+    svg = runner.invoke(app, ["render", VILLAGE]).stdout
+    assert "<title>Bao Kingulu — position after 12. a1x1, game over: 1-0 (KG-7)</title>" in svg
+    assert 'id="to-move"' not in svg
+    assert '<g id="result" class="result">' in svg and ">1-0 (KG-7)</text>" in svg
+    # The position before the last move is not over: North... South is to move.
+    before = runner.invoke(app, ["render", VILLAGE, "--format", "text", "--ply", "22"]).stdout
+    assert before.splitlines()[0] == "Bao Kingulu — move 12, South to move"
+    assert "<- to move" in before and "game over" not in before
