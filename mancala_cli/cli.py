@@ -81,8 +81,8 @@ def main_options(
     """Validate, convert and draw records of Bao la Kimasai and Bao Kingulu games."""
 
 
-GAME_OPTION = typer.Option(..., "--game", "-g", help=f"Game id: {', '.join(GAME_IDS)}.")
-POSITION_OPTION = typer.Option(None, "--position", "-p", help="A position string (default: the standard start).")
+GAME_OPTION = typer.Option(..., "--game", "-g", metavar="GAME", help=f"Game id: {', '.join(GAME_IDS)}.")
+POSITION_OPTION = typer.Option(None, "--position", "-p", metavar="POSITION", help="A position string (default: the standard start).")
 
 
 @app.command()
@@ -192,7 +192,7 @@ def main() -> None:
 # -- records: validate, convert, render ------------------------------------------
 
 FILES_ARGUMENT = typer.Argument(None, metavar="[FILE]...", help="Input files (PMN, JSON Lines or XML); '-' or none: standard input.")
-ENCODING_OPTION = typer.Option("utf-8", "--encoding", help="Text encoding of PMN and JSON input (a BOM is ignored).")
+ENCODING_OPTION = typer.Option("utf-8", "--encoding", metavar="NAME", help="Text encoding of PMN and JSON input (a BOM is ignored).")
 
 
 TARGETS = ("pmn", "json", "xml")
@@ -308,7 +308,7 @@ class _Progress:
 @app.command()
 def validate(
     files: Optional[list[str]] = FILES_ARGUMENT,
-    game: Optional[str] = typer.Option(None, "--game", "-g", help="Game id for records without a Game tag."),
+    game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", help="Game id for records without a Game tag."),
     strict: bool = typer.Option(False, "--strict", help="Treat warnings as errors."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the problems."),
     format: str = _choice_option("text", "--format", "-f", values=("text", "json"),
@@ -381,8 +381,8 @@ def convert(
     coords: Optional[str] = _choice_option(None, "--coords", values=STYLES,
                                            help="Rewrite the moves in this coordinate style."),
     positions: bool = typer.Option(False, "--positions", help="Add the position after every move (JSON, XML)."),
-    output: Optional[str] = typer.Option(None, "--output", "-o", help="Write here (atomically) instead of stdout."),
-    game: Optional[str] = typer.Option(None, "--game", "-g", help="Game id for records without a Game tag."),
+    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write here (atomically) instead of stdout."),
+    game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", help="Game id for records without a Game tag."),
     encoding: str = ENCODING_OPTION,
     jobs: int = JOBS_OPTION,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
@@ -475,14 +475,14 @@ def render(
     file: Optional[str] = typer.Argument(None, metavar="[FILE]", help="A record (PMN, JSON or XML); the first game is drawn."),
     ply: Optional[int] = _int_option(None, "--ply", low=0, help="Draw the position after this many moves (0: start)."),
     all_plies: bool = typer.Option(False, "--all", help="Draw every position (needs --out-dir)."),
-    out_dir: Optional[str] = typer.Option(None, "--out-dir", help="Folder for --all."),
-    position: Optional[str] = typer.Option(None, "--position", "-p", help="Draw this position string (with --game)."),
-    game: Optional[str] = typer.Option(None, "--game", "-g", help="Game id (for --position, or records without Game)."),
+    out_dir: Optional[str] = typer.Option(None, "--out-dir", metavar="DIR", help="Folder for --all."),
+    position: Optional[str] = typer.Option(None, "--position", "-p", metavar="POSITION", help="Draw this position string (with --game)."),
+    game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", help="Game id (for --position, or records without Game)."),
     index: int = _int_option(1, "--index", low=1, help="Which game of the file to draw."),
     flip: bool = typer.Option(False, "--flip", help="North at the bottom."),
     format: str = _choice_option("svg", "--format", "-f", values=("svg", "text"), help="svg, or text for terminals."),
-    style: Optional[str] = typer.Option(None, "--style", help="A CSS file added to the SVG."),
-    output: Optional[str] = typer.Option(None, "--output", "-o", help="Write here (atomically) instead of stdout."),
+    style: Optional[str] = typer.Option(None, "--style", metavar="FILE", help="A CSS file added to the SVG."),
+    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write here (atomically) instead of stdout."),
     encoding: str = ENCODING_OPTION,
 ) -> None:
     """Draw a position as an SVG diagram or a plain-text board.

@@ -18,13 +18,18 @@ from typing import Any, NoReturn
 
 import typer
 from typer import _click
-from typer.core import TyperGroup
+from typer.core import TyperArgument, TyperGroup
 
 #: The signal that is ending the command, if any (set by :func:`_on_signal`).
 _signalled: int | None = None
 
 #: Exit status after a broken pipe on standard output (128 + SIGPIPE).
 BROKEN_PIPE = 128 + signal.SIGPIPE
+
+
+# Help names an argument by its metavar alone (``[FILE]...``), not with its
+# Python type (``<list[str]>``) after it, as it does for options with one.
+TyperArgument.display_type_rich = lambda self, ctx: None  # type: ignore[method-assign,assignment]
 
 
 class UsageProblem(typer.BadParameter):
