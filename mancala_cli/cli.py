@@ -379,6 +379,8 @@ def convert(
     if game is not None:
         _game(game)
     options = Options("convert", to.value, game, False, coords.value if coords else None, positions)
+    if output == "":
+        fail("--output: empty file name")
     paths = _inputs(files)
     errors = 0
     progress = _Progress() if _Progress.wanted(quiet) else None
@@ -451,13 +453,22 @@ def render(
 
     if format not in ("svg", "text"):
         fail(f"unknown format {format!r} (svg or text)")
+    for option, value, what in (("--output", output, "file"), ("--out-dir", out_dir, "folder"),
+                                ("--style", style, "file")):
+        if value == "":
+            fail(f"{option}: empty {what} name")
     css = None
     if style is not None:
         try:
-            with open(style, encoding="utf-8") as handle:
-                css = handle.read()
+            with open(style, "rb") as handle:
+                data = handle.read()
         except OSError as error:
             fail(f"{style}: cannot read: {error.strerror or error}")
+        try:
+            css = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+        except UnicodeDecodeError as error:
+            fail(f"{style}: cannot read: bytes {data[error.start:error.end].hex(' ')} "
+                 f"at byte offset {error.start} are not valid UTF-8")
 
     def draw(rules: Game, pos: Position, last, title: Optional[str]) -> str:
         if format == "text":
