@@ -191,6 +191,15 @@ class Target(str, Enum):
     xml = "xml"
 
 
+def _same_file(path: str, other: str) -> bool:
+    """Whether two paths name one regular file (through links or other spellings)."""
+    import os
+    try:
+        return os.path.isfile(path) and os.path.samefile(path, other)
+    except (OSError, ValueError):
+        return False
+
+
 def _inputs(files: Optional[list[str]]) -> list[str]:
     if files:
         return files
@@ -443,6 +452,7 @@ def render(
     Example: mancala render examples/kingulu-village-match.pmn --ply 4 -o board.svg
     """
     import os
+    import re
 
     from .inputs import InputError, atomic_output
     from .pipeline import problem_line, sorted_problems
@@ -523,11 +533,30 @@ def render(
     if all_plies:
         if out_dir is None:
             fail("--all needs --out-dir")
-        os.makedirs(out_dir, exist_ok=True)
+        if not os.path.isdir(out_dir):
+            try:
+                os.mkdir(out_dir)
+            except FileExistsError:
+                fail(f"{out_dir}: is not a directory")
+            except OSError as error:
+                fail(f"{out_dir}: cannot create: {error.strerror or error}")
         suffix = "svg" if format == "svg" else "txt"
         width = max(3, len(str(len(states) - 1)))
+        written = set()
         for k, (pos, last) in enumerate(states):
-            write(os.path.join(out_dir, f"ply-{k:0{width}d}.{suffix}"), draw(rules, pos, last, title_of(k)))
+            name = f"ply-{k:0{width}d}.{suffix}"
+            write(os.path.join(out_dir, name), draw(rules, pos, last, title_of(k)))
+            written.add(name)
+        # Diagrams of an earlier run (a longer game, the other format) would
+        # pass for this game's: remove them, now that every new one is written.
+        try:
+            stale = sorted(entry.path for entry in os.scandir(out_dir)
+                           if entry.name not in written and re.fullmatch(r"ply-[0-9]{3,}\.(?:svg|txt)", entry.name)
+                           and (entry.is_symlink() or entry.is_file()) and not _same_file(entry.path, path))
+            for old in stale:
+                os.unlink(old)
+        except OSError as error:
+            fail(f"{error.filename or out_dir}: cannot remove: {error.strerror or error}")
     else:
         k = len(states) - 1 if ply is None else ply
         if k > len(states) - 1:

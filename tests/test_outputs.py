@@ -77,6 +77,55 @@ def test_render_onto_a_directory(tmp_path):
     one_error(run("render", VILLAGE, "-o", tmp_path), 2, f"{tmp_path}: is a directory")
 
 
+def test_render_out_dir_that_is_a_file(tmp_path):
+    target = tmp_path / "plies"
+    target.write_text("a file\n")
+    one_error(run("render", VILLAGE, "--all", "--out-dir", target), 2, f"{target}: is not a directory")
+    assert target.read_text() == "a file\n"
+
+
+def test_render_out_dir_that_is_the_input(tmp_path):
+    source = tmp_path / "game.pmn"
+    shutil.copy(VILLAGE, source)
+    one_error(run("render", source, "--all", "--out-dir", source), 2, f"{source}: is not a directory")
+    assert source.read_bytes() == VILLAGE.read_bytes()
+
+
+def test_render_out_dir_with_a_missing_parent_is_refused_like_output(tmp_path):
+    target = tmp_path / "missing" / "plies"
+    one_error(run("render", VILLAGE, "--all", "--out-dir", target), 2,
+              f"{target}: cannot create: No such file or directory")
+    assert list(tmp_path.iterdir()) == []
+    one_error(run("render", VILLAGE, "-o", target / "x.svg"), 2,
+              f"{target / 'x.svg'}: cannot write: No such file or directory")
+
+
+def test_render_out_dir_in_a_read_only_folder(tmp_path, monkeypatch):
+    def refuse(path, mode=0o777):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path)
+
+    monkeypatch.setattr(os, "mkdir", refuse)
+    target = tmp_path / "ro" / "sub"
+    one_error(run("render", VILLAGE, "--all", "--out-dir", target), 2, f"{target}: cannot create: Permission denied")
+
+
+@pytest.mark.skipif(not os.path.isdir("/sys/kernel"), reason="no /sys/kernel")
+def test_render_out_dir_where_nobody_can_write():
+    result = run("render", VILLAGE, "--all", "--out-dir", "/sys/kernel/mancala-plies")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("mancala: error: /sys/kernel/mancala-plies: cannot create: ")
+    assert result.stderr.count("\n") == 1
+    assert not os.path.exists("/sys/kernel/mancala-plies")
+
+
+def test_render_out_dir_through_a_symlink(tmp_path):
+    real = tmp_path / "real"
+    real.mkdir()
+    (tmp_path / "link").symlink_to(real)
+    assert run("render", VILLAGE, "--all", "--out-dir", tmp_path / "link").exit_code == 0
+    assert len(list(real.glob("ply-*.svg"))) == 24 and (tmp_path / "link").is_symlink()
+
+
 @pytest.mark.parametrize("args,message", [
     (("convert", "--to", "json", VILLAGE, "-o", ""), "--output: empty file name"),
     (("render", VILLAGE, "-o", ""), "--output: empty file name"),
@@ -273,3 +322,49 @@ def test_style_that_is_a_directory_or_missing(tmp_path):
     one_error(run("render", VILLAGE, "--style", tmp_path / "none.css"), 2,
               f"{tmp_path / 'none.css'}: cannot read: No such file or directory")
 
+
+# -- render --all into a folder used before -------------------------------------------
+
+def test_render_all_removes_stale_diagrams(tmp_path):
+    plies = tmp_path / "plies"
+    assert run("render", VILLAGE, "--all", "--out-dir", plies).exit_code == 0
+    assert run("render", VILLAGE, "--all", "--format", "text", "--out-dir", plies).exit_code == 0
+    (plies / "ply-1234.svg").write_text("from a long game\n")
+    keep = ["notes.txt", "ply-1.svg", "ply-abc.svg", "ply-005.svg.bak", "ply-005.png", "xply-005.svg"]
+    for name in keep:
+        (plies / name).write_text("mine\n")
+    (plies / "ply-020.svg.d").mkdir()
+    short = tmp_path / "short.pmn"
+    short.write_text(SHORT)
+    assert run("render", short, "--all", "--out-dir", plies).exit_code == 0
+    assert sorted(p.name for p in plies.iterdir()) == sorted(
+        ["ply-000.svg", "ply-001.svg", "ply-002.svg", "ply-003.svg", "ply-020.svg.d"] + keep)
+    for name in keep:
+        assert (plies / name).read_text() == "mine\n"
+    for k in range(4):
+        assert (plies / f"ply-{k:03d}.svg").read_bytes() == expected("render", short, "--ply", k)
+
+
+def test_render_all_never_removes_its_input(tmp_path):
+    plies = tmp_path / "plies"
+    assert run("render", VILLAGE, "--all", "--out-dir", plies).exit_code == 0
+    source = plies / "ply-010.svg"
+    source.write_text(SHORT)
+    assert run("render", source, "--all", "--out-dir", plies).exit_code == 0
+    assert source.read_text() == SHORT
+    assert sorted(p.name for p in plies.iterdir()) == ["ply-000.svg", "ply-001.svg", "ply-002.svg",
+                                                       "ply-003.svg", "ply-010.svg"]
+
+def test_render_all_that_cannot_remove_a_stale_diagram(tmp_path, monkeypatch):
+    plies = tmp_path / "plies"
+    assert run("render", VILLAGE, "--all", "--out-dir", plies).exit_code == 0
+    short = tmp_path / "short.pmn"
+    short.write_text(SHORT)
+
+    def refuse(path, *args, **kwargs):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path)
+
+    monkeypatch.setattr(os, "unlink", refuse)
+    one_error(run("render", short, "--all", "--out-dir", plies), 2,
+              f"{plies / 'ply-004.svg'}: cannot remove: Permission denied")
+    assert len(list(plies.iterdir())) == 24
