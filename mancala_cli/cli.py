@@ -371,6 +371,7 @@ def convert(
     encoding: str = ENCODING_OPTION,
     jobs: int = JOBS_OPTION,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    force: bool = typer.Option(False, "--force", help="Replace an input that has errors when -o names it."),
 ) -> None:
     """Convert records between PMN, JSON Lines and XML (input recognised by content).
 
@@ -391,6 +392,7 @@ def convert(
     if output == "":
         fail("--output: empty file name")
     paths = _inputs(files)
+    onto_input = output not in (None, "-") and any(p != "-" and _same_file(p, output) for p in paths)
     errors = 0
     progress = _Progress() if _Progress.wanted(quiet) else None
 
@@ -403,6 +405,11 @@ def convert(
             for line in result.diagnostics:
                 typer.echo(line, err=True)
             yield result
+
+    def keep_damaged_input() -> None:
+        # Raised inside the output block, so the temporary file is dropped.
+        if errors and onto_input and not force:
+            raise InputError(f"{output}: is an input with errors; not replaced (--force replaces it)")
 
     try:
         with progress or contextlib.nullcontext():
@@ -418,6 +425,7 @@ def convert(
                 with atomic_output(output, binary=True) as stream:
                     write_archive(records(), stream, positions=positions,
                                   start=lambda record: starts.pop(id(record), None))
+                    keep_damaged_input()
             else:
                 with atomic_output(output) as stream:
                     first = True
@@ -426,6 +434,7 @@ def convert(
                             stream.write("\n")
                         stream.write(result.out)
                         first = False
+                    keep_damaged_input()
     except (InputError, XMLArchiveError) as error:
         fail(str(error), 2 if isinstance(error, InputError) else 1)
     if errors:
@@ -446,6 +455,7 @@ def render(
     style: Optional[str] = typer.Option(None, "--style", help="A CSS file added to the SVG."),
     output: Optional[str] = typer.Option(None, "--output", "-o", help="Write here (atomically) instead of stdout."),
     encoding: str = ENCODING_OPTION,
+    force: bool = typer.Option(False, "--force", help="Write over the input file when -o names it."),
 ) -> None:
     """Draw a position as an SVG diagram or a plain-text board.
 
@@ -479,6 +489,7 @@ def render(
         except UnicodeDecodeError as error:
             fail(f"{style}: cannot read: bytes {data[error.start:error.end].hex(' ')} "
                  f"at byte offset {error.start} are not valid UTF-8")
+    source: Optional[str] = None  # the record file, once known
 
     def draw(rules: Game, pos: Position, last, title: Optional[str]) -> str:
         if format == "text":
@@ -486,6 +497,8 @@ def render(
         return board_svg(rules, pos, last_move=last, flip=flip, title=title, style=css)
 
     def write(path: Optional[str], text: str) -> None:
+        if not force and path not in (None, "-") and source not in (None, "-") and _same_file(source, path):
+            fail(f"{path}: is the input file; not replaced (--force replaces it)")
         try:
             with atomic_output(path) as stream:
                 stream.write(text)
@@ -502,7 +515,7 @@ def render(
         return
     if game is not None:
         _game(game)
-    path = file or _inputs(None)[0]
+    path = source = file or _inputs(None)[0]
     try:
         record = None
         for k, candidate in enumerate(_records(path, encoding), 1):

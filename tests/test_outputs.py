@@ -355,6 +355,65 @@ def test_render_all_never_removes_its_input(tmp_path):
     assert sorted(p.name for p in plies.iterdir()) == ["ply-000.svg", "ply-001.svg", "ply-002.svg",
                                                        "ply-003.svg", "ply-010.svg"]
 
+
+# -- an input written onto itself -------------------------------------------------------
+
+def damaged_copy(tmp_path):
+    source = tmp_path / "games.pmn"
+    shutil.copy(DAMAGED, source)
+    return source
+
+
+@pytest.mark.parametrize("spelling", ["same", "symlink", "dots"])
+def test_a_damaged_input_is_not_converted_onto_itself(tmp_path, spelling):
+    source = damaged_copy(tmp_path)
+    if spelling == "symlink":
+        target = tmp_path / "link.pmn"
+        target.symlink_to("games.pmn")
+    elif spelling == "dots":
+        (tmp_path / "sub").mkdir()
+        target = tmp_path / "sub" / ".." / "games.pmn"
+    else:
+        target = source
+    result = run("convert", "--to", "pmn", source, "-o", target)
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert lines[-1] == (f"mancala: error: {target}: is an input with errors; "
+                         "not replaced (--force replaces it)")
+    assert all(not line.startswith("mancala: error:") for line in lines[:-1])
+    assert source.read_bytes() == DAMAGED.read_bytes()
+    assert leftovers(tmp_path) == []
+
+
+def test_force_converts_a_damaged_input_onto_itself(tmp_path):
+    source = damaged_copy(tmp_path)
+    want = run("convert", "--to", "pmn", DAMAGED).stdout_bytes
+    result = run("convert", "--to", "pmn", "--force", source, "-o", source)
+    assert result.exit_code == 1 and "mancala: error:" not in result.stderr
+    assert source.read_bytes() == want
+
+
+def test_a_valid_input_is_converted_onto_itself(tmp_path):
+    source = tmp_path / "games.pmn"
+    shutil.copy(TOURNAMENT, source)
+    want = expected("convert", "--to", "pmn", "--coords", "numeric", TOURNAMENT)
+    assert run("convert", "--to", "pmn", "--coords", "numeric", source, "-o", source).exit_code == 0
+    assert source.read_bytes() == want
+
+
+def test_render_is_not_written_onto_its_input(tmp_path):
+    source = tmp_path / "game.pmn"
+    shutil.copy(VILLAGE, source)
+    link = tmp_path / "link.svg"
+    link.symlink_to("game.pmn")
+    for target in (source, link):
+        one_error(run("render", source, "-o", target), 2,
+                  f"{target}: is the input file; not replaced (--force replaces it)")
+    assert source.read_bytes() == VILLAGE.read_bytes()
+    assert run("render", source, "--force", "-o", source).exit_code == 0
+    assert source.read_bytes() == expected("render", VILLAGE)
+
+
 def test_render_all_that_cannot_remove_a_stale_diagram(tmp_path, monkeypatch):
     plies = tmp_path / "plies"
     assert run("render", VILLAGE, "--all", "--out-dir", plies).exit_code == 0
