@@ -159,7 +159,7 @@ def _cannot(path: str, error: OSError) -> OutputError:
     return OutputError(f"{path}: cannot write: {error.strerror or error}")
 
 
-_FD_FOLDER = re.compile(r"/proc/(\d+)/fd")
+_FD_FOLDER = re.compile(r"/proc/(\d+)(?:/task/\d+)?/fd")
 
 
 def _resolve(path: str) -> tuple[str, int | None]:
