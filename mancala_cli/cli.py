@@ -198,6 +198,15 @@ ENCODING_OPTION = typer.Option("utf-8", "--encoding", metavar="NAME", help="Text
 TARGETS = ("pmn", "json", "xml")
 
 
+def _same_file(path: str, other: str) -> bool:
+    """Whether two paths name one regular file (through links or other spellings)."""
+    import os
+    try:
+        return os.path.isfile(path) and os.path.samefile(path, other)
+    except (OSError, ValueError):
+        return False
+
+
 def _inputs(files: Optional[list[str]]) -> list[str]:
     if files:
         return files
@@ -386,6 +395,7 @@ def convert(
     encoding: str = ENCODING_OPTION,
     jobs: int = JOBS_OPTION,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    force: bool = typer.Option(False, "--force", help="Replace an input that has errors when -o names it."),
 ) -> None:
     """Convert records between PMN, JSON Lines and XML (input recognised by content).
 
@@ -402,9 +412,12 @@ def convert(
 
     if game is not None:
         _game(game)
+    if output == "":
+        fail("--output: empty file name")
     jobs = _jobs(jobs)
     options = Options("convert", to, game, False, coords, positions)
     paths = _inputs(files)
+    onto_input = output not in (None, "-") and any(p != "-" and _same_file(p, output) for p in paths)
     errors = 0
     progress = _Progress() if _Progress.wanted(quiet) else None
 
@@ -417,6 +430,11 @@ def convert(
             for line in result.diagnostics:
                 typer.echo(line, err=True)
             yield result
+
+    def keep_damaged_input() -> None:
+        # Raised inside the output block, so the temporary file is dropped.
+        if errors and onto_input and not force:
+            raise InputError(f"{output}: is an input with errors; not replaced (--force replaces it)")
 
     try:
         with progress or contextlib.nullcontext():
@@ -432,6 +450,7 @@ def convert(
                 with atomic_output(output, binary=True) as stream:
                     write_archive(records(), stream, positions=positions,
                                   start=lambda record: starts.pop(id(record), None))
+                    keep_damaged_input()
             else:
                 with atomic_output(output) as stream:
                     first = True
@@ -440,6 +459,7 @@ def convert(
                             stream.write("\n")
                         stream.write(result.out)
                         first = False
+                    keep_damaged_input()
     except (InputError, XMLArchiveError) as error:
         fail(str(error), 2 if isinstance(error, InputError) else 1)
     if errors:
@@ -484,12 +504,14 @@ def render(
     style: Optional[str] = typer.Option(None, "--style", metavar="FILE", help="A CSS file added to the SVG."),
     output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write here (atomically) instead of stdout."),
     encoding: str = ENCODING_OPTION,
+    force: bool = typer.Option(False, "--force", help="Write over the input file when -o names it."),
 ) -> None:
     """Draw a position as an SVG diagram or a plain-text board.
 
     Example: mancala render examples/kingulu-village-match.pmn --ply 4 -o board.svg
     """
     import os
+    import re
 
     from .inputs import InputError, atomic_output
     from .pipeline import problem_line, sorted_problems
@@ -498,15 +520,25 @@ def render(
     from .text import FROM_POSITION, board_text, state_words
     from .xmlarchive import XMLArchiveError
 
+    for option, value, what in (("--output", output, "file"), ("--out-dir", out_dir, "folder"),
+                                ("--style", style, "file")):
+        if value == "":
+            fail(f"{option}: empty {what} name")
     _check_render_options(file, ply=ply, all_plies=all_plies, out_dir=out_dir, position=position, game=game,
                           format=format, style=style, output=output)
     css = None
     if style is not None:
         try:
-            with open(style, encoding="utf-8") as handle:
-                css = handle.read()
+            with open(style, "rb") as handle:
+                data = handle.read()
         except OSError as error:
             fail(f"{style}: cannot read: {error.strerror or error}")
+        try:
+            css = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+        except UnicodeDecodeError as error:
+            fail(f"{style}: cannot read: bytes {data[error.start:error.end].hex(' ')} "
+                 f"at byte offset {error.start} are not valid UTF-8")
+    source: Optional[str] = None  # the record file, once known
 
     def draw(rules: Game, pos: Position, last, title: Optional[str], outcome=FROM_POSITION) -> str:
         if format == "text":
@@ -514,6 +546,8 @@ def render(
         return board_svg(rules, pos, last_move=last, flip=flip, title=title, style=css, outcome=outcome)
 
     def write(path: Optional[str], text: str) -> None:
+        if not force and path not in (None, "-") and source not in (None, "-") and _same_file(source, path):
+            fail(f"{path}: is the input file; not replaced (--force replaces it)")
         try:
             with atomic_output(path) as stream:
                 stream.write(text)
@@ -526,7 +560,7 @@ def render(
         return
     if game is not None:
         _game(game)
-    path = file or _inputs(None)[0]
+    path = source = file or _inputs(None)[0]
     try:
         record = None
         for k, candidate in enumerate(_records(path, encoding), 1):
@@ -559,11 +593,30 @@ def render(
                 f"{state_words(pos, outcome_at(k))}")
 
     if all_plies:
-        os.makedirs(out_dir, exist_ok=True)
+        if not os.path.isdir(out_dir):
+            try:
+                os.mkdir(out_dir)
+            except FileExistsError:
+                fail(f"{out_dir}: is not a directory")
+            except OSError as error:
+                fail(f"{out_dir}: cannot create: {error.strerror or error}")
         suffix = "svg" if format == "svg" else "txt"
         width = max(3, len(str(len(states) - 1)))
+        written = set()
         for k, (pos, last) in enumerate(states):
-            write(os.path.join(out_dir, f"ply-{k:0{width}d}.{suffix}"), draw(rules, pos, last, title_of(k), outcome_at(k)))
+            name = f"ply-{k:0{width}d}.{suffix}"
+            write(os.path.join(out_dir, name), draw(rules, pos, last, title_of(k), outcome_at(k)))
+            written.add(name)
+        # Diagrams of an earlier run (a longer game, the other format) would
+        # pass for this game's: remove them, now that every new one is written.
+        try:
+            stale = sorted(entry.path for entry in os.scandir(out_dir)
+                           if entry.name not in written and re.fullmatch(r"ply-[0-9]{3,}\.(?:svg|txt)", entry.name)
+                           and (entry.is_symlink() or entry.is_file()) and not _same_file(entry.path, path))
+            for old in stale:
+                os.unlink(old)
+        except OSError as error:
+            fail(f"{error.filename or out_dir}: cannot remove: {error.strerror or error}")
     else:
         k = len(states) - 1 if ply is None else ply
         if k > len(states) - 1:

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import errno
 import io
 import os
+import re
+import secrets
+import stat
 import sys
-import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
@@ -131,10 +134,100 @@ def json_records(lines: Iterable[str], file: str, first_line: int = 1) -> Iterat
         yield record
 
 
+class OutputError(InputError):
+    """An output that cannot be written; an old file at that path is left as it was."""
+
+
+_write = os.write  # the system call, named so that tests can make it fail
+
+
+class _OutputFile(io.FileIO):
+    """A file whose failing writes raise :class:`OutputError` naming ``display``."""
+
+    def __init__(self, fd: int, display: str) -> None:
+        super().__init__(fd, "wb", closefd=True)
+        self.display = display
+
+    def write(self, data) -> int:
+        try:
+            return _write(self.fileno(), data)
+        except OSError as error:
+            raise OutputError(f"{self.display}: cannot write: {error.strerror or error}") from None
+
+
+def _cannot(path: str, error: OSError) -> OutputError:
+    return OutputError(f"{path}: cannot write: {error.strerror or error}")
+
+
+_FD_FOLDER = re.compile(r"/proc/(\d+)(?:/task/\d+)?/fd")
+
+
+def _resolve(path: str) -> tuple[str, int | None]:
+    """Where writing to ``path`` goes, following symbolic links as open()
+    does: (the path that is no link, None), or (a /proc/PID/fd/N link, N when
+    PID is this process, else -1): such a path names an open file, not a
+    place in a folder."""
+    hop = os.path.abspath(path)
+    for _ in range(40):
+        folder = _FD_FOLDER.fullmatch(os.path.realpath(os.path.dirname(hop)))
+        if folder:
+            mine = int(folder.group(1)) == os.getpid() and os.path.basename(hop).isdigit()
+            return hop, int(os.path.basename(hop)) if mine else -1
+        try:
+            link = os.readlink(hop)
+        except OSError:  # not a link (or not there): open() decides
+            return hop, None
+        hop = os.path.join(os.path.dirname(hop), link)
+    raise _cannot(path, OSError(errno.ELOOP, os.strerror(errno.ELOOP)))
+
+
+def _writable(path: str, info: os.stat_result) -> bool:
+    """Whether ``>`` would be allowed to write the file; as root, only a file
+    with a write permission bit for someone."""
+    if os.geteuid() == 0:
+        return bool(info.st_mode & 0o222)
+    return os.access(path, os.W_OK, effective_ids=os.access in os.supports_effective_ids)
+
+
+def _stream(raw: _OutputFile, binary: bool):
+    buffered = io.BufferedWriter(raw)
+    return buffered if binary else io.TextIOWrapper(buffered, encoding="utf-8", newline="\n")
+
+
+def _finish(stream, raw: _OutputFile) -> None:
+    stream.flush()
+    try:
+        raw.close()
+    except OSError as error:
+        raise _cannot(raw.display, error) from None
+
+
+def _temporary(folder: str, path: str) -> tuple[int, str]:
+    """A new empty file ``.mancala-*.tmp`` in ``folder``, created with mode
+    0666 so that the umask (and a default ACL) applies as to any new file."""
+    for _ in range(100):
+        name = os.path.join(folder, f".mancala-{secrets.token_hex(4)}.tmp")
+        try:
+            return os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666), name
+        except FileExistsError:
+            continue
+        except OSError as error:
+            raise _cannot(path, error) from None
+    raise _cannot(path, FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST)))
+
+
 @contextlib.contextmanager
 def atomic_output(path: str | None, binary: bool = False):
     """Standard output, or a temporary file renamed over ``path`` only when the
-    block succeeds (on error the old file stays untouched)."""
+    block succeeds (on error the old file stays untouched).
+
+    Like ``>``: a symbolic link is followed (its target is replaced, the link
+    stays), a new file gets mode 0666 less the umask, a replaced one keeps its
+    mode, and a file nobody may write is refused. What is not a regular file
+    (a device, a FIFO, an open file named as /dev/stdout or /proc/self/fd/N)
+    is written in place. Raises :class:`OutputError` (a directory, a missing
+    folder, a failing write).
+    """
     if path is None or path == "-":
         if binary:
             yield sys.stdout.buffer
@@ -143,20 +236,56 @@ def atomic_output(path: str | None, binary: bool = False):
             yield sys.stdout
             sys.stdout.flush()
         return
-    directory = os.path.dirname(os.path.abspath(path))
+    if not path:
+        raise OutputError("empty output file name")
+    target, descriptor = _resolve(path)
     try:
-        handle, temporary = tempfile.mkstemp(prefix=".mancala-", suffix=".tmp", dir=directory)
+        info = os.stat(target)
+    except FileNotFoundError:
+        info = None
     except OSError as error:
-        raise InputError(f"{path}: cannot write: {error.strerror or error}") from None
-    try:
-        with os.fdopen(handle, "wb") as raw:
-            stream = raw if binary else io.TextIOWrapper(raw, encoding="utf-8", newline="\n")
+        raise _cannot(path, error) from None
+    if info is not None and stat.S_ISDIR(info.st_mode):
+        raise OutputError(f"{path}: is a directory")
+    if descriptor is not None or (info is not None and not stat.S_ISREG(info.st_mode)):
+        try:
+            if descriptor is not None and descriptor >= 0:
+                if descriptor == 1:
+                    sys.stdout.flush()
+                fd = os.dup(descriptor)
+            else:
+                fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
+        except OSError as error:
+            raise _cannot(path, error) from None
+        raw = _OutputFile(fd, path)
+        try:
+            stream = _stream(raw, binary)
             yield stream
-            stream.flush()
-            if not binary:
-                stream.detach()
-        os.replace(temporary, path)
+            _finish(stream, raw)
+        finally:
+            with contextlib.suppress(OSError):
+                raw.close()
+        return
+    if info is not None and not _writable(target, info):
+        raise _cannot(path, PermissionError(errno.EACCES, os.strerror(errno.EACCES)))
+    fd, temporary = _temporary(os.path.dirname(target), path)
+    raw = _OutputFile(fd, path)
+    try:
+        if info is not None:
+            if (info.st_uid, info.st_gid) != (os.geteuid(), os.getegid()):
+                with contextlib.suppress(OSError):
+                    os.fchown(fd, info.st_uid, info.st_gid)
+            os.fchmod(fd, stat.S_IMODE(info.st_mode))
+        stream = _stream(raw, binary)
+        yield stream
+        _finish(stream, raw)
+        try:
+            os.replace(temporary, target)
+        except OSError as error:
+            raise _cannot(path, error) from None
     except BaseException:
+        with contextlib.suppress(OSError):
+            raw.close()
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
