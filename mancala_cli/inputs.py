@@ -42,6 +42,11 @@ def check_encoding(name: str) -> codecs.CodecInfo:
         one, two = "\n".encode(info.name), "\n\n".encode(info.name)
         usable = (getattr(info, "_is_text_encoding", True) and two.startswith(one)
                   and _line_end(two[len(one):]) and two.decode(info.name) == "\n\n")
+        if usable:  # bad bytes must be replaceable (idna cannot)
+            line = _unit_codec(info.name, b"")[0]
+            codecs.getincrementaldecoder(line)("replace").decode(b"\xff\xfe\n\x00", True)
+            b"\xff\xfe\n\x00".decode(line, "mancala-report")
+            del _SPANS[:]
     except (UnicodeError, LookupError, TypeError, ValueError):
         usable = False
     if not usable:

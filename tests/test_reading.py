@@ -146,7 +146,8 @@ def test_utf16_bad_bytes_keep_their_byte_offset(tmp_path):
                              "1 games, 3 moves, 1 errors, 0 warnings\n")
 
 
-@pytest.mark.parametrize("name", ["rot13", "base64", "hex", "zlib_codec", "uu", "bz2", "undefined", "punycode"])
+@pytest.mark.parametrize("name", ["rot13", "base64", "hex", "zlib_codec", "uu", "bz2", "undefined", "punycode",
+                                  "idna", "unicode_escape"])
 @pytest.mark.parametrize("command", [["validate"], ["convert", "--to", "json"], ["render"]])
 def test_only_text_encodings_are_accepted(tmp_path, name, command):
     path = tmp_path / "g.pmn"
