@@ -3,6 +3,7 @@ every command, encodings (UTF-16/32, refused codecs), bounded lines and
 problems, tagless games cut into batches."""
 import io
 import json
+import os
 import random
 import subprocess
 import sys
@@ -250,3 +251,15 @@ PIECES = ["1.", "c1x6", "d2", "*", "1-0", "0-1", "1/2-1/2", "{", "}", "{a}", ";"
 def test_any_cut_gives_the_same_games(lines, size):
     lines = [line + "\n" for line in lines]
     assert _read_in(lines, size)[0] == _read_in(lines, 10 ** 9)[0]
+
+
+@pytest.mark.skipif(not os.path.exists("/usr/bin/time"), reason="needs GNU time")
+def test_memory_stays_flat_for_many_games_without_tags(tmp_path):
+    def peak(games: int) -> int:
+        path = tmp_path / f"{games}.pmn"
+        path.write_text("1. c1x6 d2 *\n\n" * games, encoding="utf-8")
+        run = subprocess.run(["/usr/bin/time", "-f", "%M", sys.executable, "-m", "mancala_cli", "validate", "-q",
+                              "--game", "kingulu", str(path)], capture_output=True, timeout=120)
+        assert run.returncode == 0 and run.stdout == b""
+        return int(run.stderr.split()[-1])  # KB
+    assert peak(16000) - peak(4000) < 8000
