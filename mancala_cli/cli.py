@@ -215,28 +215,28 @@ def _inputs(files: Optional[list[str]]) -> list[str]:
     return ["-"]
 
 
-def _records(path: str, encoding: str):
-    """Every record of one input, with the decoding problems attached to the
-    records whose lines they fall on. Raises InputError or XMLArchiveError."""
-    from notation.pmn import read_games
+def _encoding(name: str) -> str:
+    """``name`` when it is a text encoding records can be read in (an unknown
+    name is reported per file, as it always was)."""
+    from .inputs import InputError, check_encoding
 
-    from .inputs import json_records, open_source, sniff
-    from .xmlarchive import read_archive
+    try:
+        check_encoding(name)
+    except LookupError:
+        pass
+    except InputError as error:
+        fail(str(error))
+    return name
+
+
+def _records(path: str, encoding: str):
+    """Every record of one input, numbered, with the decoding problems attached
+    to the records whose lines they fall on. Raises InputError or XMLArchiveError."""
+    from .inputs import open_source
+    from .pipeline import read_records
 
     with open_source(path, encoding) as source:
-        kind = sniff(source)
-        if kind == "xml":
-            yield from read_archive(source.stream, file=source.name)
-            return
-        if kind == "json":
-            records = json_records(source.lines(), source.name)
-        else:
-            records = read_games(source.lines(), file=source.name)
-        for record in records:
-            if source.problems:
-                record.problems[:0] = source.problems
-                source.problems.clear()
-            yield record
+        yield from read_records(source)
 
 
 JOBS_OPTION = typer.Option(1, "--jobs", "-j", parser=integer("--jobs", 1), metavar="N",
@@ -256,30 +256,23 @@ def _jobs(jobs: int) -> int:
 
 def _results(paths: list[str], encoding: str, options, jobs: int, progress):
     """Every game's result, in input order: (path, GameResult or the error that stopped the file)."""
-    from .inputs import InputError, open_source, sniff
-    from .pipeline import batches, no_games, process_record, run
-    from .xmlarchive import XMLArchiveError, read_archive
+    from .inputs import InputError, open_source
+    from .pipeline import results
+    from .xmlarchive import XMLArchiveError
 
     for path in paths:
         try:
             with open_source(path, encoding) as source:
-                kind = sniff(source)
-                count = 0
-                if kind == "xml":
-                    for record in read_archive(source.stream, file=source.name):
-                        count += 1
-                        yield path, process_record(options, record)
-                else:
-                    work = batches(source.lines(), kind, source.name, source.problems)
-                    task = progress.start(path) if progress else None
-                    for batch, results in run(options, work, jobs):
-                        if progress:
-                            progress.advance(task, batch.size)
-                        for result in results:
-                            count += 1
-                            yield path, result
-                if not count:
-                    yield path, no_games(options, source.name)
+                advance = None
+                if progress:
+                    tasks = []
+
+                    def advance(size, path=path, tasks=tasks):
+                        if not tasks:
+                            tasks.append(progress.start(path))
+                        progress.advance(tasks[0], size)
+                for result in results(source, options, jobs, advance):
+                    yield path, result
         except (InputError, XMLArchiveError) as error:
             yield path, error
 
@@ -340,12 +333,12 @@ def validate(
 
     if game is not None:
         _game(game)
+    _encoding(encoding)
     jobs = _jobs(jobs)
     options = Options("validate", format, game, strict)
     totals = {"games": 0, "moves": 0, "errors": 0, "warnings": 0}
     io_failed = False
     out = sys.stdout
-    index = {}
     progress = _Progress() if _Progress.wanted(quiet) else None
     with progress or contextlib.nullcontext():
         for path, result in _results(_inputs(files), encoding, options, jobs, progress):
@@ -365,8 +358,7 @@ def validate(
             totals["errors"] += result.errors
             totals["warnings"] += result.warnings
             if format == "json":
-                index[path] = index.get(path, 0) + 1
-                out.write(result.out.replace('"index": null', f'"index": {index[path]}', 1) + "\n")
+                out.write(result.out + "\n")
             else:
                 out.write(result.out)
     if format == "text" and not quiet:
@@ -414,6 +406,7 @@ def convert(
         _game(game)
     if output == "":
         fail("--output: empty file name")
+    _encoding(encoding)
     jobs = _jobs(jobs)
     options = Options("convert", to, game, False, coords, positions)
     paths = _inputs(files)
@@ -526,6 +519,7 @@ def render(
             fail(f"{option}: empty {what} name")
     _check_render_options(file, ply=ply, all_plies=all_plies, out_dir=out_dir, position=position, game=game,
                           format=format, style=style, output=output)
+    _encoding(encoding)
     css = None
     if style is not None:
         try:

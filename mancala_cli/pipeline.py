@@ -2,34 +2,42 @@
 several processes, with the output in input order.
 
 The input is cut into games at the one boundary the PMN reader always
-honours (a blank line followed by a line that starts with ``[``); batches of
-games are read, replayed and formatted by :func:`process_batch`, in this
-process (``jobs=1``) or in worker processes, and the results are written in
-input order. Both paths run the same code, so ``--jobs 2`` gives the same
-bytes as ``--jobs 1``. At most ``2 × jobs`` batches are in flight, so memory
-stays flat whatever the input size.
+honours (a blank line followed by a line that starts with ``[``), or, for
+games without tags, where the reader is between games; batches of games
+are read, replayed and formatted by :func:`process_batch`, in this process
+(``jobs=1``) or in worker processes, and the results are numbered
+(:func:`number`) and written in input order. Both paths run the same code,
+so ``--jobs 2`` gives the same bytes as ``--jobs 1``. At most ``2 × jobs``
+batches are in flight, so memory stays flat whatever the input size.
+:func:`read_records` reads an input the same way for ``render``.
 """
 from __future__ import annotations
 
+import bisect
 import itertools
 import json
 import os
+import re
 import signal
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 
+from notation.grammar import TAG_LINE, TOKEN
 from notation.jsonrec import record_to_json
 from notation.pmn import read_games, write_game
 from notation.position import format_position
 from notation.record import GameRecord, Problem
 
-from .inputs import json_records
+from .inputs import Source, cap_encoding_problems, json_records, sniff
 from .replay import replay
+from .xmlarchive import read_archive
 
 #: Lines of PMN per batch (about 100 games of typical length).
 BATCH_LINES = 600
+#: Characters per batch: a batch is also full when its lines hold this many.
+BATCH_CHARS = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -46,8 +54,9 @@ class Options:
 
 @dataclass
 class GameResult:
-    """One game's output: text for standard output (``index`` filled in by the
-    caller for validate's JSON), diagnostics, counts, and for XML the record."""
+    """One game's output: text for standard output, diagnostics, counts, and
+    for XML the record. ``index`` is the game's number in its input, given by
+    :func:`number` in input order; validate's JSON line is finished there."""
 
     out: str
     diagnostics: list[str] = field(default_factory=list)
@@ -58,6 +67,8 @@ class GameResult:
     start: str | None = None
     #: How many games this result stands for (0 for an input without games).
     record_count: int = 1
+    index: int | None = None
+    json_head: str | None = None  # validate's JSON line up to "index" (``out`` holds the rest)
 
 
 @dataclass
@@ -77,23 +88,137 @@ def batches(lines: Iterable[str], kind: str, file: str, pending: list[Problem],
     """Cut decoded lines into batches that end at a game boundary.
 
     ``pending`` is the list the decoder appends its problems to; each batch
-    takes the problems found while its lines were read.
+    takes the problems found while its lines were read. A PMN batch ends
+    before a ``[`` line that follows a blank line; when no such line comes
+    within ``size`` more lines (games without tags), before the first line
+    where the reader is between games (see :class:`_Between`).
     """
     chunk: list[str] = []
+    chars = 0
     first = 1
     number = 0
     blank_before = True
     pmn = kind == "pmn"
+    between: _Between | None = None
     for line in lines:
         number += 1
-        if len(chunk) >= size and (not pmn or (blank_before and line.lstrip().startswith("["))):
-            yield _batch(kind, file, first, chunk, pending)
-            chunk = []
-            first = number
+        if len(chunk) >= size or chars >= BATCH_CHARS:
+            if not pmn or (blank_before and line.lstrip().startswith("[")) or (
+                    between is not None and between.clean and line.strip() and line[0] != "\ufeff"):
+                yield _batch(kind, file, first, chunk, pending)
+                chunk = []
+                chars = 0
+                first = number
+                between = None
+            elif pmn and between is None and (len(chunk) >= 2 * size or chars >= 2 * BATCH_CHARS):
+                between = _Between()
+                for old in chunk:
+                    between.feed(old)
         chunk.append(line)
+        chars += len(line)
         blank_before = not line.strip()
-    if chunk:
+        if between is not None:
+            between.feed(line)
+        if pmn and "\r" in line:  # the reader counts a CR inside a line as a line end
+            number += len(_LINE_BREAK.split(_without_end(line))) - 1
+    if chunk or pending:  # a first line too long to read leaves only its problem
         yield _batch(kind, file, first, chunk, pending)
+
+
+_TAG_START = re.compile(r"\s*\[").match
+_TAG_LINE = TAG_LINE.re.match
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_SCAN = TOKEN.re.finditer
+#: Movetext without these characters opens no comment and holds no result token.
+_NOTHING_TO_SEE = re.compile(r"[^{;*-]*\Z").match
+
+
+def _without_end(line: str) -> str:
+    """``line`` without its line end, as the reader splits lines (notation.pmn._lines)."""
+    return line[:-2] if line.endswith("\r\n") else line[:-1] if line.endswith(("\n", "\r")) else line
+
+
+class _Between:
+    """Follows the PMN reader's state from the start of a batch (where it is
+    between games) just far enough to know where it is between games again:
+    after a blank line that follows a result token outside comments, as the
+    reader ends a game there. Cutting there gives the same games as reading
+    on."""
+
+    def __init__(self) -> None:
+        self.phase = "between"  # between | tags | moves | done
+        self.comment = False
+        self.prev_blank = False
+        self.first = True
+        self.lost = False
+
+    @property
+    def clean(self) -> bool:
+        return self.phase == "between" and not self.comment and not self.lost
+
+    def feed(self, raw: str) -> None:
+        text = _without_end(raw)
+        if self.first:
+            self.first = False
+            text = text.removeprefix("\ufeff")
+        for line in (_LINE_BREAK.split(text) if "\r" in text or "\n" in text else (text,)):
+            self._line(line)
+
+    def _line(self, line: str) -> None:
+        if self.comment:
+            if not line.strip():
+                self.prev_blank = True
+                return
+            if self.prev_blank and _TAG_START(line):
+                self.comment = False
+                self.phase = "tags"
+                self.prev_blank = False
+                self._tags(line)
+                return
+            self.prev_blank = False
+            close = line.find("}")
+            if close >= 0:
+                self.comment = False
+                self._movetext(line, close + 1)
+            return
+        if not line.strip():
+            if self.phase == "done":
+                self.phase = "between"
+            self.prev_blank = True
+            return
+        is_tag = _TAG_START(line) is not None
+        if self.phase == "between":
+            self.phase = "tags" if is_tag else "moves"
+        elif is_tag and (self.phase != "tags" or self.prev_blank):
+            self.phase = "tags"
+        elif self.phase == "tags" and not is_tag:
+            self.phase = "moves"
+        self.prev_blank = False
+        if self.phase == "tags":
+            self._tags(line)
+        else:
+            self._movetext(line, 0)
+
+    def _tags(self, line: str) -> None:
+        # A line that is not one well-formed tag pair may end in movetext
+        # (the reader's careful scanner); when that could open a comment or
+        # hold a result, the state is not followed further (no cut until the
+        # next ``[`` line after a blank line).
+        if _TAG_LINE(line) is None and not _NOTHING_TO_SEE(line):
+            self.lost = True
+
+    def _movetext(self, line: str, pos: int) -> None:
+        if _NOTHING_TO_SEE(line, pos):  # no comment, no result: nothing changes
+            return
+        for m in _SCAN(line, pos):
+            kind = m.lastgroup
+            if kind == "RESULT":
+                self.phase = "done"
+            elif kind == "OPENCOMMENT":
+                self.comment = True
+                return
+            elif kind == "LINECOMMENT":
+                return
 
 
 def _batch(kind: str, file: str, first: int, chunk: list[str], pending: list[Problem]) -> Batch:
@@ -104,20 +229,19 @@ def _batch(kind: str, file: str, first: int, chunk: list[str], pending: list[Pro
 
 def _attach(records: list[GameRecord], problems: list[Problem]) -> None:
     """Give each decoding problem to the game whose lines hold it (before
-    the game's own problems)."""
+    the game's own problems), at most :data:`MAX_ENCODING_PROBLEMS` encoding
+    problems a game."""
+    starts = [record.line for record in records]
     owned: dict[int, list[Problem]] = {}
     for problem in problems:
-        owner = 0
-        for k, record in enumerate(records):
-            if record.line <= (problem.line or 0):
-                owner = k
+        owner = max(0, bisect.bisect_right(starts, problem.line or 0) - 1)
         owned.setdefault(owner, []).append(problem)
     for k, mine in owned.items():
-        records[k].problems[:0] = reversed(mine)
+        records[k].problems[:0] = cap_encoding_problems(mine)
 
 
-def process_batch(options: Options, batch: Batch) -> list[GameResult]:
-    """Read, replay and format every game of a batch."""
+def batch_records(batch: Batch) -> list[GameRecord]:
+    """The records of a batch, with the batch's decoding problems attached."""
     if batch.kind == "json":
         records = list(json_records(batch.lines, batch.file, batch.first_line))
     else:
@@ -126,7 +250,66 @@ def process_batch(options: Options, batch: Batch) -> list[GameResult]:
         if not records:
             records = [GameRecord(file=batch.file, line=batch.first_line)]
         _attach(records, batch.problems)
-    return [process_record(options, record) for record in records]
+    return records
+
+
+def process_batch(options: Options, batch: Batch) -> list[GameResult]:
+    """Read, replay and format every game of a batch."""
+    return [process_record(options, record) for record in batch_records(batch)]
+
+
+def read_records(source: Source) -> Iterator[GameRecord]:
+    """Every record of one input (XML, JSON Lines or PMN, by content), read as
+    validate and convert read them, numbered from 1 (``index``). Raises
+    InputError or XMLArchiveError."""
+    kind = sniff(source)
+    if kind == "xml":
+        records: Iterable[GameRecord] = read_archive(source.stream, file=source.name)
+    else:
+        records = (record for batch in batches(source.lines(), kind, source.name, source.problems)
+                   for record in batch_records(batch))
+    for n, record in enumerate(records, 1):
+        record.index = n
+        yield record
+
+
+def results(source: Source, options: Options, jobs: int = 1,
+            advance: Callable[[int], None] | None = None) -> Iterator[GameResult]:
+    """Every game's result for one input, in input order and numbered
+    (:func:`number`); an input without games gives the ``no-games`` result.
+    ``advance`` is told the characters of every batch done. Raises
+    InputError or XMLArchiveError."""
+    kind = sniff(source)
+    if kind == "xml":
+        done: Iterable[GameResult] = (process_record(options, record)
+                                      for record in read_archive(source.stream, file=source.name))
+    else:
+        done = _flat(run(options, batches(source.lines(), kind, source.name, source.problems), jobs), advance)
+    count = 0
+    for result in done:
+        count += 1
+        yield number(result, count)
+    if not count:
+        yield number(no_games(options, source.name), 1)
+
+
+def _flat(work: Iterable[tuple[Batch, list[GameResult]]], advance) -> Iterator[GameResult]:
+    for batch, done in work:
+        if advance:
+            advance(batch.size)
+        yield from done
+
+
+def number(result: GameResult, index: int) -> GameResult:
+    """Give a result its game number: in the record (XML names games by it)
+    and in validate's JSON line."""
+    result.index = index
+    if result.record is not None:
+        result.record.index = index
+    if result.json_head is not None:
+        result.out = f'{result.json_head}, "index": {index}, {result.out}'
+        result.json_head = None
+    return result
 
 
 def sorted_problems(problems: list[Problem]) -> list[Problem]:
@@ -161,9 +344,20 @@ def problem_json(problem: Problem) -> dict:
 
 def report_json(file: str, line: int | None, game: str | None, plies: int, result: str | None, valid: bool,
                 problems: list[dict], ensure_ascii: bool = True) -> str:
-    """One game's line of ``validate --format json`` (``index`` is numbered by the caller)."""
+    """A line of ``validate --format json`` with ``"index": null`` (a file that
+    cannot be read)."""
     return json.dumps({"file": file, "index": None, "line": line, "game": game, "plies": plies,
                        "result": result, "valid": valid, "problems": problems}, ensure_ascii=ensure_ascii)
+
+
+def _json_parts(result: GameResult, file: str, line: int | None, game: str | None, plies: int,
+                outcome: str | None, valid: bool, problems: list[dict], ensure_ascii: bool = True) -> None:
+    """A game's line of ``validate --format json`` in two parts, before and
+    after ``"index"``, which :func:`number` fills in (the same bytes as one
+    ``json.dumps`` of the whole object)."""
+    result.json_head = json.dumps({"file": file}, ensure_ascii=ensure_ascii)[:-1]
+    result.out = json.dumps({"line": line, "game": game, "plies": plies, "result": outcome, "valid": valid,
+                             "problems": problems}, ensure_ascii=ensure_ascii)[1:]
 
 
 def process_record(options: Options, record: GameRecord) -> GameResult:
@@ -179,9 +373,9 @@ def process_record(options: Options, record: GameRecord) -> GameResult:
     result = GameResult("", moves=report.plies, errors=report.errors, warnings=report.warnings)
     if not converting:
         if options.target == "json":
-            result.out = report_json(name, record.line, report.game.id if report.game else None,
-                                     report.plies, report.result, report.valid,
-                                     [problem_json(p) for p in problems], ensure_ascii=False)
+            _json_parts(result, name, record.line, report.game.id if report.game else None,
+                        report.plies, report.result, report.valid,
+                        [problem_json(p) for p in problems], ensure_ascii=False)
         else:
             result.out = "".join(problem_line(name, p) + "\n" for p in problems)
         return result
@@ -206,7 +400,7 @@ def no_games(options: Options, file: str) -> GameResult:
     if options.command == "convert":
         result.diagnostics = [line]
     elif options.target == "json":
-        result.out = report_json(file, 1, None, 0, None, False, [problem_json(problem)])
+        _json_parts(result, file, 1, None, 0, None, False, [problem_json(problem)])
     else:
         result.out = line + "\n"
     return result

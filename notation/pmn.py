@@ -481,9 +481,25 @@ def read_games(source: TextIO | Iterable[str], file: str | None = None,
     return _Reader(file).run(_lines(source), first_line)
 
 
-def read_game(text: str) -> GameRecord | None:
-    """The first game of ``text``, or ``None`` when it holds none."""
-    return next(iter(read_games(text)), None)
+def read_game(source: TextIO | str, file: str | None = None) -> GameRecord | None:
+    """The next game of ``source``, or ``None`` when there is none.
+
+    For a whole text (``str``) that is its first game. A text stream is
+    read game after game by repeated calls, with lines counted across the
+    calls (``line`` and ``index`` are those in the whole stream); the
+    reader keeps what it read past a game (the first line of the next one)
+    for the next call, so read the stream through ``read_game`` only.
+    """
+    if isinstance(source, str):
+        return next(iter(read_games(source, file)), None)
+    games = getattr(source, "_pmn_games", None)
+    if games is None:
+        games = _Reader(file).run(_lines(source))
+        try:
+            source._pmn_games = games  # type: ignore[union-attr]
+        except AttributeError:  # a stream without attributes reads one game per call
+            pass
+    return next(games, None)
 
 
 # ---------------------------------------------------------------- writing

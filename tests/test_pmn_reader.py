@@ -488,3 +488,16 @@ def test_plain_moves_read_exactly_as_token_by_token(words):
     finally:
         pmn._PLAIN_MOVE = plain
     assert fast == slow
+
+
+def test_read_game_reads_game_after_game_from_one_handle():
+    good = '[Game "kingulu"]\n[Event "intact"]\n[Result "*"]\n\n1. c1x6 d2 2. e1 *\n'
+    handle = io.StringIO(good + "\n" + good + "\n1. c1x6\n[Game \"kingulu\"]\n\n*\n")
+    records = []
+    while (record := read_game(handle)) is not None:
+        records.append(record)
+    assert [(r.line, r.index, len(r.moves), r.result) for r in records] == \
+        [(1, 1, 3, "*"), (7, 2, 3, "*"), (13, 3, 1, None), (14, 4, 0, "*")]
+    assert [m.line for m in records[1].moves] == [11, 11, 11]
+    assert read_game(handle) is None
+    assert read_game(good).line == 1
