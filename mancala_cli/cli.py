@@ -563,12 +563,14 @@ def render(
                 break
     except (InputError, XMLArchiveError) as error:
         fail(str(error))
+    from .inputs import STDIN_NAME
+    name = STDIN_NAME if path == "-" else path  # as validate names it
     if record is None:
-        fail(f"{path}: has no game number {index}")
+        fail(f"{name}: has no game number {index}")
     report = replay(record, game)
     if report.game is None or report.start is None:
         problem = next(p for p in report.problems if p.severity == "error")
-        fail(problem_line(path, problem), 1)
+        fail(problem_line(name, problem), 1)
     rules = report.game
     states = [(report.start, None)] + list(zip(report.positions, report.moves))
 
@@ -619,5 +621,5 @@ def render(
     if not report.valid:
         for problem in sorted_problems(report.problems):
             if problem.severity == "error":
-                typer.echo(problem_line(path, problem), err=True)
+                typer.echo(problem_line(name, problem), err=True)
         raise typer.Exit(1)

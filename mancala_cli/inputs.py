@@ -236,7 +236,7 @@ def _split(stream: BinaryIO, newline: bytes) -> Iterator[bytes]:
 def open_source(path: str, encoding: str = "utf-8") -> Iterator[Source]:
     """Open ``path`` (``-`` for standard input) as a :class:`Source`."""
     if path == "-":
-        yield Source("<stdin>", sys.stdin.buffer, encoding)
+        yield Source(STDIN_NAME, sys.stdin.buffer, encoding)
         return
     try:
         stream = open(path, "rb")
@@ -355,6 +355,9 @@ def _finish(stream, raw: _OutputFile) -> None:
     except OSError as error:
         raise _cannot(raw.display, error) from None
 
+
+#: How standard input is named in every message.
+STDIN_NAME = "<stdin>"
 
 _STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
 

@@ -265,3 +265,14 @@ def test_a_finished_game_is_drawn_with_its_result():
     before = runner.invoke(app, ["render", VILLAGE, "--format", "text", "--ply", "22"]).stdout
     assert before.splitlines()[0] == "Bao Kingulu — move 12, South to move"
     assert "<- to move" in before and "game over" not in before
+
+
+def test_standard_input_has_one_name_in_every_command():
+    damaged = b'[Game "kingulu"]\n\n1. c1x5 *\n'
+    shown = "<stdin>:3:4: error: 1. c1x5: bad-mark: c1x5: the move takes 6 (c1x6)"
+    assert runner.invoke(app, ["validate", "-"], input=damaged).stdout.splitlines()[0] == shown
+    assert runner.invoke(app, ["convert", "--to", "json", "-"], input=damaged).stderr.splitlines()[0] == shown
+    rendered = runner.invoke(app, ["render", "-f", "text", "-"], input=damaged)
+    assert rendered.exit_code == 1 and rendered.stderr.splitlines()[0] == shown
+    missing = runner.invoke(app, ["render", "--index", "2", "-"], input=damaged)
+    assert missing.stderr == "mancala: error: <stdin>: has no game number 2\n"
