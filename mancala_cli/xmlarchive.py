@@ -62,7 +62,9 @@ from typing import BinaryIO
 
 from lxml import etree
 
-from notation.record import GLYPHS, MAX_VARIATION_DEPTH, RESULTS, GameRecord, MoveNode
+from notation.grammar import HOLE
+from notation.record import (GLYPHS, MAX_DIGITS, MAX_VARIATION_DEPTH, RESULTS, GameRecord, MoveNode, Problem,
+                             bad_character, tag_problem)
 
 __all__ = ["MAX_VARIATION_DEPTH", "XMLArchiveError", "game_schema", "is_xml", "read_archive", "schema",
            "write_archive"]
@@ -80,6 +82,14 @@ _POSITION = re.compile(r"[0-9*,/]+ [SN] [0-9]+-[0-9]+ [0-9]+")
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _AT = re.compile(r",? line \d+, column \d+\s*$")
 _INDENTS = tuple("\n" + "  " * level for level in range(_MAX_INDENT + 1))
+_HOLE = re.compile(HOLE)
+_COUNT = re.compile(r"\s*\+?0*([0-9]+)\s*\Z")
+#: No element of the schema has more attributes than this (``move`` has
+#: seven); an element with more is refused before the validator sees it
+#: (its time grows with the square of their number).
+_MAX_ATTRIBUTES = 8
+_TOO_MANY_ATTRIBUTES = etree.XPath(f"descendant-or-self::*[count(@*) > {_MAX_ATTRIBUTES}][1]")
+_FIRST_ATTRIBUTES = etree.XPath(f"@*[position() <= {_MAX_ATTRIBUTES}]")
 
 
 class XMLArchiveError(Exception):
@@ -100,9 +110,18 @@ class XMLArchiveError(Exception):
         super().__init__(reason, line, column, file)
 
     def __str__(self) -> str:
-        where = [part for part in (self.file, f"line {self.line}" if self.line is not None else None)
+        where = [part for part in (self.file, f"line {self.line}" if self.line is not None else None,
+                                   f"column {self.column}" if self.line is not None and self.column else None)
                  if part]
         return f"{', '.join(where)}: {self.reason}" if where else self.reason
+
+
+class _BadGame(Exception):
+    """A value of a game that no record can hold: the game is reported, not read."""
+
+    def __init__(self, message: str, line: int | None, code: str = "syntax") -> None:
+        super().__init__(message)
+        self.message, self.line, self.code = message, line, code
 
 
 # -- the schema ------------------------------------------------------------------------------
@@ -233,13 +252,16 @@ def _build_game(record: GameRecord, positions: bool, start: str | None) -> etree
         tags.text = _INDENTS[3]
         tag = None
         for name, value in record.tags:
+            problem = tag_problem(name, value)
+            if problem:
+                raise XMLArchiveError(problem)
             tag = etree.SubElement(tags, "tag", name=name)
             _set_text(tag, value)
             tag.tail = _INDENTS[3]
         tag.tail = inner
     if record.comment is not None:
         comment = etree.SubElement(game, "comment")
-        _set_text(comment, record.comment)
+        _set_text(comment, _writable(record.comment, "game comment"))
         comment.tail = inner
     moves = etree.SubElement(game, "moves")
     moves.tail = inner
@@ -278,9 +300,13 @@ def _build_moves(container: etree._Element, moves: list[MoveNode], positions: bo
             attrib = {"hole": node.hole}
             if not _TOKEN.fullmatch(node.hole):
                 raise XMLArchiveError(f"move {node.hole!r}: a hole is written without white space")
+            if not _HOLE.fullmatch(node.hole):
+                raise XMLArchiveError(f"move {node.hole!r} is not a hole")
             if node.destination is not None:
                 if not _TOKEN.fullmatch(node.destination):
                     raise XMLArchiveError(f"move {node.text!r}: a hole is written without white space")
+                if not _HOLE.fullmatch(node.destination):
+                    raise XMLArchiveError(f"move {node.hole!r}: destination {node.destination!r} is not a hole")
                 attrib["destination"] = node.destination
             if node.captured is not None:
                 if node.captured < 0:
@@ -306,7 +332,8 @@ def _build_moves(container: etree._Element, moves: list[MoveNode], positions: bo
                     or node.variations):
                 element.text = inmost
                 if node.before is not None:
-                    _text_child(element, "before", node.before, inmost)
+                    _text_child(element, "before", _writable(node.before, f"comment before move {node.hole!r}"),
+                                inmost)
                 for glyph in node.glyphs:
                     if glyph not in GLYPHS:
                         raise XMLArchiveError(f"move {node.text!r}: glyph {glyph!r} is not one of "
@@ -317,7 +344,8 @@ def _build_moves(container: etree._Element, moves: list[MoveNode], positions: bo
                         raise XMLArchiveError(f"move {node.text!r}: NAG ${nag} is not in 0-255")
                     _text_child(element, "nag", str(int(nag)), inmost)
                 if node.comment is not None:
-                    _text_child(element, "comment", node.comment, inmost)
+                    _text_child(element, "comment", _writable(node.comment, f"comment after move {node.hole!r}"),
+                                inmost)
                 for variation in node.variations:
                     branch = subelement(element, "variation")
                     branch.tail = inmost
@@ -332,6 +360,14 @@ def _set_text(element: etree._Element, text: str) -> None:
     if text and (text[0] in " \t\n\r" or text[-1] in " \t\n\r" or "  " in text
                  or "\n" in text or "\t" in text or "\r" in text):
         element.set(_XML_SPACE, "preserve")
+
+
+def _writable(text: str, what: str) -> str:
+    """``text``, when a reader accepts it back (no control character …)."""
+    bad = bad_character(text)
+    if bad:
+        raise XMLArchiveError(f"{what}: {bad}")
+    return text
 
 
 def _text_child(parent: etree._Element, name: str, text: str, tail: str) -> None:
@@ -374,9 +410,19 @@ def read_archive(source: str | os.PathLike | bytes | BinaryIO, file: str | None 
     validated against the schema before it is yielded; a move's ``line`` is
     the line of its ``<move>`` element (``column`` is ``None``).
 
-    Raises :class:`XMLArchiveError` (with the line and the parser's or the
-    validator's reason) where the document is not well-formed, has a DTD, or
-    does not validate; the games before that point have been yielded.
+    A game that does not validate, or holds a value no record can (a count
+    of more than :data:`~notation.record.MAX_DIGITS` digits, a move that is
+    no hole token, a control character in a comment), is yielded as a record
+    holding only that problem (``syntax``, at the validator's line), and
+    reading goes on with the next game; a bad tag (its name not letters,
+    digits and ``_``, its value too long or holding a control character) is
+    left out with a ``bad-tag`` problem and the rest of the game is read.
+
+    Raises :class:`XMLArchiveError` (with the line, the column when the
+    parser gives one, and the parser's or the validator's reason) where the
+    document is not well-formed, has a DTD, or its root element or what lies
+    between the games does not validate; the games before that point have
+    been yielded.
     """
     if isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
@@ -392,20 +438,24 @@ def _read(handle: BinaryIO, file: str | None) -> Iterator[GameRecord]:
     events = etree.iterparse(handle, events=("start", "end"), tag=("mancala", "game"), **_SAFE,
                              huge_tree=True, remove_blank_text=False)
     root = None
+    checked = False  # the root is checked at the event after its start: a start
+    # tag cut short by the end of the input is then reported as badly formed
     index = 0
     validator = game_schema()
     try:
         for event, element in events:
             if root is None:
                 root = element.getroottree().getroot()
+                _check_dtd(root, file)
+                continue
+            if not checked:
                 _check_root(root, file)
+                checked = True
             if event == "start" or element is root or element.getparent() is not root:
                 continue  # a <game> out of place is reported with what holds it
             _check_between(root, element, file)
-            if not validator.validate(element):
-                raise _validation_error(validator, file=file)
             index += 1
-            record = _record(element, file, index)
+            record = _valid_record(element, validator, file, index)
             element.clear(keep_tail=True)
             previous = element.getprevious()
             while previous is not None:
@@ -414,10 +464,35 @@ def _read(handle: BinaryIO, file: str | None) -> Iterator[GameRecord]:
             yield record
         if root is None:
             root = events.root
+        if not checked:
             _check_root(root, file)
         _check_between(root, None, file)
     except etree.XMLSyntaxError as exc:
         raise _syntax_error(exc, file) from None
+
+
+def _valid_record(game: etree._Element, validator: etree.RelaxNG, file: str | None, index: int) -> GameRecord:
+    """The record of a ``<game>``, or a record holding only what is wrong with it."""
+    line = game.sourceline or 1
+    crowded = _TOO_MANY_ATTRIBUTES(game)
+    if crowded:
+        reason = f"element {crowded[0].tag} has {int(crowded[0].xpath('count(@*)'))} attributes"
+        return _bad_game(file, index, line, "syntax",
+                         f"not valid against the archive schema: {reason}", crowded[0].sourceline)
+    if not validator.validate(game):
+        error = _validation_error(validator)
+        return _bad_game(file, index, line, "syntax", f"not valid against the archive schema: {error.reason}",
+                         error.line)
+    try:
+        return _record(game, file, index)
+    except _BadGame as bad:
+        return _bad_game(file, index, line, bad.code, bad.message, bad.line)
+
+
+def _bad_game(file: str | None, index: int, line: int, code: str, message: str,
+              at: int | None) -> GameRecord:
+    return GameRecord(file=file, index=index, line=line,
+                      problems=[Problem("error", code, message, at or line, None)])
 
 
 def _syntax_error(exc: etree.XMLSyntaxError, file: str | None) -> XMLArchiveError:
@@ -429,12 +504,16 @@ def _syntax_error(exc: etree.XMLSyntaxError, file: str | None) -> XMLArchiveErro
     return XMLArchiveError(f"not well-formed XML: {reason}", line or None, column or None, file)
 
 
-def _check_root(root: etree._Element, file: str | None) -> None:
-    """No DTD; the root element and its attributes as the schema wants."""
+def _check_dtd(root: etree._Element, file: str | None) -> None:
     docinfo = root.getroottree().docinfo
     if docinfo.doctype or docinfo.internalDTD is not None or docinfo.externalDTD is not None:
         raise XMLArchiveError("DTDs are not allowed in an XML archive (a <!DOCTYPE …> was found): "
                               "refused without expanding any entity", file=file)
+
+
+def _check_root(root: etree._Element, file: str | None) -> None:
+    """No DTD; the root element and its attributes as the schema wants."""
+    _check_dtd(root, file)
     shell = _shell(root)
     full = schema()
     if not full.validate(shell):
@@ -480,8 +559,11 @@ def _check_between(root: etree._Element, game: etree._Element | None, file: str 
 
 
 def _shell(root: etree._Element) -> etree._Element:
-    """The root element with its attributes and nothing inside (for the schema)."""
-    return etree.Element(root.tag, dict(root.attrib))
+    """The root element with its attributes and nothing inside (for the
+    schema); the first few attributes only, so that a root with very many is
+    refused at once (the first unknown one is named)."""
+    first = _FIRST_ATTRIBUTES(root)  # (attrib.items() takes time with the square of their number)
+    return etree.Element(root.tag, {attribute.attrname: str(attribute) for attribute in first})
 
 
 def _refuse(shell: etree._Element, line: int | None, file: str | None) -> None:
@@ -502,9 +584,15 @@ def _record(game: etree._Element, file: str | None, index: int) -> GameRecord:
     for child in game:
         tag = child.tag
         if tag == "tags":
-            record.tags = [(tag_element.get("name"), _text(tag_element)) for tag_element in child.iterchildren("tag")]
+            for tag_element in child.iterchildren("tag"):
+                name, value = tag_element.get("name"), _text(tag_element)
+                problem = tag_problem(name, value)
+                if problem:
+                    record.problems.append(Problem("error", "bad-tag", problem, tag_element.sourceline, None))
+                else:
+                    record.tags.append((name, value))
         elif tag == "comment":
-            record.comment = _text(child)
+            record.comment = _checked(child, "game comment")
         elif tag == "moves":
             record.moves = _moves(child)
         elif tag == "result":
@@ -520,19 +608,19 @@ def _moves(container: etree._Element) -> list[MoveNode]:
         parent, target = work.pop()
         for element in parent.iterchildren("move"):
             get = element.get
-            node = MoveNode(get("hole"), line=element.sourceline)
+            node = MoveNode(_hole(element, "hole"), line=element.sourceline)
             value = get("destination")
             if value is not None:
-                node.destination = value
+                node.destination = _hole(element, "destination")
             value = get("captured")
             if value is not None:
-                node.captured = int(value)
+                node.captured = _count(element, "captured", value)
             value = get("reserved")
             if value is not None:
                 node.reserved = value.strip() == "true"
             value = get("number")
             if value is not None:
-                node.number = int(value)
+                node.number = _count(element, "number", value)
             value = get("dots")
             if value is not None:
                 node.dots = value.strip()
@@ -545,14 +633,42 @@ def _moves(container: etree._Element) -> list[MoveNode]:
                     if tag == "glyph":
                         node.glyphs.append(_text(child).strip())
                     elif tag == "nag":
-                        node.nags.append(int(_text(child)))
+                        node.nags.append(_count(child, "NAG", _text(child)))
                     elif tag == "comment":
-                        node.comment = _text(child)
+                        node.comment = _checked(child, f"comment after move {node.hole!r}")
                     elif tag == "before":
-                        node.before = _text(child)
+                        node.before = _checked(child, f"comment before move {node.hole!r}")
                     elif tag == "variation":
                         variation: list[MoveNode] = []
                         node.variations.append(variation)
                         work.append((child, variation))
             target.append(node)
     return moves
+
+
+def _hole(element: etree._Element, name: str) -> str:
+    value = element.get(name)
+    if not _HOLE.fullmatch(value):
+        raise _BadGame(f"move {value!r}: {name} {value!r} is not a hole" if name == "destination"
+                       else f"move {value!r} is not a hole", element.sourceline)
+    return value
+
+
+def _count(element: etree._Element, name: str, value: str) -> int:
+    """A count as the schema allows it (blanks, ``+``, leading zeros), of at
+    most :data:`~notation.record.MAX_DIGITS` digits."""
+    match = _COUNT.match(value)
+    digits = match.group(1) if match else value
+    if len(digits) > MAX_DIGITS:
+        hole = element.get("hole") if element.tag == "move" else element.getparent().get("hole")
+        raise _BadGame(f"move {hole!r}: {name} {digits[:12]}... has more than {MAX_DIGITS} digits",
+                       element.sourceline)
+    return int(digits)
+
+
+def _checked(element: etree._Element, what: str) -> str:
+    text = _text(element)
+    bad = bad_character(text)
+    if bad:
+        raise _BadGame(f"{what}: {bad}", element.sourceline)
+    return text

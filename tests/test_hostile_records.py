@@ -48,6 +48,106 @@ def child(code: str, timeout: int = 60) -> str:
     return done.stdout
 
 
+# -- XML: badly formed, damaged games, crafted documents ---------------------------------------
+
+
+def test_a_truncated_document_is_reported_as_badly_formed_with_line_and_column():
+    result = run("validate", "-", input=b"<mancala")
+    assert result.exit_code == 1
+    assert result.stderr == ("mancala: error: <stdin>, line 1, column 9: not well-formed XML: "
+                             "Couldn't find end of Start Tag mancala\n")
+
+
+def test_a_schema_invalid_game_is_reported_and_the_next_games_are_read():
+    document = HEAD + GOOD_GAME + xml_game(move='<move hole="c1" captured="x"/>') + GOOD_GAME + "</mancala>\n"
+    result = run("validate", "-", input=document)
+    assert result.exit_code == 1
+    assert result.stdout == ("<stdin>:4:0: error: syntax: not valid against the archive schema: "
+                             "Invalid attribute captured for element move\n"
+                             "<stdin>:4:1: error: unknown-game: no Game tag (give the game with --game)\n"
+                             "3 games, 2 moves, 2 errors, 0 warnings\n")
+    games = list(read_archive(document.encode(), file="a.xml"))
+    assert [(g.index, g.line, len(g.moves)) for g in games] == [(1, 3, 1), (2, 4, 0), (3, 5, 1)]
+    assert [(p.code, p.line) for p in games[1].problems] == [("syntax", 4)]
+    converted = run("convert", "--to", "pmn", "-", input=document)
+    assert converted.exit_code == 1
+    assert converted.stdout == '[Game "kingulu"]\n\n1. c1x6 *\n\n*\n\n[Game "kingulu"]\n\n1. c1x6 *\n'
+
+
+def test_badly_formed_xml_still_stops_the_document_with_line_and_column():
+    document = HEAD + GOOD_GAME + "  <game><moves></game>\n" + GOOD_GAME + "</mancala>\n"
+    games = read_archive(document.encode(), file="a.xml")
+    assert next(games).index == 1
+    with pytest.raises(XMLArchiveError) as info:
+        next(games)
+    assert str(info.value) == ("a.xml, line 4, column 23: not well-formed XML: "
+                               "Opening and ending tag mismatch: moves line 4 and game")
+
+
+def test_a_root_with_very_many_attributes_is_refused_quickly():
+    out = child("""
+        import sys
+        from mancala_cli.xmlarchive import read_archive
+        attrs = " ".join(f'a{i}="x"' for i in range(200_000))
+        document = f'<mancala version="1" {attrs}><game/></mancala>'.encode()
+        try:
+            list(read_archive(document))
+        except Exception as error:
+            print(type(error).__name__, error)
+    """, timeout=30)
+    assert out == "XMLArchiveError line 1: Invalid attribute a0 for element mancala\n"
+
+
+def test_a_game_with_very_many_attributes_is_refused_quickly():
+    out = child("""
+        from mancala_cli.xmlarchive import read_archive
+        attrs = " ".join(f'a{i}="x"' for i in range(200_000))
+        document = ('<mancala version="1">\\n<game><moves><move hole="c1" ' + attrs
+                    + '/></moves></game>\\n<game/>\\n</mancala>').encode()
+        for game in read_archive(document):
+            print(game.index, [(p.code, p.line, p.message) for p in game.problems])
+    """, timeout=30)
+    assert out == ("1 [('syntax', 2, 'not valid against the archive schema: "
+                   "element move has 200001 attributes')]\n2 []\n")
+
+
+@pytest.mark.parametrize("attribute", ["captured", "number"])
+def test_xml_counts_of_thousands_of_digits_are_problems_of_their_game(attribute):
+    for digits in ("1" * 30, "1" * 5000):
+        document = HEAD + xml_game(move=f'<move hole="c1" {attribute}="{digits}"/>') + GOOD_GAME + "</mancala>"
+        games = list(read_archive(document.encode()))
+        assert len(games) == 2 and games[1].problems == []
+        assert [(p.code, p.line, p.message) for p in games[0].problems] == [
+            ("syntax", 3, f"move 'c1': {attribute} {digits[:12]}... has more than 9 digits")]
+
+
+def test_xml_nag_with_thousands_of_leading_zeros_reads():
+    document = HEAD + xml_game(move=f'<move hole="c1"><nag>{"0" * 5000}7</nag></move>') + "</mancala>"
+    (game,) = read_archive(document.encode())
+    assert game.problems == [] and game.moves[0].nags == [7]
+
+
+@pytest.mark.parametrize("name", ['a"b', "a]b", "", "a b", "é"])
+def test_xml_bad_tag_names_are_refused_where_read(name):
+    escaped = name.replace('"', "&quot;")
+    document = HEAD + xml_game(tags=f'<tag name="Game">kingulu</tag><tag name="{escaped}">v</tag>') + "</mancala>"
+    (game,) = read_archive(document.encode())
+    assert [(p.code, p.line, p.message) for p in game.problems] == [
+        ("bad-tag", 3, f"tag name {name!r} is not letters, digits and _")]
+    assert game.tags == [("Game", "kingulu")]
+    converted = run("convert", "--to", "pmn", "-", input=document)
+    assert converted.exit_code == 1
+    assert converted.stdout == '[Game "kingulu"]\n\n1. c1x6 *\n'
+
+
+def test_xml_tag_value_over_the_limit_is_refused():
+    document = HEAD + xml_game(tags=f'<tag name="Game">kingulu</tag><tag name="Event">{"e" * (MAX_TAG_VALUE + 1)}</tag>')
+    (game,) = read_archive((document + "</mancala>").encode())
+    assert [(p.code, p.message) for p in game.problems] == [
+        ("bad-tag", f"tag Event: value longer than {MAX_TAG_VALUE} characters")]
+    assert game.tags == [("Game", "kingulu")]
+
+
 # -- JSON: nesting, bad values -------------------------------------------------------------------
 
 
