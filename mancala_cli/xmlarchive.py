@@ -199,7 +199,8 @@ def is_xml(first_bytes: bytes) -> bool:
 
 
 def write_archive(records: Iterable[GameRecord], out: BinaryIO, *, positions: bool = False,
-                  start: Callable[[GameRecord], str | None] | None = None) -> None:
+                  start: Callable[[GameRecord], str | None] | None = None,
+                  refused: Callable[[XMLArchiveError], None] | None = None) -> None:
     """Write one XML document holding every game of ``records`` to ``out``.
 
     UTF-8, pretty-printed (two spaces a level), the same bytes for the same
@@ -211,15 +212,23 @@ def write_archive(records: Iterable[GameRecord], out: BinaryIO, *, positions: bo
     ``Game`` and ``Setup`` tags).
 
     Raises :class:`XMLArchiveError` before writing a game that the schema
-    cannot hold (a glyph, NAG, result, move number or mark out of range,
-    a character XML cannot hold, variations nested too deep); the games
-    before it have been written by then.
+    or a reader cannot hold (a glyph, NAG, result, move number or mark out
+    of range, a bad tag, a control character, variations nested too deep);
+    the games before it have been written by then. With ``refused``, such a
+    game is given to it instead and left out, and the games after it are
+    written.
     """
     out.write(b'<?xml version="1.0" encoding="UTF-8"?>\n')
     with etree.xmlfile(out, encoding="utf-8") as xf:
         with xf.element("mancala", version=VERSION):
             for record in records:
-                element = _game_element(record, positions, start(record) if start else None)
+                try:
+                    element = _game_element(record, positions, start(record) if start else None)
+                except XMLArchiveError as error:
+                    if refused is None:
+                        raise
+                    refused(error)
+                    continue
                 xf.write("\n  ")
                 xf.write(element)
             xf.write("\n")

@@ -300,3 +300,15 @@ def test_json_nested_one_level_more_than_the_deepest_record_is_refused():
     with pytest.raises(JSONRecordError, match=f"^nested deeper than {MAX_JSON_DEPTH} levels "):
         json_line_to_record(anywhere)
     assert json_line_to_record(anywhere.replace("[]", "", 1)).tags == [("Game", "kingulu")]
+
+
+def test_an_unwritable_game_is_reported_and_the_archive_holds_the_others():
+    pmn = ('[Game "kingulu"]\n[Event "bell\x07"]\n\n1. c1x6 *\n\n'
+           '[Game "kingulu"]\n\n1. c1x6 {form\x0cfeed} *\n\n[Game "kingulu"]\n\n1. d1 *\n')
+    result = run("convert", "--to", "xml", "-", input=pmn)
+    assert result.exit_code == 1
+    assert result.stderr == ("<stdin>:1:0: error: unwritable: game 1: tag Event: character U+0007 is not allowed\n"
+                             "<stdin>:6:0: error: unwritable: game 2: comment after move 'c1': "
+                             "character U+000C is not allowed\n")
+    (game,) = read_archive(result.stdout_bytes)
+    assert [m.text for m in game.moves] == ["d1x6"] and game.problems == []
