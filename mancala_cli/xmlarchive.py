@@ -63,6 +63,7 @@ from typing import BinaryIO
 from lxml import etree
 
 from notation.grammar import HOLE
+from notation.pmn import MAX_PROBLEMS
 from notation.record import (GLYPHS, MAX_DIGITS, MAX_VARIATION_DEPTH, RESULTS, GameRecord, MoveNode, Problem,
                              bad_character, tag_problem)
 
@@ -593,13 +594,19 @@ def _record(game: etree._Element, file: str | None, index: int) -> GameRecord:
     for child in game:
         tag = child.tag
         if tag == "tags":
+            bad = 0
             for tag_element in child.iterchildren("tag"):
                 name, value = tag_element.get("name"), _text(tag_element)
                 problem = tag_problem(name, value)
-                if problem:
-                    record.problems.append(Problem("error", "bad-tag", problem, tag_element.sourceline, None))
-                else:
+                if problem is None:
                     record.tags.append((name, value))
+                    continue
+                bad += 1  # reported as the PMN reader reports syntax errors: 100 at most
+                if bad > MAX_PROBLEMS + 1:
+                    continue
+                if bad > MAX_PROBLEMS:
+                    problem = f"more than {MAX_PROBLEMS} bad tags in this game; the others are not reported"
+                record.problems.append(Problem("error", "bad-tag", problem, tag_element.sourceline, None))
         elif tag == "comment":
             record.comment = _checked(child, "game comment")
         elif tag == "moves":

@@ -312,3 +312,11 @@ def test_an_unwritable_game_is_reported_and_the_archive_holds_the_others():
                              "character U+000C is not allowed\n")
     (game,) = read_archive(result.stdout_bytes)
     assert [m.text for m in game.moves] == ["d1x6"] and game.problems == []
+
+
+def test_xml_bad_tags_are_reported_a_hundred_at_most():
+    tags = '<tag name="Game">kingulu</tag>' + '<tag name="a b">v</tag>' * 5000
+    (game,) = read_archive((HEAD + xml_game(tags=tags) + "</mancala>").encode())
+    assert game.tags == [("Game", "kingulu")] and len(game.moves) == 1
+    assert len(game.problems) == 101
+    assert game.problems[-1].message == "more than 100 bad tags in this game; the others are not reported"
