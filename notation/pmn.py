@@ -822,9 +822,12 @@ def _glued_spaces(units: list) -> list[int]:
         unit = units[i]
         if unit is _NL:
             empties, text_after = 0, False
-        elif unit:
+        elif unit.strip():
             out[i] = 0 if text_after else empties
             empties, text_after = 0, True
+        elif unit:  # white space only: a line may break before it, but it is no text
+            out[i] = 0 if text_after else empties
+            empties = 0
         else:
             empties += 1
     return out

@@ -384,3 +384,13 @@ def test_any_text_is_written_as_valid_pmn_that_is_stable(text):
     assume(first)
     assert all(g.problems == [] for g in read_games(first))
     assert again(first) == first
+
+
+def test_a_comment_piece_of_white_space_never_pushes_a_line_past_the_width():
+    record = GameRecord(moves=[
+        MoveNode("a1", "a1", 1, comment=";;"),
+        MoveNode("a1", "a1", 1, True, ["!!"], [10, 100], comment=";",
+                 variations=[[MoveNode("N12", "N12", 10, True, ["!!"], [100], before="")]]),
+        MoveNode("a1", before=";;;;  \t\n")], result="1-0")
+    assert write_game(record) == ("1. a1-a1x1 {;;} 1... a1-a1x1^!! $10 $100 {;} ({} 1... N12-N12x10^!! $100)\n"
+                                  "{;;;;  \t\n} 2. a1 1-0\n")
