@@ -619,24 +619,28 @@ def _record(game: etree._Element, file: str | None, index: int) -> GameRecord:
 def _moves(container: etree._Element) -> list[MoveNode]:
     """The moves under ``container``, with their variations, iteratively."""
     moves: list[MoveNode] = []
+    is_hole = _HOLE.fullmatch
     work = [(container, moves)]
     while work:
         parent, target = work.pop()
         for element in parent.iterchildren("move"):
             get = element.get
-            node = MoveNode(_hole(element, "hole"), line=element.sourceline)
+            hole = get("hole")
+            if not is_hole(hole):
+                _hole(element, "hole")
+            node = MoveNode(hole, line=element.sourceline)
             value = get("destination")
             if value is not None:
-                node.destination = _hole(element, "destination")
+                node.destination = value if is_hole(value) else _hole(element, "destination")
             value = get("captured")
-            if value is not None:
-                node.captured = _count(element, "captured", value)
+            if value is not None:  # (valid, so int() reads it when it is short)
+                node.captured = int(value) if len(value) <= MAX_DIGITS else _count(element, "captured", value)
             value = get("reserved")
             if value is not None:
                 node.reserved = value.strip() == "true"
             value = get("number")
             if value is not None:
-                node.number = _count(element, "number", value)
+                node.number = int(value) if len(value) <= MAX_DIGITS else _count(element, "number", value)
             value = get("dots")
             if value is not None:
                 node.dots = value.strip()
