@@ -219,6 +219,10 @@ def test_json_bad_values_are_refused_where_read(change, code, message):
     assert converted.exit_code == 1
     assert converted.stdout == "*\n"
     assert all(g.problems == [] for g in read_games(converted.stdout))
+    archive = run("convert", "--to", "xml", "-", input=line + "\n" + GOOD_JSON + "\n")
+    assert archive.exit_code == 1
+    assert [(g.tags, len(g.moves), g.problems) for g in read_archive(archive.stdout_bytes)] == [
+        ([], 0, []), ([("Game", "kingulu"), ("Result", "*")], 1, [])]
 
 
 @pytest.mark.parametrize("separator", ["\u3000", "\u00a0", "\u2028", "\x1c", "\x1d", "\x1e"])
