@@ -440,9 +440,15 @@ def convert(
                             starts[id(result.record)] = result.start
                             yield result.record
 
+                def refused(error: XMLArchiveError) -> None:
+                    nonlocal errors
+                    errors += 1  # the game is left out, the others are written
+                    typer.echo(f"{error.file or '-'}:{error.line or 0}:0: error: unwritable: {error.reason}",
+                               err=True)
+
                 with atomic_output(output, binary=True) as stream:
                     write_archive(records(), stream, positions=positions,
-                                  start=lambda record: starts.pop(id(record), None))
+                                  start=lambda record: starts.pop(id(record), None), refused=refused)
                     keep_damaged_input()
             else:
                 with atomic_output(output) as stream:

@@ -276,7 +276,8 @@ def json_records(lines: Iterable[str], file: str, first_line: int = 1) -> Iterat
         try:
             record = json_line_to_record(text)
         except (ValueError, JSONRecordError) as error:
-            record = GameRecord(problems=[Problem("error", "syntax", f"not a JSON game record: {error}",
+            record = GameRecord(problems=[Problem("error", getattr(error, "code", "syntax"),
+                                                  f"not a JSON game record: {error}",
                                                   number, 1)])
         record.file = file
         record.line = number

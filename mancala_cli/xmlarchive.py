@@ -62,7 +62,10 @@ from typing import BinaryIO
 
 from lxml import etree
 
-from notation.record import GLYPHS, MAX_VARIATION_DEPTH, RESULTS, GameRecord, MoveNode
+from notation.grammar import HOLE
+from notation.pmn import MAX_PROBLEMS
+from notation.record import (GLYPHS, MAX_DIGITS, MAX_VARIATION_DEPTH, RESULTS, GameRecord, MoveNode, Problem,
+                             bad_character, tag_problem)
 
 __all__ = ["MAX_VARIATION_DEPTH", "XMLArchiveError", "game_schema", "is_xml", "read_archive", "schema",
            "write_archive"]
@@ -80,6 +83,14 @@ _POSITION = re.compile(r"[0-9*,/]+ [SN] [0-9]+-[0-9]+ [0-9]+")
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _AT = re.compile(r",? line \d+, column \d+\s*$")
 _INDENTS = tuple("\n" + "  " * level for level in range(_MAX_INDENT + 1))
+_HOLE = re.compile(HOLE)
+_COUNT = re.compile(r"\s*\+?0*([0-9]+)\s*\Z")
+#: No element of the schema has more attributes than this (``move`` has
+#: seven); an element with more is refused before the validator sees it
+#: (its time grows with the square of their number).
+_MAX_ATTRIBUTES = 8
+_TOO_MANY_ATTRIBUTES = etree.XPath(f"descendant-or-self::*[count(@*) > {_MAX_ATTRIBUTES}][1]")
+_FIRST_ATTRIBUTES = etree.XPath(f"@*[position() <= {_MAX_ATTRIBUTES}]")
 
 
 class XMLArchiveError(Exception):
@@ -100,9 +111,18 @@ class XMLArchiveError(Exception):
         super().__init__(reason, line, column, file)
 
     def __str__(self) -> str:
-        where = [part for part in (self.file, f"line {self.line}" if self.line is not None else None)
+        where = [part for part in (self.file, f"line {self.line}" if self.line is not None else None,
+                                   f"column {self.column}" if self.line is not None and self.column else None)
                  if part]
         return f"{', '.join(where)}: {self.reason}" if where else self.reason
+
+
+class _BadGame(Exception):
+    """A value of a game that no record can hold: the game is reported, not read."""
+
+    def __init__(self, message: str, line: int | None, code: str = "syntax") -> None:
+        super().__init__(message)
+        self.message, self.line, self.code = message, line, code
 
 
 # -- the schema ------------------------------------------------------------------------------
@@ -185,7 +205,8 @@ def is_xml(first_bytes: bytes) -> bool:
 
 
 def write_archive(records: Iterable[GameRecord], out: BinaryIO, *, positions: bool = False,
-                  start: Callable[[GameRecord], str | None] | None = None) -> None:
+                  start: Callable[[GameRecord], str | None] | None = None,
+                  refused: Callable[[XMLArchiveError], None] | None = None) -> None:
     """Write one XML document holding every game of ``records`` to ``out``.
 
     UTF-8, pretty-printed (two spaces a level), the same bytes for the same
@@ -197,15 +218,23 @@ def write_archive(records: Iterable[GameRecord], out: BinaryIO, *, positions: bo
     ``Game`` and ``Setup`` tags).
 
     Raises :class:`XMLArchiveError` before writing a game that the schema
-    cannot hold (a glyph, NAG, result, move number or mark out of range,
-    a character XML cannot hold, variations nested too deep); the games
-    before it have been written by then.
+    or a reader cannot hold (a glyph, NAG, result, move number or mark out
+    of range, a bad tag, a control character, variations nested too deep);
+    the games before it have been written by then. With ``refused``, such a
+    game is given to it instead and left out, and the games after it are
+    written.
     """
     out.write(b'<?xml version="1.0" encoding="UTF-8"?>\n')
     with etree.xmlfile(out, encoding="utf-8") as xf:
         with xf.element("mancala", version=VERSION):
             for record in records:
-                element = _game_element(record, positions, start(record) if start else None)
+                try:
+                    element = _game_element(record, positions, start(record) if start else None)
+                except XMLArchiveError as error:
+                    if refused is None:
+                        raise
+                    refused(error)
+                    continue
                 xf.write("\n  ")
                 xf.write(element)
             xf.write("\n")
@@ -238,13 +267,16 @@ def _build_game(record: GameRecord, positions: bool, start: str | None) -> etree
         tags.text = _INDENTS[3]
         tag = None
         for name, value in record.tags:
+            problem = tag_problem(name, value)
+            if problem:
+                raise XMLArchiveError(problem)
             tag = etree.SubElement(tags, "tag", name=name)
             _set_text(tag, value)
             tag.tail = _INDENTS[3]
         tag.tail = inner
     if record.comment is not None:
         comment = etree.SubElement(game, "comment")
-        _set_text(comment, record.comment)
+        _set_text(comment, _writable(record.comment, "game comment"))
         comment.tail = inner
     moves = etree.SubElement(game, "moves")
     moves.tail = inner
@@ -283,9 +315,13 @@ def _build_moves(container: etree._Element, moves: list[MoveNode], positions: bo
             attrib = {"hole": node.hole}
             if not _TOKEN.fullmatch(node.hole):
                 raise XMLArchiveError(f"move {node.hole!r}: a hole is written without white space")
+            if not _HOLE.fullmatch(node.hole):
+                raise XMLArchiveError(f"move {node.hole!r} is not a hole")
             if node.destination is not None:
                 if not _TOKEN.fullmatch(node.destination):
                     raise XMLArchiveError(f"move {node.text!r}: a hole is written without white space")
+                if not _HOLE.fullmatch(node.destination):
+                    raise XMLArchiveError(f"move {node.hole!r}: destination {node.destination!r} is not a hole")
                 attrib["destination"] = node.destination
             if node.captured is not None:
                 if node.captured < 0:
@@ -311,7 +347,8 @@ def _build_moves(container: etree._Element, moves: list[MoveNode], positions: bo
                     or node.variations):
                 element.text = inmost
                 if node.before is not None:
-                    _text_child(element, "before", node.before, inmost)
+                    _text_child(element, "before", _writable(node.before, f"comment before move {node.hole!r}"),
+                                inmost)
                 for glyph in node.glyphs:
                     if glyph not in GLYPHS:
                         raise XMLArchiveError(f"move {node.text!r}: glyph {glyph!r} is not one of "
@@ -322,7 +359,8 @@ def _build_moves(container: etree._Element, moves: list[MoveNode], positions: bo
                         raise XMLArchiveError(f"move {node.text!r}: NAG ${nag} is not in 0-255")
                     _text_child(element, "nag", str(int(nag)), inmost)
                 if node.comment is not None:
-                    _text_child(element, "comment", node.comment, inmost)
+                    _text_child(element, "comment", _writable(node.comment, f"comment after move {node.hole!r}"),
+                                inmost)
                 for variation in node.variations:
                     branch = subelement(element, "variation")
                     branch.tail = inmost
@@ -337,6 +375,14 @@ def _set_text(element: etree._Element, text: str) -> None:
     if text and (text[0] in " \t\n\r" or text[-1] in " \t\n\r" or "  " in text
                  or "\n" in text or "\t" in text or "\r" in text):
         element.set(_XML_SPACE, "preserve")
+
+
+def _writable(text: str, what: str) -> str:
+    """``text``, when a reader accepts it back (no control character …)."""
+    bad = bad_character(text)
+    if bad:
+        raise XMLArchiveError(f"{what}: {bad}")
+    return text
 
 
 def _text_child(parent: etree._Element, name: str, text: str, tail: str) -> None:
@@ -379,9 +425,19 @@ def read_archive(source: str | os.PathLike | bytes | BinaryIO, file: str | None 
     validated against the schema before it is yielded; a move's ``line`` is
     the line of its ``<move>`` element (``column`` is ``None``).
 
-    Raises :class:`XMLArchiveError` (with the line and the parser's or the
-    validator's reason) where the document is not well-formed, has a DTD, or
-    does not validate; the games before that point have been yielded.
+    A game that does not validate, or holds a value no record can (a count
+    of more than :data:`~notation.record.MAX_DIGITS` digits, a move that is
+    no hole token, a control character in a comment), is yielded as a record
+    holding only that problem (``syntax``, at the validator's line), and
+    reading goes on with the next game; a bad tag (its name not letters,
+    digits and ``_``, its value too long or holding a control character) is
+    left out with a ``bad-tag`` problem and the rest of the game is read.
+
+    Raises :class:`XMLArchiveError` (with the line, the column when the
+    parser gives one, and the parser's or the validator's reason) where the
+    document is not well-formed, has a DTD, or its root element or what lies
+    between the games does not validate; the games before that point have
+    been yielded.
     """
     if isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
@@ -397,20 +453,24 @@ def _read(handle: BinaryIO, file: str | None) -> Iterator[GameRecord]:
     events = etree.iterparse(handle, events=("start", "end"), tag=("mancala", "game"), **_SAFE,
                              huge_tree=True, remove_blank_text=False)
     root = None
+    checked = False  # the root is checked at the event after its start: a start
+    # tag cut short by the end of the input is then reported as badly formed
     index = 0
     validator = game_schema()
     try:
         for event, element in events:
             if root is None:
                 root = element.getroottree().getroot()
+                _check_dtd(root, file)
+                continue
+            if not checked:
                 _check_root(root, file)
+                checked = True
             if event == "start" or element is root or element.getparent() is not root:
                 continue  # a <game> out of place is reported with what holds it
             _check_between(root, element, file)
-            if not validator.validate(element):
-                raise _validation_error(validator, file=file)
             index += 1
-            record = _record(element, file, index)
+            record = _valid_record(element, validator, file, index)
             element.clear(keep_tail=True)
             previous = element.getprevious()
             while previous is not None:
@@ -419,10 +479,35 @@ def _read(handle: BinaryIO, file: str | None) -> Iterator[GameRecord]:
             yield record
         if root is None:
             root = events.root
+        if not checked:
             _check_root(root, file)
         _check_between(root, None, file)
     except etree.XMLSyntaxError as exc:
         raise _syntax_error(exc, file) from None
+
+
+def _valid_record(game: etree._Element, validator: etree.RelaxNG, file: str | None, index: int) -> GameRecord:
+    """The record of a ``<game>``, or a record holding only what is wrong with it."""
+    line = game.sourceline or 1
+    crowded = _TOO_MANY_ATTRIBUTES(game)
+    if crowded:
+        reason = f"element {crowded[0].tag} has {int(crowded[0].xpath('count(@*)'))} attributes"
+        return _bad_game(file, index, line, "syntax",
+                         f"not valid against the archive schema: {reason}", crowded[0].sourceline)
+    if not validator.validate(game):
+        error = _validation_error(validator)
+        return _bad_game(file, index, line, "syntax", f"not valid against the archive schema: {error.reason}",
+                         error.line)
+    try:
+        return _record(game, file, index)
+    except _BadGame as bad:
+        return _bad_game(file, index, line, bad.code, bad.message, bad.line)
+
+
+def _bad_game(file: str | None, index: int, line: int, code: str, message: str,
+              at: int | None) -> GameRecord:
+    return GameRecord(file=file, index=index, line=line,
+                      problems=[Problem("error", code, message, at or line, None)])
 
 
 def _syntax_error(exc: etree.XMLSyntaxError, file: str | None) -> XMLArchiveError:
@@ -434,12 +519,16 @@ def _syntax_error(exc: etree.XMLSyntaxError, file: str | None) -> XMLArchiveErro
     return XMLArchiveError(f"not well-formed XML: {reason}", line or None, column or None, file)
 
 
-def _check_root(root: etree._Element, file: str | None) -> None:
-    """No DTD; the root element and its attributes as the schema wants."""
+def _check_dtd(root: etree._Element, file: str | None) -> None:
     docinfo = root.getroottree().docinfo
     if docinfo.doctype or docinfo.internalDTD is not None or docinfo.externalDTD is not None:
         raise XMLArchiveError("DTDs are not allowed in an XML archive (a <!DOCTYPE …> was found): "
                               "refused without expanding any entity", file=file)
+
+
+def _check_root(root: etree._Element, file: str | None) -> None:
+    """No DTD; the root element and its attributes as the schema wants."""
+    _check_dtd(root, file)
     shell = _shell(root)
     full = schema()
     if not full.validate(shell):
@@ -485,8 +574,11 @@ def _check_between(root: etree._Element, game: etree._Element | None, file: str 
 
 
 def _shell(root: etree._Element) -> etree._Element:
-    """The root element with its attributes and nothing inside (for the schema)."""
-    return etree.Element(root.tag, dict(root.attrib))
+    """The root element with its attributes and nothing inside (for the
+    schema); the first few attributes only, so that a root with very many is
+    refused at once (the first unknown one is named)."""
+    first = _FIRST_ATTRIBUTES(root)  # (attrib.items() takes time with the square of their number)
+    return etree.Element(root.tag, {attribute.attrname: str(attribute) for attribute in first})
 
 
 def _refuse(shell: etree._Element, line: int | None, file: str | None) -> None:
@@ -507,9 +599,21 @@ def _record(game: etree._Element, file: str | None, index: int) -> GameRecord:
     for child in game:
         tag = child.tag
         if tag == "tags":
-            record.tags = [(tag_element.get("name"), _text(tag_element)) for tag_element in child.iterchildren("tag")]
+            bad = 0
+            for tag_element in child.iterchildren("tag"):
+                name, value = tag_element.get("name"), _text(tag_element)
+                problem = tag_problem(name, value)
+                if problem is None:
+                    record.tags.append((name, value))
+                    continue
+                bad += 1  # reported as the PMN reader reports syntax errors: 100 at most
+                if bad > MAX_PROBLEMS + 1:
+                    continue
+                if bad > MAX_PROBLEMS:
+                    problem = f"more than {MAX_PROBLEMS} bad tags in this game; the others are not reported"
+                record.problems.append(Problem("error", "bad-tag", problem, tag_element.sourceline, None))
         elif tag == "comment":
-            record.comment = _text(child)
+            record.comment = _checked(child, "game comment")
         elif tag == "moves":
             record.moves = _moves(child)
         elif tag == "result":
@@ -520,24 +624,28 @@ def _record(game: etree._Element, file: str | None, index: int) -> GameRecord:
 def _moves(container: etree._Element) -> list[MoveNode]:
     """The moves under ``container``, with their variations, iteratively."""
     moves: list[MoveNode] = []
+    is_hole = _HOLE.fullmatch
     work = [(container, moves)]
     while work:
         parent, target = work.pop()
         for element in parent.iterchildren("move"):
             get = element.get
-            node = MoveNode(get("hole"), line=element.sourceline)
+            hole = get("hole")
+            if not is_hole(hole):
+                _hole(element, "hole")
+            node = MoveNode(hole, line=element.sourceline)
             value = get("destination")
             if value is not None:
-                node.destination = value
+                node.destination = value if is_hole(value) else _hole(element, "destination")
             value = get("captured")
-            if value is not None:
-                node.captured = int(value)
+            if value is not None:  # (valid, so int() reads it when it is short)
+                node.captured = int(value) if len(value) <= MAX_DIGITS else _count(element, "captured", value)
             value = get("reserved")
             if value is not None:
                 node.reserved = value.strip() == "true"
             value = get("number")
             if value is not None:
-                node.number = int(value)
+                node.number = int(value) if len(value) <= MAX_DIGITS else _count(element, "number", value)
             value = get("dots")
             if value is not None:
                 node.dots = value.strip()
@@ -550,14 +658,42 @@ def _moves(container: etree._Element) -> list[MoveNode]:
                     if tag == "glyph":
                         node.glyphs.append(_text(child).strip())
                     elif tag == "nag":
-                        node.nags.append(int(_text(child)))
+                        node.nags.append(_count(child, "NAG", _text(child)))
                     elif tag == "comment":
-                        node.comment = _text(child)
+                        node.comment = _checked(child, f"comment after move {node.hole!r}")
                     elif tag == "before":
-                        node.before = _text(child)
+                        node.before = _checked(child, f"comment before move {node.hole!r}")
                     elif tag == "variation":
                         variation: list[MoveNode] = []
                         node.variations.append(variation)
                         work.append((child, variation))
             target.append(node)
     return moves
+
+
+def _hole(element: etree._Element, name: str) -> str:
+    value = element.get(name)
+    if not _HOLE.fullmatch(value):
+        raise _BadGame(f"move {value!r}: {name} {value!r} is not a hole" if name == "destination"
+                       else f"move {value!r} is not a hole", element.sourceline)
+    return value
+
+
+def _count(element: etree._Element, name: str, value: str) -> int:
+    """A count as the schema allows it (blanks, ``+``, leading zeros), of at
+    most :data:`~notation.record.MAX_DIGITS` digits."""
+    match = _COUNT.match(value)
+    digits = match.group(1) if match else value
+    if len(digits) > MAX_DIGITS:
+        hole = element.get("hole") if element.tag == "move" else element.getparent().get("hole")
+        raise _BadGame(f"move {hole!r}: {name} {digits[:12]}... has more than {MAX_DIGITS} digits",
+                       element.sourceline)
+    return int(digits)
+
+
+def _checked(element: etree._Element, what: str) -> str:
+    text = _text(element)
+    bad = bad_character(text)
+    if bad:
+        raise _BadGame(f"{what}: {bad}", element.sourceline)
+    return text

@@ -31,7 +31,9 @@ _BOUNDARY = r"(?=[\s(){};$]|\Z)"
 #: A tag name: letters, digits and ``_``.
 _NAME = r"(?P<name>[A-Za-z0-9_]+)"
 #: A double-quoted tag value; ``\"`` and ``\\`` are the only escapes.
-_VALUE = r'"(?P<value>(?:[^"\\]|\\["\\])*)"'
+#: Its repeats are possessive, so matching a long value keeps no state per
+#: character (memory stays flat however long the value).
+_VALUE = r'"(?P<value>[^"\\]*+(?:\\["\\][^"\\]*+)*+)"'
 
 #: One tag pair, e.g. ``[Event "Village match"]`` (``name``, ``value`` still
 #: escaped); white space is allowed around the name and the value.

@@ -16,16 +16,51 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import sys
 from typing import Any
 
 from mancala_cli.core import other
 
-from .record import MAX_VARIATION_DEPTH, RESULTS, GameRecord, MoveNode
+from .grammar import HOLE
+from .record import (GLYPHS, MAX_DIGITS, MAX_VARIATION_DEPTH, RESULTS, GameRecord, MoveNode, bad_character,
+                     tag_problem)
+
+#: The deepest nesting of arrays and objects a line may have: what variations
+#: nested :data:`~notation.record.MAX_VARIATION_DEPTH` deep take (the game
+#: object, its moves, a move, then a list of variations, a variation and a
+#: move per level, and the innermost move's glyphs or NAGs).
+MAX_JSON_DEPTH = 4 + 3 * MAX_VARIATION_DEPTH
+
+_HOLE = re.compile(HOLE)
+_MAX_COUNT = 10 ** MAX_DIGITS
 
 
 class JSONRecordError(ValueError):
-    """A JSON object that is not a game record."""
+    """A JSON object that is not a game record; ``code`` is the problem code
+    it is reported with (``syntax``, or ``bad-tag`` for a tag)."""
+
+    def __init__(self, message: str, code: str = "syntax") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _too_deep() -> JSONRecordError:
+    return JSONRecordError(f"nested deeper than {MAX_JSON_DEPTH} levels "
+                           f"(variations nest at most {MAX_VARIATION_DEPTH} deep)")
+
+
+def _check_depth(obj: Any) -> None:
+    """Refuse arrays and objects nested deeper than :data:`MAX_JSON_DEPTH`, wherever they are."""
+    work = [(obj, 1)]
+    while work:
+        value, depth = work.pop()
+        if depth > MAX_JSON_DEPTH:
+            raise _too_deep()
+        if isinstance(value, dict):
+            work.extend((item, depth + 1) for item in value.values() if isinstance(item, (dict, list)))
+        else:
+            work.extend((item, depth + 1) for item in value if isinstance(item, (dict, list)))
 
 
 def _move_to_json(node: MoveNode, ply: int, side: str) -> dict[str, Any]:
@@ -96,27 +131,41 @@ def record_to_json(record: GameRecord, game: str | None, start: str | None) -> s
 
 
 def json_line_to_record(text: str) -> GameRecord:
-    """The record of one JSON line; ValueError or :class:`JSONRecordError` if it is none."""
-    with _deep_nesting():
-        obj = json.loads(text)
-    return object_to_record(obj)
+    """The record of one JSON line; ValueError or :class:`JSONRecordError` if it is none
+    (nested deeper than :data:`MAX_JSON_DEPTH`, or a value a record cannot hold)."""
+    try:
+        with _deep_nesting():
+            obj = json.loads(text)
+    except RecursionError:
+        raise _too_deep() from None
+    record = object_to_record(obj)
+    if text.count("[") + text.count("{") > MAX_JSON_DEPTH:
+        _check_depth(obj)  # only a line with that many brackets can nest that deep
+    return record
 
 
 def _move_from_json(item: Any) -> MoveNode:
     if not isinstance(item, dict) or not isinstance(item.get("move"), str):
         raise JSONRecordError("a move must be an object with a \"move\" string")
     captured = item.get("captured", 0)
-    if not isinstance(captured, int) or isinstance(captured, bool) or captured < 0:
-        raise JSONRecordError(f"\"captured\" must be a count, not {captured!r}")
-    node = MoveNode(item["move"])
+    if not isinstance(captured, int) or isinstance(captured, bool) or not 0 <= captured < _MAX_COUNT:
+        raise JSONRecordError(f"\"captured\" must be a count of at most {MAX_DIGITS} digits, "
+                              f"not {_shown(captured)}")
+    node = MoveNode(_hole(item["move"], "move"))
     node.destination = _optional_str(item, "destination")
+    if node.destination is not None:
+        _hole(node.destination, "destination")
     node.captured = captured if captured else (0 if item.get("x0") else None)
     node.reserved = bool(item.get("reserved", False))
     glyphs = item.get("glyphs", [])
     nags = item.get("nags", [])
     if not isinstance(glyphs, list) or not all(isinstance(g, str) for g in glyphs):
         raise JSONRecordError("\"glyphs\" must be a list of strings")
-    if not isinstance(nags, list) or not all(isinstance(n, int) and 0 <= n <= 255 for n in nags):
+    for glyph in glyphs:
+        if glyph not in GLYPHS:
+            raise JSONRecordError(f"glyph {_shown(glyph)} is not one of {' '.join(GLYPHS)}")
+    if not isinstance(nags, list) or not all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= 255
+                                             for n in nags):
         raise JSONRecordError("\"nags\" must be a list of numbers 0-255")
     node.glyphs = list(glyphs)
     node.nags = list(nags)
@@ -128,9 +177,25 @@ def _move_from_json(item: Any) -> MoveNode:
 
 def _optional_str(item: dict, key: str) -> str | None:
     value = item.get(key)
-    if value is not None and not isinstance(value, str):
-        raise JSONRecordError(f"\"{key}\" must be a string or null")
+    if value is not None:
+        if not isinstance(value, str):
+            raise JSONRecordError(f"\"{key}\" must be a string or null")
+        bad = bad_character(value)
+        if bad:
+            raise JSONRecordError(f"{key}: {bad}")
     return value
+
+
+def _hole(text: str, key: str) -> str:
+    """``text`` when it is a hole token in some coordinate style (PMN §2)."""
+    if not _HOLE.fullmatch(text):
+        raise JSONRecordError(f"{key} {_shown(text)} is not a hole")
+    return text
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def object_to_record(obj: Any) -> GameRecord:
@@ -150,6 +215,10 @@ def object_to_record(obj: Any) -> GameRecord:
     game = obj.get("game")
     if isinstance(game, str) and record.tag("Game") is None:
         record.tags.insert(0, ("Game", game))
+    for name, value in record.tags:
+        problem = tag_problem(name, value)
+        if problem:
+            raise JSONRecordError(problem, "bad-tag")
     result = obj.get("result")
     if result is not None and result not in RESULTS:
         raise JSONRecordError(f"\"result\" must be one of {', '.join(RESULTS)}, not {result!r}")
@@ -158,9 +227,11 @@ def object_to_record(obj: Any) -> GameRecord:
     moves = obj.get("moves", [])
     if not isinstance(moves, list):
         raise JSONRecordError("\"moves\" must be a list")
-    stack = [(moves, record.moves)]
+    stack = [(moves, record.moves, 0)]
     while stack:
-        items, out = stack.pop()
+        items, out, depth = stack.pop()
+        if depth > MAX_VARIATION_DEPTH:
+            raise JSONRecordError(f"variations nested deeper than {MAX_VARIATION_DEPTH} levels")
         for item in items:
             node = _move_from_json(item)
             out.append(node)
@@ -172,6 +243,6 @@ def object_to_record(obj: Any) -> GameRecord:
                     raise JSONRecordError("a variation must be a list of moves")
                 branch: list[MoveNode] = []
                 node.variations.append(branch)
-                stack.append((variation, branch))
+                stack.append((variation, branch, depth + 1))
     return record
 

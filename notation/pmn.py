@@ -29,13 +29,15 @@ from typing import TextIO
 
 from .coords import move_token
 from .grammar import PLAIN_MOVE, TAG_LINE, TOKEN, escape, unescape
-from .record import MAX_VARIATION_DEPTH, SEVEN_TAGS, GameRecord, MoveNode, Problem
+from .record import (MAX_TAG_NAME, MAX_TAG_VALUE, MAX_VARIATION_DEPTH, SEVEN_TAGS, GameRecord, MoveNode,
+                     Problem)
 
-__all__ = ["read_games", "read_game", "write_game", "write_games", "WIDTH", "MAX_PROBLEMS"]
+__all__ = ["read_games", "read_game", "write_game", "write_games", "WIDTH", "MAX_PROBLEMS", "MAX_TAG_VALUE"]
 
 #: Canonical movetext lines are at most this long (PMN §5).
 WIDTH = 79
-#: Syntax problems reported per game; after that one closing problem says so.
+#: Syntax problems reported per game, and warnings per game; after that one
+#: closing problem says so.
 MAX_PROBLEMS = 100
 
 _TOKEN = TOKEN.re
@@ -43,6 +45,7 @@ _PLAIN_MOVE = PLAIN_MOVE.re.match
 _TAG_LINE = TAG_LINE.re.match
 _TAG_START = re.compile(r"\s*\[").match
 _TAG_NAME = re.compile(r"[A-Za-z0-9_]+")
+_PLAIN_VALUE = re.compile(r'[^"\\]*+')
 _SPACE = re.compile(r"\s*")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _DIGITS = re.compile(r"[0-9]{1,9}\Z")
@@ -107,7 +110,10 @@ class _Reader:
         self.comment: list | None = None  # open multi-line comment: [line, column, parts]
         self.after_result = False  # "text after the result token" reported
         self.too_deep = False  # "variations nested deeper than …" reported
+        # "(" opened inside a variation nested too deep: skipped, only counted
+        self.skipping = 0
         self.nproblems = 0
+        self.nwarnings = 0
         self.end = (lineno, 1)  # just after the game's last text (for missing-result)
 
     def finish(self) -> GameRecord:
@@ -136,6 +142,16 @@ class _Reader:
     # -- problems
 
     def problem(self, severity: str, code: str, message: str, line: int, col: int) -> None:
+        """A problem other than a syntax error; after :data:`MAX_PROBLEMS`
+        warnings one closing warning says so and the others are dropped."""
+        if severity == "warning":
+            self.nwarnings += 1
+            if self.nwarnings > MAX_PROBLEMS:
+                if self.nwarnings == MAX_PROBLEMS + 1:
+                    self.rec.problems.append(Problem(
+                        "warning", code, f"more than {MAX_PROBLEMS} warnings in this game; "
+                        "the others are not reported", line, col))
+                return
         self.rec.problems.append(Problem(severity, code, message, line, col))
 
     def error(self, message: str, line: int, col: int, always: bool = False) -> None:
@@ -211,7 +227,8 @@ class _Reader:
 
     def unclosed(self) -> None:
         _, _, line, col, _ = self.stack[0]
-        more = len(self.stack) - 1
+        more = len(self.stack) - 1 + self.skipping
+        self.skipping = 0
         self.error("unterminated variation: '(' opened here is never closed"
                    + (f" ({more} more inside it)" if more else ""), line, col, True)
         while self.stack:
@@ -222,6 +239,11 @@ class _Reader:
     def tag_line(self, line: str, lineno: int) -> None:
         m = _TAG_LINE(line)
         if m is not None:
+            if (m.end("value") - m.start("value") > MAX_TAG_VALUE
+                    or m.end("name") - m.start("name") > MAX_TAG_NAME):
+                self.long_tag(m.group("name") if m.end("name") - m.start("name") <= MAX_TAG_NAME else None,
+                              m.start("name"), m.start("value"), m.end("value"), line, lineno)
+                return
             name, value = m.group("name", "value")
             rec = self.rec
             rec.tags.append((name, unescape(value)))
@@ -229,6 +251,21 @@ class _Reader:
                 rec.tag_at[name] = (lineno, m.start("value") + 1)
             return
         self.careful_tag_line(line, lineno)
+
+    def long_tag(self, name: str | None, name_at: int, start: int, end: int, line: str, lineno: int) -> None:
+        """A tag whose name or written value is longer than the limits: an
+        error unless the value, unescaped, is short enough after all."""
+        if name is None:
+            self.error(f"tag name longer than {MAX_TAG_NAME} characters: the tag is skipped", lineno,
+                       name_at + 1)
+            return
+        if end - start <= 2 * MAX_TAG_VALUE:
+            value = unescape(line[start:end])
+            if len(value) <= MAX_TAG_VALUE:
+                self.rec.tags.append((name, value))
+                self.rec.tag_at.setdefault(name, (lineno, start + 1))
+                return
+        self.error(f"tag value longer than {MAX_TAG_VALUE} characters: the tag is skipped", lineno, start + 1)
 
     def careful_tag_line(self, line: str, lineno: int) -> None:
         """Tag pairs one by one, reporting exactly what is wrong; text after
@@ -250,6 +287,9 @@ class _Reader:
                 else:
                     self.error(f"tag name expected, found {line[p]!r}", lineno, p + 1)
                 return
+            if m.end() - p > MAX_TAG_NAME:
+                self.error(f"tag name longer than {MAX_TAG_NAME} characters: the tag is skipped", lineno, p + 1)
+                return
             name = m.group()
             p = _SPACE.match(line, m.end()).end()
             if p >= n:
@@ -261,30 +301,49 @@ class _Reader:
                 return
             quote_col = p + 1
             p += 1
-            chars = []
-            while p < n:
-                c = line[p]
-                if c == '"':
+            # runs of plain characters a match each; only the first
+            # MAX_TAG_VALUE + 1 characters are kept
+            chars: list[str] = []
+            kept = 0
+            while True:
+                run = _PLAIN_VALUE.match(line, p).end()
+                if run > p and kept <= MAX_TAG_VALUE:
+                    chars.append(line[p:min(run, p + MAX_TAG_VALUE + 1 - kept)])
+                    kept += len(chars[-1])
+                p = run
+                if p >= n or line[p] == '"':
                     break
-                if c == "\\":
-                    if p + 1 < n and line[p + 1] in '"\\':
-                        chars.append(line[p + 1])
-                        p += 2
-                        continue
+                # a backslash
+                if p + 1 < n and line[p + 1] in '"\\':
+                    c = line[p + 1]
+                    p += 2
+                else:
                     self.error('invalid escape in a tag value (only \\" and \\\\)', lineno, p + 1)
-                chars.append(c)
-                p += 1
+                    c = "\\"
+                    p += 1
+                if kept <= MAX_TAG_VALUE:
+                    chars.append(c)
+                    kept += 1
             value = "".join(chars)
             if p >= n:
                 self.error("unterminated string: '\"' opened here is never closed", lineno, quote_col)
                 value = value.rstrip()
                 if value.endswith("]"):
                     value = value[:-1]
+                if len(value) > MAX_TAG_VALUE:
+                    self.error(f"tag value longer than {MAX_TAG_VALUE} characters: the tag is skipped", lineno,
+                               quote_col + 1)
+                    return
                 rec.tags.append((name, value))
                 rec.tag_at.setdefault(name, (lineno, quote_col + 1))
                 return
-            rec.tags.append((name, value))
-            rec.tag_at.setdefault(name, (lineno, quote_col + 1))
+            if len(value) > MAX_TAG_VALUE:
+                self.error(f"tag value longer than {MAX_TAG_VALUE} characters: the tag is skipped", lineno,
+                           quote_col + 1)
+                value = None
+            if value is not None:
+                rec.tags.append((name, value))
+                rec.tag_at.setdefault(name, (lineno, quote_col + 1))
             p = _SPACE.match(line, p + 1).end()
             if p >= n:
                 self.error("unterminated tag: '[' opened here is never closed", lineno, open_col)
@@ -299,8 +358,47 @@ class _Reader:
         end = len(line)
         if end and line[-1].isspace():  # finditer would rescan trailing blanks at every position
             end = len(line.rstrip())
+        if self.skipping:
+            pos = self.skip(line, lineno, pos, end)
+            if pos is None:
+                return
         if self.number is None and self.before is None and self.phase != _DONE:
             pos = self.plain_moves(line, lineno, pos, end)
+        while pos is not None:
+            pos = self.tokens(line, lineno, pos, end)
+            if pos is not None:
+                pos = self.skip(line, lineno, pos, end)
+
+    def skip(self, line: str, lineno: int, pos: int, end: int) -> int | None:
+        """Pass over the text of a variation nested too deep, counting ``(``
+        and ``)``; where normal reading resumes, or ``None`` at the line's end."""
+        for m in _TOKEN.finditer(line, pos, end):
+            kind = m.lastgroup
+            if kind == "OPEN":
+                self.skipping += 1
+            elif kind == "CLOSE":
+                self.skipping -= 1
+                if not self.skipping:
+                    return m.end()
+            elif kind == "RESULT":
+                self.result_token(m.group(kind), lineno, m.start(kind) + 1)
+                return m.end()
+            elif kind == "OPENCOMMENT":
+                self.comment = [lineno, m.start(kind) + 1, [line[m.start("otext"):]]]
+        return None
+
+    def result_token(self, token: str, lineno: int, col: int) -> None:
+        if self.stack:
+            self.unclosed()
+        self.dangling_number()
+        rec = self.rec
+        rec.result = token
+        rec.result_at = (lineno, col)
+        self.phase = _DONE
+
+    def tokens(self, line: str, lineno: int, pos: int, end: int) -> int | None:
+        """Read the tokens of a line from ``pos``; ``None`` at its end, or
+        where a variation nested too deep opens (to be skipped)."""
         for m in _TOKEN.finditer(line, pos, end):
             kind = m.lastgroup
             if kind == "MOVE":
@@ -354,13 +452,15 @@ class _Reader:
                 owner = self.cur[-1] if self.cur else None
                 if owner is None:
                     self.error("variation with no preceding move", lineno, col)
-                elif len(self.stack) >= MAX_VARIATION_DEPTH:
-                    # Kept out of the record (every format holds this depth), reported once.
+                if len(self.stack) >= MAX_VARIATION_DEPTH:
+                    # Kept out of the record (every format holds this depth), reported once;
+                    # its text is passed over up to its ")" (memory stays flat).
                     if not self.too_deep:
                         self.too_deep = True
                         self.error(f"variations nested deeper than {MAX_VARIATION_DEPTH} levels: "
                                    f"the deeper ones are skipped", lineno, col)
-                    owner = None
+                    self.skipping = 1
+                    return m.end()
                 self.stack.append((self.cur, owner, lineno, col, self.before))
                 self.cur = []
                 self.before = None
@@ -371,13 +471,7 @@ class _Reader:
                 else:
                     self.close_variation(True)
             elif kind == "RESULT":
-                if self.stack:
-                    self.unclosed()
-                self.dangling_number()
-                rec = self.rec
-                rec.result = m.group(kind)
-                rec.result_at = (lineno, m.start(kind) + 1)
-                self.phase = _DONE
+                self.result_token(m.group(kind), lineno, m.start(kind) + 1)
             elif kind == "NAG":
                 col = m.start(kind) + 1
                 value = m.group("nag")
@@ -391,6 +485,7 @@ class _Reader:
                 self.error("'}' without '{'", lineno, m.start(kind) + 1)
             else:  # UNKNOWN
                 self.error(f"unknown token {_short(m.group(kind))}", lineno, m.start(kind) + 1)
+        return None
 
     def plain_moves(self, line: str, lineno: int, pos: int, end: int) -> int:
         """Read the plain moves (:data:`~notation.grammar.PLAIN_MOVE`) from
@@ -436,7 +531,8 @@ class _Reader:
                 parts = self.comment[2]
                 parts.append(line[:close])
                 self.comment = None
-                self.add_comment("\n".join(parts))
+                if not self.skipping:
+                    self.add_comment("\n".join(parts))
                 self.movetext(line, lineno, close + 1)
                 continue
             if not line.strip():
@@ -690,15 +786,15 @@ def _wrap(units: list, width: int = WIDTH) -> list[str]:
 
     A break never leaves a blank line, since a blank line followed by ``[``
     would start a new game: no break while the line is still blank, nor
-    before an empty piece of a comment (two spaces in a row) when no text
-    follows it on its line.
+    before an empty or white-space piece of a comment (two spaces in a row,
+    a tab) when no text follows it on its line.
     """
     lines: list[str] = []
     cur = ""
     blank = True  # cur is white space only
     fresh = True  # nothing placed on cur yet
     text_follows: list[bool] | None = None
-    glued = _glued_spaces(units) if "" in units else None
+    glued = _glued_spaces(units) if any(u is not _NL and not u.strip() for u in units) else None
     for i, unit in enumerate(units):
         if unit is _NL:
             lines.append(cur)
@@ -710,7 +806,7 @@ def _wrap(units: list, width: int = WIDTH) -> list[str]:
             fresh = False
         elif len(cur) + 1 + len(unit) + (glued[i] if glued else 0) <= width or blank:
             cur += " " + unit
-        elif not unit:
+        elif not unit.strip():
             if text_follows is None:
                 text_follows = _text_follows(units)
             if text_follows[i]:
@@ -718,7 +814,7 @@ def _wrap(units: list, width: int = WIDTH) -> list[str]:
                 cur = unit
                 blank = True
             else:
-                cur += " "
+                cur += " " + unit  # a break here would leave a blank line
             continue
         else:
             lines.append(cur)
@@ -742,11 +838,14 @@ def _glued_spaces(units: list) -> list[int]:
         unit = units[i]
         if unit is _NL:
             empties, text_after = 0, False
-        elif unit:
+        elif unit.strip():
             out[i] = 0 if text_after else empties
             empties, text_after = 0, True
-        else:
-            empties += 1
+        elif unit and text_after:  # white space before text: a line may break before it
+            out[i] = 0
+            empties = 0
+        else:  # empty, or white space that ends its line: written on the line before
+            empties += 1 + len(unit)
     return out
 
 

@@ -10,7 +10,7 @@
     >>> parse_position(game, "4,4/4,4 S 0-0 1")
     Traceback (most recent call last):
     ...
-    mancala_cli.core.InvalidPosition: 2 rows of holes, kingulu has 2 rows of 6: row 1 has 2 holes
+    mancala_cli.core.InvalidPosition: 2 rows of holes, kingulu has 2 rows of 6: rank 2 has 2 holes
 """
 from __future__ import annotations
 
@@ -20,6 +20,9 @@ from mancala_cli.core import Game, InvalidPosition, Position
 
 _CELL = re.compile(r"([0-9]+)(\*?)\Z")
 _BANKS = re.compile(r"([0-9]+)-([0-9]+)\Z")
+#: Fields are separated by blanks (spaces or tabs), nothing else.
+_BLANKS = re.compile(r"[ \t]+")
+_OTHER_SPACE = re.compile(r"[^\S \t]")
 _MAX_DIGITS = 12
 
 
@@ -37,8 +40,12 @@ def parse_position(game: Game, text: str) -> Position:
     in a ``kimasai-klamroth`` hole, or seeds that do not add up.
     """
     board = game.board
-    fields = text.split()
+    fields = _BLANKS.split(text.strip(" \t"))
     if len(fields) != 4:
+        other = _OTHER_SPACE.search(text)
+        if other:
+            raise InvalidPosition(f"a position string has 4 fields (rows, side, banks, move number) "
+                                  f"separated by spaces, not U+{ord(other.group()):04X}")
         raise InvalidPosition(f"a position string has 4 fields (rows, side, banks, move number), "
                               f"not {len(fields)}")
     rows_text, side, banks_text, number_text = fields
@@ -52,7 +59,7 @@ def parse_position(game: Game, text: str) -> Position:
         rank = board.ranks - r
         cells = row.split(",")
         if len(cells) != board.files:
-            raise InvalidPosition(f"{len(rows)} rows of holes, {shape}: row {r + 1} has {len(cells)} holes")
+            raise InvalidPosition(f"{len(rows)} rows of holes, {shape}: rank {rank} has {len(cells)} holes")
         for f, cell in enumerate(cells):
             hole = (rank - 1) * board.files + f
             match = _CELL.match(cell)

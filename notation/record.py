@@ -10,6 +10,7 @@ where it was written, so that a checker can point at line and column.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 #: Canonical tag order (PMN §5); ``Setup`` follows it, then the others as read.
@@ -20,6 +21,37 @@ GLYPHS = ("!!", "??", "!?", "?!", "!", "?")
 #: format (PMN, JSON, XML) holds records up to this depth (libxml2 reads at
 #: most 2048 nested elements, and in XML each level takes two: variation and move).
 MAX_VARIATION_DEPTH = 1000
+#: The longest tag value (in characters, as meant) and tag name any reader
+#: accepts; a longer one is an error and the tag is skipped.
+MAX_TAG_VALUE = 10_000
+MAX_TAG_NAME = 255
+#: The longest digit string read as a capture count or a move number.
+MAX_DIGITS = 9
+
+#: What a tag name is made of (PMN §1).
+TAG_NAME = re.compile(r"[A-Za-z0-9_]+")
+#: Characters no text of a record (tag, comment) may hold: control characters
+#: (C0 but tab, line feed and carriage return; DEL; C1), lone surrogates,
+#: U+FFFE and U+FFFF. Such a text could not be written as UTF-8 or in XML.
+_BAD_CHARACTER = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+
+
+def bad_character(text: str) -> str | None:
+    """``character U+XXXX is not allowed`` for the first such character of ``text``, else ``None``."""
+    match = _BAD_CHARACTER.search(text)
+    return None if match is None else f"character U+{ord(match.group()):04X} is not allowed"
+
+
+def tag_problem(name: str, value: str) -> str | None:
+    """What is wrong with a tag pair read from JSON or XML, or ``None``."""
+    if len(name) > MAX_TAG_NAME:
+        return f"tag name {name[:37] + '...'!r} is longer than {MAX_TAG_NAME} characters"
+    if not TAG_NAME.fullmatch(name):
+        return f"tag name {name!r} is not letters, digits and _"
+    if len(value) > MAX_TAG_VALUE:
+        return f"tag {name}: value longer than {MAX_TAG_VALUE} characters"
+    bad = bad_character(value)
+    return None if bad is None else f"tag {name}: {bad}"
 
 
 @dataclass(slots=True)

@@ -384,3 +384,25 @@ def test_any_text_is_written_as_valid_pmn_that_is_stable(text):
     assume(first)
     assert all(g.problems == [] for g in read_games(first))
     assert again(first) == first
+
+
+def test_a_comment_piece_of_white_space_never_pushes_a_line_past_the_width():
+    record = GameRecord(moves=[
+        MoveNode("a1", "a1", 1, comment=";;"),
+        MoveNode("a1", "a1", 1, True, ["!!"], [10, 100], comment=";",
+                 variations=[[MoveNode("N12", "N12", 10, True, ["!!"], [100], before="")]]),
+        MoveNode("a1", before=";;;;  \t\n")], result="1-0")
+    assert write_game(record) == ("1. a1-a1x1 {;;} 1... a1-a1x1^!! $10 $100 {;} ({} 1... N12-N12x10^!! $100)\n"
+                                  "{;;;;  \t\n} 2. a1 1-0\n")
+
+
+def test_a_white_space_piece_that_ends_its_line_is_never_left_alone_on_a_line():
+    """A break before the tab of ``{ \\t\\n[}`` would leave a blank line, and a
+    blank line followed by ``[`` starts a new game."""
+    moves = [MoveNode("a1") for _ in range(17)]  # the comment's "{" then ends a full line
+    moves[-1].comment = " \t\n["
+    record = GameRecord(tags=[("Game", "kingulu"), ("Result", "*")], moves=moves, result="*")
+    text = write_game(record)
+    assert all(line.strip() for line in text.split("\n\n", 1)[1].splitlines())
+    back = read_game(text)
+    assert back.problems == [] and back.moves[-1].comment == " \t\n["

@@ -31,8 +31,13 @@ def test_reader_accepts_leading_zeros_and_runs_of_blanks():
 
 @pytest.mark.parametrize("game_id,text,message", [
     ("kingulu", "4,4,4,4,4,4 S 0-0 1", "1 rows of holes, kingulu has 2 rows of 6"),
-    ("kingulu", "4,4,4,4,4/4,4,4,4,4,4,4 S 0-0 1", "row 1 has 5 holes"),
+    ("kingulu", "4,4,4,4,4/4,4,4,4,4,4,4 S 0-0 1", "2 rows of holes, kingulu has 2 rows of 6: rank 2 has 5 holes"),
+    ("kingulu", "4,4,4,4,4,4/4,4,4,4,4 S 0-0 1", "2 rows of holes, kingulu has 2 rows of 6: rank 1 has 5 holes"),
     ("kingulu", "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0", "has 4 fields"),
+    *(("kingulu", f"4,4,4,4,4,4/4,4,4,4,4,4{space}S{space}0-0{space}1",
+       f"a position string has 4 fields (rows, side, banks, move number) separated by spaces, not U+{code}")
+      for space, code in (("\u3000", "3000"), ("\u00a0", "00A0"), ("\x1c", "001C"), ("\x1d", "001D"),
+                          ("\x1e", "001E"), ("\n", "000A"))),
     ("kingulu", "4,4,4,4,4,x/4,4,4,4,4,4 S 0-0 1", "count 'x' in f2 is not a number"),
     ("kingulu", "4,4,4,4,4,-4/4,4,4,4,4,4 S 0-0 1", "negative count '-4' in f2"),
     ("kingulu", "4,4,4,4,4,5/4,4,4,4,4,4 S 0-0 1", "seeds do not add up"),

@@ -224,7 +224,8 @@ def nodes(variations):
 
 MOVES = st.recursive(st.lists(nodes(st.just([])), max_size=3),
                      lambda inner: st.lists(nodes(st.lists(inner, max_size=2)), max_size=3), max_leaves=12)
-RECORDS = st.builds(GameRecord, tags=st.lists(st.tuples(TEXT, TEXT), max_size=4), moves=MOVES,
+TAG_NAME = st.from_regex(r"[A-Za-z0-9_]{1,8}", fullmatch=True)
+RECORDS = st.builds(GameRecord, tags=st.lists(st.tuples(TAG_NAME, TEXT), max_size=4), moves=MOVES,
                     result=st.none() | st.sampled_from(RESULTS), comment=st.none() | TEXT)
 
 
@@ -254,6 +255,12 @@ def test_round_trip_property(records, positions):
     (GameRecord(moves=[MoveNode("d1", comment="form\x0cfeed")]), "U+000C"),
     (GameRecord(tags=[("Event", "nul\x00")]), "tag Event: character U+0000"),
     (GameRecord(moves=[MoveNode("d1", variations=[[MoveNode("c1", before="\ud800")]])]), "U+D800"),
+    (GameRecord(moves=[MoveNode("d1", comment="next\x85line")]),
+     "comment after move 'd1': character U+0085 is not allowed"),
+    (GameRecord(tags=[('a"b', "v")]), "tag name 'a\"b' is not letters, digits and _"),
+    (GameRecord(tags=[("Event", "e" * 10_001)]), "tag Event: value longer than 10000 characters"),
+    (GameRecord(moves=[MoveNode("d1)")]), "move 'd1)' is not a hole"),
+    (GameRecord(moves=[MoveNode("b2", destination="{a2")]), "move 'b2': destination '{a2' is not a hole"),
 ])
 def test_unwritable_records_are_refused(record, reason):
     record.index, record.line, record.file = 3, 17, "in.pmn"
@@ -281,17 +288,6 @@ HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n'
     ('<mancala version="2">\n</mancala>', 2, "Element mancala failed to validate attributes"),
     ('<mancala>\n</mancala>', 2, "Element mancala failed to validate attributes"),
     ('<archive version="1"/>', 2, "Expecting element mancala, got archive"),
-    ('<mancala version="1">\n<game>\n<moves>\n<move hole="c1"><nag>256</nag></move>\n</moves>\n</game>\n</mancala>',
-     5, "unsignedByte doesn't allow value '256'"),
-    ('<mancala version="1">\n<game>\n<moves>\n<move hole="c1"><glyph>!!!</glyph></move>\n</moves>\n</game>\n'
-     '</mancala>', 5, "Element glyph failed to validate content"),
-    ('<mancala version="1">\n<game>\n<moves>\n\n<move hole="c1" captured="-1"/>\n</moves>\n</game>\n</mancala>',
-     6, "Invalid attribute captured for element move"),
-    ('<mancala version="1">\n<game>\n<moves>\n<move hole="c1"/>\n</moves>\n<tags/>\n</game>\n</mancala>',
-     7, "Did not expect element tags there"),
-    ('<mancala version="1">\n<game>\n<moves><move/></moves>\n</game>\n</mancala>',
-     4, "Element move failed to validate attributes"),
-    ('<mancala version="1">\n<game>\n<result>2-0</result>\n</game>\n</mancala>', 4, "Element result"),
     ('<mancala version="1">\n<game/>\nstray text\n<game/>\n</mancala>', 4, "Did not expect text in element mancala"),
     ('<mancala version="1">\n<game/>\n\n stray\ntext\n\n<game/>\n</mancala>', 5, "Did not expect text in element"),
     ('<mancala version="1">\n\nstray<game/>\n</mancala>', 4, "Did not expect text in element mancala"),
@@ -308,19 +304,40 @@ def test_invalid_documents_refused_with_line_and_reason(body, line, reason):
     error = read_error(HEAD + body if body else body)
     assert reason in error.reason
     assert error.line == line
-    if line is not None:
-        assert str(error).startswith(f"line {line}: ")
+    if line is not None:  # the parser names the column too
+        where = f"line {line}" if error.column is None else f"line {line}, column {error.column}"
+        assert str(error).startswith(where + ": ")
+        assert (error.column is not None) == reason.startswith("not well-formed XML")
 
 
-def test_games_before_an_invalid_one_are_read():
+@pytest.mark.parametrize("game, line, reason", [
+    ('<game>\n<moves>\n<move hole="c1"><nag>256</nag></move>\n</moves>\n</game>',
+     5, "unsignedByte doesn't allow value '256'"),
+    ('<game>\n<moves>\n<move hole="c1"><glyph>!!!</glyph></move>\n</moves>\n</game>',
+     5, "Element glyph failed to validate content"),
+    ('<game>\n<moves>\n\n<move hole="c1" captured="-1"/>\n</moves>\n</game>',
+     6, "Invalid attribute captured for element move"),
+    ('<game>\n<moves>\n<move hole="c1"/>\n</moves>\n<tags/>\n</game>', 7, "Did not expect element tags there"),
+    ('<game>\n<moves><move/></moves>\n</game>', 4, "Element move failed to validate attributes"),
+    ('<game>\n<result>2-0</result>\n</game>', 4, "Element result"),
+])
+def test_an_invalid_game_is_reported_and_the_next_games_are_read(game, line, reason):
+    document = HEAD + '<mancala version="1">\n' + game + '\n<game><result>*</result></game>\n</mancala>'
+    bad, good = read_archive(document.encode(), file="a.xml")
+    assert (bad.index, bad.line, bad.tags, bad.moves, bad.result) == (1, 3, [], [], None)
+    (problem,) = bad.problems
+    assert (problem.severity, problem.code, problem.line, problem.column) == ("error", "syntax", line, None)
+    assert problem.message.startswith("not valid against the archive schema: ") and reason in problem.message
+    assert (good.index, good.result, good.problems) == (2, "*", [])
+
+
+def test_games_before_and_after_an_invalid_one_are_read():
     document = (HEAD + '<mancala version="1">\n<game><result>*</result></game>\n'
-                '<game><result>?</result></game>\n</mancala>').encode()
-    games = read_archive(document, file="a.xml")
-    assert next(games).result == "*"
-    with pytest.raises(XMLArchiveError) as info:
-        next(games)
-    assert (info.value.file, info.value.line) == ("a.xml", 4)
-    assert str(info.value).startswith("a.xml, line 4: ")
+                '<game><result>?</result></game>\n<game><result>1-0</result></game>\n</mancala>').encode()
+    games = list(read_archive(document, file="a.xml"))
+    assert [(g.result, g.line, g.file) for g in games] == [("*", 3, "a.xml"), (None, 4, "a.xml"),
+                                                            ("1-0", 5, "a.xml")]
+    assert [(p.code, p.line) for p in games[1].problems] == [("syntax", 4)]
 
 
 def test_lenient_where_the_schema_is():
