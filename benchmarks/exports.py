@@ -10,10 +10,10 @@ import random
 import time
 
 from mancala_cli import Line, all_games, get_game
-from mancala_cli.randomgames import random_game
-from mancala_cli.replay import replay
-from mancala_cli.svg import board_svg
-from mancala_cli.xmlarchive import read_archive, write_archive
+from mancala_cli.records import random_game
+from mancala_cli.check import replay
+from mancala_cli.diagrams.svg import board_svg
+from notation.xml import read_archive, write_archive
 
 
 def positions(game, count: int, rng: random.Random):

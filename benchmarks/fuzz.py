@@ -17,10 +17,10 @@ import traceback
 from concurrent.futures import ProcessPoolExecutor
 
 from mancala_cli import InvalidPosition, all_games
-from mancala_cli.randomgames import random_game
-from mancala_cli.replay import replay
-from mancala_cli.xmlarchive import XMLArchiveError, read_archive, write_archive
-from notation.jsonrec import JSONRecordError, json_line_to_record, record_to_json
+from mancala_cli.records import random_game
+from mancala_cli.check import replay
+from notation.xml import XMLArchiveError, read_archive, write_archive
+from notation.jsonl import JSONRecordError, json_line_to_record, record_to_json
 from notation.pmn import read_games, write_game
 from notation.position import format_position, parse_position
 

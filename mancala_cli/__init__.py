@@ -5,14 +5,18 @@
     >>> [line.game.board.name(m.origin) for m in line.legal_moves()]
     ['c1', 'd1', 'e1', 'f1']
 """
-from .core import (LAP_LIMIT, NORTH, SOUTH, Board, Game, IllegalMove, InvalidPosition, Line,
-                   MancalaError, Move, MutablePosition, Outcome, Position, other)
-from .games import GAME_IDS, UnknownGame, all_games, get_game
+from .positions import BadPosition, format_position, parse_position
+from .records import random_game
+from .rules import (LAP_LIMIT, NORTH, SOUTH, Board, Game, IllegalMove, InvalidPosition, Line, MancalaError,
+                    Move, MutablePosition, Outcome, Position, other)
+from .rules import GAME_IDS, UnknownGame, all_games, get_game
+from .rules.perft import divide, perft
 
 __version__ = "0.1.0"
 
 __all__ = [
     "LAP_LIMIT", "NORTH", "SOUTH", "Board", "Game", "IllegalMove", "InvalidPosition", "Line",
     "MancalaError", "Move", "MutablePosition", "Outcome", "Position", "other", "GAME_IDS", "UnknownGame",
-    "all_games", "get_game", "__version__",
+    "all_games", "get_game", "perft", "divide", "parse_position", "format_position", "BadPosition",
+    "random_game", "__version__",
 ]

@@ -1,5 +1,10 @@
-"""PMN, the Portable Mancala Notation: coordinates, position strings, the
-grammar, a streaming reader and a canonical writer.
+"""The record layer: game records (:mod:`.record`, with the one walk over
+their moves), coordinates (:mod:`.coords`), position strings
+(:mod:`.position`), and one module per format: PMN (:mod:`.pmn`, with its
+grammar in :mod:`.grammar`), JSON Lines (:mod:`.jsonl`) and XML archives
+(:mod:`.xml`). It knows no rules: of a game it needs only plain facts (its
+id, rows and columns, whether holes can be reserved), and it imports nothing
+from :mod:`mancala_cli`. See ``docs/notation.md``.
 
     >>> from notation import parse_position, format_position
     >>> from mancala_cli import get_game
@@ -7,11 +12,13 @@ grammar, a streaming reader and a canonical writer.
     >>> format_position(game, parse_position(game, "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1"))
     '4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1'
 """
-from .coords import STYLES, CoordinateError, format_hole, format_move, parse_hole
+from .coords import STYLES, format_hole, format_move, parse_hole
+from .errors import CoordinateError, NotationError, PositionError
 from .pmn import read_game, read_games, write_game, write_games
-from .position import format_position, parse_position
-from .record import GameRecord, MoveNode, Problem
+from .position import BoardFacts, PositionFields, format_position, parse_position
+from .record import BEGIN, END, MOVE, GameRecord, MoveNode, Problem, Step, walk
 
-__all__ = ["STYLES", "CoordinateError", "format_hole", "format_move", "parse_hole", "format_position",
-           "parse_position", "read_game", "read_games", "write_game", "write_games", "GameRecord",
-           "MoveNode", "Problem"]
+__all__ = ["STYLES", "CoordinateError", "NotationError", "PositionError", "format_hole", "format_move",
+           "parse_hole", "BoardFacts", "PositionFields", "format_position", "parse_position", "read_game",
+           "read_games", "write_game", "write_games", "GameRecord", "MoveNode", "Problem", "Step", "walk",
+           "MOVE", "BEGIN", "END"]

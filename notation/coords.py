@@ -1,19 +1,83 @@
 """The three coordinate styles of PMN (algebraic, numeric, relative).
 
+The record layer knows a board only by its shape: anything with ``ranks``
+(2 or 4) and ``files`` will do, such as a game's ``board``::
+
     >>> from mancala_cli import get_game
     >>> board = get_game("kimasai-mackay").board
-    >>> format_hole(board, board.index_of("h2"), "relative", "S")
+    >>> format_hole(board, parse_hole(board, "h2"), "relative", "S")
     'S9'
-    >>> board.name(parse_hole(board, "N9", "relative", "N"))
+    >>> format_hole(board, parse_hole(board, "N9", "relative", "N"))
     'a3'
-    >>> format_hole(board, board.index_of("a2"), "numeric")
+    >>> format_hole(board, parse_hole(board, "a2"), "numeric")
     '9'
+
+See ``docs/notation.md`` ("Coordinates").
 """
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from typing import Protocol
 
-from mancala_cli.core import Board
+from .errors import CoordinateError
+
+__all__ = ["STYLES", "CoordinateError", "Shape", "format_hole", "parse_hole", "format_move", "move_token",
+           "hole_names", "relative_numbers"]
+
+
+class Shape(Protocol):
+    """What the record layer needs of a board: its rows and columns."""
+
+    @property
+    def ranks(self) -> int: ...
+
+    @property
+    def files(self) -> int: ...
+
+
+class _Played(Protocol):
+    """What the record layer needs of a played move."""
+
+    @property
+    def origin(self) -> int: ...
+
+    @property
+    def end(self) -> int: ...
+
+    @property
+    def captured(self) -> int: ...
+
+    @property
+    def reserved(self) -> bool: ...
+
+
+_FILES = "abcdefghijklmnopqrstuvwxyz"
+
+
+@lru_cache(maxsize=None)
+def hole_names(ranks: int, files: int) -> tuple[str, ...]:
+    """The algebraic names of the holes by index: ``a1``, ``b1`` … (index =
+    (rank - 1) × files + file)."""
+    return tuple(f"{_FILES[i % files]}{i // files + 1}" for i in range(ranks * files))
+
+
+@lru_cache(maxsize=None)
+def _indices(ranks: int, files: int) -> dict[str, int]:
+    return {name: i for i, name in enumerate(hole_names(ranks, files))}
+
+
+@lru_cache(maxsize=None)
+def relative_numbers(ranks: int, files: int, side: str) -> tuple[int, ...]:
+    """The player's own holes numbered counterclockwise from 1 at his
+    back-row hole on his left: element ``k - 1`` is hole ``k`` (``relative``
+    coordinates). On four rows South's holes are ranks 1–2, North's 3–4; on
+    two rows each has one."""
+    rows = [list(range(r * files, (r + 1) * files)) for r in range(ranks)]
+    if ranks == 4:
+        return tuple(rows[0] + rows[1][::-1]) if side == "S" else tuple(rows[3][::-1] + rows[2])
+    return tuple(rows[0]) if side == "S" else tuple(rows[1][::-1])
+
 
 STYLES = ("algebraic", "numeric", "relative")
 
@@ -22,39 +86,37 @@ _NUMERIC = re.compile(r"[0-9]+\Z")
 _RELATIVE = re.compile(r"([SN])([0-9]+)\Z")
 
 
-class CoordinateError(ValueError):
-    """A token that names no hole in the given style (a notation error)."""
-
-
-def format_hole(board: Board, hole: int, style: str = "algebraic", side: str = "S") -> str:
+def format_hole(board: Shape, hole: int, style: str = "algebraic", side: str = "S") -> str:
     """The name of ``hole`` in ``style``; ``side`` is the mover (``relative`` only)."""
     if style == "algebraic":
-        return board.names[hole]
+        return hole_names(board.ranks, board.files)[hole]
     if style == "numeric":
         return str(hole + 1)
     if style == "relative":
-        numbers = board.relative_numbers(side)
+        numbers = relative_numbers(board.ranks, board.files, side)
         try:
             return f"{side}{numbers.index(hole) + 1}"
         except ValueError:
-            raise CoordinateError(f"{board.names[hole]} is not one of {side}'s holes") from None
+            name = hole_names(board.ranks, board.files)[hole]
+            raise CoordinateError(f"{name} is not one of {side}'s holes") from None
     raise CoordinateError(f"unknown coordinate style {style!r}")
 
 
-def parse_hole(board: Board, token: str, style: str = "algebraic", side: str = "S") -> int:
+def parse_hole(board: Shape, token: str, style: str = "algebraic", side: str = "S") -> int:
     """The hole named by ``token`` in ``style``; :class:`CoordinateError` if none.
 
     ``side`` is the mover: a ``relative`` token must carry his letter.
     """
     if style == "algebraic":
-        index = board._by_name.get(token)
+        index = _indices(board.ranks, board.files).get(token)
         if index is None:
             raise CoordinateError(f"{token!r} is not a hole of the {board.ranks} × {board.files} board")
         return index
     if style == "numeric":
-        if not _NUMERIC.match(token) or not 1 <= int(token) <= board.size:
+        size = board.ranks * board.files
+        if not _NUMERIC.match(token) or not 1 <= int(token) <= size:
             raise CoordinateError(f"{token!r} is not a hole number of the {board.ranks} × {board.files} "
-                                  f"board (1-{board.size})")
+                                  f"board (1-{size})")
         return int(token) - 1
     if style == "relative":
         match = _RELATIVE.match(token)
@@ -63,7 +125,7 @@ def parse_hole(board: Board, token: str, style: str = "algebraic", side: str = "
         letter, number = match.group(1), int(match.group(2))
         if letter != side:
             raise CoordinateError(f"{token!r} names a hole of {letter}, but {side} is to move")
-        numbers = board.relative_numbers(side)
+        numbers = relative_numbers(board.ranks, board.files, side)
         if not 1 <= number <= len(numbers):
             raise CoordinateError(f"{token!r} is not a hole of {side} (1-{len(numbers)})")
         return numbers[number - 1]
@@ -81,8 +143,8 @@ def move_token(hole: str, destination: str | None, captured: int | None, reserve
     return text
 
 
-def format_move(board: Board, move, style: str = "algebraic", side: str = "S", long_form: bool = False) -> str:
-    """A played :class:`~mancala_cli.core.Move` with its outcome marks: ``c1x6``,
+def format_move(board: Shape, move: _Played, style: str = "algebraic", side: str = "S", long_form: bool = False) -> str:
+    """A played move (its ``origin``, ``end``, ``captured``, ``reserved``) with its outcome marks: ``c1x6``,
     ``e2^``; ``long_form`` adds the destination (``b2-a2x2``, Klamroth)."""
     destination = format_hole(board, move.end, style, side) if long_form else None
     return move_token(format_hole(board, move.origin, style, side), destination, move.captured,

@@ -11,7 +11,9 @@ where it was written, so that a checker can point at line and column.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 #: Canonical tag order (PMN §5); ``Setup`` follows it, then the others as read.
 SEVEN_TAGS = ("Game", "Event", "Site", "Date", "Round", "South", "North", "Result")
@@ -152,3 +154,66 @@ class GameRecord:
                 self.tags[i] = (name, value)
                 return
         self.tags.append((name, value))
+
+
+# -- the walk over a record's tree of moves ------------------------------------------
+
+#: What a :class:`Step` of :func:`walk` is: a move, or the start or end of a variation.
+MOVE, BEGIN, END = "move", "begin", "end"
+
+
+class Step(NamedTuple):
+    """One event of :func:`walk`.
+
+    ``kind`` is :data:`MOVE` (``node`` is the move), :data:`BEGIN` (a
+    variation starts: ``node`` is the move it replaces) or :data:`END` (it
+    ends: ``node`` is again that move). ``ply``, ``side`` and ``number`` are
+    those of the move (for :data:`BEGIN` and :data:`END`, of the variation's
+    first move); ``depth`` is 0 on the main line, 1 in a variation and so on.
+    """
+
+    kind: str
+    node: MoveNode
+    ply: int
+    side: str
+    number: int
+    depth: int
+
+
+def walk(record: GameRecord | list[MoveNode], *, side: str = "S", number: int = 1) -> Iterator[Step]:
+    """Every move of ``record`` in the order PMN writes them: a move, then
+    its variations (each between :data:`BEGIN` and :data:`END`), then the
+    next move. ``side`` and ``number`` are the first move's (the ``Setup``
+    position's). The move number, ply and side of every move are worked out
+    here once, and the walk is iterative: any depth of variations is walked
+    without recursion::
+
+        >>> record = GameRecord(moves=[MoveNode("c1", variations=[[MoveNode("d1")]]), MoveNode("d2")])
+        >>> [(s.kind, s.node.hole, s.ply, s.side, s.number, s.depth) for s in walk(record)]
+        [('move', 'c1', 1, 'S', 1, 0), ('begin', 'c1', 1, 'S', 1, 1), ('move', 'd1', 1, 'S', 1, 1), \
+('end', 'c1', 1, 'S', 1, 1), ('move', 'd2', 2, 'N', 1, 0)]
+    """
+    moves = record.moves if isinstance(record, GameRecord) else record
+    # A frame: the line, the next index in it, the ply, side and number
+    # there, the move the line replaces (None: the main line), its depth,
+    # and whether its BEGIN was given.
+    stack: list[list[Any]] = [[moves, 0, 1, side, number, None, 0, True, (1, side, number)]]
+    while stack:
+        frame = stack[-1]
+        line, i, ply, mover, count, parent, depth, begun, _ = frame
+        if not begun:
+            frame[7] = True
+            yield Step(BEGIN, parent, ply, mover, count, depth)
+        if i == len(line):
+            stack.pop()
+            if parent is not None:
+                yield Step(END, parent, *frame[8], depth)
+            continue
+        node = line[i]
+        yield Step(MOVE, node, ply, mover, count, depth)
+        frame[1:5] = i + 1, ply + 1, _OTHER[mover], count + 1 if mover == "N" else count
+        for variation in reversed(node.variations):
+            stack.append([variation, 0, ply, mover, count, node, depth + 1, False, (ply, mover, count)])
+
+
+_OTHER = {"S": "N", "N": "S"}

@@ -3,7 +3,7 @@ import pathlib
 import pytest
 
 from mancala_cli import IllegalMove, Line, get_game
-from notation import format_position, parse_position
+from mancala_cli import format_position, parse_position
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"

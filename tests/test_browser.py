@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from mancala_cli import Line, get_game
-from mancala_cli.svg import (BACKGROUND, HOLE_FILL, HOLE_R, SEED_FILL, SIDE_COLOURS, board_svg,
+from mancala_cli.diagrams.svg import (BACKGROUND, HOLE_FILL, HOLE_R, SEED_FILL, SIDE_COLOURS, board_svg,
                              hole_centre, viewbox_size)
-from notation import parse_position
+from mancala_cli import parse_position
 
 
 def _chromium() -> str | None:
@@ -179,7 +179,7 @@ def test_empty_holes_show_the_hole_colour_at_their_centre(screenshots, name):
 
 @pytest.mark.parametrize("name", ["kingulu", "mackay-flipped", "klamroth"])
 def test_a_single_seed_is_a_light_dot(screenshots, name):
-    from mancala_cli.svg import CLUSTER_DY
+    from mancala_cli.diagrams.svg import CLUSTER_DY
     cases, pictures = screenshots
     game, position, _, flip = cases[name]
     singles = [h for h in range(game.board.size) if position.holes[h] == 1]
@@ -198,7 +198,7 @@ def test_reserved_ring_in_the_reservers_colour(screenshots):
 
 
 def test_last_move_end_ring(screenshots):
-    from mancala_cli.svg import END_COLOUR, ORIGIN_COLOUR
+    from mancala_cli.diagrams.svg import END_COLOUR, ORIGIN_COLOUR
     cases, pictures = screenshots
     game, _, move, flip = cases["kingulu-c1"]
     x, y = hole_centre(game, move.end, flip)

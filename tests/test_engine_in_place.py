@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mancala_cli import GAME_IDS, IllegalMove, Line, MutablePosition, get_game
-from notation import format_position, parse_position
+from mancala_cli import format_position, parse_position
 
 
 @settings(max_examples=30, deadline=None)

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from mancala_cli.cli import app
-from mancala_cli.xmlarchive import XMLArchiveError, read_archive
-from notation.jsonrec import JSONRecordError, json_line_to_record
+from notation.xml import XMLArchiveError, read_archive
+from notation.jsonl import JSONRecordError, json_line_to_record
 from notation.pmn import MAX_PROBLEMS, MAX_TAG_VALUE, read_games, write_game
 
 runner = CliRunner()
@@ -87,7 +87,7 @@ def test_badly_formed_xml_still_stops_the_document_with_line_and_column():
 def test_a_root_with_very_many_attributes_is_refused_quickly():
     out = child("""
         import sys
-        from mancala_cli.xmlarchive import read_archive
+        from notation.xml import read_archive
         attrs = " ".join(f'a{i}="x"' for i in range(200_000))
         document = f'<mancala version="1" {attrs}><game/></mancala>'.encode()
         try:
@@ -100,7 +100,7 @@ def test_a_root_with_very_many_attributes_is_refused_quickly():
 
 def test_a_game_with_very_many_attributes_is_refused_quickly():
     out = child("""
-        from mancala_cli.xmlarchive import read_archive
+        from notation.xml import read_archive
         attrs = " ".join(f'a{i}="x"' for i in range(200_000))
         document = ('<mancala version="1">\\n<game><moves><move hole="c1" ' + attrs
                     + '/></moves></game>\\n<game/>\\n</mancala>').encode()
@@ -297,7 +297,7 @@ def test_any_json_record_is_refused_or_written_as_pmn_that_reads_back_equal(obj)
 
 
 def test_json_nested_one_level_more_than_the_deepest_record_is_refused():
-    from notation.jsonrec import MAX_JSON_DEPTH
+    from notation.jsonl import MAX_JSON_DEPTH
     deepest = variation_json(1000).replace('{"move": "d1"}', '{"move": "d1", "nags": [1]}')
     assert json_line_to_record(deepest).moves
     anywhere = '{"game": "kingulu", "x": ' + "[" * MAX_JSON_DEPTH + "]" * MAX_JSON_DEPTH + "}"

@@ -6,8 +6,8 @@ from typer.testing import CliRunner
 
 from mancala_cli import get_game
 from mancala_cli.cli import app
-from mancala_cli.pipeline import BATCH_LINES
-from mancala_cli.randomgames import random_game
+from mancala_cli.cli.pipeline import BATCH_LINES
+from mancala_cli.records import random_game
 from notation.pmn import write_game
 
 runner = CliRunner()

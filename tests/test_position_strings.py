@@ -6,7 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mancala_cli import InvalidPosition, Line, get_game
-from notation import CoordinateError, STYLES, format_hole, format_position, parse_hole, parse_position
+from mancala_cli import format_position, parse_position
+from notation import CoordinateError, STYLES, format_hole, parse_hole
 
 STARTS = {
     "kingulu": "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1",
@@ -109,7 +110,7 @@ def test_random_games_conserve_seeds_and_round_trip_positions_and_coordinates(ga
 @settings(max_examples=20, deadline=None)
 @given(game_id=st.sampled_from(sorted(STARTS)), seed=st.integers(0, 2**32))
 def test_same_seed_same_games(game_id, seed):
-    from mancala_cli.randomgames import random_game
+    from mancala_cli.records import random_game
     from notation.pmn import write_game
     game = get_game(game_id)
     first = write_game(random_game(game, random.Random(seed), max_plies=60))

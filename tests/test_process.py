@@ -14,7 +14,7 @@ import time
 import pytest
 from typer.testing import CliRunner
 
-from mancala_cli import pipeline
+from mancala_cli.cli import pipeline
 from mancala_cli.cli import app
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]

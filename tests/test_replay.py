@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mancala_cli import get_game
-from mancala_cli.randomgames import random_game
-from mancala_cli.replay import replay
-from notation.jsonrec import object_to_record, record_to_object
+from mancala_cli.records import random_game
+from mancala_cli.check import replay
+from notation.jsonl import object_to_record, record_to_object
 from notation.pmn import read_game, read_games, write_game
 
 

@@ -1,9 +1,9 @@
 """kingulu: every KG rule and illegal-move id, with exact positions."""
 import pytest
 
-import mancala_cli.kingulu as kingulu_module
+import mancala_cli.rules.kingulu as kingulu_module
 from mancala_cli import IllegalMove, Line, get_game
-from notation import format_position, parse_position
+from mancala_cli import format_position, parse_position
 
 from .conftest import illegal, marks, play
 

@@ -2,7 +2,7 @@
 import pytest
 
 from mancala_cli import IllegalMove, Line, get_game
-from notation import format_position, parse_position
+from mancala_cli import format_position, parse_position
 
 from .conftest import illegal, marks, play
 

@@ -1,9 +1,9 @@
 """kimasai-mackay: every KM rule and illegal-move id, with exact positions."""
 import pytest
 
-import mancala_cli.kimasai_mackay as mackay_module
+import mancala_cli.rules.kimasai_mackay as mackay_module
 from mancala_cli import IllegalMove, Line, get_game
-from notation import format_position, parse_position
+from mancala_cli import format_position, parse_position
 
 from .conftest import illegal, marks, play
 

@@ -14,8 +14,8 @@ import pytest
 from lxml import etree
 
 from mancala_cli import Line, get_game
-from mancala_cli.svg import DOT_LIMIT, SVG_NS, board_svg, hole_centre, viewbox_size
-from notation import parse_position
+from mancala_cli.diagrams.svg import DOT_LIMIT, SVG_NS, board_svg, hole_centre, viewbox_size
+from mancala_cli import parse_position
 
 GOLDEN = Path(__file__).parent / "golden"
 NS = {"svg": SVG_NS}

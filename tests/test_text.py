@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from mancala_cli import Line, Move, get_game
-from mancala_cli.text import board_text
-from notation import parse_position
+from mancala_cli.diagrams.text import board_text
+from mancala_cli import parse_position
 
 
 def _mackay_after_six():

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from mancala_cli.xmlarchive import (MAX_VARIATION_DEPTH, XMLArchiveError, is_xml, read_archive,
+from notation.xml import (MAX_VARIATION_DEPTH, XMLArchiveError, is_xml, read_archive,
                                     write_archive)
 from notation.record import GLYPHS, RESULTS, GameRecord, MoveNode
 
@@ -47,7 +47,7 @@ def dump(records, **options) -> bytes:
 
 
 def shipped_schema() -> etree.RelaxNG:
-    data = resources.files("mancala_cli").joinpath("schema", "mancala.rng").read_bytes()
+    data = resources.files("notation").joinpath("schema", "mancala.rng").read_bytes()
     return etree.RelaxNG(etree.fromstring(data))
 
 

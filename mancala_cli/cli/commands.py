@@ -11,12 +11,12 @@ from typing import NoReturn, Optional
 import typer
 
 from notation.coords import STYLES, format_move
-from notation.position import format_position, parse_position
+from ..positions import format_position, parse_position
 
-from . import __version__
-from .core import Game, InvalidPosition, Position, side_name
-from .games import GAME_IDS, UnknownGame, all_games, get_game
-from .perft import divide
+from .. import __version__
+from ..rules.core import Game, InvalidPosition, Position, side_name
+from ..rules.registry import GAME_IDS, UnknownGame, all_games, get_game
+from ..rules.perft import divide
 from .running import (MancalaGroup, choice, choices_metavar, end_now, install_signal_handlers, integer,
                       prepare_streams)
 
@@ -165,7 +165,7 @@ def random_games(
     """
     from notation.pmn import write_games
 
-    from .randomgames import random_game
+    from ..records import random_game
 
     rules = _game(game)
     if seed is None:
@@ -258,7 +258,7 @@ def _results(paths: list[str], encoding: str, options, jobs: int, progress):
     """Every game's result, in input order: (path, GameResult or the error that stopped the file)."""
     from .inputs import InputError, open_source
     from .pipeline import results
-    from .xmlarchive import XMLArchiveError
+    from notation.xml import XMLArchiveError
 
     for path in paths:
         try:
@@ -400,7 +400,7 @@ def convert(
 
     from .inputs import InputError, atomic_output
     from .pipeline import Options
-    from .xmlarchive import XMLArchiveError, write_archive
+    from notation.xml import XMLArchiveError, write_archive
 
     if game is not None:
         _game(game)
@@ -514,10 +514,10 @@ def render(
 
     from .inputs import InputError, atomic_output
     from .pipeline import problem_line, sorted_problems
-    from .replay import replay
-    from .svg import board_svg
-    from .text import FROM_POSITION, board_text, state_words
-    from .xmlarchive import XMLArchiveError
+    from ..check import replay
+    from ..diagrams.svg import board_svg
+    from ..diagrams.text import FROM_POSITION, board_text, state_words
+    from notation.xml import XMLArchiveError
 
     for option, value, what in (("--output", output, "file"), ("--out-dir", out_dir, "folder"),
                                 ("--style", style, "file")):

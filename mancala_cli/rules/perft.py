@@ -2,7 +2,7 @@
 
 A line whose game ends earlier contributes nothing, as in chess perft::
 
-    >>> from mancala_cli.games import get_game
+    >>> from mancala_cli.rules.registry import get_game
     >>> game = get_game("kingulu")
     >>> perft(game, game.start(), 2)
     15

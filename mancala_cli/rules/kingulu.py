@@ -22,6 +22,7 @@ class Kingulu(Game):
     source = "M. Klamroth 1911"
     sowing = "counterclockwise, multi-lap relay; reserved holes"
     bank_name = "store"
+    has_reserved_holes = True
 
     def __init__(self) -> None:
         board = self.board

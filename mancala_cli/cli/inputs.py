@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
-from notation.jsonrec import JSONRecordError, json_line_to_record
+from notation.jsonl import JSONRecordError, json_line_to_record
 from notation.pmn import MAX_PROBLEMS
 from notation.record import GameRecord, Problem
 
@@ -253,7 +253,7 @@ def sniff(source: Source) -> str:
     character, after a BOM and white space, is ``<`` in UTF-8, UTF-16 or
     UTF-32), else ``json`` or ``pmn`` by the first non-blank character in
     the source's encoding. Raises :class:`InputError` for XML in UTF-32."""
-    from .xmlarchive import is_xml
+    from notation.xml import is_xml
 
     head = source._peek()
     if is_xml(head):
@@ -266,27 +266,6 @@ def sniff(source: Source) -> str:
     if body.startswith("{"):
         return "json"
     return "pmn"
-
-
-def json_records(lines: Iterable[str], file: str, first_line: int = 1) -> Iterator[GameRecord]:
-    """Records from JSON Lines; a bad line gives a record holding only its problem."""
-    for number, text in enumerate(lines, first_line):
-        if not text.strip():
-            continue
-        try:
-            record = json_line_to_record(text)
-        except (ValueError, JSONRecordError) as error:
-            record = GameRecord(problems=[Problem("error", getattr(error, "code", "syntax"),
-                                                  f"not a JSON game record: {error}",
-                                                  number, 1)])
-        record.file = file
-        record.line = number
-        stack = [record.moves]
-        while stack:
-            for node in stack.pop():
-                node.line = number
-                stack.extend(node.variations)
-        yield record
 
 
 class OutputError(InputError):

@@ -18,12 +18,11 @@ import contextlib
 import json
 import re
 import sys
+from collections.abc import Iterable, Iterator
 from typing import Any
 
-from mancala_cli.core import other
-
 from .grammar import HOLE
-from .record import (GLYPHS, MAX_DIGITS, MAX_VARIATION_DEPTH, RESULTS, GameRecord, MoveNode, bad_character,
+from .record import (GLYPHS, Problem, walk, MAX_DIGITS, MAX_VARIATION_DEPTH, RESULTS, GameRecord, MoveNode, bad_character,
                      tag_problem)
 
 #: The deepest nesting of arrays and objects a line may have: what variations
@@ -33,6 +32,7 @@ from .record import (GLYPHS, MAX_DIGITS, MAX_VARIATION_DEPTH, RESULTS, GameRecor
 MAX_JSON_DEPTH = 4 + 3 * MAX_VARIATION_DEPTH
 
 _HOLE = re.compile(HOLE)
+_OTHER = {"S": "N", "N": "S"}
 _MAX_COUNT = 10 ** MAX_DIGITS
 
 
@@ -94,7 +94,7 @@ def record_to_object(record: GameRecord, game: str | None, start: str | None) ->
     while stack:
         nodes, out, ply, side = stack.pop()
         for offset, node in enumerate(nodes):
-            mover = side if offset % 2 == 0 else other(side)
+            mover = side if offset % 2 == 0 else _OTHER[side]
             item = _move_to_json(node, ply + offset, mover)
             out.append(item)
             for variation in node.variations:
@@ -246,3 +246,20 @@ def object_to_record(obj: Any) -> GameRecord:
                 stack.append((variation, branch, depth + 1))
     return record
 
+
+def json_records(lines: Iterable[str], file: str, first_line: int = 1) -> Iterator[GameRecord]:
+    """Records from JSON Lines; a bad line gives a record holding only its problem."""
+    for number, text in enumerate(lines, first_line):
+        if not text.strip():
+            continue
+        try:
+            record = json_line_to_record(text)
+        except (ValueError, JSONRecordError) as error:
+            record = GameRecord(problems=[Problem("error", getattr(error, "code", "syntax"),
+                                                  f"not a JSON game record: {error}",
+                                                  number, 1)])
+        record.file = file
+        record.line = number
+        for step in walk(record):
+            step.node.line = number
+        yield record

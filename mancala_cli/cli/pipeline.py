@@ -25,14 +25,16 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from notation.grammar import TAG_LINE, TOKEN
-from notation.jsonrec import record_to_json
+from notation.jsonl import record_to_json
 from notation.pmn import read_games, write_game
 from notation.position import format_position
 from notation.record import GameRecord, Problem
 
-from .inputs import Source, cap_encoding_problems, json_records, sniff
-from .replay import replay
-from .xmlarchive import read_archive
+from notation.jsonl import json_records
+
+from .inputs import Source, cap_encoding_problems, sniff
+from ..check import replay
+from notation.xml import read_archive
 
 #: Lines of PMN per batch (about 100 games of typical length).
 BATCH_LINES = 600

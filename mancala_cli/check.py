@@ -14,11 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from notation.coords import STYLES, CoordinateError, format_hole, format_move, parse_hole
-from notation.position import format_position, parse_position
+from .positions import format_position, parse_position
 from notation.record import GameRecord, MoveNode, Problem
 
-from .core import Game, IllegalMove, InvalidPosition, Line, Move, Outcome, Position
-from .games import UnknownGame, get_game
+from .rules.core import Game, IllegalMove, InvalidPosition, Line, Move, Outcome, Position
+from .rules.registry import UnknownGame, get_game
 
 
 @dataclass
@@ -172,7 +172,7 @@ class _Walker:
         except CoordinateError as error:
             self.locate(node, position, ply, "bad-hole", str(error))
             return None
-        if destination is not None and game.id != "kimasai-klamroth":
+        if destination is not None and not game.long_form_moves:
             self.locate(node, position, ply, "bad-hole",
                         f"{node.text}: the long form origin-destination is for kimasai-klamroth only")
             return None

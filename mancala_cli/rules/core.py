@@ -1,11 +1,11 @@
 """The shared core of the rules engines: sides, board geometry, positions,
 moves, results and the errors that name a rule.
 
-Every game module (:mod:`mancala_cli.kimasai_mackay`,
-:mod:`mancala_cli.kimasai_klamroth`, :mod:`mancala_cli.kingulu`) builds on
+Every game module (:mod:`mancala_cli.rules.kimasai_mackay`,
+:mod:`mancala_cli.rules.kimasai_klamroth`, :mod:`mancala_cli.rules.kingulu`) builds on
 these pieces::
 
-    >>> from mancala_cli.games import get_game
+    >>> from mancala_cli.rules.registry import get_game
     >>> game = get_game("kingulu")
     >>> line = Line(game)
     >>> move = line.play(game.board.index_of("c1"))
@@ -211,7 +211,7 @@ class MutablePosition:
     move changes in place. Replaying a game needs only one of these, where
     :class:`Position` makes a new tuple per ply::
 
-        >>> from mancala_cli.games import get_game
+        >>> from mancala_cli.rules.registry import get_game
         >>> game = get_game("kingulu")
         >>> now = MutablePosition(game.start())
         >>> game.move(now, game.board.index_of("c1")).captured
@@ -327,6 +327,23 @@ class Game(ABC):
     bank_name: str
     #: Whether an end condition looks at earlier positions (KK-4b).
     uses_history: bool = False
+    #: Whether holes can be reserved (Bao Kingulu's *kuweka mtoto*, KG-6).
+    has_reserved_holes: bool = False
+    #: The most a hole may hold (Klamroth's single stones: 1), or ``None``.
+    hole_capacity: int | None = None
+    #: Whether a move may be written ``origin-destination`` (Klamroth's steps).
+    long_form_moves: bool = False
+
+    @property
+    def ranks(self) -> int:
+        """Rows of holes (2 or 4): with :attr:`files`, :attr:`id` and the
+        flags above, the plain facts the record layer needs of a game."""
+        return self.board.ranks
+
+    @property
+    def files(self) -> int:
+        """Holes per row."""
+        return self.board.files
 
     @abstractmethod
     def start(self) -> Position:
@@ -369,7 +386,7 @@ class Game(ABC):
             raise InvalidPosition(f"side to move must be S or N, not {position.side!r}")
         if position.move_number < 1:
             raise InvalidPosition("move number must be 1 or more")
-        if position.reserved and self.id != "kingulu":
+        if position.reserved and not self.has_reserved_holes:
             raise InvalidPosition(f"reserved holes ('*') exist only in kingulu, not in {self.id}")
         if position.seeds() != self.total:
             raise InvalidPosition(
@@ -486,7 +503,7 @@ class Game(ABC):
 class Line:
     """A game in progress: the positions so far and the repetition history.
 
-        >>> from mancala_cli.games import get_game
+        >>> from mancala_cli.rules.registry import get_game
         >>> line = Line(get_game("kimasai-klamroth"))
         >>> [line.game.board.name(m.origin) for m in line.legal_moves()]
         ['b2']

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from .core import FILES, NORTH, SOUTH, Game, Move, Outcome, Position, side_name
+from ..rules.core import FILES, NORTH, SOUTH, Game, Move, Outcome, Position, side_name
 
 __all__ = ["board_text", "default_title", "state_words", "outcome_of", "FROM_POSITION"]
 

@@ -1,6 +1,6 @@
 """SVG diagrams of a position (CLI.md, "SVG diagrams").
 
-:func:`board_svg` draws a :class:`~mancala_cli.core.Position` of a game as a
+:func:`board_svg` draws a :class:`~mancala_cli.rules.core.Position` of a game as a
 standalone SVG document: every hole with its count (and its seeds as dots
 when it holds a few), reserved holes, both banks, the side to move, file
 letters and rank numbers, and the last move's origin and end::
@@ -34,7 +34,7 @@ from lxml import etree
 
 from notation.position import format_position
 
-from .core import FILES, NORTH, SIDES, SOUTH, Game, Move, Outcome, Position, side_name
+from ..rules.core import FILES, NORTH, SIDES, SOUTH, Game, Move, Outcome, Position, side_name
 from .text import FROM_POSITION, _FromPosition, default_title, outcome_of
 
 __all__ = ["board_svg", "default_title", "hole_centre", "viewbox_size", "HOLE_FILL", "BACKGROUND", "SEED_FILL",

@@ -1,5 +1,5 @@
 """XML archives of game records, validated against a RELAX NG schema shipped
-in the package (``mancala_cli/schema/mancala.rng``).
+in the package (``notation/schema/mancala.rng``).
 
 One document holds every game of the input::
 
@@ -35,7 +35,7 @@ Reading is safe: no DTD (a document with a DOCTYPE is refused, so no entity
 is ever expanded and nothing is fetched), no network.
 
     >>> import io
-    >>> from notation.record import GameRecord, MoveNode
+    >>> from .record import GameRecord, MoveNode
     >>> record = GameRecord(tags=[("Game", "kingulu")], moves=[MoveNode("d1", captured=0)], result="*")
     >>> out = io.BytesIO()
     >>> write_archive([record], out)
@@ -62,9 +62,9 @@ from typing import BinaryIO
 
 from lxml import etree
 
-from notation.grammar import HOLE
-from notation.pmn import MAX_PROBLEMS
-from notation.record import (GLYPHS, MAX_DIGITS, MAX_VARIATION_DEPTH, RESULTS, GameRecord, MoveNode, Problem,
+from .grammar import HOLE
+from .pmn import MAX_PROBLEMS
+from .record import (GLYPHS, MAX_DIGITS, MAX_VARIATION_DEPTH, RESULTS, GameRecord, MoveNode, Problem,
                              bad_character, tag_problem)
 
 __all__ = ["MAX_VARIATION_DEPTH", "XMLArchiveError", "game_schema", "is_xml", "read_archive", "schema",
@@ -134,13 +134,13 @@ _SAFE = {"resolve_entities": False, "no_network": True, "load_dtd": False, "dtd_
 
 @lru_cache(maxsize=1)
 def _schema_tree() -> etree._ElementTree:
-    data = resources.files("mancala_cli").joinpath("schema", "mancala.rng").read_bytes()
+    data = resources.files("notation").joinpath("schema", "mancala.rng").read_bytes()
     return etree.ElementTree(etree.fromstring(data, etree.XMLParser(**_SAFE)))
 
 
 @lru_cache(maxsize=1)
 def schema() -> etree.RelaxNG:
-    """The archive schema (``mancala_cli/schema/mancala.rng``), compiled."""
+    """The archive schema (``notation/schema/mancala.rng``), compiled."""
     return etree.RelaxNG(_schema_tree())
 
 

@@ -1,0 +1,24 @@
+"""The ``mancala`` command line: the typer app and its commands (:mod:`.commands`), how the
+process starts and ends (:mod:`.running`), input files and atomic output
+files (:mod:`.inputs`), the batch pipeline (:mod:`.pipeline`) and the
+reporters that turn checks into lines (:mod:`.reporters`).
+
+Only this subpackage imports typer and rich, and only when the command line
+runs: ``import mancala_cli`` loads none of it.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+
+def main() -> None:
+    """The console script ``mancala``."""
+    from .commands import main as run
+    run()
+
+
+def __getattr__(name: str) -> Any:
+    if name == "app":  # the typer app, for typer's test runner
+        from .commands import app
+        return app
+    raise AttributeError(name)
