@@ -11,7 +11,7 @@ import time
 
 from mancala_cli import Line, all_games, get_game
 from mancala_cli.records import random_game
-from mancala_cli.check import replay
+from mancala_cli.checking import replay
 from mancala_cli.diagrams.svg import board_svg
 from notation.xml import read_archive, write_archive
 

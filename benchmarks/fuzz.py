@@ -18,7 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from mancala_cli import InvalidPosition, all_games
 from mancala_cli.records import random_game
-from mancala_cli.check import replay
+from mancala_cli.checking import replay
 from notation.xml import XMLArchiveError, read_archive, write_archive
 from notation.jsonl import JSONRecordError, json_line_to_record, record_to_json
 from notation.pmn import read_games, write_game

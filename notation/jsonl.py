@@ -21,6 +21,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from .errors import NotationError
 from .grammar import HOLE
 from .record import (GLYPHS, Problem, walk, MAX_DIGITS, MAX_VARIATION_DEPTH, RESULTS, GameRecord, MoveNode, bad_character,
                      tag_problem)
@@ -36,7 +37,7 @@ _OTHER = {"S": "N", "N": "S"}
 _MAX_COUNT = 10 ** MAX_DIGITS
 
 
-class JSONRecordError(ValueError):
+class JSONRecordError(NotationError):
     """A JSON object that is not a game record; ``code`` is the problem code
     it is reported with (``syntax``, or ``bad-tag`` for a tag)."""
 

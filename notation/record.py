@@ -11,9 +11,9 @@ where it was written, so that a checker can point at line and column.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 #: Canonical tag order (PMN §5); ``Setup`` follows it, then the others as read.
 SEVEN_TAGS = ("Game", "Event", "Site", "Date", "Round", "South", "North", "Result")
@@ -140,6 +140,16 @@ class GameRecord:
     #: (line, column) of the result token and of each tag value, for problems.
     result_at: tuple[int, int] | None = None
     tag_at: dict[str, tuple[int, int]] = field(default_factory=dict)
+    #: The game of a record without a ``Game`` tag, when the reader was told it.
+    default_game: str | None = None
+    #: How a record shows as a picture in Jupyter (``_repr_svg_``): the record
+    #: layer knows no rules, so :mod:`mancala_cli` sets it when imported.
+    drawer: ClassVar[Callable[[GameRecord], str | None] | None] = None
+
+    def _repr_svg_(self) -> str | None:
+        """The last position as an SVG diagram, where the rules are loaded."""
+        drawer = type(self).drawer
+        return None if drawer is None else drawer(self)
 
     def tag(self, name: str) -> str | None:
         """The value of tag ``name`` (the first one), or ``None``."""

@@ -62,6 +62,7 @@ from typing import BinaryIO
 
 from lxml import etree
 
+from .errors import NotationError
 from .grammar import HOLE
 from .pmn import MAX_PROBLEMS
 from .record import (GLYPHS, MAX_DIGITS, MAX_VARIATION_DEPTH, RESULTS, GameRecord, MoveNode, Problem,
@@ -93,7 +94,7 @@ _TOO_MANY_ATTRIBUTES = etree.XPath(f"descendant-or-self::*[count(@*) > {_MAX_ATT
 _FIRST_ATTRIBUTES = etree.XPath(f"@*[position() <= {_MAX_ATTRIBUTES}]")
 
 
-class XMLArchiveError(Exception):
+class XMLArchiveError(NotationError):
     """An archive that cannot be read (not well-formed, a DTD, not valid
     against the schema), or a record that cannot be written.
 

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mancala_cli import InvalidPosition, get_game
-from mancala_cli.check import replay
+from mancala_cli.checking import replay
 from notation.xml import XMLArchiveError, read_archive
 from notation.jsonl import JSONRecordError, json_line_to_record
 from notation.pmn import read_games, write_game

@@ -54,7 +54,7 @@ def _offending(paths, forbidden, root: pathlib.Path = ROOT) -> list[str]:
 
 def test_the_import_scan_sees_relative_and_nested_imports():
     assert "mancala_cli.rules.core" in imports(ROOT / "mancala_cli" / "rules" / "kingulu.py")
-    assert "mancala_cli.check" in imports(ROOT / "mancala_cli" / "cli" / "commands.py")  # inside a function
+    assert "mancala_cli.checking" in imports(ROOT / "mancala_cli" / "cli" / "commands.py")  # inside a function
 
 
 def test_notation_imports_nothing_from_mancala_cli():
@@ -62,7 +62,7 @@ def test_notation_imports_nothing_from_mancala_cli():
 
 
 def test_the_rules_import_no_notation_diagrams_checking_or_command_line():
-    forbidden = ["notation", "mancala_cli.diagrams", "mancala_cli.cli", "mancala_cli.check",
+    forbidden = ["notation", "mancala_cli.diagrams", "mancala_cli.cli", "mancala_cli.checking",
                  "mancala_cli.records", "mancala_cli.positions", "mancala_cli.api", "typer", "rich", "lxml",
                  "pyparsing"]
     assert _offending(modules("mancala_cli/rules"), forbidden) == []

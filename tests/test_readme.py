@@ -66,3 +66,19 @@ def test_readme_get_going_output_is_ignored():
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     folders = re.findall(r"--out-dir (\S+)", text)
     assert folders and all(_ignored(f"{folder}/ply-000.svg") for folder in folders)
+
+
+def test_readme_python_example_runs_as_shown(tmp_path):
+    """The "From Python" example prints what the README shows, and writes
+    only files git ignores."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    code, shown = re.search(r"```python\n(.*?)```\n\nprints\n\n```text\n(.*?)```", text, re.S).groups()
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == shown
+    svg = (tmp_path / "final.svg").read_text(encoding="utf-8")
+    assert svg.startswith("<?xml") and "0,1,1,4,0,7*/0,11,1,1,0,4 N 7-11 4" in svg
+    written = sorted(p.name for p in tmp_path.iterdir() if p.name != "examples")
+    assert written == ["final.svg"] and _ignored("final.svg")

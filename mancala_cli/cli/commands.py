@@ -514,7 +514,7 @@ def render(
 
     from .inputs import InputError, atomic_output
     from .pipeline import problem_line, sorted_problems
-    from ..check import replay
+    from ..checking import replay
     from ..diagrams.svg import board_svg
     from ..diagrams.text import FROM_POSITION, board_text, state_words
     from notation.xml import XMLArchiveError

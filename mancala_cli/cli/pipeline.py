@@ -33,7 +33,7 @@ from notation.record import GameRecord, Problem
 from notation.jsonl import json_records
 
 from .inputs import Source, cap_encoding_problems, sniff
-from ..check import replay
+from ..checking import replay
 from notation.xml import read_archive
 
 #: Lines of PMN per batch (about 100 games of typical length).
@@ -260,11 +260,11 @@ def process_batch(options: Options, batch: Batch) -> list[GameResult]:
     return [process_record(options, record) for record in batch_records(batch)]
 
 
-def read_records(source: Source) -> Iterator[GameRecord]:
-    """Every record of one input (XML, JSON Lines or PMN, by content), read as
-    validate and convert read them, numbered from 1 (``index``). Raises
-    InputError or XMLArchiveError."""
-    kind = sniff(source)
+def read_records(source: Source, kind: str | None = None) -> Iterator[GameRecord]:
+    """Every record of one input (XML, JSON Lines or PMN: ``kind``, or by
+    content), read as validate and convert read them, numbered from 1
+    (``index``). Raises InputError or XMLArchiveError."""
+    kind = kind or sniff(source)
     if kind == "xml":
         records: Iterable[GameRecord] = read_archive(source.stream, file=source.name)
     else:

@@ -516,7 +516,7 @@ class Line:
         self.history: set = set()
 
     def copy(self) -> Line:
-        twin = Line(self.game, self.position)
+        twin = type(self)(self.game, self.position)
         twin.moves = list(self.moves)
         twin.history = set(self.history)
         return twin

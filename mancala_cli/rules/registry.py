@@ -5,7 +5,7 @@
 """
 from __future__ import annotations
 
-from .core import Game
+from .core import Game, MancalaError
 from .kimasai_klamroth import KimasaiKlamroth
 from .kimasai_mackay import KimasaiMackay
 from .kingulu import Kingulu
@@ -15,7 +15,9 @@ _GAMES: dict[str, Game] = {game.id: game for game in (KimasaiMackay(), KimasaiKl
 GAME_IDS = tuple(_GAMES)
 
 
-class UnknownGame(KeyError):
+class UnknownGame(MancalaError, KeyError):
+    """No game has this id (``except KeyError`` catches it too)."""
+
     def __str__(self) -> str:
         return f"unknown game {self.args[0]!r} (known: {', '.join(GAME_IDS)})"
 

@@ -70,7 +70,7 @@ def replay(record: GameRecord, default_game: str | None = None, *, fill_position
     """
     report = Replay(record, problems=list(record.problems))
     problems = report.problems
-    game_id = record.tag("Game") or default_game
+    game_id = record.tag("Game") or default_game or record.default_game
     where = record.tag_at.get("Game", (record.line, 1))
     if game_id is None:
         problems.append(Problem("error", "unknown-game", "no Game tag (give the game with --game)",

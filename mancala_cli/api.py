@@ -1,0 +1,436 @@
+"""The library: read records, check them against the rules, write them in
+any format and draw their positions; play moves by their tokens. See
+``docs/library.md``.
+
+    >>> import mancala_cli as mancala
+    >>> record = next(mancala.read("examples/kingulu-village-match.pmn"))
+    >>> report = mancala.check(record)
+    >>> report.valid, report.plies, report.result, report.reason
+    (True, 23, '1-0', 'KG-7')
+    >>> str(report.final)
+    '0,0,0,8*,0,12*/0,0,0,0,0,3 N 12-13 12'
+"""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import io
+import os
+import re
+from collections.abc import Iterable, Iterator
+from typing import IO, Any
+
+from notation.coords import STYLES, format_move, parse_hole
+from notation.errors import CoordinateError
+from notation.record import BEGIN, END, MOVE, GameRecord, MoveNode, Problem, walk
+from notation.xml import XMLArchiveError
+
+from .errors import BadCoordinate, BadMove, UnreadableInput, bad_archive
+from .positions import format_position, parse_position
+from .rules import core
+from .rules.core import Game, Move, Outcome, Position
+from .rules.registry import get_game
+
+__all__ = ["read", "write", "check", "svg", "text", "Report", "GamePosition", "Line", "copy_record"]
+
+FORMATS = ("pmn", "json", "xml")
+
+
+# -- positions with their game ------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class GamePosition:
+    """A position together with its game: ``str()`` gives its position
+    string (as ``board.fen()`` does in chess) and Jupyter shows it as a
+    diagram.
+
+        >>> from mancala_cli import GamePosition, get_game
+        >>> start = GamePosition(get_game("kingulu"), get_game("kingulu").start())
+        >>> str(start), start.side
+        ('4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1', 'S')
+    """
+
+    game: Game
+    position: Position
+
+    @classmethod
+    def from_string(cls, game: Game | str, text: str) -> GamePosition:
+        """The position of ``game`` that the position string ``text`` names."""
+        rules = _rules(game)
+        return cls(rules, parse_position(rules, text))
+
+    def __str__(self) -> str:
+        return format_position(self.game, self.position)
+
+    def __getattr__(self, name: str) -> Any:  # holes, side, banks, move_number, reserved …
+        return getattr(self.position, name)
+
+    def outcome(self) -> Outcome | None:
+        """The result if the rules end the game here (without history), else ``None``."""
+        return self.game.outcome(self.position)
+
+    def _repr_svg_(self) -> str:
+        return svg(self.position, game=self.game)
+
+
+def _rules(game: Game | str) -> Game:
+    return get_game(game) if isinstance(game, str) else game
+
+
+def _position(position: Position | GamePosition | str, game: Game) -> Position:
+    if isinstance(position, GamePosition):
+        return position.position
+    if isinstance(position, str):
+        return parse_position(game, position)
+    return position
+
+
+# -- diagrams -------------------------------------------------------------------------
+
+def svg(position: Position | GamePosition | str, *, game: Game | str, last_move: Move | None = None,
+        flip: bool = False, title: str | None = None, style: str | None = None) -> str:
+    """A standalone SVG diagram of ``position`` (a position, or its string).
+
+        >>> from mancala_cli import svg
+        >>> svg("4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1", game="kingulu").startswith("<?xml")
+        True
+    """
+    from .diagrams.svg import board_svg
+
+    rules = _rules(game)
+    return board_svg(rules, _position(position, rules), last_move=last_move, flip=flip, title=title,
+                     style=style)
+
+
+def text(position: Position | GamePosition | str, *, game: Game | str, last_move: Move | None = None,
+         flip: bool = False) -> str:
+    """A plain-text board of ``position`` for terminals.
+
+        >>> from mancala_cli import text
+        >>> print(text("4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1", game="kingulu").splitlines()[0])
+        Bao Kingulu — move 1, South to move
+    """
+    from .diagrams.text import board_text
+
+    rules = _rules(game)
+    return board_text(rules, _position(position, rules), last_move=last_move, flip=flip)
+
+
+# -- playing moves by their tokens ------------------------------------------------------
+
+_TOKEN = re.compile(r"(?P<hole>[SN]?[0-9]+|[a-z][0-9]+)(?:-(?P<to>[SN]?[0-9]+|[a-z][0-9]+))?"
+                    r"(?:x(?P<taken>[0-9]{1,9}))?(?P<reserves>\^)?\Z")
+
+
+class Line(core.Line):
+    """A game in progress that plays moves by their tokens, as chess's
+    ``board.push_san`` does; the repetition history is the line's own.
+
+        >>> from mancala_cli import Line, get_game
+        >>> line = Line(get_game("kingulu"))
+        >>> line.play("S4x6").captured
+        6
+        >>> line.play("N3x10").captured, str(line.board())
+        (10, '3,0,1,2,0,3/4,9,2,5,0,1 S 7-11 2')
+        >>> [line.token(m) for m in line.legal_moves()]
+        ['a1', 'b1', 'c1', 'd1^', 'f1^']
+        >>> line.play("f1x2")
+        Traceback (most recent call last):
+        ...
+        mancala_cli.errors.BadMove: f1x2: the move is f1^
+
+    A token is a hole in any coordinate style (``c1``, ``3``, ``S3``), with
+    Klamroth's ``-destination`` and the outcome marks ``xN`` and ``^``
+    optional; marks that are given must be the move's.
+    """
+
+    def play(self, move: int | str) -> Move:  # type: ignore[override]
+        """Play ``move``, a hole index or a token; raises :class:`IllegalMove`,
+        :class:`BadMove` or :class:`BadCoordinate`, leaving the line as it was."""
+        if isinstance(move, int):
+            return super().play(move)
+        origin, destination, taken, reserves = self._parse(move)
+        played, after = self.game.play(self.position, origin, self.history)
+        end = destination if destination is not None else played.end
+        if end != played.end or (taken is not None and taken != played.captured) \
+                or (reserves and not played.reserved):
+            raise BadMove(f"{move}: the move is {self.token(played, long_form=destination is not None)}")
+        if self.game.uses_history:
+            self.history.add(self.position.key())
+        self.position = after
+        self.moves.append(played)
+        return played
+
+    def _parse(self, token: str) -> tuple[int, int | None, int | None, bool]:
+        match = _TOKEN.match(token.strip())
+        if match is None:
+            raise BadMove(f"{token!r} is not a move token (a hole, then xN or ^ if any)")
+        side = self.position.side
+        style = "relative" if match["hole"][0] in "SN" else "numeric" if match["hole"].isdigit() else "algebraic"
+        try:
+            origin = parse_hole(self.game.board, match["hole"], style, side)
+            to = None if match["to"] is None else parse_hole(self.game.board, match["to"], style, side)
+        except CoordinateError as error:
+            raise BadCoordinate(str(error)) from None
+        taken = None if match["taken"] is None else int(match["taken"])
+        return origin, to, taken, bool(match["reserves"])
+
+    def token(self, move: Move, coords: str = "algebraic", *, long_form: bool = False) -> str:
+        """``move`` as a token with its marks (``c1x6``, ``e2^``), played by the side to move."""
+        return format_move(self.game.board, move, coords, self.position.side, long_form=long_form)
+
+    def board(self) -> GamePosition:
+        """The current position with its game."""
+        return GamePosition(self.game, self.position)
+
+    def _repr_svg_(self) -> str:
+        last = self.moves[-1] if self.moves else None
+        return svg(self.position, game=self.game, last_move=last)
+
+
+# -- reading ----------------------------------------------------------------------------
+
+def read(source: str | os.PathLike[str] | bytes | IO[Any], *, format: str | None = None,
+         game: str | None = None, encoding: str = "utf-8") -> Iterator[GameRecord]:
+    """Every record of ``source``, read as ``mancala validate`` reads it.
+
+    ``source`` is a path, a binary or text file object, ``bytes``, or a
+    ``str`` of record text (a ``str`` without a line break is a path). The format (``pmn``, ``json`` or
+    ``xml``) is recognised by content unless ``format`` says it. ``game``
+    is the game of records without a ``Game`` tag. A record that is
+    damaged comes with its ``problems``; an input that cannot be read at all
+    raises :class:`UnreadableInput` or :class:`BadArchive`.
+
+        >>> from mancala_cli import read
+        >>> [r.tag("Event") for r in read('[Game "kingulu"]\\n[Event "x"]\\n\\n1. c1x6 *\\n')]
+        ['x']
+    """
+    from .cli.inputs import InputError, Source, check_encoding, open_source
+    from .cli.pipeline import read_records
+
+    if format is not None and format not in FORMATS:
+        raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {format!r}")
+    if game is not None:
+        get_game(game)
+    try:
+        check_encoding(encoding)
+        with contextlib.ExitStack() as stack:
+            if _is_path(source):
+                opened = stack.enter_context(open_source(os.fspath(source), encoding))  # type: ignore[arg-type]
+            else:
+                opened = Source(_name(source), _binary(source, encoding), encoding)
+            for record in read_records(opened, format):
+                if game is not None and record.tag("Game") is None:
+                    record.default_game = game
+                yield record
+    except LookupError:
+        raise UnreadableInput(f"unknown encoding {encoding!r}") from None
+    except InputError as error:
+        raise UnreadableInput(str(error)) from None
+    except XMLArchiveError as error:
+        if isinstance(error, UnreadableInput):
+            raise
+        raise bad_archive(error) from None
+
+
+def _is_path(source: object) -> bool:
+    if isinstance(source, os.PathLike):
+        return True
+    return isinstance(source, str) and "\n" not in source and "\r" not in source
+
+
+def _name(source: object) -> str:
+    return str(getattr(source, "name", "<string>")) if not isinstance(source, (str, bytes)) else "<string>"
+
+
+def _binary(source: object, encoding: str) -> IO[bytes]:
+    if isinstance(source, str):
+        return io.BytesIO(source.encode(encoding))
+    if isinstance(source, bytes):
+        return io.BytesIO(source)
+    if isinstance(source, io.TextIOBase) or hasattr(source, "encoding"):
+        buffer = getattr(source, "buffer", None)
+        if buffer is not None:
+            return buffer
+        return io.BytesIO(source.read().encode(encoding))  # type: ignore[attr-defined]
+    return source  # type: ignore[return-value]
+
+
+# -- checking ----------------------------------------------------------------------------
+
+@dataclasses.dataclass
+class Report:
+    """What checking one record found: data, not text (the command line's
+    reporters turn it into lines).
+
+    ``problems`` are sorted by where they are; ``result`` is the engine's
+    result where the rules ended the game, else the record's, and ``reason``
+    the rule that ended it (``None`` when the game did not end);
+    ``positions`` holds the start and the position after every main-line
+    move that could be played, ``final`` the last of them.
+    """
+
+    record: GameRecord
+    game: Game | None
+    problems: list[Problem]
+    result: str
+    reason: str | None
+    plies: int
+    positions: list[GamePosition]
+    outcome: Outcome | None
+
+    @property
+    def valid(self) -> bool:
+        """No error (warnings allowed)."""
+        return not any(p.severity == "error" for p in self.problems)
+
+    @property
+    def final(self) -> GamePosition | None:
+        return self.positions[-1] if self.positions else None
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "warning"]
+
+
+def check(record: GameRecord, *, game: str | None = None, strict: bool = False) -> Report:
+    """Replay ``record`` against the rules, with every check of ``mancala
+    validate``: syntax found while reading, every move of the main line and
+    the variations, outcome marks, move numbers, result and score. The
+    record is left untouched. ``game`` is the game when the record has no
+    ``Game`` tag; ``strict`` makes warnings errors.
+
+        >>> from mancala_cli import check, read
+        >>> record = next(read('[Game "kingulu"]\\n\\n1. c1x5 *\\n'))
+        >>> [(p.code, p.line, p.column, p.move) for p in check(record).problems]
+        [('bad-mark', 3, 4, 'c1x5')]
+    """
+    from .checking import replay
+
+    if game is not None:
+        get_game(game)
+    replayed = replay(record, game)
+    problems = [dataclasses.replace(p, severity="error") if strict else dataclasses.replace(p)
+                for p in replayed.problems]
+    problems.sort(key=lambda p: (p.line is None, p.line or 0, p.column or 0))
+    rules = replayed.game
+    positions = [] if rules is None or replayed.start is None else \
+        [GamePosition(rules, p) for p in [replayed.start, *replayed.positions]]
+    outcome = replayed.outcome
+    return Report(record, rules, problems, replayed.result, outcome.reason if outcome else None,
+                  replayed.plies, positions, outcome)
+
+
+def _record_svg(record: GameRecord) -> str | None:
+    """The last position of ``record`` that could be played, with its last
+    move and, where the rules ended the game, its result."""
+    from .checking import replay
+    from .diagrams.svg import board_svg
+
+    replayed = replay(record)
+    if replayed.game is None or replayed.start is None:
+        return None
+    final = replayed.positions[-1] if replayed.positions else replayed.start
+    last = replayed.moves[-1] if replayed.moves else None
+    return board_svg(replayed.game, final, last_move=last, outcome=replayed.outcome)
+
+
+GameRecord.drawer = _record_svg
+
+
+# -- writing -----------------------------------------------------------------------------
+
+def write(records: GameRecord | Iterable[GameRecord], target: str | os.PathLike[str] | IO[Any] | None = None,
+          *, format: str = "pmn", coords: str = "algebraic", positions: bool = False) -> str | None:
+    """Write ``records`` as ``mancala convert`` does: canonical PMN, JSON
+    Lines or one XML archive, moves in ``coords`` with the outcome marks the
+    rules find (and, with ``positions``, the position after every move in
+    JSON and XML). Returns the text when ``target`` is ``None``; otherwise
+    writes it to a path (atomically) or a file object. The records are left
+    untouched.
+
+        >>> from mancala_cli import read, write
+        >>> record = next(read('[Game "kingulu"]\\n\\n1. c1 d2 *\\n'))
+        >>> print(write(record, coords="relative"), end="")
+        [Game "kingulu"]
+        [Coordinates "relative"]
+        <BLANKLINE>
+        1. S3x6 N3 *
+    """
+    if format not in FORMATS:
+        raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {format!r}")
+    if coords not in STYLES:
+        raise ValueError(f"coords must be one of {', '.join(STYLES)}, not {coords!r}")
+    if isinstance(records, GameRecord):
+        records = [records]
+    buffer = io.BytesIO()
+    _convert(records, buffer, format, coords, positions)
+    data = buffer.getvalue()
+    if target is None:
+        return data.decode("utf-8")
+    _deliver(data, target)
+    return None
+
+
+def _convert(records: Iterable[GameRecord], out: IO[bytes], format: str, coords: str, positions: bool) -> None:
+    from .cli.pipeline import Options, process_record
+
+    options = Options("convert", format, None, False, coords, positions)
+    if format == "xml":
+        from notation.xml import write_archive
+        starts: dict[int, str | None] = {}
+
+        def checked() -> Iterator[GameRecord]:
+            for record in records:
+                result = process_record(options, copy_record(record))
+                if result.record is not None:
+                    starts[id(result.record)] = result.start
+                    yield result.record
+        try:
+            write_archive(checked(), out, positions=positions, start=lambda r: starts.pop(id(r), None))
+        except XMLArchiveError as error:
+            raise bad_archive(error) from None
+        return
+    for k, record in enumerate(records):
+        if format == "pmn" and k:
+            out.write(b"\n")
+        out.write(process_record(options, copy_record(record)).out.encode("utf-8"))
+
+
+def _deliver(data: bytes, target: str | os.PathLike[str] | IO[Any]) -> None:
+    if isinstance(target, (str, os.PathLike)):
+        from .cli.inputs import InputError, atomic_output
+        try:
+            with atomic_output(os.fspath(target), binary=True) as stream:
+                stream.write(data)
+        except InputError as error:
+            raise UnreadableInput(str(error)) from None
+        return
+    if isinstance(target, io.TextIOBase) or hasattr(target, "encoding"):
+        target.write(data.decode("utf-8"))
+    else:
+        target.write(data)
+
+
+def copy_record(record: GameRecord) -> GameRecord:
+    """A copy of ``record`` whose moves, tags and problems can change without
+    changing the original (iterative: any depth of variations)."""
+    twin = dataclasses.replace(record, tags=list(record.tags), moves=[], problems=list(record.problems),
+                               tag_at=dict(record.tag_at))
+    lines: list[list[MoveNode]] = [twin.moves]
+    for step in walk(record):
+        if step.kind == MOVE:
+            node = step.node
+            lines[-1].append(dataclasses.replace(node, glyphs=list(node.glyphs), nags=list(node.nags),
+                                                 variations=[]))
+        elif step.kind == BEGIN:
+            variation: list[MoveNode] = []
+            lines[-1][-1].variations.append(variation)
+            lines.append(variation)
+        elif step.kind == END:
+            lines.pop()
+    return twin

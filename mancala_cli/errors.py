@@ -1,0 +1,56 @@
+"""One family of errors: everything the library raises derives from
+:class:`MancalaError`, so ``except MancalaError`` catches them all. Each one
+also derives from the error of the layer it comes from (``KeyError``,
+``ValueError``, the record layer's errors), so older handlers still work::
+
+    >>> import mancala_cli
+    >>> try:
+    ...     mancala_cli.get_game("oware")
+    ... except mancala_cli.MancalaError as error:
+    ...     print(type(error).__name__, error)
+    UnknownGame unknown game 'oware' (known: kimasai-mackay, kimasai-klamroth, kingulu)
+
+| error | raised for |
+|---|---|
+| :class:`UnknownGame` | a game id that names no game |
+| :class:`BadCoordinate` | a hole token that names no hole (``z9``, ``N3`` when South moves) |
+| :class:`BadPosition` | a position string that is badly formed or impossible |
+| :class:`BadMove` | a move token that is not a move, or whose marks (``x6``, ``^``) are wrong |
+| :class:`IllegalMove` | a move the rules forbid, with its rule id |
+| :class:`BadArchive` | an XML archive that cannot be read or written |
+| :class:`UnreadableInput` | an input that cannot be read at all (missing, a folder, a bad encoding) |
+"""
+from __future__ import annotations
+
+from notation.errors import CoordinateError, NotationError
+from notation.xml import XMLArchiveError
+
+from .cli.inputs import InputError
+from .positions import BadPosition
+from .rules.core import IllegalMove, InvalidPosition, MancalaError
+from .rules.registry import UnknownGame
+
+__all__ = ["MancalaError", "UnknownGame", "BadCoordinate", "BadPosition", "InvalidPosition", "BadMove",
+           "IllegalMove", "BadArchive", "UnreadableInput"]
+
+
+class BadCoordinate(MancalaError, CoordinateError):
+    """A hole token that names no hole in its coordinate style."""
+
+
+class BadMove(MancalaError, NotationError):
+    """A move token that cannot be played as written: not a move token, or
+    its marks or destination differ from what the move does."""
+
+
+class BadArchive(MancalaError, XMLArchiveError):
+    """An XML archive that cannot be read (badly formed, a DTD, a bad root)
+    or a record that cannot be written as XML."""
+
+
+class UnreadableInput(MancalaError, InputError):
+    """An input that cannot be read at all."""
+
+
+def bad_archive(error: XMLArchiveError) -> BadArchive:
+    return BadArchive(error.reason, error.line, error.column, error.file)

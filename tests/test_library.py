@@ -1,0 +1,226 @@
+"""The library API (docs/library.md): read, check, write, diagrams, playing
+moves by token, and one family of errors."""
+from __future__ import annotations
+
+import io
+import pathlib
+
+import pytest
+from typer.testing import CliRunner
+
+import mancala_cli as mancala
+from mancala_cli.cli import app
+from notation import PositionError
+from notation.pmn import write_game
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+EXAMPLES = sorted((ROOT / "examples").rglob("*.pmn"))
+VILLAGE = ROOT / "examples" / "kingulu-village-match.pmn"
+BROKEN = ROOT / "examples" / "broken" / "damaged-records.pmn"
+TEXT = '[Game "kingulu"]\n[Event "x"]\n\n1. c1 d2 2. e1 *\n'
+
+
+def events(records) -> list[str | None]:
+    return [r.tag("Event") for r in records]
+
+
+# -- read --------------------------------------------------------------------------
+
+def test_read_takes_paths_files_bytes_and_text():
+    expected = events(mancala.read(str(VILLAGE)))
+    assert expected == ["Village match"]
+    assert events(mancala.read(VILLAGE)) == expected
+    with VILLAGE.open("rb") as binary:
+        assert events(mancala.read(binary)) == expected
+    with VILLAGE.open(encoding="utf-8") as textual:
+        assert events(mancala.read(textual)) == expected
+    assert events(mancala.read(VILLAGE.read_bytes())) == expected
+    assert events(mancala.read(io.StringIO(VILLAGE.read_text(encoding="utf-8")))) == expected
+    assert events(mancala.read(TEXT)) == ["x"]
+
+
+def test_read_recognises_json_and_xml_and_obeys_format():
+    json_text = mancala.write(next(mancala.read(TEXT)), format="json")
+    xml_text = mancala.write(next(mancala.read(TEXT)), format="xml")
+    assert events(mancala.read(json_text)) == events(mancala.read(xml_text.encode())) == ["x"]
+    forced = next(mancala.read(json_text, format="pmn"))
+    assert forced.problems and forced.problems[0].code == "syntax"
+    with pytest.raises(ValueError, match="format must be one of pmn, json, xml"):
+        next(mancala.read(TEXT, format="yaml"))
+
+
+def test_read_in_another_encoding_and_with_a_default_game():
+    data = '[Event "café"]\n\n1. c1x6 *\n'.encode("utf-16")
+    record = next(mancala.read(data, encoding="utf-16", game="kingulu"))
+    assert (record.tag("Event"), record.tag("Game"), record.default_game) == ("café", None, "kingulu")
+    assert mancala.check(record).valid
+    assert not mancala.check(next(mancala.read('[Event "x"]\n\n1. c1x6 *\n'))).valid
+
+
+def test_read_numbers_records_and_keeps_damage_as_problems():
+    records = list(mancala.read(BROKEN))
+    assert [r.index for r in records] == [1, 2, 3]
+    assert [p.code for p in records[1].problems] == ["syntax", "missing-result"]
+
+
+@pytest.mark.parametrize("source,error,words", [
+    ("no/such/file.pmn", mancala.UnreadableInput, "no/such/file.pmn: cannot open"),
+    (str(ROOT / "examples"), mancala.UnreadableInput, "examples: cannot open: Is a directory"),
+    (b"<mancala", mancala.BadArchive, "not well-formed XML"),
+])
+def test_unreadable_input_raises_one_family(source, error, words):
+    with pytest.raises(error, match=words) as caught:
+        list(mancala.read(source))
+    assert isinstance(caught.value, mancala.MancalaError)
+
+
+def test_unknown_encodings_and_games_are_errors_of_the_family():
+    with pytest.raises(mancala.UnreadableInput, match="'rot13' is not a text encoding"):
+        list(mancala.read(TEXT, encoding="rot13"))
+    with pytest.raises(mancala.UnreadableInput, match="unknown encoding 'nonesuch'"):
+        list(mancala.read(TEXT, encoding="nonesuch"))
+    with pytest.raises(mancala.UnknownGame) as caught:
+        list(mancala.read(TEXT, game="oware"))
+    assert isinstance(caught.value, KeyError) and isinstance(caught.value, mancala.MancalaError)
+
+
+# -- check --------------------------------------------------------------------------
+
+def test_check_reports_data_and_leaves_the_record_untouched():
+    record = next(mancala.read(BROKEN))
+    before = write_game(record), [(p.severity, p.code) for p in record.problems]
+    report = mancala.check(record, strict=True)
+    assert [(p.severity, p.code, p.line, p.column, p.ply, p.move) for p in report.problems] == [
+        ("error", "bad-mark", 7, 28, 5, "d1x2"), ("error", "KG-ORIGIN", 7, 42, 8, "c1")]
+    assert report.problems[1].legal == ["b2", "d2"]
+    assert (write_game(record), [(p.severity, p.code) for p in record.problems]) == before
+
+
+def test_strict_makes_warnings_errors_without_changing_the_record():
+    record = next(mancala.read('[Game "kingulu"]\n\n3. c1x6 *\n'))
+    assert [(p.severity, p.code) for p in mancala.check(record).problems] == [("warning", "move-number")]
+    assert mancala.check(record).valid
+    strict = mancala.check(record, strict=True)
+    assert [(p.severity, p.code) for p in strict.problems] == [("error", "move-number")] and not strict.valid
+    assert [p.severity for p in mancala.check(record).problems] == ["warning"]
+
+
+def test_report_positions_are_the_positions_convert_writes():
+    record = next(mancala.read(VILLAGE))
+    report = mancala.check(record)
+    converted = next(mancala.read(mancala.write(record, format="json", positions=True)))
+    assert [str(p) for p in report.positions[1:]] == [node.position for node in converted.moves]
+    assert str(report.positions[0]) == "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1"
+    assert report.final is report.positions[-1] and len(report.positions) == report.plies + 1
+    assert (report.result, report.reason, report.outcome.score) == ("1-0", "KG-7", (35, 13))
+
+
+def test_a_record_of_an_unknown_game_has_no_positions():
+    report = mancala.check(next(mancala.read('[Game "oware"]\n\n1. a1 *\n')))
+    assert (report.game, report.positions, report.final) == (None, [], None)
+    assert [p.code for p in report.problems] == ["unknown-game"]
+
+
+# -- write ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+@pytest.mark.parametrize("target,extra", [("pmn", {}), ("json", {"positions": True}), ("xml", {}),
+                                          ("pmn", {"coords": "relative"})])
+def test_write_gives_the_bytes_convert_gives(path, target, extra):
+    args = ["convert", "--to", target, str(path), "--coords", extra.get("coords", "algebraic")]
+    if extra.get("positions"):
+        args.append("--positions")
+    expected = CliRunner().invoke(app, args).stdout
+    assert mancala.write(mancala.read(path), format=target, **extra) == expected
+
+
+def test_write_to_paths_and_file_objects_leaves_records_untouched(tmp_path):
+    record = next(mancala.read(TEXT))
+    text = mancala.write(record)
+    assert text.endswith("1. c1x6 d2 2. e1^ *\n")
+    assert (record.moves[0].captured, record.moves[2].reserved) == (None, False)  # marks filled in a copy
+    mancala.write(record, tmp_path / "out.pmn")
+    assert (tmp_path / "out.pmn").read_text(encoding="utf-8") == text
+    stream, raw = io.StringIO(), io.BytesIO()
+    mancala.write([record], stream)
+    mancala.write([record], raw, format="xml")
+    assert stream.getvalue() == text
+    assert raw.getvalue().decode("utf-8") == mancala.write(record, format="xml")
+    with pytest.raises(mancala.UnreadableInput, match="is a directory"):
+        mancala.write(record, tmp_path)
+
+
+def test_copy_record_copies_variations_a_thousand_deep():
+    from notation.record import MAX_VARIATION_DEPTH
+    text = '[Game "kingulu"]\n\n1. c1x6 ' + "(1. d1x6 " * MAX_VARIATION_DEPTH + ")" * MAX_VARIATION_DEPTH + " *\n"
+    record = next(mancala.read(text))
+    twin = mancala.copy_record(record)
+    assert write_game(twin) == write_game(record)
+    node = twin.moves[0]
+    for _ in range(MAX_VARIATION_DEPTH):
+        node = node.variations[0][0]
+        node.comment = "changed"
+    assert "changed" not in write_game(record)
+
+
+# -- diagrams and positions ----------------------------------------------------------
+
+def test_diagrams_take_positions_strings_and_game_positions():
+    from mancala_cli.diagrams.svg import board_svg
+    from mancala_cli.diagrams.text import board_text
+    game = mancala.get_game("kingulu")
+    string = "0,1,0,3,1,6*/0,11,1,1,3,3 S 7-11 4"
+    position = mancala.parse_position(game, string)
+    paired = mancala.GamePosition.from_string("kingulu", string)
+    assert str(paired) == string and paired.banks == (7, 11)
+    expected = board_svg(game, position, flip=True)
+    assert {mancala.svg(p, game=g, flip=True) for p in (position, string, paired) for g in (game, "kingulu")} \
+        == {expected}
+    assert mancala.text(string, game="kingulu") == board_text(game, position)
+    assert paired._repr_svg_() == board_svg(game, position)
+
+
+def test_a_bad_position_string_is_both_kinds_of_error():
+    with pytest.raises(mancala.BadPosition) as caught:
+        mancala.parse_position(mancala.get_game("kingulu"), "4,4,4,4,4,4/4,4,4,4,4,5 S 0-0 1")
+    assert isinstance(caught.value, mancala.InvalidPosition) and isinstance(caught.value, PositionError)
+    assert str(caught.value).startswith("seeds do not add up: 49 on the board")
+
+
+# -- playing moves by token --------------------------------------------------------------
+
+def test_tokens_in_every_style_play_the_same_move():
+    game = mancala.get_game("kimasai-mackay")
+    for token in ("h2", "16", "S9"):
+        line = mancala.Line(game)
+        line.play(token)
+        assert line.moves[0].origin == game.board.index_of("h2")
+
+
+def test_wrong_marks_and_holes_leave_the_line_as_it_was():
+    line = mancala.Line(mancala.get_game("kingulu"))
+    start = line.position
+    for token, error, words in [("c1x5", mancala.BadMove, "c1x5: the move is c1x6"),
+                                ("c1^", mancala.BadMove, "c1\\^: the move is c1x6"),
+                                ("N3", mancala.BadCoordinate, "'N3' names a hole of N, but S is to move"),
+                                ("c1!", mancala.BadMove, "is not a move token"),
+                                ("a2", mancala.IllegalMove, "KG-ORIGIN")]:
+        with pytest.raises(error, match=words):
+            line.play(token)
+        assert (line.position, line.moves, line.history) == (start, [], set())
+
+
+def test_klamroth_long_form_destination_is_checked():
+    line = mancala.Line(mancala.get_game("kimasai-klamroth"))
+    with pytest.raises(mancala.BadMove, match="b2-c2: the move is b2-a2x2"):
+        line.play("b2-c2")
+    assert line.play("b2-a2x2").captured == 2
+    assert line.history  # Klamroth's line keeps its repetition history
+
+
+def test_a_copied_line_is_a_library_line():
+    line = mancala.Line(mancala.get_game("kingulu"))
+    line.play("c1")
+    twin = line.copy()
+    assert isinstance(twin, mancala.Line) and twin.play("d2").origin == 9
+    assert len(line.moves) == 1
