@@ -73,7 +73,7 @@ def replay(record: GameRecord, default_game: str | None = None, *, fill_position
     game_id = record.tag("Game") or default_game or record.default_game
     where = record.tag_at.get("Game", (record.line, 1))
     if game_id is None:
-        problems.append(Problem("error", "unknown-game", "no Game tag (give the game with --game)",
+        problems.append(Problem("error", "unknown-game", "no Game tag",
                                 record.line, 1))
         return report
     try:

@@ -224,3 +224,10 @@ def test_a_copied_line_is_a_library_line():
     twin = line.copy()
     assert isinstance(twin, mancala.Line) and twin.play("d2").origin == 9
     assert len(line.moves) == 1
+
+
+def test_the_library_gives_no_command_line_advice():
+    record = next(mancala.read('[Event "x"]\n\n1. c1x6 *\n'))
+    assert [p.message for p in mancala.check(record).problems] == ["no Game tag"]
+    shown = CliRunner().invoke(app, ["validate", "-"], input=b'[Event "x"]\n\n1. c1x6 *\n').stdout
+    assert shown.startswith("<stdin>:1:1: error: unknown-game: no Game tag (give the game with --game)\n")

@@ -329,7 +329,8 @@ def validate(
     import contextlib
 
     from .inputs import InputError
-    from .pipeline import Options, report_json
+    from .pipeline import Options
+    from .reporters import report_json
 
     if game is not None:
         _game(game)
@@ -513,7 +514,7 @@ def render(
     import re
 
     from .inputs import InputError, atomic_output
-    from .pipeline import problem_line, sorted_problems
+    from .reporters import problem_line, sorted_problems
     from ..checking import replay
     from ..diagrams.svg import board_svg
     from ..diagrams.text import FROM_POSITION, board_text, state_words

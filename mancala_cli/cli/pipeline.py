@@ -14,8 +14,8 @@ batches are in flight, so memory stays flat whatever the input size.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import itertools
-import json
 import os
 import re
 import signal
@@ -23,6 +23,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
 from notation.grammar import TAG_LINE, TOKEN
 from notation.jsonl import record_to_json
@@ -33,6 +34,7 @@ from notation.record import GameRecord, Problem
 from notation.jsonl import json_records
 
 from .inputs import Source, cap_encoding_problems, sniff
+from .reporters import game_report, problem_line, report_line, sorted_problems
 from ..checking import replay
 from notation.xml import read_archive
 
@@ -70,7 +72,9 @@ class GameResult:
     #: How many games this result stands for (0 for an input without games).
     record_count: int = 1
     index: int | None = None
-    json_head: str | None = None  # validate's JSON line up to "index" (``out`` holds the rest)
+    #: validate's JSON report, written as ``out`` once the game is numbered.
+    report: dict[str, Any] | None = None
+    ascii: bool = False
 
 
 @dataclass
@@ -308,58 +312,10 @@ def number(result: GameResult, index: int) -> GameResult:
     result.index = index
     if result.record is not None:
         result.record.index = index
-    if result.json_head is not None:
-        result.out = f'{result.json_head}, "index": {index}, {result.out}'
-        result.json_head = None
+    if result.report is not None:
+        result.out = report_line(result.report, index, ensure_ascii=result.ascii)
+        result.report = None
     return result
-
-
-def sorted_problems(problems: list[Problem]) -> list[Problem]:
-    return sorted(problems, key=lambda p: (p.line is None, p.line or 0, p.column or 0))
-
-
-def problem_line(path: str, problem: Problem) -> str:
-    """``FILE:LINE:COL: error: 4... c1: KG-ORIGIN: message [position …; legal: …]``."""
-    where = ""
-    if problem.ply is not None and problem.move is not None:
-        fields = (problem.position or "").split()
-        if len(fields) == 4:
-            where = f"{fields[3]}{'.' if fields[1] == 'S' else '...'} {problem.move}: "
-        else:
-            where = f"ply {problem.ply} ({problem.move}): "
-    text = (f"{path}:{problem.line or 0}:{problem.column or 0}: {problem.severity}: "
-            f"{where}{problem.code}: {problem.message}")
-    if problem.position is not None and problem.legal is not None:
-        text += f" [position {problem.position}; legal: {' '.join(problem.legal) or 'none'}]"
-    return text
-
-
-def problem_json(problem: Problem) -> dict:
-    out = {"severity": problem.severity, "line": problem.line, "column": problem.column,
-           "ply": problem.ply, "move": problem.move, "rule": problem.code, "message": problem.message}
-    if problem.position is not None:
-        out["position"] = problem.position
-    if problem.legal is not None:
-        out["legal"] = problem.legal
-    return out
-
-
-def report_json(file: str, line: int | None, game: str | None, plies: int, result: str | None, valid: bool,
-                problems: list[dict], ensure_ascii: bool = True) -> str:
-    """A line of ``validate --format json`` with ``"index": null`` (a file that
-    cannot be read)."""
-    return json.dumps({"file": file, "index": None, "line": line, "game": game, "plies": plies,
-                       "result": result, "valid": valid, "problems": problems}, ensure_ascii=ensure_ascii)
-
-
-def _json_parts(result: GameResult, file: str, line: int | None, game: str | None, plies: int,
-                outcome: str | None, valid: bool, problems: list[dict], ensure_ascii: bool = True) -> None:
-    """A game's line of ``validate --format json`` in two parts, before and
-    after ``"index"``, which :func:`number` fills in (the same bytes as one
-    ``json.dumps`` of the whole object)."""
-    result.json_head = json.dumps({"file": file}, ensure_ascii=ensure_ascii)[:-1]
-    result.out = json.dumps({"line": line, "game": game, "plies": plies, "result": outcome, "valid": valid,
-                             "problems": problems}, ensure_ascii=ensure_ascii)[1:]
 
 
 def process_record(options: Options, record: GameRecord) -> GameResult:
@@ -368,16 +324,14 @@ def process_record(options: Options, record: GameRecord) -> GameResult:
     report = replay(record, options.default_game, fill_positions=converting and options.positions,
                     fill_marks=converting, coords=options.coords if converting else None)
     if options.strict:
-        for problem in report.problems:
-            problem.severity = "error"
+        report.problems = [dataclasses.replace(problem, severity="error") for problem in report.problems]
     problems = sorted_problems(report.problems)
     name = record.file or "-"
     result = GameResult("", moves=report.plies, errors=report.errors, warnings=report.warnings)
     if not converting:
         if options.target == "json":
-            _json_parts(result, name, record.line, report.game.id if report.game else None,
-                        report.plies, report.result, report.valid,
-                        [problem_json(p) for p in problems], ensure_ascii=False)
+            result.report = game_report(name, record.line, report.game.id if report.game else None,
+                                        report.plies, report.result, report.valid, problems)
         else:
             result.out = "".join(problem_line(name, p) + "\n" for p in problems)
         return result
@@ -402,7 +356,8 @@ def no_games(options: Options, file: str) -> GameResult:
     if options.command == "convert":
         result.diagnostics = [line]
     elif options.target == "json":
-        _json_parts(result, file, 1, None, 0, None, False, [problem_json(problem)])
+        result.report = game_report(file, 1, None, 0, None, False, [problem])
+        result.ascii = True
     else:
         result.out = line + "\n"
     return result

@@ -1,0 +1,77 @@
+"""The reporters: what the command line prints of a check. Checking returns
+data (:class:`~notation.record.Problem`\\ s); these turn it into the lines
+of ``validate`` and ``convert`` (``FILE:LINE:COL: error: …``) and into the
+objects of ``validate --format json``, adding the command line's own advice
+where a problem calls for it.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from notation.record import Problem
+
+__all__ = ["sorted_problems", "problem_line", "problem_json", "game_report", "report_line", "report_json"]
+
+#: What the command line adds to a library message: how to fix it here.
+_ADVICE = {("unknown-game", "no Game tag"): "no Game tag (give the game with --game)"}
+
+
+def message(problem: Problem) -> str:
+    """The problem's message as the command line says it."""
+    return _ADVICE.get((problem.code, problem.message), problem.message)
+
+
+def sorted_problems(problems: list[Problem]) -> list[Problem]:
+    """By where they are (problems without a line last), otherwise in the order found."""
+    return sorted(problems, key=lambda p: (p.line is None, p.line or 0, p.column or 0))
+
+
+def problem_line(path: str, problem: Problem) -> str:
+    """``FILE:LINE:COL: error: 4... c1: KG-ORIGIN: message [position …; legal: …]``."""
+    where = ""
+    if problem.ply is not None and problem.move is not None:
+        fields = (problem.position or "").split()
+        if len(fields) == 4:
+            where = f"{fields[3]}{'.' if fields[1] == 'S' else '...'} {problem.move}: "
+        else:
+            where = f"ply {problem.ply} ({problem.move}): "
+    text = (f"{path}:{problem.line or 0}:{problem.column or 0}: {problem.severity}: "
+            f"{where}{problem.code}: {message(problem)}")
+    if problem.position is not None and problem.legal is not None:
+        text += f" [position {problem.position}; legal: {' '.join(problem.legal) or 'none'}]"
+    return text
+
+
+def problem_json(problem: Problem) -> dict[str, Any]:
+    """A problem as ``validate --format json`` writes it."""
+    out: dict[str, Any] = {"severity": problem.severity, "line": problem.line, "column": problem.column,
+                           "ply": problem.ply, "move": problem.move, "rule": problem.code,
+                           "message": message(problem)}
+    if problem.position is not None:
+        out["position"] = problem.position
+    if problem.legal is not None:
+        out["legal"] = problem.legal
+    return out
+
+
+def game_report(file: str, line: int | None, game: str | None, plies: int, result: str | None, valid: bool,
+                problems: list[Problem]) -> dict[str, Any]:
+    """One game's object of ``validate --format json``; its ``index`` is
+    given when games are numbered in input order (:func:`report_line`)."""
+    return {"file": file, "index": None, "line": line, "game": game, "plies": plies, "result": result,
+            "valid": valid, "problems": [problem_json(p) for p in problems]}
+
+
+def report_line(report: dict[str, Any], index: int | None, *, ensure_ascii: bool = False) -> str:
+    """The JSON line of a game's report, numbered ``index``."""
+    report["index"] = index
+    return json.dumps(report, ensure_ascii=ensure_ascii)
+
+
+def report_json(file: str, line: int | None, game: str | None, plies: int, result: str | None, valid: bool,
+                problems: list[dict[str, Any]], ensure_ascii: bool = True) -> str:
+    """A line of ``validate --format json`` with ``"index": null`` (a file that
+    cannot be read)."""
+    return json.dumps({"file": file, "index": None, "line": line, "game": game, "plies": plies,
+                       "result": result, "valid": valid, "problems": problems}, ensure_ascii=ensure_ascii)
