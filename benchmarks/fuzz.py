@@ -22,7 +22,7 @@ from mancala_cli.checking import replay
 from notation.xml import XMLArchiveError, read_archive, write_archive
 from notation.jsonl import JSONRecordError, json_line_to_record, record_to_json
 from notation.pmn import read_games, write_game
-from notation.position import format_position, parse_position
+from mancala_cli import format_position, parse_position
 
 TOKENS = ["{", "}", "(", ")", "[", "]", '"', "\\", ";", "\n", "\r\n", "\r", "1.", "12...", "x", "^", "$300",
           "$", "!!", "?!", "*", "1-0", "1/2-1/2", "-", "c1", "S7", "99", "\x00", "\ufeff", "é", "[Game \"kingulu\"]",
