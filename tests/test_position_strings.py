@@ -115,3 +115,16 @@ def test_same_seed_same_games(game_id, seed):
     game = get_game(game_id)
     first = write_game(random_game(game, random.Random(seed), max_plies=60))
     assert first == write_game(random_game(game, random.Random(seed), max_plies=60))
+
+
+@pytest.mark.parametrize("game_id", ["kimasai-mackay", "kimasai-klamroth", "kingulu"])
+def test_relative_numbers_follow_the_rules_circuits(game_id):
+    """The record layer numbers a player's holes from the board's shape alone;
+    the numbering is the rules' counterclockwise circuit from the back-row
+    hole on his left."""
+    from notation.coords import hole_names, relative_numbers
+    board = get_game(game_id).board
+    for side in ("S", "N"):
+        own = len(board.holes_of(side))
+        assert relative_numbers(board.ranks, board.files, side) == board.circuit(side)[:own]
+    assert hole_names(board.ranks, board.files) == tuple(board.name(h) for h in range(board.size))
