@@ -187,7 +187,7 @@ def _optional_str(item: dict, key: str) -> str | None:
 
 
 def _hole(text: str, key: str) -> str:
-    """``text`` when it is a hole token in some coordinate style (PMN §2)."""
+    """``text`` when it is a hole token in some coordinate style (docs/notation.md, "Coordinate styles")."""
     if not _HOLE.fullmatch(text):
         raise JSONRecordError(f"{key} {_shown(text)} is not a hole")
     return text

@@ -82,7 +82,9 @@ def _unit_codec(name: str, head: bytes) -> tuple[str, int]:
     return name, len(bom) if bom and head.startswith(bom) else 0
 
 
-def _report_errors(error: UnicodeDecodeError):
+def _report_errors(error: UnicodeError) -> tuple[str, int]:
+    if not isinstance(error, UnicodeDecodeError):  # registered for decoding only
+        raise error
     # Runs of bad bytes, as [start, end]; only as many as are reported (and
     # one more, so that the closing problem is given) are kept.
     if _SPANS and _SPANS[-1][1] == error.start:
@@ -107,7 +109,8 @@ class Source:
 
     def _peek(self, size: int = 1 << 16) -> bytes:
         if not hasattr(self.stream, "peek"):
-            self.stream = io.BufferedReader(self.stream)
+            # (any stream with read() will do, though typeshed asks for a raw one)
+            self.stream = io.BufferedReader(self.stream)  # type: ignore[type-var]
         return self.stream.peek(size)[:size]
 
     def codec(self) -> tuple[str, int]:

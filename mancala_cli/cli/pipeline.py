@@ -23,6 +23,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
 from notation.grammar import TAG_LINE, TOKEN
 from notation.jsonl import record_to_json
@@ -334,8 +335,8 @@ def problem_line(path: str, problem: Problem) -> str:
     return text
 
 
-def problem_json(problem: Problem) -> dict:
-    out = {"severity": problem.severity, "line": problem.line, "column": problem.column,
+def problem_json(problem: Problem) -> dict[str, Any]:
+    out: dict[str, Any] = {"severity": problem.severity, "line": problem.line, "column": problem.column,
            "ply": problem.ply, "move": problem.move, "rule": problem.code, "message": problem.message}
     if problem.position is not None:
         out["position"] = problem.position
@@ -385,7 +386,7 @@ def process_record(options: Options, record: GameRecord) -> GameResult:
     if options.target == "pmn":
         result.out = write_game(record)
         return result
-    start = format_position(report.game, report.start) if report.start else None
+    start = format_position(report.game, report.start) if report.game and report.start else None
     if options.target == "json":
         result.out = record_to_json(record, report.game.id if report.game else None, start) + "\n"
     else:

@@ -146,8 +146,9 @@ class MancalaGroup(TyperGroup):
             raise _StreamFailure(error) from None
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
-             complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
-        code = self._run(args, prog_name, complete_var, **extra)
+             complete_var: str | None = None, standalone_mode: bool = True, windows_expand_args: bool = True,
+             **extra: Any) -> Any:
+        code = self._run(args, prog_name, complete_var, windows_expand_args=windows_expand_args, **extra)
         if standalone_mode:
             sys.exit(code)
         return code
@@ -169,12 +170,12 @@ class MancalaGroup(TyperGroup):
         except typer.Abort:
             code = 130
         except (OSError, _StreamFailure) as failure:
-            error = failure.error if isinstance(failure, _StreamFailure) else failure
-            if error.errno == errno.EPIPE:
+            os_error = failure.error if isinstance(failure, _StreamFailure) else failure
+            if os_error.errno == errno.EPIPE:
                 _silence(1)
                 return BROKEN_PIPE
             _silence(1)
-            _error_line(f"mancala: error: {_os_error(error)}")
+            _error_line(f"mancala: error: {_os_error(os_error)}")
             return 2
         except KeyboardInterrupt:
             code = 130

@@ -1,4 +1,4 @@
-"""SVG diagrams of a position (CLI.md, "SVG diagrams").
+"""SVG diagrams of a position (docs/commands.md, ``mancala render``).
 
 :func:`board_svg` draws a :class:`~mancala_cli.rules.core.Position` of a game as a
 standalone SVG document: every hole with its count (and its seeds as dots
@@ -210,7 +210,7 @@ class _Template:
         board = game.board
         width, height = viewbox_size(game)
         bx, by, bw, bh = _board_box(game)
-        root = etree.Element(_tag("svg"), nsmap=_NSMAP)
+        root = etree.Element(_tag("svg"), nsmap=_NSMAP)  # type: ignore[arg-type]  # lxml-stubs: no None key
         for key, value in (("version", "1.1"), ("width", str(width)), ("height", str(height)),
                            ("viewBox", f"0 0 {width} {height}"), ("class", f"mancala {game.id}")):
             root.set(key, value)
@@ -319,7 +319,8 @@ def board_svg(game: Game, position: Position, *, last_move: Move | None = None, 
     holes = root[template.holes_index]
     counts = position.holes
     reserved = position.reserved
-    origin = end = None
+    origin: int | None = None
+    end: int | None = None
     if last_move is not None:
         origin, end = last_move.origin, last_move.end
     seeds_tag = _tag("path")
@@ -336,7 +337,8 @@ def board_svg(game: Game, position: Position, *, last_move: Move | None = None, 
         elif n > DOT_LIMIT:
             text.set("class", "count many")
             text.set("y", template.many_y[hole])
-    for hole in reserved | {origin, end} - {None}:
+    moved = set() if last_move is None else {last_move.origin, last_move.end}
+    for hole in reserved | moved:
         _mark(game, template, holes[hole], hole, hole in reserved, hole == origin, hole == end)
 
     if style is not None:
