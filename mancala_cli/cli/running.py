@@ -29,7 +29,7 @@ BROKEN_PIPE = 128 + signal.SIGPIPE
 
 # Help names an argument by its metavar alone (``[FILE]...``), not with its
 # Python type (``<list[str]>``) after it, as it does for options with one.
-TyperArgument.display_type_rich = lambda self, ctx: None  # type: ignore[method-assign,assignment]
+TyperArgument.display_type_rich = lambda self, ctx: None  # type: ignore[method-assign]
 
 
 class UsageProblem(typer.BadParameter):
@@ -223,8 +223,8 @@ def end_now(code: int) -> NoReturn:
 def prepare_streams() -> None:
     """Closed standard streams become stand-ins that fail when used."""
     if sys.stdout is None:
-        sys.stdout = _ClosedStream("standard output")  # type: ignore[assignment]
+        sys.stdout = _ClosedStream("standard output")
     if sys.stdin is None:
-        sys.stdin = _ClosedStream("standard input")  # type: ignore[assignment]
+        sys.stdin = _ClosedStream("standard input")
     if sys.stderr is None:
-        sys.stderr = _ClosedStream("standard error")  # type: ignore[assignment]
+        sys.stderr = _ClosedStream("standard error")
