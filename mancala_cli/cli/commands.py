@@ -23,7 +23,12 @@ from .running import (MancalaGroup, choice, choices_metavar, end_now, install_si
                       prepare_streams)
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from notation.record import GameRecord
+
     from ..check import Replay
+    from .pipeline import GameResult, Options
 
 #: The deepest perft, the most random games and the longest random game asked for.
 MAX_PERFT_DEPTH = 30
@@ -403,9 +408,9 @@ def convert(
     """
     import contextlib
 
-    from .inputs import InputError, atomic_output
+    from .inputs import InputError
     from .pipeline import Options
-    from notation.xml import XMLArchiveError, write_archive
+    from notation.xml import XMLArchiveError
 
     if game is not None:
         _game(game)
@@ -415,59 +420,83 @@ def convert(
     jobs = _jobs(jobs)
     options = Options("convert", to, game, False, coords, positions)
     paths = _inputs(files)
-    onto_input = output not in (None, "-") and any(p != "-" and _same_file(p, output) for p in paths)
-    errors = 0
     progress = _Progress() if _Progress.wanted(quiet) else None
+    conversion = _Conversion(paths, encoding, options, jobs, progress, output, force)
+    try:
+        with progress or contextlib.nullcontext():
+            if to == "xml":
+                conversion.write_xml(positions)
+            else:
+                conversion.write_text(to)
+    except (InputError, XMLArchiveError) as error:
+        fail(str(error), 2 if isinstance(error, InputError) else 1)
+    if conversion.errors:
+        raise typer.Exit(1)
 
-    def results():
-        nonlocal errors
-        for path, result in _results(paths, encoding, options, jobs, progress):
+
+class _Conversion:
+    """The games of a ``convert`` run as they are written to ``output``, and
+    the errors counted on the way (each game's problems on standard error)."""
+
+    def __init__(self, paths: list[str], encoding: str, options: Options, jobs: int,
+                 progress: Optional[_Progress], output: Optional[str], force: bool) -> None:
+        self.paths, self.encoding, self.options, self.jobs = paths, encoding, options, jobs
+        self.progress, self.output, self.force = progress, output, force
+        self.onto_input = output not in (None, "-") and any(p != "-" and _same_file(p, output) for p in paths)
+        self.errors = 0
+
+    def results(self) -> Iterator[GameResult]:
+        for path, result in _results(self.paths, self.encoding, self.options, self.jobs, self.progress):
             if isinstance(result, Exception):
                 raise result
-            errors += result.errors
+            self.errors += result.errors
             for line in result.diagnostics:
                 typer.echo(line, err=True)
             yield result
 
-    def keep_damaged_input() -> None:
-        # Raised inside the output block, so the temporary file is dropped.
-        if errors and onto_input and not force:
-            raise InputError(f"{output}: is an input with errors; not replaced (--force replaces it)")
+    def keep_damaged_input(self) -> None:
+        """Raised inside the output block, so the temporary file is dropped."""
+        from .inputs import InputError
 
-    try:
-        with progress or contextlib.nullcontext():
-            if to == "xml":
-                starts: dict[int, Optional[str]] = {}
+        if self.errors and self.onto_input and not self.force:
+            raise InputError(f"{self.output}: is an input with errors; not replaced (--force replaces it)")
 
-                def records():
-                    for result in results():
-                        if result.record is not None:
-                            starts[id(result.record)] = result.start
-                            yield result.record
+    def write_text(self, to: str) -> None:
+        """PMN (games a blank line apart) or JSON Lines."""
+        from .inputs import atomic_output
 
-                def refused(error: XMLArchiveError) -> None:
-                    nonlocal errors
-                    errors += 1  # the game is left out, the others are written
-                    typer.echo(f"{error.file or '-'}:{error.line or 0}:0: error: unwritable: {error.reason}",
-                               err=True)
+        with atomic_output(self.output) as stream:
+            first = True
+            for result in self.results():
+                if to == "pmn" and not first:
+                    stream.write("\n")
+                stream.write(result.out)
+                first = False
+            self.keep_damaged_input()
 
-                with atomic_output(output, binary=True) as stream:
-                    write_archive(records(), stream, positions=positions,
-                                  start=lambda record: starts.pop(id(record), None), refused=refused)
-                    keep_damaged_input()
-            else:
-                with atomic_output(output) as stream:
-                    first = True
-                    for result in results():
-                        if to == "pmn" and not first:
-                            stream.write("\n")
-                        stream.write(result.out)
-                        first = False
-                    keep_damaged_input()
-    except (InputError, XMLArchiveError) as error:
-        fail(str(error), 2 if isinstance(error, InputError) else 1)
-    if errors:
-        raise typer.Exit(1)
+    def write_xml(self, positions: bool) -> None:
+        """One XML archive; a game it cannot hold is left out and counted as an error."""
+        from notation.xml import XMLArchiveError, write_archive
+
+        from .inputs import atomic_output
+
+        starts: dict[int, Optional[str]] = {}
+
+        def records() -> Iterator[GameRecord]:
+            for result in self.results():
+                if result.record is not None:
+                    starts[id(result.record)] = result.start
+                    yield result.record
+
+        def refused(error: XMLArchiveError) -> None:
+            self.errors += 1  # the game is left out, the others are written
+            typer.echo(f"{error.file or '-'}:{error.line or 0}:0: error: unwritable: {error.reason}",
+                       err=True)
+
+        with atomic_output(self.output, binary=True) as stream:
+            write_archive(records(), stream, positions=positions,
+                          start=lambda record: starts.pop(id(record), None), refused=refused)
+            self.keep_damaged_input()
 
 
 def _check_render_options(file: Optional[str], *, ply: Optional[int], all_plies: bool, out_dir: Optional[str],
