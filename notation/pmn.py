@@ -146,6 +146,7 @@ class _Reader:
                          "the movetext has no result token (1-0, 0-1, 1/2-1/2 or *)", *self.end)
         if len(rec.problems) > 1:
             rec.problems.sort(key=lambda p: (p.line or 0, p.column or 0))
+        del self.rec  # (the reader keeps no finished game)
         self.phase = _BETWEEN
         return rec
 
