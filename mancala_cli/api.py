@@ -18,7 +18,7 @@ import io
 import os
 import re
 from collections.abc import Iterable, Iterator
-from typing import IO, Any
+from typing import IO, Any, BinaryIO
 
 from notation.coords import STYLES, format_move, parse_hole
 from notation.errors import CoordinateError
@@ -144,7 +144,7 @@ class Line(core.Line):
     optional; marks that are given must be the move's.
     """
 
-    def play(self, move: int | str) -> Move:  # type: ignore[override]
+    def play(self, move: int | str) -> Move:
         """Play ``move``, a hole index or a token; raises :class:`IllegalMove`,
         :class:`BadMove` or :class:`BadCoordinate`, leaving the line as it was."""
         if isinstance(move, int):
@@ -243,7 +243,7 @@ def _name(source: object) -> str:
     return str(getattr(source, "name", "<string>")) if not isinstance(source, (str, bytes)) else "<string>"
 
 
-def _binary(source: object, encoding: str) -> IO[bytes]:
+def _binary(source: object, encoding: str) -> BinaryIO:
     if isinstance(source, str):
         return io.BytesIO(source.encode(encoding))
     if isinstance(source, bytes):
@@ -376,7 +376,7 @@ def write(records: GameRecord | Iterable[GameRecord], target: str | os.PathLike[
     return None
 
 
-def _convert(records: Iterable[GameRecord], out: IO[bytes], format: str, coords: str, positions: bool) -> None:
+def _convert(records: Iterable[GameRecord], out: BinaryIO, format: str, coords: str, positions: bool) -> None:
     from .cli.pipeline import Options, process_record
 
     options = Options("convert", format, None, False, coords, positions)

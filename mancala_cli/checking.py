@@ -1,4 +1,5 @@
-"""Replaying a record against the rules: every check of PMN §4.
+"""Replaying a record against the rules: every check of docs/notation.md,
+"Checking a record".
 
     >>> from notation.pmn import read_game
     >>> report = replay(read_game('[Game "kingulu"]\\n\\n1. c1x5 *\\n'))

@@ -12,13 +12,13 @@ from :mod:`mancala_cli`. See ``docs/notation.md``.
     >>> format_position(game, parse_position(game, "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1"))
     '4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1'
 """
-from .coords import STYLES, format_hole, format_move, parse_hole
+from .coords import STYLES, Side, format_hole, format_move, parse_hole
 from .errors import CoordinateError, NotationError, PositionError
 from .pmn import read_game, read_games, write_game, write_games
 from .position import BoardFacts, PositionFields, format_position, parse_position
 from .record import BEGIN, END, MOVE, GameRecord, MoveNode, Problem, Step, walk
 
-__all__ = ["STYLES", "CoordinateError", "NotationError", "PositionError", "format_hole", "format_move",
+__all__ = ["STYLES", "Side", "CoordinateError", "NotationError", "PositionError", "format_hole", "format_move",
            "parse_hole", "BoardFacts", "PositionFields", "format_position", "parse_position", "read_game",
            "read_games", "write_game", "write_games", "GameRecord", "MoveNode", "Problem", "Step", "walk",
            "MOVE", "BEGIN", "END"]

@@ -18,12 +18,17 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Protocol
+from typing import Literal, Protocol
 
 from .errors import CoordinateError
 
-__all__ = ["STYLES", "CoordinateError", "Shape", "format_hole", "parse_hole", "format_move", "move_token",
+__all__ = ["STYLES", "CoordinateError", "Side", "Shape", "format_hole", "parse_hole", "format_move", "move_token",
            "hole_names", "relative_numbers"]
+
+
+#: A side of the board, as records write it: South (``"S"``, the first
+#: player) or North (``"N"``). The same values as the rules' ``Side``.
+Side = Literal["S", "N"]
 
 
 class Shape(Protocol):
@@ -68,7 +73,7 @@ def _indices(ranks: int, files: int) -> dict[str, int]:
 
 
 @lru_cache(maxsize=None)
-def relative_numbers(ranks: int, files: int, side: str) -> tuple[int, ...]:
+def relative_numbers(ranks: int, files: int, side: Side) -> tuple[int, ...]:
     """The player's own holes numbered counterclockwise from 1 at his
     back-row hole on his left: element ``k - 1`` is hole ``k`` (``relative``
     coordinates). On four rows South's holes are ranks 1–2, North's 3–4; on
@@ -86,7 +91,7 @@ _NUMERIC = re.compile(r"[0-9]+\Z")
 _RELATIVE = re.compile(r"([SN])([0-9]+)\Z")
 
 
-def format_hole(board: Shape, hole: int, style: str = "algebraic", side: str = "S") -> str:
+def format_hole(board: Shape, hole: int, style: str = "algebraic", side: Side = "S") -> str:
     """The name of ``hole`` in ``style``; ``side`` is the mover (``relative`` only)."""
     if style == "algebraic":
         return hole_names(board.ranks, board.files)[hole]
@@ -102,7 +107,7 @@ def format_hole(board: Shape, hole: int, style: str = "algebraic", side: str = "
     raise CoordinateError(f"unknown coordinate style {style!r}")
 
 
-def parse_hole(board: Shape, token: str, style: str = "algebraic", side: str = "S") -> int:
+def parse_hole(board: Shape, token: str, style: str = "algebraic", side: Side = "S") -> int:
     """The hole named by ``token`` in ``style``; :class:`CoordinateError` if none.
 
     ``side`` is the mover: a ``relative`` token must carry his letter.
@@ -143,7 +148,7 @@ def move_token(hole: str, destination: str | None, captured: int | None, reserve
     return text
 
 
-def format_move(board: Shape, move: _Played, style: str = "algebraic", side: str = "S", long_form: bool = False) -> str:
+def format_move(board: Shape, move: _Played, style: str = "algebraic", side: Side = "S", long_form: bool = False) -> str:
     """A played move (its ``origin``, ``end``, ``captured``, ``reserved``) with its outcome marks: ``c1x6``,
     ``e2^``; ``long_form`` adds the destination (``b2-a2x2``, Klamroth)."""
     destination = format_hole(board, move.end, style, side) if long_form else None

@@ -1,4 +1,4 @@
-"""The PMN grammar (NOTATION.md §1) as pyparsing expressions.
+"""The PMN grammar (docs/notation.md, "A record") as pyparsing expressions.
 
 The grammar is lexical: a game is a tag section (one or more tag pairs) and a
 movetext, a flat stream of tokens whose nesting (variations, comments that
@@ -21,7 +21,7 @@ import re
 import pyparsing as pp
 
 #: A hole token in any coordinate style: algebraic ``c2``, numeric ``11``,
-#: relative ``S11``/``N3`` (NOTATION.md §2). Which one names a hole of the
+#: relative ``S11``/``N3`` (docs/notation.md, "Coordinate styles"). Which one names a hole of the
 #: board is decided at replay, not here.
 HOLE = r"(?:[a-l][0-9]+|[0-9]+|[SN][0-9]+)"
 
@@ -115,6 +115,6 @@ def movetext_tokens(text: str) -> list[tuple[str, str]]:
     out = []
     for m in TOKEN.re.finditer(text):
         kind = m.lastgroup
-        token = m.group(kind)
-        out.append((kind, token))
+        if kind is not None:  # every alternative of TOKEN is a named group
+            out.append((kind, m.group(kind)))
     return out

@@ -188,7 +188,7 @@ def _optional_str(item: dict, key: str) -> str | None:
 
 
 def _hole(text: str, key: str) -> str:
-    """``text`` when it is a hole token in some coordinate style (PMN §2)."""
+    """``text`` when it is a hole token in some coordinate style (docs/notation.md, "Coordinate styles")."""
     if not _HOLE.fullmatch(text):
         raise JSONRecordError(f"{key} {_shown(text)} is not a hole")
     return text
@@ -203,16 +203,7 @@ def object_to_record(obj: Any) -> GameRecord:
     """The record of a JSON object written by :func:`record_to_object`."""
     if not isinstance(obj, dict):
         raise JSONRecordError("a game must be a JSON object")
-    tags = obj.get("tag_list")
-    if tags is None:
-        tags = obj.get("tags", {})
-        if not isinstance(tags, dict):
-            raise JSONRecordError("\"tags\" must be an object")
-        tags = list(tags.items())
-    if not all(isinstance(pair, (list, tuple)) and len(pair) == 2
-               and all(isinstance(v, str) for v in pair) for pair in tags):
-        raise JSONRecordError("tag names and values must be strings")
-    record = GameRecord(tags=[(k, v) for k, v in tags])
+    record = GameRecord(tags=_tags_from_json(obj))
     game = obj.get("game")
     if isinstance(game, str) and record.tag("Game") is None:
         record.tags.insert(0, ("Game", game))
@@ -228,14 +219,34 @@ def object_to_record(obj: Any) -> GameRecord:
     moves = obj.get("moves", [])
     if not isinstance(moves, list):
         raise JSONRecordError("\"moves\" must be a list")
-    stack = [(moves, record.moves, 0)]
+    _moves_from_json(moves, record.moves)
+    return record
+
+
+def _tags_from_json(obj: dict[str, Any]) -> list[tuple[str, str]]:
+    """The tags of a game object: ``tag_list`` (pairs, in order), else ``tags`` (an object)."""
+    tags = obj.get("tag_list")
+    if tags is None:
+        tags = obj.get("tags", {})
+        if not isinstance(tags, dict):
+            raise JSONRecordError("\"tags\" must be an object")
+        tags = list(tags.items())
+    if not all(isinstance(pair, (list, tuple)) and len(pair) == 2
+               and all(isinstance(v, str) for v in pair) for pair in tags):
+        raise JSONRecordError("tag names and values must be strings")
+    return [(k, v) for k, v in tags]
+
+
+def _moves_from_json(moves: list[Any], out: list[MoveNode]) -> None:
+    """The moves of a JSON list, with their variations, appended to ``out``, iteratively."""
+    stack = [(moves, out, 0)]
     while stack:
-        items, out, depth = stack.pop()
+        items, target, depth = stack.pop()
         if depth > MAX_VARIATION_DEPTH:
             raise JSONRecordError(f"variations nested deeper than {MAX_VARIATION_DEPTH} levels")
         for item in items:
             node = _move_from_json(item)
-            out.append(node)
+            target.append(node)
             variations = item.get("variations", [])
             if not isinstance(variations, list):
                 raise JSONRecordError("\"variations\" must be a list of move lists")
@@ -245,7 +256,6 @@ def object_to_record(obj: Any) -> GameRecord:
                 branch: list[MoveNode] = []
                 node.variations.append(branch)
                 stack.append((variation, branch, depth + 1))
-    return record
 
 
 def json_records(lines: Iterable[str], file: str, first_line: int = 1) -> Iterator[GameRecord]:

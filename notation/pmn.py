@@ -1,4 +1,4 @@
-"""Reading and writing PMN (NOTATION.md §1, §5).
+"""Reading and writing PMN (docs/notation.md: "A record", "Canonical writing").
 
 :func:`read_games` streams the games of a file one at a time, holding only
 the current game; it never raises on bad input: every syntax problem becomes
@@ -34,7 +34,7 @@ from .record import (MAX_TAG_NAME, MAX_TAG_VALUE, MAX_VARIATION_DEPTH, SEVEN_TAG
 
 __all__ = ["read_games", "read_game", "write_game", "write_games", "WIDTH", "MAX_PROBLEMS", "MAX_TAG_VALUE"]
 
-#: Canonical movetext lines are at most this long (PMN §5).
+#: Canonical movetext lines are at most this long (docs/notation.md, "Canonical writing").
 WIDTH = 79
 #: Syntax problems reported per game, and warnings per game; after that one
 #: closing problem says so.
@@ -53,6 +53,10 @@ _DIGITS = re.compile(r"[0-9]{1,9}\Z")
 _MAX_DIGITS = 9
 
 _BETWEEN, _TAGS, _MOVES, _DONE = range(4)
+
+#: A "(" being read: the line it interrupts, the move it replaces, its line
+#: and column, and the comments that were waiting for the next move.
+_Frame = tuple[list[MoveNode], "MoveNode | None", int, int, "list[str] | None"]
 
 
 # ---------------------------------------------------------------- reading
@@ -82,15 +86,22 @@ def _short(token: str) -> str:
     return repr(token if len(token) <= 40 else token[:37] + "...")
 
 
+def _skip_space(line: str, p: int) -> int:
+    """Where the white space of ``line`` from ``p`` on ends."""
+    m = _SPACE.match(line, p)
+    return m.end() if m else p
+
+
 class _Reader:
     """The state of the game being read (one at a time)."""
 
     def __init__(self, file: str | None):
         self.file = file
         self.index = 0
-        self.rec: GameRecord | None = None
+        self.rec: GameRecord  # the game being read, while phase is not _BETWEEN
         self.phase = _BETWEEN
-        self.comment: list | None = None
+        # open multi-line comment: (line, column, parts)
+        self.comment: tuple[int, int, list[str]] | None = None
 
     # -- game start and end
 
@@ -99,15 +110,15 @@ class _Reader:
         self.rec = GameRecord(file=self.file, index=self.index, line=lineno)
         self.cur: list[MoveNode] = self.rec.moves  # the line of play being read
         # one frame per open "(": (outer line, owner move, line, column, outer pending comment)
-        self.stack: list[tuple] = []
+        self.stack: list[_Frame] = []
         self.before: list[str] | None = None  # comments waiting for the next move
         self.attach = False  # a comment now belongs to cur[-1]
         # comments of one move are gathered in a list and joined once (a
         # movetext of 100,000 comments must not take quadratic time)
         self.cnode: MoveNode | None = None
         self.cparts: list[str] = []
-        self.number: tuple | None = None  # (n, dots, line, column) waiting for its move
-        self.comment: list | None = None  # open multi-line comment: [line, column, parts]
+        self.number: tuple[int, str, int, int] | None = None  # (n, dots, line, column) waiting for its move
+        self.comment = None
         self.after_result = False  # "text after the result token" reported
         self.too_deep = False  # "variations nested deeper than …" reported
         # "(" opened inside a variation nested too deep: skipped, only counted
@@ -135,7 +146,7 @@ class _Reader:
                          "the movetext has no result token (1-0, 0-1, 1/2-1/2 or *)", *self.end)
         if len(rec.problems) > 1:
             rec.problems.sort(key=lambda p: (p.line or 0, p.column or 0))
-        self.rec = None
+        del self.rec  # (the reader keeps no finished game)
         self.phase = _BETWEEN
         return rec
 
@@ -270,104 +281,118 @@ class _Reader:
     def careful_tag_line(self, line: str, lineno: int) -> None:
         """Tag pairs one by one, reporting exactly what is wrong; text after
         the last tag is movetext."""
-        rec = self.rec
         n = len(line)
-        p = _SPACE.match(line, 0).end()
-        while p < n:
+        p: int | None = _skip_space(line, 0)
+        while p is not None and p < n:
             if line[p] != "[":
                 self.phase = _MOVES
                 self.movetext(line, lineno, p)
                 return
-            open_col = p + 1
-            p = _SPACE.match(line, p + 1).end()
-            m = _TAG_NAME.match(line, p)
-            if m is None:
-                if p >= n:
-                    self.error("unterminated tag: '[' opened here is never closed", lineno, open_col)
-                else:
-                    self.error(f"tag name expected, found {line[p]!r}", lineno, p + 1)
-                return
-            if m.end() - p > MAX_TAG_NAME:
-                self.error(f"tag name longer than {MAX_TAG_NAME} characters: the tag is skipped", lineno, p + 1)
-                return
-            name = m.group()
-            p = _SPACE.match(line, m.end()).end()
-            if p >= n:
-                self.error(f"unterminated tag: '[' opened here is never closed (no value for {name})",
-                           lineno, open_col)
-                return
-            if line[p] != '"':
-                self.error(f"the value of tag {name} must be a double-quoted string", lineno, p + 1)
-                return
-            quote_col = p + 1
-            p += 1
-            # runs of plain characters a match each; only the first
-            # MAX_TAG_VALUE + 1 characters are kept
-            chars: list[str] = []
-            kept = 0
-            while True:
-                run = _PLAIN_VALUE.match(line, p).end()
-                if run > p and kept <= MAX_TAG_VALUE:
-                    chars.append(line[p:min(run, p + MAX_TAG_VALUE + 1 - kept)])
-                    kept += len(chars[-1])
-                p = run
-                if p >= n or line[p] == '"':
-                    break
-                # a backslash
-                if p + 1 < n and line[p + 1] in '"\\':
-                    c = line[p + 1]
-                    p += 2
-                else:
-                    self.error('invalid escape in a tag value (only \\" and \\\\)', lineno, p + 1)
-                    c = "\\"
-                    p += 1
-                if kept <= MAX_TAG_VALUE:
-                    chars.append(c)
-                    kept += 1
-            value = "".join(chars)
-            if p >= n:
-                self.error("unterminated string: '\"' opened here is never closed", lineno, quote_col)
-                value = value.rstrip()
-                if value.endswith("]"):
-                    value = value[:-1]
-                if len(value) > MAX_TAG_VALUE:
-                    self.error(f"tag value longer than {MAX_TAG_VALUE} characters: the tag is skipped", lineno,
-                               quote_col + 1)
-                    return
-                rec.tags.append((name, value))
-                rec.tag_at.setdefault(name, (lineno, quote_col + 1))
-                return
-            if len(value) > MAX_TAG_VALUE:
-                self.error(f"tag value longer than {MAX_TAG_VALUE} characters: the tag is skipped", lineno,
-                           quote_col + 1)
-                value = None
-            if value is not None:
-                rec.tags.append((name, value))
-                rec.tag_at.setdefault(name, (lineno, quote_col + 1))
-            p = _SPACE.match(line, p + 1).end()
+            p = self.careful_tag(line, lineno, p)
+
+    def careful_tag(self, line: str, lineno: int, p: int) -> int | None:
+        """The tag pair whose ``[`` is at ``p``: where the text after it
+        starts, or ``None`` when an error ends the line's tags."""
+        n = len(line)
+        open_col = p + 1
+        p = _skip_space(line, p + 1)
+        m = _TAG_NAME.match(line, p)
+        if m is None:
             if p >= n:
                 self.error("unterminated tag: '[' opened here is never closed", lineno, open_col)
-                return
-            if line[p] != "]":
-                self.error(f"']' expected after the value of tag {name}, found {line[p]!r}",
-                           lineno, p + 1)
-                return
-            p = _SPACE.match(line, p + 1).end()
+            else:
+                self.error(f"tag name expected, found {line[p]!r}", lineno, p + 1)
+            return None
+        if m.end() - p > MAX_TAG_NAME:
+            self.error(f"tag name longer than {MAX_TAG_NAME} characters: the tag is skipped", lineno, p + 1)
+            return None
+        name = m.group()
+        p = _skip_space(line, m.end())
+        if p >= n:
+            self.error(f"unterminated tag: '[' opened here is never closed (no value for {name})",
+                       lineno, open_col)
+            return None
+        if line[p] != '"':
+            self.error(f"the value of tag {name} must be a double-quoted string", lineno, p + 1)
+            return None
+        quote_col = p + 1
+        value, p = self.quoted_value(line, lineno, p + 1)
+        if p >= n:
+            self.unterminated_value(name, value, lineno, quote_col)
+            return None
+        self.careful_tag_value(name, value, lineno, quote_col)
+        p = _skip_space(line, p + 1)
+        if p >= n:
+            self.error("unterminated tag: '[' opened here is never closed", lineno, open_col)
+            return None
+        if line[p] != "]":
+            self.error(f"']' expected after the value of tag {name}, found {line[p]!r}",
+                       lineno, p + 1)
+            return None
+        return _skip_space(line, p + 1)
+
+    def quoted_value(self, line: str, lineno: int, p: int) -> tuple[str, int]:
+        """The value of a tag from just after its ``"``, unescaped, and where
+        it stops (its closing ``"``, or the line's end). Runs of plain
+        characters are a match each; only the first MAX_TAG_VALUE + 1
+        characters are kept."""
+        n = len(line)
+        chars: list[str] = []
+        kept = 0
+        while True:
+            m = _PLAIN_VALUE.match(line, p)
+            run = m.end() if m else p
+            if run > p and kept <= MAX_TAG_VALUE:
+                chars.append(line[p:min(run, p + MAX_TAG_VALUE + 1 - kept)])
+                kept += len(chars[-1])
+            p = run
+            if p >= n or line[p] == '"':
+                return "".join(chars), p
+            # a backslash
+            if p + 1 < n and line[p + 1] in '"\\':
+                c = line[p + 1]
+                p += 2
+            else:
+                self.error('invalid escape in a tag value (only \\" and \\\\)', lineno, p + 1)
+                c = "\\"
+                p += 1
+            if kept <= MAX_TAG_VALUE:
+                chars.append(c)
+                kept += 1
+
+    def unterminated_value(self, name: str, value: str, lineno: int, quote_col: int) -> None:
+        """A tag value whose ``"`` is never closed: an error, and the value up
+        to the line's end is kept (without a last ``]``) when not too long."""
+        self.error("unterminated string: '\"' opened here is never closed", lineno, quote_col)
+        value = value.rstrip()
+        if value.endswith("]"):
+            value = value[:-1]
+        self.careful_tag_value(name, value, lineno, quote_col)
+
+    def careful_tag_value(self, name: str, value: str, lineno: int, quote_col: int) -> None:
+        if len(value) > MAX_TAG_VALUE:
+            self.error(f"tag value longer than {MAX_TAG_VALUE} characters: the tag is skipped", lineno,
+                       quote_col + 1)
+            return
+        self.rec.tags.append((name, value))
+        self.rec.tag_at.setdefault(name, (lineno, quote_col + 1))
 
     def movetext(self, line: str, lineno: int, pos: int) -> None:
         end = len(line)
         if end and line[-1].isspace():  # finditer would rescan trailing blanks at every position
             end = len(line.rstrip())
         if self.skipping:
-            pos = self.skip(line, lineno, pos, end)
-            if pos is None:
+            resumed = self.skip(line, lineno, pos, end)
+            if resumed is None:
                 return
+            pos = resumed
         if self.number is None and self.before is None and self.phase != _DONE:
             pos = self.plain_moves(line, lineno, pos, end)
-        while pos is not None:
-            pos = self.tokens(line, lineno, pos, end)
-            if pos is not None:
-                pos = self.skip(line, lineno, pos, end)
+        at: int | None = pos
+        while at is not None:
+            at = self.tokens(line, lineno, at, end)
+            if at is not None:
+                at = self.skip(line, lineno, at, end)
 
     def skip(self, line: str, lineno: int, pos: int, end: int) -> int | None:
         """Pass over the text of a variation nested too deep, counting ``(``
@@ -384,7 +409,7 @@ class _Reader:
                 self.result_token(m.group(kind), lineno, m.start(kind) + 1)
                 return m.end()
             elif kind == "OPENCOMMENT":
-                self.comment = [lineno, m.start(kind) + 1, [line[m.start("otext"):]]]
+                self.comment = (lineno, m.start(kind) + 1, [line[m.start("otext"):]])
         return None
 
     def result_token(self, token: str, lineno: int, col: int) -> None:
@@ -400,71 +425,22 @@ class _Reader:
         """Read the tokens of a line from ``pos``; ``None`` at its end, or
         where a variation nested too deep opens (to be skipped)."""
         for m in _TOKEN.finditer(line, pos, end):
-            kind = m.lastgroup
-            if kind == "MOVE":
-                if self.phase == _DONE:
-                    self.text_after_result(m.group(kind), lineno, m.start(kind) + 1)
-                    continue
-                hole, dest, cap, res, glyph = m.group("hole", "dest", "cap", "res", "glyph")
-                col = m.start(kind) + 1
-                if cap is not None:
-                    if len(cap) > _MAX_DIGITS:
-                        self.error(f"capture count too large: x{cap[:12]}...", lineno,
-                                   col + m.start("cap") - m.start(kind))
-                        cap = None
-                    else:
-                        cap = int(cap)
-                num = self.number
-                if num is None:
-                    number = dots = None
-                else:
-                    number, dots = num[0], num[1]
-                    self.number = None
-                before = self.before
-                if before is not None:
-                    before = " ".join(before)
-                    self.before = None
-                # positional: the fields in MoveNode's order (faster than keywords)
-                self.cur.append(MoveNode(hole, dest, cap, res is not None, [glyph] if glyph else [], [],
-                                         before, None, [], number, dots, lineno, col))
-                self.attach = True
-            elif kind == "NUMBER":
-                if self.phase == _DONE:
-                    self.text_after_result(m.group(kind), lineno, m.start(kind) + 1)
-                    continue
-                self.dangling_number()
-                num = m.group("num")
-                if len(num) > _MAX_DIGITS:
-                    self.error(f"move number too large: {_short(num)}", lineno, m.start(kind) + 1)
-                else:
-                    self.number = (int(num), m.group("dots"), lineno, m.start(kind) + 1)
-            elif kind == "COMMENT":
+            kind = m.lastgroup or "UNKNOWN"  # (every token is a named group)
+            if kind == "COMMENT":
                 self.add_comment(m.group("ctext"))
             elif kind == "OPENCOMMENT":
-                self.comment = [lineno, m.start(kind) + 1, [line[m.start("otext"):]]]
+                self.comment = (lineno, m.start(kind) + 1, [line[m.start("otext"):]])
             elif kind == "LINECOMMENT":
                 self.add_comment(line[m.start("ltext"):])
             elif self.phase == _DONE:
                 self.text_after_result(m.group(kind), lineno, m.start(kind) + 1)
+            elif kind == "MOVE":
+                self.move_token(m, lineno)
+            elif kind == "NUMBER":
+                self.number_token(m, lineno)
             elif kind == "OPEN":
-                col = m.start(kind) + 1
-                self.dangling_number()
-                owner = self.cur[-1] if self.cur else None
-                if owner is None:
-                    self.error("variation with no preceding move", lineno, col)
-                if len(self.stack) >= MAX_VARIATION_DEPTH:
-                    # Kept out of the record (every format holds this depth), reported once;
-                    # its text is passed over up to its ")" (memory stays flat).
-                    if not self.too_deep:
-                        self.too_deep = True
-                        self.error(f"variations nested deeper than {MAX_VARIATION_DEPTH} levels: "
-                                   f"the deeper ones are skipped", lineno, col)
-                    self.skipping = 1
+                if self.open_variation(lineno, m.start(kind) + 1):
                     return m.end()
-                self.stack.append((self.cur, owner, lineno, col, self.before))
-                self.cur = []
-                self.before = None
-                self.attach = False
             elif kind == "CLOSE":
                 if not self.stack:
                     self.error("')' without '('", lineno, m.start(kind) + 1)
@@ -473,19 +449,77 @@ class _Reader:
             elif kind == "RESULT":
                 self.result_token(m.group(kind), lineno, m.start(kind) + 1)
             elif kind == "NAG":
-                col = m.start(kind) + 1
-                value = m.group("nag")
-                if not self.cur:
-                    self.error(f"NAG {m.group(kind)} without a move", lineno, col)
-                elif len(value) > 3 or int(value) > 255:
-                    self.error(f"NAG out of range (0-255): {_short(m.group(kind))}", lineno, col)
-                else:
-                    self.cur[-1].nags.append(int(value))
+                self.nag_token(m, lineno)
             elif kind == "STRAY":
                 self.error("'}' without '{'", lineno, m.start(kind) + 1)
             else:  # UNKNOWN
                 self.error(f"unknown token {_short(m.group(kind))}", lineno, m.start(kind) + 1)
         return None
+
+    def move_token(self, m: re.Match[str], lineno: int) -> None:
+        hole, dest, cap, res, glyph = m.group("hole", "dest", "cap", "res", "glyph")
+        col = m.start("MOVE") + 1
+        captured = None
+        if cap is not None:
+            if len(cap) > _MAX_DIGITS:
+                self.error(f"capture count too large: x{cap[:12]}...", lineno,
+                           col + m.start("cap") - m.start("MOVE"))
+            else:
+                captured = int(cap)
+        num = self.number
+        if num is None:
+            number = dots = None
+        else:
+            number, dots = num[0], num[1]
+            self.number = None
+        before = None
+        if self.before is not None:
+            before = " ".join(self.before)
+            self.before = None
+        # positional: the fields in MoveNode's order (faster than keywords)
+        self.cur.append(MoveNode(hole, dest, captured, res is not None, [glyph] if glyph else [], [],
+                                 before, None, [], number, dots, lineno, col))
+        self.attach = True
+
+    def number_token(self, m: re.Match[str], lineno: int) -> None:
+        self.dangling_number()
+        num = m.group("num")
+        if len(num) > _MAX_DIGITS:
+            self.error(f"move number too large: {_short(num)}", lineno, m.start("NUMBER") + 1)
+        else:
+            self.number = (int(num), m.group("dots"), lineno, m.start("NUMBER") + 1)
+
+    def open_variation(self, lineno: int, col: int) -> bool:
+        """A ``(``: a variation of the last move starts; ``True`` when it is
+        nested too deep (then its text is to be skipped)."""
+        self.dangling_number()
+        owner = self.cur[-1] if self.cur else None
+        if owner is None:
+            self.error("variation with no preceding move", lineno, col)
+        if len(self.stack) >= MAX_VARIATION_DEPTH:
+            # Kept out of the record (every format holds this depth), reported once;
+            # its text is passed over up to its ")" (memory stays flat).
+            if not self.too_deep:
+                self.too_deep = True
+                self.error(f"variations nested deeper than {MAX_VARIATION_DEPTH} levels: "
+                           f"the deeper ones are skipped", lineno, col)
+            self.skipping = 1
+            return True
+        self.stack.append((self.cur, owner, lineno, col, self.before))
+        self.cur = []
+        self.before = None
+        self.attach = False
+        return False
+
+    def nag_token(self, m: re.Match[str], lineno: int) -> None:
+        col = m.start("NAG") + 1
+        value = m.group("nag")
+        if not self.cur:
+            self.error(f"NAG {m.group('NAG')} without a move", lineno, col)
+        elif len(value) > 3 or int(value) > 255:
+            self.error(f"NAG out of range (0-255): {_short(m.group('NAG'))}", lineno, col)
+        else:
+            self.cur[-1].nags.append(int(value))
 
     def plain_moves(self, line: str, lineno: int, pos: int, end: int) -> int:
         """Read the plain moves (:data:`~notation.grammar.PLAIN_MOVE`) from
@@ -557,7 +591,7 @@ class _Reader:
                 self.tag_line(line, lineno)
             else:
                 self.movetext(line, lineno, 0)
-        if self.rec is not None:
+        if self.phase != _BETWEEN:
             yield self.finish()
 
 
@@ -592,7 +626,7 @@ def read_game(source: TextIO | str, file: str | None = None) -> GameRecord | Non
     if games is None:
         games = _Reader(file).run(_lines(source))
         try:
-            source._pmn_games = games  # type: ignore[union-attr]
+            setattr(source, "_pmn_games", games)
         except AttributeError:  # a stream without attributes reads one game per call
             pass
     return next(games, None)

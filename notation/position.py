@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple, Protocol
 
-from .coords import hole_names
+from .coords import Side, hole_names
 from .errors import PositionError
 
 __all__ = ["BoardFacts", "PositionFields", "parse_position", "format_position"]
@@ -51,7 +51,7 @@ class PositionFields(NamedTuple):
     """A position string's fields, in the order of the rules' ``Position``."""
 
     holes: tuple[int, ...]
-    side: str
+    side: Side
     banks: tuple[int, int]
     move_number: int
     reserved: frozenset[int]
@@ -62,7 +62,7 @@ class _Position(Protocol):
     def holes(self) -> tuple[int, ...]: ...
 
     @property
-    def side(self) -> str: ...
+    def side(self) -> Side: ...
 
     @property
     def banks(self) -> tuple[int, int]: ...
@@ -103,10 +103,11 @@ def parse_position(game: BoardFacts, text: str) -> PositionFields:
                                 f"separated by spaces, not U+{ord(other.group()):04X}")
         raise PositionError(f"a position string has 4 fields (rows, side, banks, move number), "
                             f"not {len(fields)}")
-    rows_text, side, banks_text, number_text = fields
+    rows_text, side_text, banks_text, number_text = fields
     holes, reserved = _rows(game, rows_text)
-    if side not in ("S", "N"):
-        raise PositionError(f"side to move must be S or N, not {side!r}")
+    if side_text not in ("S", "N"):
+        raise PositionError(f"side to move must be S or N, not {side_text!r}")
+    side: Side = "S" if side_text == "S" else "N"
     match = _BANKS.match(banks_text)
     if not match:
         raise PositionError(f"banks {banks_text!r} must be two counts as S-N, e.g. 0-0")

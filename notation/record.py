@@ -15,7 +15,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
-#: Canonical tag order (PMN §5); ``Setup`` follows it, then the others as read.
+from .coords import Side
+
+#: Canonical tag order (docs/notation.md, "Canonical writing"); ``Setup`` follows it, then the others as read.
 SEVEN_TAGS = ("Game", "Event", "Site", "Date", "Round", "South", "North", "Result")
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 GLYPHS = ("!!", "??", "!?", "?!", "!", "?")
@@ -30,7 +32,7 @@ MAX_TAG_NAME = 255
 #: The longest digit string read as a capture count or a move number.
 MAX_DIGITS = 9
 
-#: What a tag name is made of (PMN §1).
+#: What a tag name is made of (docs/notation.md, "Tags").
 TAG_NAME = re.compile(r"[A-Za-z0-9_]+")
 #: Characters no text of a record (tag, comment) may hold: control characters
 #: (C0 but tab, line feed and carriage return; DEL; C1), lone surrogates,
@@ -185,12 +187,12 @@ class Step(NamedTuple):
     kind: str
     node: MoveNode
     ply: int
-    side: str
+    side: Side
     number: int
     depth: int
 
 
-def walk(record: GameRecord | list[MoveNode], *, side: str = "S", number: int = 1) -> Iterator[Step]:
+def walk(record: GameRecord | list[MoveNode], *, side: Side = "S", number: int = 1) -> Iterator[Step]:
     """Every move of ``record`` in the order PMN writes them: a move, then
     its variations (each between :data:`BEGIN` and :data:`END`), then the
     next move. ``side`` and ``number`` are the first move's (the ``Setup``
@@ -217,7 +219,8 @@ def walk(record: GameRecord | list[MoveNode], *, side: str = "S", number: int = 
         if i == len(line):
             stack.pop()
             if parent is not None:
-                yield Step(END, parent, *frame[8], depth)
+                first_ply, first_side, first_number = frame[8]
+                yield Step(END, parent, first_ply, first_side, first_number, depth)
             continue
         node = line[i]
         yield Step(MOVE, node, ply, mover, count, depth)
@@ -226,4 +229,4 @@ def walk(record: GameRecord | list[MoveNode], *, side: str = "S", number: int = 
             stack.append([variation, 0, ply, mover, count, node, depth + 1, False, (ply, mover, count)])
 
 
-_OTHER = {"S": "N", "N": "S"}
+_OTHER: dict[Side, Side] = {"S": "N", "N": "S"}

@@ -58,7 +58,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from importlib import resources
-from typing import BinaryIO
+from typing import BinaryIO, TypedDict, cast
 
 from lxml import etree
 
@@ -129,8 +129,20 @@ class _BadGame(Exception):
 # -- the schema ------------------------------------------------------------------------------
 
 
+class _Settings(TypedDict):
+    resolve_entities: bool
+    no_network: bool
+    load_dtd: bool
+    dtd_validation: bool
+
+
 #: The parser settings for anything read: no entities, no DTD, no network.
-_SAFE = {"resolve_entities": False, "no_network": True, "load_dtd": False, "dtd_validation": False}
+_SAFE: _Settings = {"resolve_entities": False, "no_network": True, "load_dtd": False, "dtd_validation": False}
+
+
+def _line(element: etree._Element) -> int | None:
+    """The line where ``element`` starts (lxml-stubs 0.5 leave ``sourceline`` untyped)."""
+    return element.sourceline  # type: ignore[return-value]
 
 
 @lru_cache(maxsize=1)
@@ -151,6 +163,7 @@ def game_schema() -> etree.RelaxNG:
     of a document is validated against while it is streamed."""
     tree = copy.deepcopy(_schema_tree())
     start = tree.getroot().find(_RNG + "start")
+    assert start is not None  # (the schema has one)
     for child in list(start):
         start.remove(child)
     etree.SubElement(start, _RNG + "ref", name="game")
@@ -489,12 +502,13 @@ def _read(handle: BinaryIO, file: str | None) -> Iterator[GameRecord]:
 
 def _valid_record(game: etree._Element, validator: etree.RelaxNG, file: str | None, index: int) -> GameRecord:
     """The record of a ``<game>``, or a record holding only what is wrong with it."""
-    line = game.sourceline or 1
-    crowded = _TOO_MANY_ATTRIBUTES(game)
+    line = _line(game) or 1
+    crowded = cast("list[etree._Element]", _TOO_MANY_ATTRIBUTES(game))
     if crowded:
-        reason = f"element {crowded[0].tag} has {int(crowded[0].xpath('count(@*)'))} attributes"
+        count = cast(float, crowded[0].xpath("count(@*)"))
+        reason = f"element {crowded[0].tag} has {int(count)} attributes"
         return _bad_game(file, index, line, "syntax",
-                         f"not valid against the archive schema: {reason}", crowded[0].sourceline)
+                         f"not valid against the archive schema: {reason}", _line(crowded[0]))
     if not validator.validate(game):
         error = _validation_error(validator)
         return _bad_game(file, index, line, "syntax", f"not valid against the archive schema: {error.reason}",
@@ -522,7 +536,8 @@ def _syntax_error(exc: etree.XMLSyntaxError, file: str | None) -> XMLArchiveErro
 
 def _check_dtd(root: etree._Element, file: str | None) -> None:
     docinfo = root.getroottree().docinfo
-    if docinfo.doctype or docinfo.internalDTD is not None or docinfo.externalDTD is not None:
+    doctype = docinfo.doctype  # type: ignore[attr-defined]  # (missing from lxml-stubs)
+    if doctype or docinfo.internalDTD is not None or docinfo.externalDTD is not None:
         raise XMLArchiveError("DTDs are not allowed in an XML archive (a <!DOCTYPE …> was found): "
                               "refused without expanding any entity", file=file)
 
@@ -533,7 +548,7 @@ def _check_root(root: etree._Element, file: str | None) -> None:
     shell = _shell(root)
     full = schema()
     if not full.validate(shell):
-        raise _validation_error(full, root.sourceline, file)
+        raise _validation_error(full, _line(root), file)
 
 
 def _check_between(root: etree._Element, game: etree._Element | None, file: str | None) -> None:
@@ -545,11 +560,11 @@ def _check_between(root: etree._Element, game: etree._Element | None, file: str 
         if text and not text.isspace():
             content = text.lstrip()
             if after is not None:
-                texts.append((text, after.sourceline - content.count("\n")))
+                texts.append((text, _line_plus(after, -content.count("\n"))))
             elif before is root:  # text in an empty root: count from its start tag
-                texts.append((text, before.sourceline + text[: len(text) - len(content)].count("\n")))
+                texts.append((text, _line_plus(before, text[: len(text) - len(content)].count("\n"))))
             else:  # after the last element: somewhere after its start
-                texts.append((text, before.sourceline))
+                texts.append((text, _line(before)))
 
     others: list[etree._Element] = []
     previous, text = root, root.text
@@ -566,7 +581,7 @@ def _check_between(root: etree._Element, game: etree._Element | None, file: str 
     if others:
         shell = _shell(root)
         etree.SubElement(shell, others[0].tag)
-        _refuse(shell, others[0].sourceline, file)
+        _refuse(shell, _line(others[0]), file)
     if texts:
         text, line = texts[0]
         shell = _shell(root)
@@ -574,12 +589,18 @@ def _check_between(root: etree._Element, game: etree._Element | None, file: str 
         _refuse(shell, line, file)
 
 
+def _line_plus(element: etree._Element, lines: int) -> int | None:
+    line = _line(element)
+    return None if line is None else line + lines
+
+
 def _shell(root: etree._Element) -> etree._Element:
     """The root element with its attributes and nothing inside (for the
     schema); the first few attributes only, so that a root with very many is
     refused at once (the first unknown one is named)."""
-    first = _FIRST_ATTRIBUTES(root)  # (attrib.items() takes time with the square of their number)
-    return etree.Element(root.tag, {attribute.attrname: str(attribute) for attribute in first})
+    # (attrib.items() takes time with the square of their number)
+    first = cast("list[etree._ElementUnicodeResult]", _FIRST_ATTRIBUTES(root))
+    return etree.Element(root.tag, {str(attribute.attrname): str(attribute) for attribute in first})
 
 
 def _refuse(shell: etree._Element, line: int | None, file: str | None) -> None:
@@ -592,17 +613,17 @@ def _refuse(shell: etree._Element, line: int | None, file: str | None) -> None:
 def _text(element: etree._Element) -> str:
     if len(element) == 0:
         return element.text or ""
-    return "".join(element.xpath("text()"))  # around XML comments or processing instructions
+    return "".join(cast("list[str]", element.xpath("text()")))  # around XML comments or processing instructions
 
 
 def _record(game: etree._Element, file: str | None, index: int) -> GameRecord:
-    record = GameRecord(file=file, index=index, line=game.sourceline or 1)
+    record = GameRecord(file=file, index=index, line=_line(game) or 1)
     for child in game:
         tag = child.tag
         if tag == "tags":
             bad = 0
             for tag_element in child.iterchildren("tag"):
-                name, value = tag_element.get("name"), _text(tag_element)
+                name, value = tag_element.get("name", ""), _text(tag_element)  # (valid: it has a name)
                 problem = tag_problem(name, value)
                 if problem is None:
                     record.tags.append((name, value))
@@ -612,7 +633,7 @@ def _record(game: etree._Element, file: str | None, index: int) -> GameRecord:
                     continue
                 if bad > MAX_PROBLEMS:
                     problem = f"more than {MAX_PROBLEMS} bad tags in this game; the others are not reported"
-                record.problems.append(Problem("error", "bad-tag", problem, tag_element.sourceline, None))
+                record.problems.append(Problem("error", "bad-tag", problem, _line(tag_element), None))
         elif tag == "comment":
             record.comment = _checked(child, "game comment")
         elif tag == "moves":
@@ -631,10 +652,10 @@ def _moves(container: etree._Element) -> list[MoveNode]:
         parent, target = work.pop()
         for element in parent.iterchildren("move"):
             get = element.get
-            hole = get("hole")
+            hole = get("hole", "")  # (valid: it has one)
             if not is_hole(hole):
                 _hole(element, "hole")
-            node = MoveNode(hole, line=element.sourceline)
+            node = MoveNode(hole, line=element.sourceline)  # type: ignore[arg-type]  # (see _line)
             value = get("destination")
             if value is not None:
                 node.destination = value if is_hole(value) else _hole(element, "destination")
@@ -673,10 +694,10 @@ def _moves(container: etree._Element) -> list[MoveNode]:
 
 
 def _hole(element: etree._Element, name: str) -> str:
-    value = element.get(name)
+    value = element.get(name, "")
     if not _HOLE.fullmatch(value):
         raise _BadGame(f"move {value!r}: {name} {value!r} is not a hole" if name == "destination"
-                       else f"move {value!r} is not a hole", element.sourceline)
+                       else f"move {value!r} is not a hole", _line(element))
     return value
 
 
@@ -686,9 +707,10 @@ def _count(element: etree._Element, name: str, value: str) -> int:
     match = _COUNT.match(value)
     digits = match.group(1) if match else value
     if len(digits) > MAX_DIGITS:
-        hole = element.get("hole") if element.tag == "move" else element.getparent().get("hole")
+        holder = element if element.tag == "move" else element.getparent()
+        hole = None if holder is None else holder.get("hole")
         raise _BadGame(f"move {hole!r}: {name} {digits[:12]}... has more than {MAX_DIGITS} digits",
-                       element.sourceline)
+                       _line(element))
     return int(digits)
 
 
@@ -696,5 +718,5 @@ def _checked(element: etree._Element, what: str) -> str:
     text = _text(element)
     bad = bad_character(text)
     if bad:
-        raise _BadGame(f"{what}: {bad}", element.sourceline)
+        raise _BadGame(f"{what}: {bad}", _line(element))
     return text

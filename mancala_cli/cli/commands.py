@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 import random
 import sys
-from typing import NoReturn, Optional
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NoReturn, Optional
 
 import typer
 
@@ -14,11 +15,20 @@ from notation.coords import STYLES, format_move
 from ..positions import format_position, parse_position
 
 from .. import __version__
-from ..rules.core import Game, InvalidPosition, Position, side_name
+from ..diagrams.text import FROM_POSITION, _FromPosition
+from ..rules.core import Game, InvalidPosition, Move, Outcome, Position, side_name
 from ..rules.registry import GAME_IDS, UnknownGame, all_games, get_game
 from ..rules.perft import divide
 from .running import (MancalaGroup, choice, choices_metavar, end_now, install_signal_handlers, integer,
                       prepare_streams)
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from notation.record import GameRecord
+
+    from ..checking import Replay
+    from .pipeline import GameResult, Options
 
 #: The deepest perft, the most random games and the longest random game asked for.
 MAX_PERFT_DEPTH = 30
@@ -265,7 +275,7 @@ def _results(paths: list[str], encoding: str, options, jobs: int, progress):
             with open_source(path, encoding) as source:
                 advance = None
                 if progress:
-                    tasks = []
+                    tasks: list[Any] = []  # the bar's task, once the file is read
 
                     def advance(size, path=path, tasks=tasks):
                         if not tasks:
@@ -399,9 +409,9 @@ def convert(
     """
     import contextlib
 
-    from .inputs import InputError, atomic_output
+    from .inputs import InputError
     from .pipeline import Options
-    from notation.xml import XMLArchiveError, write_archive
+    from notation.xml import XMLArchiveError
 
     if game is not None:
         _game(game)
@@ -411,59 +421,83 @@ def convert(
     jobs = _jobs(jobs)
     options = Options("convert", to, game, False, coords, positions)
     paths = _inputs(files)
-    onto_input = output not in (None, "-") and any(p != "-" and _same_file(p, output) for p in paths)
-    errors = 0
     progress = _Progress() if _Progress.wanted(quiet) else None
+    conversion = _Conversion(paths, encoding, options, jobs, progress, output, force)
+    try:
+        with progress or contextlib.nullcontext():
+            if to == "xml":
+                conversion.write_xml(positions)
+            else:
+                conversion.write_text(to)
+    except (InputError, XMLArchiveError) as error:
+        fail(str(error), 2 if isinstance(error, InputError) else 1)
+    if conversion.errors:
+        raise typer.Exit(1)
 
-    def results():
-        nonlocal errors
-        for path, result in _results(paths, encoding, options, jobs, progress):
+
+class _Conversion:
+    """The games of a ``convert`` run as they are written to ``output``, and
+    the errors counted on the way (each game's problems on standard error)."""
+
+    def __init__(self, paths: list[str], encoding: str, options: Options, jobs: int,
+                 progress: Optional[_Progress], output: Optional[str], force: bool) -> None:
+        self.paths, self.encoding, self.options, self.jobs = paths, encoding, options, jobs
+        self.progress, self.output, self.force = progress, output, force
+        self.onto_input = output not in (None, "-") and any(p != "-" and _same_file(p, output) for p in paths)
+        self.errors = 0
+
+    def results(self) -> Iterator[GameResult]:
+        for path, result in _results(self.paths, self.encoding, self.options, self.jobs, self.progress):
             if isinstance(result, Exception):
                 raise result
-            errors += result.errors
+            self.errors += result.errors
             for line in result.diagnostics:
                 typer.echo(line, err=True)
             yield result
 
-    def keep_damaged_input() -> None:
-        # Raised inside the output block, so the temporary file is dropped.
-        if errors and onto_input and not force:
-            raise InputError(f"{output}: is an input with errors; not replaced (--force replaces it)")
+    def keep_damaged_input(self) -> None:
+        """Raised inside the output block, so the temporary file is dropped."""
+        from .inputs import InputError
 
-    try:
-        with progress or contextlib.nullcontext():
-            if to == "xml":
-                starts: dict[int, Optional[str]] = {}
+        if self.errors and self.onto_input and not self.force:
+            raise InputError(f"{self.output}: is an input with errors; not replaced (--force replaces it)")
 
-                def records():
-                    for result in results():
-                        if result.record is not None:
-                            starts[id(result.record)] = result.start
-                            yield result.record
+    def write_text(self, to: str) -> None:
+        """PMN (games a blank line apart) or JSON Lines."""
+        from .inputs import atomic_output
 
-                def refused(error: XMLArchiveError) -> None:
-                    nonlocal errors
-                    errors += 1  # the game is left out, the others are written
-                    typer.echo(f"{error.file or '-'}:{error.line or 0}:0: error: unwritable: {error.reason}",
-                               err=True)
+        with atomic_output(self.output) as stream:
+            first = True
+            for result in self.results():
+                if to == "pmn" and not first:
+                    stream.write("\n")
+                stream.write(result.out)
+                first = False
+            self.keep_damaged_input()
 
-                with atomic_output(output, binary=True) as stream:
-                    write_archive(records(), stream, positions=positions,
-                                  start=lambda record: starts.pop(id(record), None), refused=refused)
-                    keep_damaged_input()
-            else:
-                with atomic_output(output) as stream:
-                    first = True
-                    for result in results():
-                        if to == "pmn" and not first:
-                            stream.write("\n")
-                        stream.write(result.out)
-                        first = False
-                    keep_damaged_input()
-    except (InputError, XMLArchiveError) as error:
-        fail(str(error), 2 if isinstance(error, InputError) else 1)
-    if errors:
-        raise typer.Exit(1)
+    def write_xml(self, positions: bool) -> None:
+        """One XML archive; a game it cannot hold is left out and counted as an error."""
+        from notation.xml import XMLArchiveError, write_archive
+
+        from .inputs import atomic_output
+
+        starts: dict[int, Optional[str]] = {}
+
+        def records() -> Iterator[GameRecord]:
+            for result in self.results():
+                if result.record is not None:
+                    starts[id(result.record)] = result.start
+                    yield result.record
+
+        def refused(error: XMLArchiveError) -> None:
+            self.errors += 1  # the game is left out, the others are written
+            typer.echo(f"{error.file or '-'}:{error.line or 0}:0: error: unwritable: {error.reason}",
+                       err=True)
+
+        with atomic_output(self.output, binary=True) as stream:
+            write_archive(records(), stream, positions=positions,
+                          start=lambda record: starts.pop(id(record), None), refused=refused)
+            self.keep_damaged_input()
 
 
 def _check_render_options(file: Optional[str], *, ply: Optional[int], all_plies: bool, out_dir: Optional[str],
@@ -510,16 +544,6 @@ def render(
 
     Example: mancala render examples/kingulu-village-match.pmn --ply 4 -o board.svg
     """
-    import os
-    import re
-
-    from .inputs import InputError, atomic_output
-    from .reporters import problem_line, sorted_problems
-    from ..checking import replay
-    from ..diagrams.svg import board_svg
-    from ..diagrams.text import FROM_POSITION, board_text, state_words
-    from notation.xml import XMLArchiveError
-
     for option, value, what in (("--output", output, "file"), ("--out-dir", out_dir, "folder"),
                                 ("--style", style, "file")):
         if value == "":
@@ -527,27 +551,69 @@ def render(
     _check_render_options(file, ply=ply, all_plies=all_plies, out_dir=out_dir, position=position, game=game,
                           format=format, style=style, output=output)
     _encoding(encoding)
-    css = None
-    if style is not None:
-        try:
-            with open(style, "rb") as handle:
-                data = handle.read()
-        except OSError as error:
-            fail(f"{style}: cannot read: {error.strerror or error}")
-        try:
-            css = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
-        except UnicodeDecodeError as error:
-            fail(f"{style}: cannot read: bytes {data[error.start:error.end].hex(' ')} "
-                 f"at byte offset {error.start} are not valid UTF-8")
+    drawing = _Drawing(format, flip, _read_style(style), force)
+    if position is not None and game is not None:  # (--position needs --game)
+        _render_position(drawing, _game(game), position, output)
+        return
+    if game is not None:
+        _game(game)
+    path = drawing.source = file or _inputs(None)[0]
+    name, report = _read_for_render(path, index, encoding, game)
+    plies = _Plies(report)
+    if all_plies and out_dir is not None:  # (--all needs --out-dir)
+        _render_every_ply(drawing, plies, out_dir, path)
+    else:
+        _render_ply(drawing, plies, ply, output)
+    if not report.valid:
+        from .reporters import problem_line, sorted_problems
+
+        for problem in sorted_problems(report.problems):
+            if problem.severity == "error":
+                typer.echo(problem_line(name, problem), err=True)
+        raise typer.Exit(1)
+
+
+def _read_style(style: Optional[str]) -> Optional[str]:
+    """The CSS of ``--style`` (UTF-8, line ends made ``\\n``), or ``None``."""
+    if style is None:
+        return None
+    try:
+        with open(style, "rb") as handle:
+            data = handle.read()
+    except OSError as error:
+        fail(f"{style}: cannot read: {error.strerror or error}")
+    try:
+        return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+    except UnicodeDecodeError as error:
+        fail(f"{style}: cannot read: bytes {data[error.start:error.end].hex(' ')} "
+             f"at byte offset {error.start} are not valid UTF-8")
+
+
+@dataclass
+class _Drawing:
+    """How ``render`` draws and writes a diagram: the options every diagram shares."""
+
+    format: str
+    flip: bool
+    css: Optional[str]
+    force: bool
     source: Optional[str] = None  # the record file, once known
 
-    def draw(rules: Game, pos: Position, last, title: Optional[str], outcome=FROM_POSITION) -> str:
-        if format == "text":
-            return board_text(rules, pos, last_move=last, flip=flip, outcome=outcome) + "\n"
-        return board_svg(rules, pos, last_move=last, flip=flip, title=title, style=css, outcome=outcome)
+    def draw(self, rules: Game, pos: Position, last: Optional[Move], title: Optional[str],
+             outcome: Optional[Outcome] | _FromPosition = FROM_POSITION) -> str:
+        from ..diagrams.svg import board_svg
+        from ..diagrams.text import board_text
 
-    def write(path: Optional[str], text: str) -> None:
-        if not force and path not in (None, "-") and source not in (None, "-") and _same_file(source, path):
+        if self.format == "text":
+            return board_text(rules, pos, last_move=last, flip=self.flip, outcome=outcome) + "\n"
+        return board_svg(rules, pos, last_move=last, flip=self.flip, title=title, style=self.css, outcome=outcome)
+
+    def write(self, path: Optional[str], text: str) -> None:
+        from .inputs import InputError, atomic_output
+
+        source = self.source
+        if (not self.force and path not in (None, "-") and source not in (None, "-")
+                and _same_file(source, path)):
             fail(f"{path}: is the input file; not replaced (--force replaces it)")
         try:
             with atomic_output(path) as stream:
@@ -555,13 +621,21 @@ def render(
         except InputError as error:
             fail(str(error))
 
-    if position is not None:
-        rules = _game(game)
-        write(output, draw(rules, _position(rules, position), None, None))
-        return
-    if game is not None:
-        _game(game)
-    path = source = file or _inputs(None)[0]
+
+def _render_position(drawing: _Drawing, rules: Game, position: str, output: Optional[str]) -> None:
+    """``render --position``: the diagram of a position string."""
+    drawing.write(output, drawing.draw(rules, _position(rules, position), None, None))
+
+
+def _read_for_render(path: str, index: int, encoding: str, game: Optional[str]) -> tuple[str, Replay]:
+    """Game ``index`` of ``path`` replayed: the name problems give the file,
+    and the replay (exit 1 when the record cannot be drawn at all)."""
+    from notation.xml import XMLArchiveError
+
+    from ..checking import replay
+    from .inputs import STDIN_NAME, InputError
+    from .reporters import problem_line
+
     try:
         record = None
         for k, candidate in enumerate(_records(path, encoding), 1):
@@ -570,7 +644,6 @@ def render(
                 break
     except (InputError, XMLArchiveError) as error:
         fail(str(error))
-    from .inputs import STDIN_NAME
     name = STDIN_NAME if path == "-" else path  # as validate names it
     if record is None:
         fail(f"{name}: has no game number {index}")
@@ -578,55 +651,77 @@ def render(
     if report.game is None or report.start is None:
         problem = next(p for p in report.problems if p.severity == "error")
         fail(problem_line(name, problem), 1)
-    rules = report.game
-    states = [(report.start, None)] + list(zip(report.positions, report.moves))
+    return name, report
 
-    def outcome_at(k: int):
+
+class _Plies:
+    """The positions of a replayed record, ply 0 (the start) first, with the
+    move that led to each and the title of its diagram."""
+
+    def __init__(self, report: Replay) -> None:
+        assert report.game is not None and report.start is not None  # (checked by _read_for_render)
+        self.rules: Game = report.game
+        self.outcome = report.outcome
+        self.states: list[tuple[Position, Optional[Move]]] = [(report.start, None)]
+        self.states += zip(report.positions, report.moves)
+
+    def outcome_at(self, k: int) -> Optional[Outcome]:
         """The engine's verdict where the record's last position ends the game."""
-        return report.outcome if k == len(states) - 1 else None
+        return self.outcome if k == len(self.states) - 1 else None
 
-    def title_of(k: int) -> str:
-        pos = states[k][0]
-        if k == 0:
-            return f"{rules.name} — start, {state_words(pos, outcome_at(k))}"
-        before = states[k - 1][0]
-        move = states[k][1]
+    def title(self, k: int) -> str:
+        from ..diagrams.text import state_words
+
+        rules = self.rules
+        pos, move = self.states[k]
+        if move is None:
+            return f"{rules.name} — start, {state_words(pos, self.outcome_at(k))}"
+        before = self.states[k - 1][0]
         number = f"{before.move_number}." if before.side == "S" else f"{before.move_number}..."
         return (f"{rules.name} — position after {number} {format_move(rules.board, move, 'algebraic', before.side)}, "
-                f"{state_words(pos, outcome_at(k))}")
+                f"{state_words(pos, self.outcome_at(k))}")
 
-    if all_plies:
-        if not os.path.isdir(out_dir):
-            try:
-                os.mkdir(out_dir)
-            except FileExistsError:
-                fail(f"{out_dir}: is not a directory")
-            except OSError as error:
-                fail(f"{out_dir}: cannot create: {error.strerror or error}")
-        suffix = "svg" if format == "svg" else "txt"
-        width = max(3, len(str(len(states) - 1)))
-        written = set()
-        for k, (pos, last) in enumerate(states):
-            name = f"ply-{k:0{width}d}.{suffix}"
-            write(os.path.join(out_dir, name), draw(rules, pos, last, title_of(k), outcome_at(k)))
-            written.add(name)
-        # Diagrams of an earlier run (a longer game, the other format) would
-        # pass for this game's: remove them, now that every new one is written.
+    def draw(self, drawing: _Drawing, k: int) -> str:
+        pos, last = self.states[k]
+        return drawing.draw(self.rules, pos, last, self.title(k), self.outcome_at(k))
+
+
+def _render_ply(drawing: _Drawing, plies: _Plies, ply: Optional[int], output: Optional[str]) -> None:
+    """``render [--ply N]``: the diagram of one ply (the last by default)."""
+    last = len(plies.states) - 1
+    k = last if ply is None else ply
+    if k > last:
+        fail(f"the record has {last} playable moves, no ply {k}")
+    drawing.write(output, plies.draw(drawing, k))
+
+
+def _render_every_ply(drawing: _Drawing, plies: _Plies, out_dir: str, path: str) -> None:
+    """``render --all --out-dir DIR``: ``ply-000.svg`` … for every position,
+    then the diagrams of an earlier run that this one did not write removed."""
+    import os
+    import re
+
+    if not os.path.isdir(out_dir):
         try:
-            stale = sorted(entry.path for entry in os.scandir(out_dir)
-                           if entry.name not in written and re.fullmatch(r"ply-[0-9]{3,}\.(?:svg|txt)", entry.name)
-                           and (entry.is_symlink() or entry.is_file()) and not _same_file(entry.path, path))
-            for old in stale:
-                os.unlink(old)
+            os.mkdir(out_dir)
+        except FileExistsError:
+            fail(f"{out_dir}: is not a directory")
         except OSError as error:
-            fail(f"{error.filename or out_dir}: cannot remove: {error.strerror or error}")
-    else:
-        k = len(states) - 1 if ply is None else ply
-        if k > len(states) - 1:
-            fail(f"the record has {len(states) - 1} playable moves, no ply {k}")
-        write(output, draw(rules, states[k][0], states[k][1], title_of(k), outcome_at(k)))
-    if not report.valid:
-        for problem in sorted_problems(report.problems):
-            if problem.severity == "error":
-                typer.echo(problem_line(name, problem), err=True)
-        raise typer.Exit(1)
+            fail(f"{out_dir}: cannot create: {error.strerror or error}")
+    suffix = "svg" if drawing.format == "svg" else "txt"
+    width = max(3, len(str(len(plies.states) - 1)))
+    written = set()
+    for k in range(len(plies.states)):
+        name = f"ply-{k:0{width}d}.{suffix}"
+        drawing.write(os.path.join(out_dir, name), plies.draw(drawing, k))
+        written.add(name)
+    # Diagrams of an earlier run (a longer game, the other format) would
+    # pass for this game's: remove them, now that every new one is written.
+    try:
+        stale = sorted(entry.path for entry in os.scandir(out_dir)
+                       if entry.name not in written and re.fullmatch(r"ply-[0-9]{3,}\.(?:svg|txt)", entry.name)
+                       and (entry.is_symlink() or entry.is_file()) and not _same_file(entry.path, path))
+        for old in stale:
+            os.unlink(old)
+    except OSError as error:
+        fail(f"{error.filename or out_dir}: cannot remove: {error.strerror or error}")

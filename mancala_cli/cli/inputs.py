@@ -14,7 +14,7 @@ import stat
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from notation.jsonl import JSONRecordError, json_line_to_record
 from notation.pmn import MAX_PROBLEMS
@@ -82,7 +82,9 @@ def _unit_codec(name: str, head: bytes) -> tuple[str, int]:
     return name, len(bom) if bom and head.startswith(bom) else 0
 
 
-def _report_errors(error: UnicodeDecodeError):
+def _report_errors(error: UnicodeError) -> tuple[str, int]:
+    if not isinstance(error, UnicodeDecodeError):  # registered for decoding only
+        raise error
     # Runs of bad bytes, as [start, end]; only as many as are reported (and
     # one more, so that the closing problem is given) are kept.
     if _SPANS and _SPANS[-1][1] == error.start:
@@ -107,7 +109,8 @@ class Source:
 
     def _peek(self, size: int = 1 << 16) -> bytes:
         if not hasattr(self.stream, "peek"):
-            self.stream = io.BufferedReader(self.stream)
+            # (any stream with read() will do, though typeshed asks for a raw one)
+            self.stream = io.BufferedReader(self.stream)  # type: ignore[type-var]
         return self.stream.peek(size)[:size]
 
     def codec(self) -> tuple[str, int]:
@@ -357,7 +360,7 @@ def _temporary(folder: str, path: str) -> tuple[int, str]:
 
 
 @contextlib.contextmanager
-def atomic_output(path: str | None, binary: bool = False):
+def atomic_output(path: str | None, binary: bool = False) -> Iterator[Any]:
     """Standard output, or a temporary file renamed over ``path`` only when the
     block succeeds (on error the old file stays untouched).
 
@@ -369,18 +372,14 @@ def atomic_output(path: str | None, binary: bool = False):
     folder, a failing write).
     """
     if path is None or path == "-":
-        if binary:
-            yield sys.stdout.buffer
-            sys.stdout.buffer.flush()
-        else:
-            yield sys.stdout
-            sys.stdout.flush()
+        with _standard_output(binary) as stream:
+            yield stream
         return
     if not path:
         raise OutputError("empty output file name")
     target, descriptor = _resolve(path)
     try:
-        info = os.stat(target)
+        info: os.stat_result | None = os.stat(target)
     except FileNotFoundError:
         info = None
     except OSError as error:
@@ -388,26 +387,54 @@ def atomic_output(path: str | None, binary: bool = False):
     if info is not None and stat.S_ISDIR(info.st_mode):
         raise OutputError(f"{path}: is a directory")
     if descriptor is not None or (info is not None and not stat.S_ISREG(info.st_mode)):
-        try:
-            if descriptor is not None and descriptor >= 0:
-                if descriptor == 1:
-                    sys.stdout.flush()
-                fd = os.dup(descriptor)
-            else:
-                fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
-        except OSError as error:
-            raise _cannot(path, error) from None
-        raw = _OutputFile(fd, path)
-        try:
-            stream = _stream(raw, binary)
+        with _in_place(path, target, descriptor, binary) as stream:
             yield stream
-            _finish(stream, raw)
-        finally:
-            with contextlib.suppress(OSError):
-                raw.close()
         return
     if info is not None and not _writable(target, info):
         raise _cannot(path, PermissionError(errno.EACCES, os.strerror(errno.EACCES)))
+    with _replacing(path, target, info, binary) as stream:
+        yield stream
+
+
+@contextlib.contextmanager
+def _standard_output(binary: bool) -> Iterator[Any]:
+    """Standard output (its bytes when ``binary``), flushed after the block."""
+    if binary:
+        yield sys.stdout.buffer
+        sys.stdout.buffer.flush()
+    else:
+        yield sys.stdout
+        sys.stdout.flush()
+
+
+@contextlib.contextmanager
+def _in_place(path: str, target: str, descriptor: int | None, binary: bool) -> Iterator[Any]:
+    """What is not a regular file, written in place: an open file descriptor
+    (``descriptor``, when ``path`` names one) or ``target`` opened for writing."""
+    try:
+        if descriptor is not None and descriptor >= 0:
+            if descriptor == 1:
+                sys.stdout.flush()
+            fd = os.dup(descriptor)
+        else:
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
+    except OSError as error:
+        raise _cannot(path, error) from None
+    raw = _OutputFile(fd, path)
+    try:
+        stream = _stream(raw, binary)
+        yield stream
+        _finish(stream, raw)
+    finally:
+        with contextlib.suppress(OSError):
+            raw.close()
+
+
+@contextlib.contextmanager
+def _replacing(path: str, target: str, info: os.stat_result | None, binary: bool) -> Iterator[Any]:
+    """A temporary file beside ``target``, with the owner and mode of the file
+    it replaces (``info``), renamed over it when the block succeeds and removed
+    on any other way out."""
     # Signals wait while the temporary file is made and handed to the block
     # below, which removes it on any way out.
     held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)

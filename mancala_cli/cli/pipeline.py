@@ -109,8 +109,7 @@ def batches(lines: Iterable[str], kind: str, file: str, pending: list[Problem],
     for line in lines:
         number += 1
         if len(chunk) >= size or chars >= BATCH_CHARS:
-            if not pmn or (blank_before and line.lstrip().startswith("[")) or (
-                    between is not None and between.clean and line.strip() and line[0] != "\ufeff"):
+            if not pmn or _game_starts(line, blank_before, between):
                 yield _batch(kind, file, first, chunk, pending)
                 chunk = []
                 chars = 0
@@ -129,6 +128,14 @@ def batches(lines: Iterable[str], kind: str, file: str, pending: list[Problem],
             number += len(_LINE_BREAK.split(_without_end(line))) - 1
     if chunk or pending:  # a first line too long to read leaves only its problem
         yield _batch(kind, file, first, chunk, pending)
+
+
+def _game_starts(line: str, blank_before: bool, between: _Between | None) -> bool:
+    """Whether a PMN batch may end before ``line``: a ``[`` line after a blank
+    line, or a line where the reader (followed by ``between``) is between games."""
+    if blank_before and line.lstrip().startswith("["):
+        return True
+    return between is not None and between.clean and bool(line.strip()) and line[0] != "\ufeff"
 
 
 _TAG_START = re.compile(r"\s*\[").match
@@ -339,7 +346,7 @@ def process_record(options: Options, record: GameRecord) -> GameResult:
     if options.target == "pmn":
         result.out = write_game(record)
         return result
-    start = format_position(report.game, report.start) if report.start else None
+    start = format_position(report.game, report.start) if report.game and report.start else None
     if options.target == "json":
         result.out = record_to_json(record, report.game.id if report.game else None, start) + "\n"
     else:

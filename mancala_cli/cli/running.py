@@ -29,7 +29,7 @@ BROKEN_PIPE = 128 + signal.SIGPIPE
 
 # Help names an argument by its metavar alone (``[FILE]...``), not with its
 # Python type (``<list[str]>``) after it, as it does for options with one.
-TyperArgument.display_type_rich = lambda self, ctx: None  # type: ignore[method-assign,assignment]
+TyperArgument.display_type_rich = lambda self, ctx: None  # type: ignore[method-assign]
 
 
 class UsageProblem(typer.BadParameter):
@@ -146,8 +146,9 @@ class MancalaGroup(TyperGroup):
             raise _StreamFailure(error) from None
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
-             complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
-        code = self._run(args, prog_name, complete_var, **extra)
+             complete_var: str | None = None, standalone_mode: bool = True, windows_expand_args: bool = True,
+             **extra: Any) -> Any:
+        code = self._run(args, prog_name, complete_var, windows_expand_args=windows_expand_args, **extra)
         if standalone_mode:
             sys.exit(code)
         return code
@@ -169,12 +170,12 @@ class MancalaGroup(TyperGroup):
         except typer.Abort:
             code = 130
         except (OSError, _StreamFailure) as failure:
-            error = failure.error if isinstance(failure, _StreamFailure) else failure
-            if error.errno == errno.EPIPE:
+            os_error = failure.error if isinstance(failure, _StreamFailure) else failure
+            if os_error.errno == errno.EPIPE:
                 _silence(1)
                 return BROKEN_PIPE
             _silence(1)
-            _error_line(f"mancala: error: {_os_error(error)}")
+            _error_line(f"mancala: error: {_os_error(os_error)}")
             return 2
         except KeyboardInterrupt:
             code = 130
@@ -222,8 +223,8 @@ def end_now(code: int) -> NoReturn:
 def prepare_streams() -> None:
     """Closed standard streams become stand-ins that fail when used."""
     if sys.stdout is None:
-        sys.stdout = _ClosedStream("standard output")  # type: ignore[assignment]
+        sys.stdout = _ClosedStream("standard output")
     if sys.stdin is None:
-        sys.stdin = _ClosedStream("standard input")  # type: ignore[assignment]
+        sys.stdin = _ClosedStream("standard input")
     if sys.stderr is None:
-        sys.stderr = _ClosedStream("standard error")  # type: ignore[assignment]
+        sys.stderr = _ClosedStream("standard error")

@@ -1,4 +1,4 @@
-"""SVG diagrams of a position (CLI.md, "SVG diagrams").
+"""SVG diagrams of a position (docs/commands.md, ``mancala render``).
 
 :func:`board_svg` draws a :class:`~mancala_cli.rules.core.Position` of a game as a
 standalone SVG document: every hole with its count (and its seeds as dots
@@ -34,7 +34,7 @@ from lxml import etree
 
 from notation.position import format_position
 
-from ..rules.core import FILES, NORTH, SIDES, SOUTH, Game, Move, Outcome, Position, side_name
+from ..rules.core import FILES, NORTH, SIDES, SOUTH, Game, Move, Outcome, Position, Side, side_name
 from .text import FROM_POSITION, _FromPosition, default_title, outcome_of
 
 __all__ = ["board_svg", "default_title", "hole_centre", "viewbox_size", "HOLE_FILL", "BACKGROUND", "SEED_FILL",
@@ -210,7 +210,7 @@ class _Template:
         board = game.board
         width, height = viewbox_size(game)
         bx, by, bw, bh = _board_box(game)
-        root = etree.Element(_tag("svg"), nsmap=_NSMAP)
+        root = etree.Element(_tag("svg"), nsmap=_NSMAP)  # type: ignore[arg-type]  # lxml-stubs: no None key
         for key, value in (("version", "1.1"), ("width", str(width)), ("height", str(height)),
                            ("viewBox", f"0 0 {width} {height}"), ("class", f"mancala {game.id}")):
             root.set(key, value)
@@ -219,11 +219,24 @@ class _Template:
         _el(root, "style", {"type": "text/css"}, DEFAULT_STYLE)
         self.style_index = 3
         _el(root, "rect", {"class": "background", "x": 0, "y": 0, "width": width, "height": height})
+        self._banks(root, game, flip)
+        _el(root, "rect", {"class": "board", "x": bx, "y": by, "width": bw, "height": bh, "rx": 12})
+        if board.ranks == 4:
+            y = by + PAD + 2 * CELL + HALF_GAP // 2
+            _el(root, "line", {"class": "divider", "x1": bx + 6, "y1": y, "x2": bx + bw - 6, "y2": y})
+        _labels(root, game, flip)
+        self.holes_index = len(root)
+        self._holes(root, game, flip)
+        self.root = root
+        self.translate = [f"translate({cx} {cy})" for cx, cy in self.centres]
+        self.many_y = [_num(cy + MANY_DY) for _, cy in self.centres]
 
-        # Banks: the side at the top of the picture first.
+    def _banks(self, root: etree._Element, game: Game, flip: bool) -> None:
+        """The banks, the side at the top of the picture first."""
+        bx, by, bw, bh = _board_box(game)
         top, bottom = (SOUTH, NORTH) if flip else (NORTH, SOUTH)
-        self.bank_index = {}
-        self.bank_box = {}
+        self.bank_index: dict[Side, int] = {}
+        self.bank_box: dict[Side, tuple[int, int]] = {}
         for side, y in ((top, MARGIN), (bottom, by + bh + LABEL + BANK_GAP)):
             cls = side_name(side).lower()
             self.bank_index[side] = len(root)
@@ -237,25 +250,11 @@ class _Template:
             _el(group, "text", {"class": "bank-label", "x": bx + bw - 44, "y": y + 23}, game.bank_name)
             _el(group, "text", {"class": "bank-count", "x": bx + bw - 12, "y": y + 24}, "0")
 
-        _el(root, "rect", {"class": "board", "x": bx, "y": by, "width": bw, "height": bh, "rx": 12})
-        if board.ranks == 4:
-            y = by + PAD + 2 * CELL + HALF_GAP // 2
-            _el(root, "line", {"class": "divider", "x1": bx + 6, "y1": y, "x2": bx + bw - 6, "y2": y})
-
-        labels = _el(root, "g", {"id": "labels", "class": "labels"})
-        for file in range(board.files):
-            x = _column_x(_column(game, file, flip))
-            letter = FILES[file]
-            for y in (by - 6, by + bh + 15):
-                _el(labels, "text", {"class": "label file", "x": x, "y": y}, letter)
-        for rank in range(1, board.ranks + 1):
-            y = _row_y(game, _row(game, rank, flip)) + 5
-            for x in (MARGIN + LABEL // 2, bx + bw + LABEL // 2):
-                _el(labels, "text", {"class": "label rank", "x": x, "y": y}, str(rank))
-
-        self.holes_index = len(root)
+    def _holes(self, root: etree._Element, game: Game, flip: bool) -> None:
+        """A group per hole (its pit and a count of 0), and their centres."""
+        board = game.board
         holes = _el(root, "g", {"id": "holes"})
-        self.centres = []
+        self.centres: list[tuple[int, int]] = []
         for hole in range(board.size):
             cx, cy = hole_centre(game, hole, flip)
             self.centres.append((cx, cy))
@@ -265,9 +264,22 @@ class _Template:
             group = _el(holes, "g", {"id": f"hole-{board.name(hole)}", "class": cls})
             _el(group, "circle", {"class": "pit", "cx": cx, "cy": cy, "r": HOLE_R})
             _el(group, "text", {"class": "count", "x": cx, "y": cy + COUNT_DY}, "0")
-        self.root = root
-        self.translate = [f"translate({cx} {cy})" for cx, cy in self.centres]
-        self.many_y = [_num(cy + MANY_DY) for _, cy in self.centres]
+
+
+def _labels(root: etree._Element, game: Game, flip: bool) -> None:
+    """The file letters above and below the board, the rank numbers beside it."""
+    board = game.board
+    bx, by, bw, bh = _board_box(game)
+    labels = _el(root, "g", {"id": "labels", "class": "labels"})
+    for file in range(board.files):
+        x = _column_x(_column(game, file, flip))
+        letter = FILES[file]
+        for y in (by - 6, by + bh + 15):
+            _el(labels, "text", {"class": "label file", "x": x, "y": y}, letter)
+    for rank in range(1, board.ranks + 1):
+        y = _row_y(game, _row(game, rank, flip)) + 5
+        for x in (MARGIN + LABEL // 2, bx + bw + LABEL // 2):
+            _el(labels, "text", {"class": "label rank", "x": x, "y": y}, str(rank))
 
 
 _TEMPLATES: dict[tuple[str, bool], _Template] = {}
@@ -299,8 +311,19 @@ def board_svg(game: Game, position: Position, *, last_move: Move | None = None, 
     root = copy.deepcopy(template.root)
     root[0].text = default_title(game, position, over) if title is None else title
     root[1].text = f"{game.id} position {format_position(game, position)}"
+    _fill_banks(root, template, position, over)
+    _fill_holes(root, template, game, position, last_move)
+    if style is not None:
+        extra = etree.Element(_tag("style"))
+        extra.set("type", "text/css")
+        extra.text = style
+        root.insert(template.style_index, extra)  # last: the indices above stay valid
+    return etree.tostring(root, encoding="UTF-8", xml_declaration=True,
+                          pretty_print=True).decode("utf-8")
 
-    # Banks and the side to move.
+
+def _fill_banks(root: etree._Element, template: _Template, position: Position, over: Outcome | None) -> None:
+    """The banks' counts, and the side to move (or the result) by its bank."""
     for side in SIDES:
         root[template.bank_index[side]][4].text = str(position.bank(side))
     side = position.side
@@ -315,11 +338,15 @@ def board_svg(game: Game, position: Position, *, last_move: Move | None = None, 
         _el(marker, "text", {"class": "bank-side", "x": x + 92, "y": y + 23},
             f"{over.result} ({over.reason})")
 
-    # Holes.
+
+def _fill_holes(root: etree._Element, template: _Template, game: Game, position: Position,
+                last_move: Move | None) -> None:
+    """Each hole's count and seeds, and the marks of reserved holes and of the last move."""
     holes = root[template.holes_index]
     counts = position.holes
     reserved = position.reserved
-    origin = end = None
+    origin: int | None = None
+    end: int | None = None
     if last_move is not None:
         origin, end = last_move.origin, last_move.end
     seeds_tag = _tag("path")
@@ -336,16 +363,9 @@ def board_svg(game: Game, position: Position, *, last_move: Move | None = None, 
         elif n > DOT_LIMIT:
             text.set("class", "count many")
             text.set("y", template.many_y[hole])
-    for hole in reserved | {origin, end} - {None}:
+    moved = set() if last_move is None else {last_move.origin, last_move.end}
+    for hole in reserved | moved:
         _mark(game, template, holes[hole], hole, hole in reserved, hole == origin, hole == end)
-
-    if style is not None:
-        extra = etree.Element(_tag("style"))
-        extra.set("type", "text/css")
-        extra.text = style
-        root.insert(template.style_index, extra)  # last: the indices above stay valid
-    return etree.tostring(root, encoding="UTF-8", xml_declaration=True,
-                          pretty_print=True).decode("utf-8")
 
 
 def _mark(game: Game, template: _Template, group, hole: int, reserved: bool, origin: bool,

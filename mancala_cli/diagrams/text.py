@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..rules.core import FILES, NORTH, SOUTH, Game, Move, Outcome, Position, side_name
+from ..rules.core import FILES, NORTH, SOUTH, Game, Move, Outcome, Position, Side, side_name
 
 __all__ = ["board_text", "default_title", "state_words", "outcome_of", "FROM_POSITION"]
 
@@ -91,7 +91,7 @@ def board_text(game: Game, position: Position, *, last_move: Move | None = None,
     file_line = indent + "".join(" " * width + FILES[f] + "  " for f in columns)
     top, bottom = (SOUTH, NORTH) if flip else (NORTH, SOUTH)
 
-    def bank_line(side: str) -> str:
+    def bank_line(side: Side) -> str:
         line = f"{indent}{side_name(side)}  {game.bank_name} {position.bank(side)}"
         if side == position.side and over is None:
             line += "   <- to move"
@@ -109,7 +109,7 @@ def board_text(game: Game, position: Position, *, last_move: Move | None = None,
         marks = ", ".join(f"{board.name(h)} by {side_name(game.reserver(h))}" for h in sorted(reserved))
         lines.append(f"reserved: {marks}")
     if last_move is not None:
-        lines.append(f"last move: {board.name(origin)} → {board.name(end)}")
+        lines.append(f"last move: {board.name(last_move.origin)} → {board.name(last_move.end)}")
     if over is not None:
         lines.append(f"game over: {over.result} ({over.reason}: {over.message})")
     return "\n".join(line.rstrip() for line in lines)

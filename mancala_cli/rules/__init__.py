@@ -5,10 +5,10 @@ registry of games by id (:mod:`.registry`), perft (:mod:`.perft`) and random
 games (:mod:`.randomgames`). The rules know no notation, no diagrams and no
 command line: a hole is an integer, a position a tuple."""
 from .core import (DRAW, LAP_LIMIT, NORTH, SIDES, SOUTH, Board, Game, IllegalMove, InvalidPosition, Line,
-                   MancalaError, Move, MutablePosition, Outcome, Position, other, side_name)
+                   MancalaError, Move, MutablePosition, Outcome, Position, Side, other, side_name)
 from .perft import divide, perft
 from .registry import GAME_IDS, UnknownGame, all_games, get_game
 
 __all__ = ["DRAW", "LAP_LIMIT", "NORTH", "SIDES", "SOUTH", "Board", "Game", "IllegalMove", "InvalidPosition",
-           "Line", "MancalaError", "Move", "MutablePosition", "Outcome", "Position", "other", "side_name",
+           "Line", "MancalaError", "Move", "MutablePosition", "Outcome", "Position", "Side", "other", "side_name",
            "divide", "perft", "GAME_IDS", "UnknownGame", "all_games", "get_game"]

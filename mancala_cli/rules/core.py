@@ -23,13 +23,17 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Final, Literal, NamedTuple
 
-SOUTH = "S"
-NORTH = "N"
-SIDES = (SOUTH, NORTH)
+#: A side of the board, as position strings and records write it: South
+#: (``"S"``, the first player) or North (``"N"``).
+Side = Literal["S", "N"]
+SOUTH: Final[Side] = "S"
+NORTH: Final[Side] = "N"
+SIDES: Final[tuple[Side, Side]] = (SOUTH, NORTH)
 
-#: The endless-sowing limit of RULES.md §1: a move that needs more laps is illegal.
+#: The endless-sowing limit (docs/rules.md, ``ENDLESS``): a move that needs
+#: more laps is illegal.
 LAP_LIMIT = 1000
 #: From this lap on, a relay move watches for a lap-end state it has had
 #: before (then it can never end: ``ENDLESS`` at once). Moves that end do so
@@ -53,19 +57,20 @@ def sow(holes: list[int], circuit: tuple[int, ...], place: int, hand: int) -> in
     return (place + hand - 1) % length
 
 
-def other(side: str) -> str:
+def other(side: Side) -> Side:
     """The opponent of ``side``."""
     return NORTH if side == SOUTH else SOUTH
 
 
-def side_name(side: str) -> str:
+def side_name(side: Side) -> str:
     return "South" if side == SOUTH else "North"
 
 
 class Board:
-    """The geometry of a board of ``ranks`` × ``files`` holes.
+    """The geometry of a board — rows, ownership, circuits; not a position
+    (see :class:`Position`) and not the rules (see :class:`Game`).
 
-    A four-row board gives each player two rows (South ranks 1–2, North
+    A board has ``ranks`` × ``files`` holes. A four-row board gives each player two rows (South ranks 1–2, North
     ranks 3–4) and a circuit of his own; a two-row board gives each player one
     row and one circuit around the whole board.
     """
@@ -117,25 +122,25 @@ class Board:
         return hole % self.files
 
     # -- ownership and rows ------------------------------------------------
-    def owner(self, hole: int) -> str:
+    def owner(self, hole: int) -> Side:
         """The side whose row holds ``hole``."""
         return SOUTH if hole in self._own[SOUTH] else NORTH
 
-    def holes_of(self, side: str) -> frozenset[int]:
+    def holes_of(self, side: Side) -> frozenset[int]:
         return self._own[side]
 
-    def holes_in_order(self, side: str) -> tuple[int, ...]:
+    def holes_in_order(self, side: Side) -> tuple[int, ...]:
         """The player's holes by index (``a1`` first)."""
         return self._own_sorted[side]
 
-    def front_row(self, side: str) -> tuple[int, ...]:
+    def front_row(self, side: Side) -> tuple[int, ...]:
         """The player's inner (front) row, from file ``a``; his only row on two rows."""
         return self._front[side]
 
-    def back_row(self, side: str) -> tuple[int, ...]:
+    def back_row(self, side: Side) -> tuple[int, ...]:
         return self._back[side]
 
-    def is_front(self, hole: int, side: str) -> bool:
+    def is_front(self, hole: int, side: Side) -> bool:
         return hole in self._front[side]
 
     def opposite(self, hole: int) -> int:
@@ -160,7 +165,7 @@ class Board:
         return (back - 1) * self.files + self.file(hole)
 
     # -- circuits ----------------------------------------------------------
-    def circuit(self, side: str, clockwise: bool = False) -> tuple[int, ...]:
+    def circuit(self, side: Side, clockwise: bool = False) -> tuple[int, ...]:
         """The holes the player sows around, in sowing order.
 
         Counterclockwise it starts at the player's back-row hole on his left
@@ -170,7 +175,7 @@ class Board:
         circuit = self._circuit[side]
         return circuit[::-1] if clockwise else circuit
 
-    def relative_numbers(self, side: str) -> tuple[int, ...]:
+    def relative_numbers(self, side: Side) -> tuple[int, ...]:
         """The player's own holes numbered along his counterclockwise circuit
         from 1 (``relative`` coordinates): element ``k - 1`` is hole ``k``."""
         return self._relative[side]
@@ -187,15 +192,15 @@ class Position(NamedTuple):
     """
 
     holes: tuple[int, ...]
-    side: str = SOUTH
+    side: Side = SOUTH
     banks: tuple[int, int] = (0, 0)
     move_number: int = 1
     reserved: frozenset[int] = frozenset()
 
-    def bank(self, side: str) -> int:
+    def bank(self, side: Side) -> int:
         return self.banks[0 if side == SOUTH else 1]
 
-    def key(self) -> tuple[tuple[int, ...], str]:
+    def key(self) -> tuple[tuple[int, ...], Side]:
         """What KK-4(b) compares: every hole and the side to move."""
         return (self.holes, self.side)
 
@@ -224,16 +229,16 @@ class MutablePosition:
 
     def __init__(self, position: Position) -> None:
         self.holes = list(position.holes)
-        self.side = position.side
+        self.side: Side = position.side
         self.banks = list(position.banks)
         self.move_number = position.move_number
         self.reserved = position.reserved
 
-    def key(self) -> tuple[tuple[int, ...], str]:
+    def key(self) -> tuple[tuple[int, ...], Side]:
         """The same key as :meth:`Position.key`."""
         return (tuple(self.holes), self.side)
 
-    def gain(self, side: str, seeds: int) -> None:
+    def gain(self, side: Side, seeds: int) -> None:
         """Add ``seeds`` to the bank of ``side``."""
         self.banks[0 if side == SOUTH else 1] += seeds
 
@@ -279,7 +284,7 @@ class Outcome:
     score: tuple[int, int] | None = None
 
 
-def win(side: str) -> str:
+def win(side: Side) -> str:
     return "1-0" if side == SOUTH else "0-1"
 
 
@@ -314,7 +319,12 @@ def _game_over(over: Outcome, position: Position | None, origin: int) -> Illegal
 
 
 class Game(ABC):
-    """The rules of one game. Subclasses implement :meth:`_move`,
+    """The rules of one game (chess programmers: this is not a board or a
+    game record — the geometry is :attr:`board`, a position a
+    :class:`Position`, a game in progress a :class:`Line`, a game record a
+    :class:`notation.record.GameRecord`).
+
+    Subclasses implement :meth:`_move`,
     :meth:`_no_moves`, and where the game needs them :meth:`_origins` and
     :meth:`_ended`; everything else is shared."""
 
@@ -344,6 +354,11 @@ class Game(ABC):
     def files(self) -> int:
         """Holes per row."""
         return self.board.files
+
+    def reserver(self, hole: int) -> Side:
+        """The side a reserved ``hole`` belongs to: the opponent of its row's
+        owner (KG-2; only a game with :attr:`has_reserved_holes` reserves holes)."""
+        return other(self.board.owner(hole))
 
     @abstractmethod
     def start(self) -> Position:
@@ -448,7 +463,7 @@ class Game(ABC):
                 return self._apply(position, origin)
             except IllegalMove:
                 # A position with no legal move is over (KM-9, KK-4c, KG-7):
-                # that verdict comes first (RULES.md §1, precedence).
+                # that verdict comes first (docs/rules.md, "Geometry shared by all three").
                 over = self.outcome(position, history)
                 if over is None:
                     raise

@@ -1,4 +1,4 @@
-"""Bao la Kimasai, four rows, as recorded by Klamroth (RULES.md §3, ``KK-*``).
+"""Bao la Kimasai, four rows, as recorded by Klamroth (docs/rules.md, ``kimasai-klamroth``; rules ``KK-*``).
 
 4 × 12 board, never more than one stone in a hole. A stone steps one hole
 counterclockwise along its owner's circuit into an empty hole; stepping into

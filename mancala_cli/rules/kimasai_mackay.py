@@ -1,4 +1,4 @@
-"""Bao la Kimasai, two-phase, as recorded by MacKay (RULES.md §2, ``KM-*``).
+"""Bao la Kimasai, two-phase, as recorded by MacKay (docs/rules.md, ``kimasai-mackay``; rules ``KM-*``).
 
 4 × 8 board; each player sows clockwise around his own 16 holes, relaying
 from every occupied hole; in phase 2 a lap that ends in an occupied hole of

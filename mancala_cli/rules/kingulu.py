@@ -1,4 +1,4 @@
-"""Bao Kingulu, as recorded by Klamroth (RULES.md §4, ``KG-*``).
+"""Bao Kingulu, as recorded by Klamroth (docs/rules.md, ``kingulu``; rules ``KG-*``).
 
 2 × 6 board, one circuit around the whole board, counterclockwise, with
 relay laps, the empty-hole capture and reserved holes (*kuweka mtoto*)::
@@ -10,7 +10,7 @@ relay laps, the empty-hole capture and reserved holes (*kuweka mtoto*)::
 """
 from __future__ import annotations
 
-from .core import (DRAW, LAP_LIMIT, SOUTH, WATCH_FROM, Board, Game, IllegalMove, Move, MutablePosition,
+from .core import (DRAW, LAP_LIMIT, SIDES, SOUTH, WATCH_FROM, Board, Game, IllegalMove, Move, MutablePosition,
                    Outcome, Position, other, sow, win)
 
 
@@ -34,13 +34,9 @@ class Kingulu(Game):
         """KG-1: four seeds in every hole, both stores empty."""
         return Position((4,) * self.board.size, SOUTH, (0, 0), 1)
 
-    def reserver(self, hole: int) -> str:
-        """KG-2: a reserved hole belongs to the opponent of its row's owner."""
-        return other(self.board.owner(hole))
-
     def score(self, position: Position) -> tuple[int, int]:
         """KG-7: store + own unreserved holes + holes reserved by the player."""
-        totals = {side: position.bank(side) for side in ("S", "N")}
+        totals = {side: position.bank(side) for side in SIDES}
         for hole, seeds in enumerate(position.holes):
             owner = self.board.owner(hole)
             holder = other(owner) if hole in position.reserved else owner
