@@ -92,10 +92,10 @@ def halves(path: str) -> tuple[float, float]:
         for origin in origins:
             if keep:
                 key = now.key()
-                move(now, origin, history)
+                move(now, origin, history=history)
                 history.add(key)
             else:
-                move(now, origin, history)
+                move(now, origin, history=history)
     replaying = time.perf_counter() - began
     return plies / reading, plies / replaying
 

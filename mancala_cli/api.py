@@ -150,7 +150,7 @@ class Line(core.Line):
         if isinstance(move, int):
             return super().play(move)
         origin, destination, taken, reserves = self._parse(move)
-        played, after = self.game.play(self.position, origin, self.history)
+        played, after = self.game.play(self.position, origin, history=self.history)
         end = destination if destination is not None else played.end
         if end != played.end or (taken is not None and taken != played.captured) \
                 or (reserves and not played.reserved):

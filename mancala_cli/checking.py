@@ -180,7 +180,7 @@ class _Walker:
         try:
             move = line.play(origin)
         except IllegalMove as error:
-            legal = [format_move(board, m, self.style, side) for m in game.legal_moves(position, line.history)]
+            legal = [format_move(board, m, self.style, side) for m in game.legal_moves(position, history=line.history)]
             self.locate(node, position, ply, error.rule, error.message, legal=legal)
             return None
         if destination is not None and destination != move.end:

@@ -22,7 +22,7 @@ def test_move_in_place_matches_play_at_every_ply(game_id, seed):
         key = now.key()
         assert key == line.position.key()
         played = line.play(origin)
-        assert game.move(now, origin, history) == played
+        assert game.move(now, origin, history=history) == played
         if game.uses_history:
             history.add(key)
         assert now.frozen() == line.position

@@ -134,5 +134,5 @@ def test_replay_line_keeps_banks_conserved():
 
 def test_kg8_no_repetition_rule():
     position = game.start()
-    assert game.outcome(position, {position.key()}) is None
+    assert game.outcome(position, history={position.key()}) is None
     assert marks(G, START) == ["c1x6", "d1x6", "e1", "f1"]

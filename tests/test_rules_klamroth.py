@@ -81,14 +81,14 @@ def test_kk4b_repetition_counts_the_set_up_position_and_the_side_to_move():
     start = parse_position(game, f"{row('h')}/{EMPTY}/{EMPTY}/{row('a')} S 22-22 1")
     after = game.play(start, game.board.index_of("a1"))[1]
     # The position after the move has occurred before (with the same side to move): draw.
-    outcome = game.outcome(after, {start.key(), after.key()})
+    outcome = game.outcome(after, history={start.key(), after.key()})
     assert (outcome.result, outcome.reason) == ("1/2-1/2", "KK-4b")
-    assert game.legal_moves(after, {after.key()}) == []
+    assert game.legal_moves(after, history={after.key()}) == []
     with pytest.raises(IllegalMove) as caught:
-        game.play(after, game.board.index_of("h4"), {after.key()})
+        game.play(after, game.board.index_of("h4"), history={after.key()})
     assert caught.value.rule == "GAME-OVER"
     # The same holes with the other side to move are a different position.
-    assert game.outcome(after, {(after.holes, "S")}) is None
+    assert game.outcome(after, history={(after.holes, "S")}) is None
     # A Line records the set-up position in its history.
     line = Line(game, start)
     line.play(game.board.index_of("a1"))

@@ -155,5 +155,5 @@ def test_endless_by_repeated_lap_state():
 
 def test_km10_no_repetition_rule():
     position = parse_position(game, START)
-    assert game.outcome(position, {position.key()}) is None
-    assert len(game.legal_moves(position, {position.key()})) == 8
+    assert game.outcome(position, history={position.key()}) is None
+    assert len(game.legal_moves(position, history={position.key()})) == 8

@@ -409,11 +409,12 @@ class Game(ABC):
                 f"{position.banks[0]}-{position.banks[1]} in the banks = {position.seeds()}, "
                 f"{self.id} has {self.total}")
 
-    def legal_moves(self, position: Position, history: Collection = ()) -> list[Move]:
+    def legal_moves(self, position: Position, *, history: Collection = ()) -> list[Move]:
         """The legal moves, by origin in index order; empty when the game is over.
 
-        ``history`` holds the :meth:`Position.key` of every earlier position of
-        the game (only ``kimasai-klamroth`` uses it: KK-4b).
+        A position alone does not tell whether it repeats an earlier one
+        (KK-4b): a :class:`Line` owns its repetition history and passes it as
+        ``history``, the :meth:`Position.key` of every earlier position.
         """
         if self._ended(position, history) is not None:
             return []
@@ -428,7 +429,7 @@ class Game(ABC):
                 pass
         return moves
 
-    def successors(self, position: Position, history: Collection = ()) -> Iterator[tuple[Move, Position]]:
+    def successors(self, position: Position, *, history: Collection = ()) -> Iterator[tuple[Move, Position]]:
         """Each legal move with the position it leads to."""
         if self._ended(position, history) is not None:
             return
@@ -438,7 +439,7 @@ class Game(ABC):
             except IllegalMove:
                 pass
 
-    def outcome(self, position: Position, history: Collection = (),
+    def outcome(self, position: Position, *, history: Collection = (),
                 moves: list[Move] | None = None) -> Outcome | None:
         """The game's result if ``position`` ends it, else ``None``.
 
@@ -451,7 +452,7 @@ class Game(ABC):
             moves = self._generate(position)
         return None if moves else self._no_moves(position)
 
-    def play(self, position: Position, origin: int, history: Collection = ()) -> tuple[Move, Position]:
+    def play(self, position: Position, origin: int, *, history: Collection = ()) -> tuple[Move, Position]:
         """Play the move from hole ``origin``: the move and the new position.
 
         Raises :class:`IllegalMove` with the rule id; ``GAME-OVER`` when the
@@ -464,12 +465,12 @@ class Game(ABC):
             except IllegalMove:
                 # A position with no legal move is over (KM-9, KK-4c, KG-7):
                 # that verdict comes first (docs/rules.md, "Geometry shared by all three").
-                over = self.outcome(position, history)
+                over = self.outcome(position, history=history)
                 if over is None:
                     raise
         raise _game_over(over, position, origin)
 
-    def move(self, now: MutablePosition, origin: int, history: Collection = ()) -> Move:
+    def move(self, now: MutablePosition, origin: int, *, history: Collection = ()) -> Move:
         """Play the move from hole ``origin`` in place: ``now`` becomes the
         position after it (the quick way to replay a whole game).
 
@@ -516,7 +517,10 @@ class Game(ABC):
 
 
 class Line:
-    """A game in progress: the positions so far and the repetition history.
+    """A game in progress: its position, its moves and its repetition history,
+    as chess's ``Board`` owns its move stack. Play through a line and the
+    history is kept for you; the :class:`Game` methods judge a position
+    alone unless given ``history=``.
 
         >>> from mancala_cli.rules.registry import get_game
         >>> line = Line(get_game("kimasai-klamroth"))
@@ -537,13 +541,13 @@ class Line:
         return twin
 
     def legal_moves(self) -> list[Move]:
-        return self.game.legal_moves(self.position, self.history)
+        return self.game.legal_moves(self.position, history=self.history)
 
     def outcome(self) -> Outcome | None:
-        return self.game.outcome(self.position, self.history)
+        return self.game.outcome(self.position, history=self.history)
 
     def play(self, origin: int) -> Move:
-        move, after = self.game.play(self.position, origin, self.history)
+        move, after = self.game.play(self.position, origin, history=self.history)
         if self.game.uses_history:
             self.history.add(self.position.key())
         self.position = after

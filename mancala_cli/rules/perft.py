@@ -14,13 +14,13 @@ from .core import Game, Move, Position
 
 def _children(game: Game, position: Position, history: frozenset):
     """The successors and the history their own successors are judged with."""
-    children = list(game.successors(position, history))
+    children = list(game.successors(position, history=history))
     if game.uses_history:
         history = history | {position.key()}
     return children, history
 
 
-def perft(game: Game, position: Position, depth: int, history: frozenset = frozenset()) -> int:
+def perft(game: Game, position: Position, depth: int, *, history: frozenset = frozenset()) -> int:
     """Count the legal move sequences of exactly ``depth`` moves from ``position``;
     ``history`` holds the keys of earlier positions (KK-4b)."""
     if depth == 0:
@@ -28,11 +28,11 @@ def perft(game: Game, position: Position, depth: int, history: frozenset = froze
     children, history = _children(game, position, history)
     if depth == 1:
         return len(children)
-    return sum(perft(game, after, depth - 1, history) for _, after in children)
+    return sum(perft(game, after, depth - 1, history=history) for _, after in children)
 
 
-def divide(game: Game, position: Position, depth: int, history: frozenset = frozenset()
+def divide(game: Game, position: Position, depth: int, *, history: frozenset = frozenset()
            ) -> list[tuple[Move, int]]:
     """Perft split by first move (``depth`` ≥ 1), as chess tools print it."""
     children, history = _children(game, position, history)
-    return [(move, perft(game, after, depth - 1, history)) for move, after in children]
+    return [(move, perft(game, after, depth - 1, history=history)) for move, after in children]

@@ -31,7 +31,7 @@ def random_line(game: Game, rng: _random.Random, max_plies: int | None = None) -
     moves: list[Move] = []
     children = None  # the legal moves where the game stopped, when known
     while max_plies is None or len(moves) < max_plies:
-        children = list(game.successors(position, history))
+        children = list(game.successors(position, history=history))
         if not children:
             break
         move, after = rng.choice(children)
@@ -41,4 +41,4 @@ def random_line(game: Game, rng: _random.Random, max_plies: int | None = None) -
         moves.append(move)
         children = None
     legal = None if children is None else [move for move, _ in children]
-    return RandomLine(moves, position, game.outcome(position, history, legal))
+    return RandomLine(moves, position, game.outcome(position, history=history, moves=legal))
