@@ -101,7 +101,6 @@ class Board:
             self._circuit = {SOUTH: whole, NORTH: whole[files:] + whole[:files]}
 
         self._own_sorted = {side: tuple(sorted(self._own[side])) for side in SIDES}
-        self._relative = {side: self._circuit[side][:len(self._own[side])] for side in SIDES}
 
     def __repr__(self) -> str:
         return f"Board({self.ranks}, {self.files})"
@@ -174,11 +173,6 @@ class Board:
         """
         circuit = self._circuit[side]
         return circuit[::-1] if clockwise else circuit
-
-    def relative_numbers(self, side: Side) -> tuple[int, ...]:
-        """The player's own holes numbered along his counterclockwise circuit
-        from 1 (``relative`` coordinates): element ``k - 1`` is hole ``k``."""
-        return self._relative[side]
 
 
 class Position(NamedTuple):
