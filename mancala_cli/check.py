@@ -132,6 +132,9 @@ class _Walker(Visitor[None]):
         self.fill_positions = fill_positions
         self.fill_marks = fill_marks
         self.coords = coords if coords != style else None
+        self.rewriting = fill_marks or fill_positions or self.coords is not None
+        self.moves = report.moves
+        self.positions = report.positions
         #: Per depth: the line being played (None once a move of it could not
         #: be played), the line before its last move (where that move's
         #: variations start; None when it has none or was not played) and the
@@ -174,8 +177,8 @@ class _Walker(Visitor[None]):
         if played is None:
             self.lines[depth] = None
         elif depth == 0:
-            self.report.moves.append(played)
-            self.report.positions.append(line.position)
+            self.moves.append(played)
+            self.positions.append(line.position)
 
     def result(self) -> None:
         report = self.report
@@ -220,8 +223,11 @@ class _Walker(Visitor[None]):
             legal = [format_move(board, m, self.style, side) for m in self.game.legal_moves(position, line.history)]
             self.locate(step, position, error.rule, error.message, legal=legal)
             return None
-        self.check_marks(step, position, move, destination)
-        self.rewrite(node, move, line.position, side)
+        if ((destination is not None and destination != move.end) or node.captured not in (None, move.captured)
+                or (node.reserved and not move.reserved)):
+            self.check_marks(step, position, move, destination)
+        if self.rewriting:
+            self.rewrite(node, move, line.position, side)
         return move
 
     def check_number(self, step: Step, position: Position) -> None:

@@ -74,6 +74,7 @@ __all__ = ["MAX_VARIATION_DEPTH", "XMLArchiveError", "game_schema", "is_xml", "r
 VERSION = "1"
 #: Pretty-printing indents two spaces a level, up to this level.
 _MAX_INDENT = 40
+_SubElement = etree.SubElement
 
 _RNG = "{http://relaxng.org/ns/structure/1.0}"
 _XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
@@ -359,12 +360,22 @@ class _Moves(_FirstFault[Exception]):
             parent.text = inner
         node = step.node
         try:
-            self.last[depth] = element = _move_element(parent, node, self.positions, inner, inmost)
+            self.last[depth] = element = _SubElement(parent, "move", _move_attributes(node, self.positions))
+            element.tail = inner
+            if (node.before is not None or node.glyphs or node.nags or node.comment is not None
+                    or node.variations):
+                element.text = inmost
+                _move_children(element, node, inmost)
+                if node.variations:
+                    branches = self.branches[depth] = []
+                    for _ in node.variations:
+                        branch = _SubElement(element, "variation")
+                        branch.tail = inmost
+                        branches.append(branch)
+                    branches.reverse()
+                element[-1].tail = inner
         except (XMLArchiveError, ValueError) as fault:  # lxml refuses strings XML cannot hold
             self.found(step, fault)
-            return
-        if node.variations:
-            self.branches[depth] = element.findall("variation")[::-1]
 
     def begin_variation(self, step: Step) -> SkipType | None:
         if super().begin_variation(step) is SKIP:
@@ -408,22 +419,6 @@ def _build_moves(container: etree._Element, moves: list[MoveNode], positions: bo
     """Add ``moves`` and their variations under ``container`` (``<moves>``, at
     level 2), iteratively: variations may nest deep."""
     visit(moves, _Moves(container, positions))
-
-
-def _move_element(parent: etree._Element, node: MoveNode, positions: bool, inner: str,
-                  inmost: str) -> etree._Element:
-    """The ``move`` element of ``node`` under ``parent``, with its empty
-    ``variation`` elements (``inner`` and ``inmost``: the indents after it
-    and inside it)."""
-    element = etree.SubElement(parent, "move", _move_attributes(node, positions))
-    element.tail = inner
-    if node.before is not None or node.glyphs or node.nags or node.comment is not None or node.variations:
-        element.text = inmost
-        _move_children(element, node, inmost)
-        for _ in node.variations:
-            etree.SubElement(element, "variation").tail = inmost
-        element[-1].tail = inner
-    return element
 
 
 def _move_attributes(node: MoveNode, positions: bool) -> dict[str, str]:
