@@ -16,9 +16,9 @@ from .coords import STYLES, Side, format_hole, format_move, parse_hole
 from .errors import CoordinateError, NotationError, PositionError
 from .pmn import read_game, read_games, write_game, write_games
 from .position import BoardFacts, PositionFields, format_position, parse_position
-from .record import BEGIN, END, MOVE, GameRecord, MoveNode, Problem, Step, walk
+from .record import BEGIN, END, MOVE, SKIP, GameRecord, MoveNode, Problem, SkipType, Step, Visitor, visit, walk
 
 __all__ = ["STYLES", "Side", "CoordinateError", "NotationError", "PositionError", "format_hole", "format_move",
            "parse_hole", "BoardFacts", "PositionFields", "format_position", "parse_position", "read_game",
            "read_games", "write_game", "write_games", "GameRecord", "MoveNode", "Problem", "Step", "walk",
-           "MOVE", "BEGIN", "END"]
+           "MOVE", "BEGIN", "END", "Visitor", "visit", "SKIP", "SkipType"]

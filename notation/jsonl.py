@@ -21,9 +21,10 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from .coords import Side
 from .errors import NotationError
 from .grammar import HOLE
-from .record import (GLYPHS, Problem, walk, MAX_DIGITS, MAX_VARIATION_DEPTH, RESULTS, GameRecord, MoveNode, bad_character,
+from .record import (GLYPHS, Problem, Step, Visitor, visit, walk, MAX_DIGITS, MAX_VARIATION_DEPTH, RESULTS, GameRecord, MoveNode, bad_character,
                      tag_problem)
 
 #: The deepest nesting of arrays and objects a line may have: what variations
@@ -33,7 +34,6 @@ from .record import (GLYPHS, Problem, walk, MAX_DIGITS, MAX_VARIATION_DEPTH, RES
 MAX_JSON_DEPTH = 4 + 3 * MAX_VARIATION_DEPTH
 
 _HOLE = re.compile(HOLE)
-_OTHER = {"S": "N", "N": "S"}
 _MAX_COUNT = 10 ** MAX_DIGITS
 
 
@@ -83,25 +83,38 @@ def _move_to_json(node: MoveNode, ply: int, side: str) -> dict[str, Any]:
     return out
 
 
+class _Moves(Visitor[list[dict[str, Any]]]):
+    """The ``moves`` list of a record's JSON object, built along :func:`~notation.record.walk`."""
+
+    def __init__(self) -> None:
+        self.root: list[dict[str, Any]] = []
+        #: Per depth: the list the moves of the line being walked go into.
+        self.lines = [self.root]
+
+    def visit_move(self, step: Step) -> None:
+        self.lines[step.depth].append(_move_to_json(step.node, step.ply, step.side))
+
+    def begin_variation(self, step: Step) -> None:
+        branch: list[dict[str, Any]] = []
+        lines = self.lines
+        depth = step.depth
+        lines[depth - 1][-1]["variations"].append(branch)
+        if depth < len(lines):
+            lines[depth] = branch
+        else:
+            lines.append(branch)
+
+    def result(self) -> list[dict[str, Any]]:
+        return self.root
+
+
 def record_to_object(record: GameRecord, game: str | None, start: str | None) -> dict[str, Any]:
     """The JSON object of ``record`` (``start``: its start position string).
 
     Works without recursion, so deeply nested variations are safe.
     """
-    first_side = start.split()[1] if start else "S"
-    root: list[dict[str, Any]] = []
-    # (nodes, output list, ply of the first node, side of the first node)
-    stack = [(record.moves, root, 1, first_side)]
-    while stack:
-        nodes, out, ply, side = stack.pop()
-        for offset, node in enumerate(nodes):
-            mover = side if offset % 2 == 0 else _OTHER[side]
-            item = _move_to_json(node, ply + offset, mover)
-            out.append(item)
-            for variation in node.variations:
-                branch: list[dict[str, Any]] = []
-                item["variations"].append(branch)
-                stack.append((variation, branch, ply + offset, mover))
+    side: Side = "N" if start and start.split()[1] == "N" else "S"
+    root = visit(record, _Moves(), side=side)
     tags = dict(record.tags)
     obj: dict[str, Any] = {"game": game, "tags": tags, "start": start, "moves": root,
                            "result": record.result}

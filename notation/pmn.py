@@ -27,10 +27,10 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import TextIO
 
-from .coords import move_token
+from .coords import Side, move_token
 from .grammar import PLAIN_MOVE, TAG_LINE, TOKEN, escape, unescape
 from .record import (MAX_TAG_NAME, MAX_TAG_VALUE, MAX_VARIATION_DEPTH, SEVEN_TAGS, GameRecord, MoveNode,
-                     Problem)
+                     Problem, Step, Visitor, visit)
 
 __all__ = ["read_games", "read_game", "write_game", "write_games", "WIDTH", "MAX_PROBLEMS", "MAX_TAG_VALUE"]
 
@@ -644,12 +644,12 @@ def _ordered_tags(tags: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return out
 
 
-def _start(record: GameRecord) -> tuple[str, int]:
+def _start(record: GameRecord) -> tuple[Side, int]:
     """The side to move and the move number where the record starts."""
     setup = record.tag("Setup")
     if setup:
         fields = setup.split()
-        side = fields[1] if len(fields) > 1 and fields[1] in ("S", "N") else "S"
+        side: Side = "N" if len(fields) > 1 and fields[1] == "N" else "S"
         number = int(fields[3]) if len(fields) > 3 and _DIGITS.match(fields[3]) else 1
         return side, number
     return "S", 1
@@ -684,7 +684,19 @@ def _comment_units(text: str, units: list) -> None:
     words = text.split(" ")
     if any("}" in w and "\n" in w for w in words):
         words = " ".join(w.replace("\n", " ") if "}" in w else w for w in words).split(" ")
-    groups: list[list] = []  # [is a ";" part, words]
+    for is_line, part in _comment_parts(words):
+        if is_line:
+            units.append(";" + " ".join(part))
+            units.append(_NL)
+        else:
+            _brace_units(" ".join(part), units)
+
+
+def _comment_parts(words: list[str]) -> list[tuple[bool, list[str]]]:
+    """The words of a comment that holds ``}`` in parts: (is a ``;`` part,
+    its words). A ``;`` part is a run of words without line breaks that
+    holds a ``}``; the words between such runs make ``{…}`` parts."""
+    parts: list[tuple[bool, list[str]]] = []
     run: list[str] = []
     for w in words + [None]:
         if w is not None and "\n" not in w:
@@ -693,23 +705,18 @@ def _comment_units(text: str, units: list) -> None:
         # a word with a line break (or the end): close the run before it
         if run:
             if any("}" in r for r in run):
-                groups.append([True, run])
-            elif groups and not groups[-1][0]:
-                groups[-1][1].extend(run)
+                parts.append((True, run))
+            elif parts and not parts[-1][0]:
+                parts[-1][1].extend(run)
             else:
-                groups.append([False, run])
+                parts.append((False, run))
             run = []
         if w is not None:
-            if groups and not groups[-1][0]:
-                groups[-1][1].append(w)
+            if parts and not parts[-1][0]:
+                parts[-1][1].append(w)
             else:
-                groups.append([False, [w]])
-    for is_line, part in groups:
-        if is_line:
-            units.append(";" + " ".join(part))
-            units.append(_NL)
-        else:
-            _brace_units(" ".join(part), units)
+                parts.append((False, [w]))
+    return parts
 
 
 def _brace_units(text: str, units: list) -> None:
@@ -746,72 +753,80 @@ def _move_text(node: MoveNode) -> str:
     return out
 
 
-def _movetext_units(record: GameRecord) -> list:
-    units: list = []
-    side, number = _start(record)
-    opener = ""  # "(" waiting to be glued to the next unit
+class _Movetext(Visitor[list]):
+    """The units of a record's movetext (a move with its number, a piece of
+    a comment, ``_NL``), built along :func:`~notation.record.walk`; an empty
+    variation is not written."""
 
-    # The record's comment and the first move's "before" comment would read
-    # back as one comment (the reader joins neighbours with a space): write them
-    # as one.
-    first_before_node = record.moves[0] if record.moves else None
-    first_before = first_before_node.before if first_before_node else None
-    if record.comment is not None:
-        joined = record.comment if first_before is None else record.comment + " " + first_before
-        _comment_units(joined, units)
-    # frames: [moves, index, side, number, force N..., is variation]
-    stack = [[record.moves, 0, side, number, True, False]]
-    while stack:
-        frame = stack[-1]
-        moves, i, side, number, force, is_var = frame
-        if i >= len(moves):
-            stack.pop()
-            if is_var:
-                if units and units[-1] is not _NL:
-                    units[-1] += ")"
-                else:
-                    units.append(")")
-            continue
-        node = moves[i]
-        if i == 0 and is_var:
-            opener += "("
-        if node.before is not None and not (node is first_before_node and record.comment is not None):
+    def __init__(self, record: GameRecord) -> None:
+        self.record = record
+        self.units: list = []
+        self.opener = ""  # "(" waiting to be glued to the next unit
+        self.force = True  # a North move is written with its number
+        self.opening = False  # a variation has begun and has no move yet
+        # The record's comment and the first move's "before" comment would read
+        # back as one comment (the reader joins neighbours with a space): they
+        # are written as one, at the start.
+        self.joined: MoveNode | None = None
+        if record.comment is not None:
+            first = record.moves[0] if record.moves else None
+            before = first.before if first is not None else None
+            _comment_units(record.comment if before is None else record.comment + " " + before, self.units)
+            self.joined = first
+
+    def begin_variation(self, step: Step) -> None:
+        self.opening = True
+
+    def end_variation(self, step: Step) -> None:
+        if self.opening:  # an empty variation
+            self.opening = False
+            return
+        units = self.units
+        if units and units[-1] is not _NL:
+            units[-1] += ")"
+        else:
+            units.append(")")
+        self.force = True
+
+    def visit_move(self, step: Step) -> None:
+        node = step.node
+        units = self.units
+        if self.opening:
+            self.opening = False
+            self.opener += "("
+            self.force = True
+        if node.before is not None and node is not self.joined:
             mark = len(units)
             _comment_units(node.before, units)
-            if opener:
-                units[mark] = opener + units[mark]
-                opener = ""
-            force = True
+            if self.opener:
+                units[mark] = self.opener + units[mark]
+                self.opener = ""
+            self.force = True
         move = _move_text(node)
-        if side == "S":
-            unit = f"{number}. {move}"
-        elif force:
-            unit = f"{number}... {move}"
-        else:
-            unit = move
-        if opener:
-            unit = opener + unit
-            opener = ""
-        units.append(unit)
+        if step.side == "S":
+            move = f"{step.number}. {move}"
+        elif self.force:
+            move = f"{step.number}... {move}"
+        if self.opener:
+            move = self.opener + move
+            self.opener = ""
+        units.append(move)
         if len(node.glyphs) > 1:  # one glyph fits after the move: the others as NAGs
             units.extend(f"${_GLYPH_NAGS[g]}" for g in node.glyphs[1:] if g in _GLYPH_NAGS)
         for nag in node.nags:
             units.append(f"${nag}")
-        force = False
+        self.force = node.comment is not None or bool(node.variations and any(node.variations))
         if node.comment is not None:
             _comment_units(node.comment, units)
-            force = True
-        variations = [v for v in node.variations if v]
-        if variations:
-            force = True
-        if side == "S":
-            frame[1:5] = i + 1, "N", number, force
-        else:
-            frame[1:5] = i + 1, "S", number + 1, force
-        for variation in reversed(variations):
-            stack.append([variation, 0, side, number, True, True])
-    units.append(opener + (record.result or "*"))
-    return units
+
+    def result(self) -> list:
+        self.units.append(self.opener + (self.record.result or "*"))
+        return self.units
+
+
+def _movetext_units(record: GameRecord) -> list:
+    side, number = _start(record)
+    return visit(record, _Movetext(record), side=side, number=number)
 
 
 def _wrap(units: list, width: int = WIDTH) -> list[str]:

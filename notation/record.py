@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
 from .coords import Side
 
@@ -173,6 +173,15 @@ class GameRecord:
 #: What a :class:`Step` of :func:`walk` is: a move, or the start or end of a variation.
 MOVE, BEGIN, END = "move", "begin", "end"
 
+ResultT = TypeVar("ResultT")
+
+
+class SkipType:
+    """The type of :data:`SKIP`."""
+
+    def __repr__(self) -> str:
+        return "SKIP"
+
 
 class Step(NamedTuple):
     """One event of :func:`walk`.
@@ -204,29 +213,117 @@ def walk(record: GameRecord | list[MoveNode], *, side: Side = "S", number: int =
         >>> [(s.kind, s.node.hole, s.ply, s.side, s.number, s.depth) for s in walk(record)]
         [('move', 'c1', 1, 'S', 1, 0), ('begin', 'c1', 1, 'S', 1, 1), ('move', 'd1', 1, 'S', 1, 1), \
 ('end', 'c1', 1, 'S', 1, 1), ('move', 'd2', 2, 'N', 1, 0)]
+
+    A line's :data:`END` comes after those of the variations inside it, so
+    the lines in the reverse order of their ends (the main line, which has
+    no :data:`END`, first) are those of a walk that plays a whole line and
+    then its variations, the last one first: the order in which problems
+    of a record are reported.
     """
     moves = record.moves if isinstance(record, GameRecord) else record
-    # A frame: the line, the next index in it, the ply, side and number
-    # there, the move the line replaces (None: the main line), its depth,
-    # and whether its BEGIN was given.
-    stack: list[list[Any]] = [[moves, 0, 1, side, number, None, 0, True, (1, side, number)]]
+    new = tuple.__new__  # Step(...) without the keyword handling, for speed
+    # A frame: a line, the index of its next move, that move's ply, side and
+    # number, and the line's BEGIN (None: the main line). A move with
+    # variations leaves the rest of its line on the stack under them.
+    stack: list[tuple[list[MoveNode], int, int, str, int, Step | None]] = [(moves, 0, 1, side, number, None)]
     while stack:
-        frame = stack[-1]
-        line, i, ply, mover, count, parent, depth, begun, _ = frame
-        if not begun:
-            frame[7] = True
-            yield Step(BEGIN, parent, ply, mover, count, depth)
-        if i == len(line):
-            stack.pop()
-            if parent is not None:
-                first_ply, first_side, first_number = frame[8]
-                yield Step(END, parent, first_ply, first_side, first_number, depth)
-            continue
-        node = line[i]
-        yield Step(MOVE, node, ply, mover, count, depth)
-        frame[1:5] = i + 1, ply + 1, _OTHER[mover], count + 1 if mover == "N" else count
-        for variation in reversed(node.variations):
-            stack.append([variation, 0, ply, mover, count, node, depth + 1, False, (ply, mover, count)])
+        line, i, ply, mover, count, begin = stack.pop()
+        depth = 0 if begin is None else begin.depth
+        if i == 0 and begin is not None:
+            yield begin
+        for i in range(i, len(line)):
+            node = line[i]
+            yield new(Step, (MOVE, node, ply, mover, count, depth))
+            if node.variations:
+                opening = new(Step, (BEGIN, node, ply, mover, count, depth + 1))
+                stack.append((line, i + 1, ply + 1, "S" if mover == "N" else "N",
+                              count + 1 if mover == "N" else count, begin))
+                for variation in reversed(node.variations):
+                    stack.append((variation, 0, ply, mover, count, opening))
+                break
+            ply += 1
+            if mover == "S":
+                mover = "N"
+            else:
+                mover = "S"
+                count += 1
+        else:
+            if begin is not None:
+                yield new(Step, (END, *begin[1:]))
 
 
-_OTHER: dict[Side, Side] = {"S": "N", "N": "S"}
+#: What :meth:`Visitor.begin_variation` returns to have a variation skipped.
+SKIP = SkipType()
+
+
+class Visitor(Generic[ResultT]):
+    """What :func:`visit` drives over a record's moves, as python-chess's
+    ``BaseVisitor`` is driven by ``Game.accept``: each method gets the
+    :class:`Step` of :func:`walk`, and :meth:`result` is what
+    :func:`visit` returns. A variation whose :meth:`begin_variation`
+    returns :data:`SKIP` is left out, its :meth:`end_variation` too.
+
+        >>> class Count(Visitor[int]):
+        ...     def __init__(self) -> None:
+        ...         self.moves = 0
+        ...     def visit_move(self, step: Step) -> None:
+        ...         self.moves += 1
+        ...     def begin_variation(self, step: Step) -> SkipType | None:
+        ...         return SKIP if step.depth > 1 else None
+        ...     def result(self) -> int:
+        ...         return self.moves
+        >>> deep = [MoveNode("a1", variations=[[MoveNode("b1", variations=[[MoveNode("c1")]])]])]
+        >>> visit(deep, Count())
+        2
+    """
+
+    def begin_variation(self, step: Step) -> SkipType | None:
+        """A variation of ``step.node`` starts (``step.depth`` is its depth)."""
+        return None
+
+    def end_variation(self, step: Step) -> None:
+        """The variation begun with the same step ends."""
+
+    def visit_move(self, step: Step) -> None:
+        """A move, with its ply, side, number and depth."""
+
+    def result(self) -> ResultT:
+        """What :func:`visit` returns, once every step has been given."""
+        raise NotImplementedError
+
+
+def visit(record: GameRecord | list[MoveNode], visitor: Visitor[ResultT], *, side: Side = "S",
+          number: int = 1) -> ResultT:
+    """Give every :class:`Step` of :func:`walk` (with ``side`` and
+    ``number``) to ``visitor``; return its :meth:`~Visitor.result`::
+
+        >>> class Moves(Visitor[list[str]]):
+        ...     def __init__(self) -> None:
+        ...         self.out: list[str] = []
+        ...     def visit_move(self, step: Step) -> None:
+        ...         self.out.append(f"{step.number}{'.' if step.side == 'S' else '...'}{step.node.hole}")
+        ...     def begin_variation(self, step: Step) -> None:
+        ...         self.out.append("(")
+        ...     def end_variation(self, step: Step) -> None:
+        ...         self.out.append(")")
+        ...     def result(self) -> list[str]:
+        ...         return self.out
+        >>> record = GameRecord(moves=[MoveNode("c1", variations=[[MoveNode("d1")]]), MoveNode("d2")])
+        >>> " ".join(visit(record, Moves(), side="N", number=7))
+        '7...c1 ( 7...d1 ) 8.d2'
+    """
+    move, begin, end = visitor.visit_move, visitor.begin_variation, visitor.end_variation
+    skipping = 0  # the depth of the variation being skipped, 0 if none
+    for step in walk(record, side=side, number=number):
+        kind = step.kind
+        if skipping:
+            if kind == END and step.depth == skipping:
+                skipping = 0
+        elif kind == MOVE:
+            move(step)
+        elif kind == BEGIN:
+            if begin(step) is SKIP:
+                skipping = step.depth
+        else:
+            end(step)
+    return visitor.result()

@@ -58,15 +58,15 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from importlib import resources
-from typing import BinaryIO, TypedDict, cast
+from typing import BinaryIO, Generic, TypedDict, TypeVar, cast
 
 from lxml import etree
 
 from .errors import NotationError
 from .grammar import HOLE
 from .pmn import MAX_PROBLEMS
-from .record import (GLYPHS, MAX_DIGITS, MAX_VARIATION_DEPTH, RESULTS, GameRecord, MoveNode, Problem,
-                             bad_character, tag_problem)
+from .record import (GLYPHS, MAX_DIGITS, MAX_VARIATION_DEPTH, RESULTS, SKIP, GameRecord, MoveNode, Problem,
+                     SkipType, Step, Visitor, bad_character, tag_problem, visit)
 
 __all__ = ["MAX_VARIATION_DEPTH", "XMLArchiveError", "game_schema", "is_xml", "read_archive", "schema",
            "write_archive"]
@@ -75,6 +75,7 @@ __all__ = ["MAX_VARIATION_DEPTH", "XMLArchiveError", "game_schema", "is_xml", "r
 VERSION = "1"
 #: Pretty-printing indents two spaces a level, up to this level.
 _MAX_INDENT = 40
+_SubElement = etree.SubElement
 
 _RNG = "{http://relaxng.org/ns/structure/1.0}"
 _XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
@@ -287,7 +288,8 @@ def _build_game(record: GameRecord, positions: bool, start: str | None) -> etree
             tag = etree.SubElement(tags, "tag", name=name)
             _set_text(tag, value)
             tag.tail = _INDENTS[3]
-        tag.tail = inner
+        if tag is not None:
+            tag.tail = inner
     if record.comment is not None:
         comment = etree.SubElement(game, "comment")
         _set_text(comment, _writable(record.comment, "game comment"))
@@ -305,82 +307,183 @@ def _build_game(record: GameRecord, positions: bool, start: str | None) -> etree
     return game
 
 
-def _build_moves(container: etree._Element, moves: list[MoveNode], positions: bool) -> None:
-    """Add ``moves`` and their variations under ``container`` (``<moves>``, at
-    level 2), iteratively: variations may nest deep."""
-    subelement = etree.SubElement
-    indents = _INDENTS
-    top = _MAX_INDENT
-    # (element, its moves, its level, how deep in variations)
-    work: list[tuple[etree._Element, list[MoveNode], int, int]] = [(container, moves, 2, 0)]
-    while work:
-        parent, nodes, level, depth = work.pop()
-        if depth > MAX_VARIATION_DEPTH:
-            raise XMLArchiveError(f"variations nested more than {MAX_VARIATION_DEPTH} deep: an XML archive "
-                                  f"holds at most {MAX_VARIATION_DEPTH} levels (libxml2 reads at most 2048 "
-                                  f"nested elements)")
-        if not nodes:
-            continue
-        inner = indents[min(level + 1, top)]
-        inmost = indents[min(level + 2, top)]
-        parent.text = inner
-        element = None
-        for node in nodes:
-            attrib = {"hole": node.hole}
-            if not _TOKEN.fullmatch(node.hole):
-                raise XMLArchiveError(f"move {node.hole!r}: a hole is written without white space")
-            if not _HOLE.fullmatch(node.hole):
-                raise XMLArchiveError(f"move {node.hole!r} is not a hole")
-            if node.destination is not None:
-                if not _TOKEN.fullmatch(node.destination):
-                    raise XMLArchiveError(f"move {node.text!r}: a hole is written without white space")
-                if not _HOLE.fullmatch(node.destination):
-                    raise XMLArchiveError(f"move {node.hole!r}: destination {node.destination!r} is not a hole")
-                attrib["destination"] = node.destination
-            if node.captured is not None:
-                if node.captured < 0:
-                    raise XMLArchiveError(f"move {node.hole!r}: negative capture mark {node.captured}")
-                attrib["captured"] = str(int(node.captured))
-            if node.reserved:
-                attrib["reserved"] = "true"
-            if node.number is not None:
-                if node.number < 0:
-                    raise XMLArchiveError(f"move {node.hole!r}: negative move number {node.number}")
-                attrib["number"] = str(int(node.number))
-            if node.dots is not None:
-                if node.dots not in (".", "..."):
-                    raise XMLArchiveError(f"move {node.hole!r}: move number dots {node.dots!r}, not . or ...")
-                attrib["dots"] = node.dots
-            if positions and node.position is not None:
-                if not _POSITION.fullmatch(node.position):
-                    raise XMLArchiveError(f"move {node.text!r}: {node.position!r} is not a position string")
-                attrib["position"] = node.position
-            element = subelement(parent, "move", attrib)
+FaultT = TypeVar("FaultT")
+
+
+class _FirstFault(Visitor["FaultT | None"], Generic[FaultT]):
+    """What is wrong with a record's moves, found along :func:`~notation.record.walk`.
+
+    A line's first fault ends it (its later moves and the variations of its
+    moves are skipped). Of the faults of all lines, :meth:`result` gives the
+    one found first by a walk that takes a whole line and then its
+    variations, the last one first: that of the last line to end (the main
+    line ends last). Subclasses call :meth:`found` and skip a move when
+    :attr:`faults` holds one for its depth.
+    """
+
+    def __init__(self) -> None:
+        #: Per depth: the first fault of the line being walked.
+        self.faults: list[FaultT | None] = [None]
+        self.fault: FaultT | None = None
+
+    def found(self, step: Step, fault: FaultT) -> None:
+        self.faults[step.depth] = fault
+
+    def begin_variation(self, step: Step) -> SkipType | None:
+        depth = step.depth
+        if self.faults[depth - 1] is not None:
+            return SKIP
+        if depth == len(self.faults):
+            self.faults.append(None)
+        else:
+            self.faults[depth] = None
+        return None
+
+    def end_variation(self, step: Step) -> None:
+        fault = self.faults[step.depth]
+        if fault is not None:
+            self.fault = fault
+
+    def result(self) -> FaultT | None:
+        if self.faults[0] is not None:
+            self.fault = self.faults[0]
+        return self.fault
+
+
+class _Moves(_FirstFault[Exception]):
+    """Builds the ``move`` and ``variation`` elements of a record under its
+    ``<moves>`` (at level 2, a variation's moves two levels deeper than its
+    move) along :func:`~notation.record.walk`; :meth:`result` raises the
+    error that makes the record unwritable, if any."""
+
+    def __init__(self, container: etree._Element, positions: bool) -> None:
+        super().__init__()
+        self.positions = positions
+        #: Per depth: the element holding the line's moves with the indents
+        #: after a move and inside it, the line's last move element, and the
+        #: variation elements of that move not yet begun.
+        self.parents = [(container, _INDENTS[3], _INDENTS[4])]
+        self.last: list[etree._Element | None] = [None]
+        self.branches: list[list[etree._Element]] = [[]]
+
+    def visit_move(self, step: Step) -> None:
+        depth = step.depth
+        if self.faults[depth] is not None:
+            return
+        parent, inner, inmost = self.parents[depth]
+        if self.last[depth] is None:
+            parent.text = inner
+        node = step.node
+        try:
+            self.last[depth] = element = _SubElement(parent, "move", _move_attributes(node, self.positions))
             element.tail = inner
             if (node.before is not None or node.glyphs or node.nags or node.comment is not None
                     or node.variations):
                 element.text = inmost
-                if node.before is not None:
-                    _text_child(element, "before", _writable(node.before, f"comment before move {node.hole!r}"),
-                                inmost)
-                for glyph in node.glyphs:
-                    if glyph not in GLYPHS:
-                        raise XMLArchiveError(f"move {node.text!r}: glyph {glyph!r} is not one of "
-                                              f"{' '.join(GLYPHS)}")
-                    _text_child(element, "glyph", glyph, inmost)
-                for nag in node.nags:
-                    if not 0 <= nag <= 255:
-                        raise XMLArchiveError(f"move {node.text!r}: NAG ${nag} is not in 0-255")
-                    _text_child(element, "nag", str(int(nag)), inmost)
-                if node.comment is not None:
-                    _text_child(element, "comment", _writable(node.comment, f"comment after move {node.hole!r}"),
-                                inmost)
-                for variation in node.variations:
-                    branch = subelement(element, "variation")
-                    branch.tail = inmost
-                    work.append((branch, variation, level + 2, depth + 1))
+                _move_children(element, node, inmost)
+                if node.variations:
+                    branches = self.branches[depth] = []
+                    for _ in node.variations:
+                        branch = _SubElement(element, "variation")
+                        branch.tail = inmost
+                        branches.append(branch)
+                    branches.reverse()
                 element[-1].tail = inner
-        element.tail = indents[min(level, top)]
+        except (XMLArchiveError, ValueError) as fault:  # lxml refuses strings XML cannot hold
+            self.found(step, fault)
+
+    def begin_variation(self, step: Step) -> SkipType | None:
+        if super().begin_variation(step) is SKIP:
+            return SKIP
+        depth = step.depth
+        branch = self.branches[depth - 1].pop()
+        if depth > MAX_VARIATION_DEPTH:
+            self.fault = XMLArchiveError(
+                f"variations nested more than {MAX_VARIATION_DEPTH} deep: an XML archive holds at most "
+                f"{MAX_VARIATION_DEPTH} levels (libxml2 reads at most 2048 nested elements)")
+            return SKIP
+        level = 2 + 2 * depth
+        line = (branch, _INDENTS[min(level + 1, _MAX_INDENT)], _INDENTS[min(level + 2, _MAX_INDENT)])
+        if depth == len(self.parents):
+            self.parents.append(line)
+            self.last.append(None)
+            self.branches.append([])
+        else:
+            self.parents[depth] = line
+            self.last[depth] = None
+        return None
+
+    def end_variation(self, step: Step) -> None:
+        super().end_variation(step)
+        self.close(step.depth)
+
+    def close(self, depth: int) -> None:
+        last = self.last[depth]
+        if last is not None and self.faults[depth] is None:
+            last.tail = _INDENTS[min(2 + 2 * depth, _MAX_INDENT)]
+
+    def result(self) -> Exception | None:
+        self.close(0)
+        fault = super().result()
+        if fault is not None:
+            raise fault
+        return None
+
+
+def _build_moves(container: etree._Element, moves: list[MoveNode], positions: bool) -> None:
+    """Add ``moves`` and their variations under ``container`` (``<moves>``, at
+    level 2), iteratively: variations may nest deep."""
+    visit(moves, _Moves(container, positions))
+
+
+def _move_attributes(node: MoveNode, positions: bool) -> dict[str, str]:
+    """The attributes of ``node``'s ``move`` element, checked against the schema."""
+    attrib = {"hole": node.hole}
+    if not _TOKEN.fullmatch(node.hole):
+        raise XMLArchiveError(f"move {node.hole!r}: a hole is written without white space")
+    if not _HOLE.fullmatch(node.hole):
+        raise XMLArchiveError(f"move {node.hole!r} is not a hole")
+    if node.destination is not None:
+        if not _TOKEN.fullmatch(node.destination):
+            raise XMLArchiveError(f"move {node.text!r}: a hole is written without white space")
+        if not _HOLE.fullmatch(node.destination):
+            raise XMLArchiveError(f"move {node.hole!r}: destination {node.destination!r} is not a hole")
+        attrib["destination"] = node.destination
+    if node.captured is not None:
+        if node.captured < 0:
+            raise XMLArchiveError(f"move {node.hole!r}: negative capture mark {node.captured}")
+        attrib["captured"] = str(int(node.captured))
+    if node.reserved:
+        attrib["reserved"] = "true"
+    if node.number is not None:
+        if node.number < 0:
+            raise XMLArchiveError(f"move {node.hole!r}: negative move number {node.number}")
+        attrib["number"] = str(int(node.number))
+    if node.dots is not None:
+        if node.dots not in (".", "..."):
+            raise XMLArchiveError(f"move {node.hole!r}: move number dots {node.dots!r}, not . or ...")
+        attrib["dots"] = node.dots
+    if positions and node.position is not None:
+        if not _POSITION.fullmatch(node.position):
+            raise XMLArchiveError(f"move {node.text!r}: {node.position!r} is not a position string")
+        attrib["position"] = node.position
+    return attrib
+
+
+def _move_children(element: etree._Element, node: MoveNode, inmost: str) -> None:
+    """The ``before``, ``glyph``, ``nag`` and ``comment`` elements of ``node``, checked."""
+    if node.before is not None:
+        _text_child(element, "before", _writable(node.before, f"comment before move {node.hole!r}"), inmost)
+    for glyph in node.glyphs:
+        if glyph not in GLYPHS:
+            raise XMLArchiveError(f"move {node.text!r}: glyph {glyph!r} is not one of {' '.join(GLYPHS)}")
+        _text_child(element, "glyph", glyph, inmost)
+    for nag in node.nags:
+        if not 0 <= nag <= 255:
+            raise XMLArchiveError(f"move {node.text!r}: NAG ${nag} is not in 0-255")
+        _text_child(element, "nag", str(int(nag)), inmost)
+    if node.comment is not None:
+        _text_child(element, "comment", _writable(node.comment, f"comment after move {node.hole!r}"), inmost)
 
 
 def _set_text(element: etree._Element, text: str) -> None:
@@ -406,6 +509,22 @@ def _text_child(parent: etree._Element, name: str, text: str, tail: str) -> None
     child.tail = tail
 
 
+class _Unwritable(_FirstFault[str]):
+    """Which text of a record's moves holds a character XML cannot, if any."""
+
+    def visit_move(self, step: Step) -> None:
+        if self.faults[step.depth] is not None:
+            return
+        node = step.node
+        move = f"move {node.hole!r}"
+        for what, text in (("move", node.hole), (move, node.destination), (f"comment before {move}", node.before),
+                           (f"comment after {move}", node.comment), (f"position after {move}", node.position)):
+            match = None if text is None else _NOT_XML.search(text)
+            if match:
+                self.found(step, f"{what}: character U+{ord(match.group()):04X} cannot be written in XML")
+                return
+
+
 def _unwritable_text(record: GameRecord) -> str | None:
     """Which text of ``record`` holds a character XML cannot, if any."""
     texts: list[tuple[str, str]] = []
@@ -413,19 +532,11 @@ def _unwritable_text(record: GameRecord) -> str | None:
         texts += [(f"tag name {name!r}", name), (f"tag {name}", value)]
     if record.comment is not None:
         texts.append(("game comment", record.comment))
-    work = [record.moves]
-    while work:
-        for node in work.pop():
-            move = f"move {node.hole!r}"
-            texts += [("move", node.hole), (move, node.destination or ""),
-                      (f"comment before {move}", node.before or ""), (f"comment after {move}", node.comment or ""),
-                      (f"position after {move}", node.position or "")]
-            work.extend(node.variations)
     for what, text in texts:
         match = _NOT_XML.search(text)
         if match:
             return f"{what}: character U+{ord(match.group()):04X} cannot be written in XML"
-    return None
+    return visit(record, _Unwritable())
 
 
 # -- reading ---------------------------------------------------------------------------------
