@@ -340,7 +340,6 @@ def validate(
 
     from .inputs import InputError
     from .pipeline import Options
-    from .reporters import report_json
 
     if game is not None:
         _game(game)
@@ -356,13 +355,7 @@ def validate(
             if isinstance(result, Exception):
                 io_failed = io_failed or isinstance(result, InputError)
                 totals["errors"] += 1
-                if format == "json":
-                    unreadable = {"severity": "error", "rule": "unreadable", "message": str(result)}
-                    out.write(report_json(path, getattr(result, "line", None), None, 0, None, False,
-                                          [unreadable]) + "\n")
-                else:
-                    out.flush()
-                    typer.echo(f"mancala: error: {result}", err=True)
+                _unreadable(path, result, format)
                 continue
             totals["games"] += result.record_count
             totals["moves"] += result.moves
@@ -379,6 +372,18 @@ def validate(
         raise typer.Exit(2)
     if totals["errors"]:
         raise typer.Exit(1)
+
+
+def _unreadable(path: str, error: Exception, format: str) -> None:
+    """Report an input that could not be read at all."""
+    from .reporters import report_json
+
+    if format == "json":
+        unreadable = {"severity": "error", "rule": "unreadable", "message": str(error)}
+        sys.stdout.write(report_json(path, getattr(error, "line", None), None, 0, None, False, [unreadable]) + "\n")
+    else:
+        sys.stdout.flush()
+        typer.echo(f"mancala: error: {error}", err=True)
 
 
 def _counted(number: int, noun: str) -> str:
