@@ -2,24 +2,54 @@
 
     >>> from mancala_cli import get_game, Line
     >>> line = Line(get_game("kingulu"))
-    >>> [line.game.board.name(m.origin) for m in line.legal_moves()]
-    ['c1', 'd1', 'e1', 'f1']
+    >>> [line.token(m) for m in line.legal_moves()]
+    ['c1x6', 'd1x6', 'e1', 'f1']
+
+The rules load at once; the library's reading, checking, writing and
+drawing (``docs/library.md``) load when first used, so that a command that
+needs none of them starts quickly.
 """
-from .api import GamePosition, Line, Report, check, copy_record, read, svg, text, write
-from .errors import BadArchive, BadCoordinate, BadMove, BadPosition, UnreadableInput
-from .positions import format_position, parse_position
-from .records import random_game
-from .rules import (LAP_LIMIT, NORTH, SOUTH, Board, Game, IllegalMove, InvalidPosition, MancalaError, Move,
-                    MutablePosition, Outcome, Position, other)
-from .rules import GAME_IDS, UnknownGame, all_games, get_game
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from .rules import (GAME_IDS, LAP_LIMIT, NORTH, SOUTH, Board, Game, IllegalMove, InvalidPosition, MancalaError,
+                    Move, MutablePosition, Outcome, Position, UnknownGame, all_games, get_game, other)
 from .rules.perft import divide, perft
+
+if TYPE_CHECKING:
+    from .api import GamePosition, Line, Report, check, copy_record, read, svg, text, write
+    from .errors import BadArchive, BadCoordinate, BadMove, BadPosition, UnreadableInput
+    from .positions import format_position, parse_position
+    from .records import random_game
 
 __version__ = "0.1.0"
 
+#: Where each name that loads when first used lives.
+_LATER = {
+    **{name: "api" for name in ("GamePosition", "Line", "Report", "check", "copy_record", "read", "svg", "text",
+                                "write")},
+    **{name: "errors" for name in ("BadArchive", "BadCoordinate", "BadMove", "BadPosition", "UnreadableInput")},
+    **{name: "positions" for name in ("format_position", "parse_position")},
+    "random_game": "records",
+}
+
 __all__ = [
-    "LAP_LIMIT", "NORTH", "SOUTH", "Board", "Game", "IllegalMove", "InvalidPosition", "Line",
-    "MancalaError", "Move", "MutablePosition", "Outcome", "Position", "other", "GAME_IDS", "UnknownGame",
-    "all_games", "get_game", "perft", "divide", "parse_position", "format_position", "BadPosition",
-    "random_game", "__version__", "read", "write", "check", "svg", "text", "Report", "GamePosition",
-    "copy_record", "BadArchive", "BadCoordinate", "BadMove", "UnreadableInput",
+    "LAP_LIMIT", "NORTH", "SOUTH", "Board", "Game", "IllegalMove", "InvalidPosition", "MancalaError", "Move",
+    "MutablePosition", "Outcome", "Position", "other", "GAME_IDS", "UnknownGame", "all_games", "get_game",
+    "perft", "divide", "__version__", *_LATER,
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LATER.get(name)
+    if module is None:
+        raise AttributeError(f"module 'mancala_cli' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -21,9 +21,8 @@ from collections.abc import Iterable, Iterator
 from typing import IO, Any, BinaryIO
 
 from notation.coords import STYLES, format_move, parse_hole
-from notation.errors import CoordinateError
+from notation.errors import CoordinateError, XMLArchiveError
 from notation.record import BEGIN, END, MOVE, GameRecord, MoveNode, Problem, walk
-from notation.xml import XMLArchiveError
 
 from .errors import BadCoordinate, BadMove, UnreadableInput, bad_archive
 from .positions import format_position, parse_position

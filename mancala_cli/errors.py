@@ -22,8 +22,7 @@ also derives from the error of the layer it comes from (``KeyError``,
 """
 from __future__ import annotations
 
-from notation.errors import CoordinateError, NotationError
-from notation.xml import XMLArchiveError
+from notation.errors import CoordinateError, NotationError, XMLArchiveError
 
 from .cli.inputs import InputError
 from .positions import BadPosition

@@ -16,3 +16,27 @@ class CoordinateError(NotationError):
 
 class PositionError(NotationError):
     """A position string that is badly formed, or that the board cannot hold."""
+
+
+class XMLArchiveError(NotationError):
+    """An archive that cannot be read (not well-formed, a DTD, not valid
+    against the schema), or a record that cannot be written.
+
+    ``reason`` is the parser's or validator's message, ``line`` (and
+    ``column`` when known) where in the document it was found; for a record
+    that cannot be written, where the record started in its input.
+    """
+
+    def __init__(self, reason: str, line: int | None = None, column: int | None = None,
+                 file: str | None = None) -> None:
+        self.reason = reason
+        self.line = line
+        self.column = column
+        self.file = file
+        super().__init__(reason, line, column, file)
+
+    def __str__(self) -> str:
+        where = [part for part in (self.file, f"line {self.line}" if self.line is not None else None,
+                                   f"column {self.column}" if self.line is not None and self.column else None)
+                 if part]
+        return f"{', '.join(where)}: {self.reason}" if where else self.reason

@@ -62,7 +62,7 @@ from typing import BinaryIO, Generic, TypedDict, TypeVar, cast
 
 from lxml import etree
 
-from .errors import NotationError
+from .errors import NotationError, XMLArchiveError
 from .grammar import HOLE
 from .pmn import MAX_PROBLEMS
 from .record import (GLYPHS, MAX_DIGITS, MAX_VARIATION_DEPTH, RESULTS, SKIP, GameRecord, MoveNode, Problem,
@@ -93,30 +93,6 @@ _COUNT = re.compile(r"\s*\+?0*([0-9]+)\s*\Z")
 _MAX_ATTRIBUTES = 8
 _TOO_MANY_ATTRIBUTES = etree.XPath(f"descendant-or-self::*[count(@*) > {_MAX_ATTRIBUTES}][1]")
 _FIRST_ATTRIBUTES = etree.XPath(f"@*[position() <= {_MAX_ATTRIBUTES}]")
-
-
-class XMLArchiveError(NotationError):
-    """An archive that cannot be read (not well-formed, a DTD, not valid
-    against the schema), or a record that cannot be written.
-
-    ``reason`` is the parser's or validator's message, ``line`` (and
-    ``column`` when known) where in the document it was found; for a record
-    that cannot be written, where the record started in its input.
-    """
-
-    def __init__(self, reason: str, line: int | None = None, column: int | None = None,
-                 file: str | None = None) -> None:
-        self.reason = reason
-        self.line = line
-        self.column = column
-        self.file = file
-        super().__init__(reason, line, column, file)
-
-    def __str__(self) -> str:
-        where = [part for part in (self.file, f"line {self.line}" if self.line is not None else None,
-                                   f"column {self.column}" if self.line is not None and self.column else None)
-                 if part]
-        return f"{', '.join(where)}: {self.reason}" if where else self.reason
 
 
 class _BadGame(Exception):
