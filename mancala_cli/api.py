@@ -154,10 +154,7 @@ class Line(core.Line):
         if end != played.end or (taken is not None and taken != played.captured) \
                 or (reserves and not played.reserved):
             raise BadMove(f"{move}: the move is {self.token(played, long_form=destination is not None)}")
-        if self.game.uses_history:
-            self.history.add(self.position.key())
-        self.position = after
-        self.moves.append(played)
+        self._push(played, after)
         return played
 
     def _parse(self, token: str) -> tuple[int, int | None, int | None, bool]:

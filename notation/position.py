@@ -22,23 +22,18 @@ from __future__ import annotations
 import re
 from typing import NamedTuple, Protocol
 
-from .coords import Side, hole_names
+from .coords import Shape, Side, hole_names
 from .errors import PositionError
 
 __all__ = ["BoardFacts", "PositionFields", "parse_position", "format_position"]
 
 
-class BoardFacts(Protocol):
-    """What the record layer knows of a game: plain data, no rules."""
+class BoardFacts(Shape, Protocol):
+    """What the record layer knows of a game: its shape (rows and columns)
+    and a few plain facts, no rules."""
 
     @property
     def id(self) -> str: ...
-
-    @property
-    def ranks(self) -> int: ...
-
-    @property
-    def files(self) -> int: ...
 
     @property
     def has_reserved_holes(self) -> bool: ...

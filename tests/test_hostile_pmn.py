@@ -17,35 +17,29 @@ def child(code: str, timeout: int = 60) -> str:
     return done.stdout
 
 
-def peak_of(code: str) -> tuple[int, str]:
-    """Peak resident memory (kB) of a child running ``code``, and its output."""
-    out = child("import resource\nfrom notation.pmn import read_games\n" + textwrap.dedent(code)
-                + "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
-    *lines, peak = out.splitlines()
-    return int(peak), "\n".join(lines)
+def bounded(code: str) -> str:
+    """The output of a child running ``code``, then ``True`` if its peak
+    resident memory grew by less than 150 MB while it ran."""
+    return child("import resource\nfrom notation.pmn import read_games\n"
+                 "base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n" + textwrap.dedent(code)
+                 + "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base < 150_000)\n").rstrip("\n")
 
 
 def test_a_huge_tag_value_is_an_error_and_not_held():
-    peak, out = peak_of("""
-        base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    out = bounded("""
         text = '[Game "kingulu"]\\n[Event "' + "e" * 5_000_000 + '"]\\n\\n*\\n'
         (game,) = read_games(text)
         print(game.tags, [(p.code, p.line, p.column, p.message) for p in game.problems])
-        del text
-        print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base < 150_000)
     """)
     assert out == (f"[('Game', 'kingulu')] [('syntax', 2, 9, 'tag value longer than {MAX_TAG_VALUE} "
                    "characters: the tag is skipped')]\nTrue")
 
 
 def test_a_huge_unterminated_tag_value_is_an_error_and_not_held():
-    peak, out = peak_of("""
-        base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    out = bounded("""
         text = '[Game "kingulu"]\\n[Event "' + "e\\\\\\\\" * 1_000_000 + '\\n\\n*\\n'
         (game,) = read_games(text)
         print(game.tags, [(p.code, p.line, p.column, p.message) for p in game.problems])
-        del text
-        print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base < 150_000)
     """)
     assert out == ("[('Game', 'kingulu')] [('syntax', 2, 8, 'unterminated string: \\'\"\\' opened here is never "
                    f"closed'), ('syntax', 2, 9, 'tag value longer than {MAX_TAG_VALUE} characters: the tag is "
@@ -53,12 +47,10 @@ def test_a_huge_unterminated_tag_value_is_an_error_and_not_held():
 
 
 def test_five_million_open_parentheses_take_bounded_memory():
-    peak, out = peak_of("""
-        base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    out = bounded("""
         text = '[Game "kingulu"]\\n\\n1. c1 ' + "(" * 5_000_000 + ' *\\n'
         (game,) = read_games(text)
         print(len(game.problems), game.problems[0].message, game.problems[-1].message)
-        print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base < 150_000)
     """)
     assert out == (f"{MAX_PROBLEMS + 2} unterminated variation: '(' opened here is never closed "
                    f"(4999999 more inside it) more than {MAX_PROBLEMS} syntax errors in this game; "
@@ -66,12 +58,10 @@ def test_five_million_open_parentheses_take_bounded_memory():
 
 
 def test_floods_of_warnings_are_capped_like_syntax_errors():
-    peak, out = peak_of("""
-        base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    out = bounded("""
         text = '[Game "kingulu"]\\n\\n' + "1. " * 1_700_000 + '*\\n'
         (game,) = read_games(text)
         print(len(game.problems), {p.severity for p in game.problems}, game.problems[-1].message)
-        print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base < 150_000)
     """)
     assert out == (f"{MAX_PROBLEMS + 1} {{'warning'}} more than {MAX_PROBLEMS} warnings in this game; "
                    "the others are not reported\nTrue")

@@ -254,14 +254,15 @@ JOBS_OPTION = typer.Option(1, "--jobs", "-j", parser=integer("--jobs", 1), metav
 
 
 def _jobs(jobs: int) -> int:
-    """``--jobs``, capped at the usable cores; far more than that is a warning."""
+    """``--jobs``; far more than the usable cores is a warning (the pipeline
+    never starts more workers than cores)."""
     from .pipeline import usable_cores
 
     cores = usable_cores()
     if jobs > 4 * cores:
         typer.echo(f"mancala: warning: --jobs {jobs} is more than 4 × the {cores} usable "
                    f"core{'s' if cores != 1 else ''}; using {cores}", err=True)
-    return min(jobs, cores)
+    return jobs
 
 
 def _results(paths: list[str], encoding: str, options, jobs: int, progress):

@@ -342,7 +342,8 @@ def _finish(stream, raw: _OutputFile) -> None:
 #: How standard input is named in every message.
 STDIN_NAME = "<stdin>"
 
-_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+#: The signals that stop a command (each ends it as Ctrl-C does).
+STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
 
 
 def _temporary(folder: str, path: str) -> tuple[int, str]:
@@ -437,7 +438,7 @@ def _replacing(path: str, target: str, info: os.stat_result | None, binary: bool
     on any other way out."""
     # Signals wait while the temporary file is made and handed to the block
     # below, which removes it on any way out.
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
     try:
         fd, temporary = _temporary(os.path.dirname(target), path)
         raw = _OutputFile(fd, path)

@@ -33,7 +33,7 @@ from notation.record import GameRecord, Problem
 
 from notation.jsonl import json_records
 
-from .inputs import Source, cap_encoding_problems, sniff
+from .inputs import STOP_SIGNALS, Source, cap_encoding_problems, sniff
 from .reporters import game_report, problem_line, report_line, sorted_problems
 from ..checking import replay
 from notation.xml import read_archive
@@ -383,7 +383,7 @@ def run(options: Options, work: Iterable[Batch], jobs: int = 1) -> Iterator[tupl
     than one: at most ``jobs``, the usable cores and the number of batches."""
     work = iter(work)
     ahead = list(itertools.islice(work, min(jobs, usable_cores())))
-    workers = min(jobs, usable_cores(), len(ahead))
+    workers = min(jobs, len(ahead))
     if workers <= 1:
         for batch in itertools.chain(ahead, work):
             yield batch, process_batch(options, batch)
@@ -392,7 +392,7 @@ def run(options: Options, work: Iterable[Batch], jobs: int = 1) -> Iterator[tupl
     # back: a signal in the middle of a fork would be lost in the fork's own
     # handlers, and one in the middle of the shutdown would leave workers
     # behind. A held signal takes effect as soon as it is let through.
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
     pool = None
     try:
         pool = ProcessPoolExecutor(max_workers=workers, initializer=_quiet_worker)
@@ -400,7 +400,7 @@ def run(options: Options, work: Iterable[Batch], jobs: int = 1) -> Iterator[tupl
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
         yield from _ordered(pool, options, itertools.chain(ahead, work), 2 * workers)
     finally:
-        signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+        signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
         try:
             if pool is not None:
                 # On an interrupt or a closed pipe, batches not yet started are dropped.
@@ -415,10 +415,7 @@ def _quiet_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
-
-
-_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
 
 
 def _ordered(pool: Executor, options: Options, work: Iterable[Batch], window: int):

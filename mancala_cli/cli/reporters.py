@@ -59,8 +59,13 @@ def game_report(file: str, line: int | None, game: str | None, plies: int, resul
                 problems: list[Problem]) -> dict[str, Any]:
     """One game's object of ``validate --format json``; its ``index`` is
     given when games are numbered in input order (:func:`report_line`)."""
+    return _report(file, line, game, plies, result, valid, [problem_json(p) for p in problems])
+
+
+def _report(file: str, line: int | None, game: str | None, plies: int, result: str | None, valid: bool,
+            problems: list[dict[str, Any]]) -> dict[str, Any]:
     return {"file": file, "index": None, "line": line, "game": game, "plies": plies, "result": result,
-            "valid": valid, "problems": [problem_json(p) for p in problems]}
+            "valid": valid, "problems": problems}
 
 
 def report_line(report: dict[str, Any], index: int | None, *, ensure_ascii: bool = False) -> str:
@@ -73,5 +78,4 @@ def report_json(file: str, line: int | None, game: str | None, plies: int, resul
                 problems: list[dict[str, Any]], ensure_ascii: bool = True) -> str:
     """A line of ``validate --format json`` with ``"index": null`` (a file that
     cannot be read)."""
-    return json.dumps({"file": file, "index": None, "line": line, "game": game, "plies": plies,
-                       "result": result, "valid": valid, "problems": problems}, ensure_ascii=ensure_ascii)
+    return json.dumps(_report(file, line, game, plies, result, valid, problems), ensure_ascii=ensure_ascii)

@@ -20,6 +20,8 @@ import typer
 from typer import _click
 from typer.core import TyperArgument, TyperGroup
 
+from .inputs import STOP_SIGNALS
+
 #: The signal that is ending the command, if any (set by :func:`_on_signal`).
 _signalled: int | None = None
 
@@ -104,7 +106,7 @@ def _on_signal(signum: int, frame: object) -> None:
 def install_signal_handlers() -> None:
     """SIGTERM and SIGHUP end the command as Ctrl-C does (workers stop, the
     old output files stay as they were), each with its own exit status."""
-    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    for signum in STOP_SIGNALS:
         signal.signal(signum, _on_signal)
 
 
@@ -171,10 +173,9 @@ class MancalaGroup(TyperGroup):
             code = 130
         except (OSError, _StreamFailure) as failure:
             os_error = failure.error if isinstance(failure, _StreamFailure) else failure
-            if os_error.errno == errno.EPIPE:
-                _silence(1)
-                return BROKEN_PIPE
             _silence(1)
+            if os_error.errno == errno.EPIPE:
+                return BROKEN_PIPE
             _error_line(f"mancala: error: {_os_error(os_error)}")
             return 2
         except KeyboardInterrupt:
@@ -198,9 +199,8 @@ def _os_error(error: OSError) -> str:
 
 def _flush() -> None:
     """Flush standard output now, so that a failure is reported as ours."""
-    for stream in (sys.stdout,):
-        if stream is not None:
-            stream.flush()
+    if sys.stdout is not None:
+        sys.stdout.flush()
 
 
 def _error_line(text: str) -> None:

@@ -542,9 +542,13 @@ class Line:
 
     def play(self, origin: int) -> Move:
         move, after = self.game.play(self.position, origin, history=self.history)
+        self._push(move, after)
+        return move
+
+    def _push(self, move: Move, after: Position) -> None:
+        """Go on with ``move``, played from the current position to ``after``."""
         if self.game.uses_history:
             self.history.add(self.position.key())
         self.position = after
         self.moves.append(move)
-        return move
 
