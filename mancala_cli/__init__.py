@@ -5,20 +5,22 @@
     >>> [line.token(m) for m in line.legal_moves()]
     ['c1x6', 'd1x6', 'e1', 'f1']
 
-The rules load at once; the library's reading, checking, writing and
-drawing (``docs/library.md``) load when first used, so that a command that
-needs none of them starts quickly.
+Every name loads when first used: the rules with the first of theirs, the
+library's reading, checking, writing and drawing (``docs/library.md``) with
+the first of theirs, so that a command that needs none of them starts
+quickly. :data:`CORE` says which core the rules run on (``"compiled"`` or
+``"pure"``; ``docs/library.md``, "The compiled core").
 """
 from __future__ import annotations
 
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from .rules import (GAME_IDS, LAP_LIMIT, NORTH, SOUTH, Board, Game, IllegalMove, InvalidPosition, MancalaError,
-                    Move, MutablePosition, Outcome, Position, UnknownGame, all_games, get_game, other)
-from .rules.perft import divide, perft
-
 if TYPE_CHECKING:
+    from .rules import (GAME_IDS, LAP_LIMIT, NORTH, SOUTH, Board, Game, IllegalMove, InvalidPosition, MancalaError,
+                        Move, MutablePosition, Outcome, Position, UnknownGame, all_games, get_game, other)
+    from .rules.perft import divide, perft
+    from .rules.selection import CORE
     from .api import GamePosition, Line, Report, check, copy_record, read, svg, text, write
     from .errors import BadArchive, BadCoordinate, BadMove, BadPosition, UnreadableInput
     from .positions import format_position, parse_position
@@ -28,6 +30,11 @@ __version__ = "0.1.0"
 
 #: Where each name that loads when first used lives.
 _LATER = {
+    **{name: "rules" for name in ("GAME_IDS", "LAP_LIMIT", "NORTH", "SOUTH", "Board", "Game", "IllegalMove",
+                                  "InvalidPosition", "MancalaError", "Move", "MutablePosition", "Outcome", "Position",
+                                  "UnknownGame", "all_games", "get_game", "other")},
+    **{name: "rules.perft" for name in ("divide", "perft")},
+    "CORE": "rules.selection",
     **{name: "api" for name in ("GamePosition", "Line", "Report", "check", "copy_record", "read", "svg", "text",
                                 "write")},
     **{name: "errors" for name in ("BadArchive", "BadCoordinate", "BadMove", "BadPosition", "UnreadableInput")},
@@ -35,11 +42,7 @@ _LATER = {
     "random_game": "records",
 }
 
-__all__ = [
-    "LAP_LIMIT", "NORTH", "SOUTH", "Board", "Game", "IllegalMove", "InvalidPosition", "MancalaError", "Move",
-    "MutablePosition", "Outcome", "Position", "other", "GAME_IDS", "UnknownGame", "all_games", "get_game",
-    "perft", "divide", "__version__", *_LATER,
-]
+__all__ = ["__version__", *_LATER]
 
 
 def __getattr__(name: str) -> Any:

@@ -12,13 +12,43 @@ from :mod:`mancala_cli`. See ``docs/notation.md``.
     >>> format_position(game, parse_position(game, "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1"))
     '4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1'
 """
-from .coords import STYLES, Side, format_hole, format_move, parse_hole
-from .errors import CoordinateError, NotationError, PositionError
-from .pmn import read_game, read_games, write_game, write_games
-from .position import BoardFacts, PositionFields, format_position, parse_position
-from .record import BEGIN, END, MOVE, SKIP, GameRecord, MoveNode, Problem, SkipType, Step, Visitor, visit, walk
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .coords import STYLES, Side, format_hole, format_move, parse_hole
+    from .errors import CoordinateError, NotationError, PositionError
+    from .pmn import read_game, read_games, write_game, write_games
+    from .position import BoardFacts, PositionFields, format_position, parse_position
+    from .record import BEGIN, END, MOVE, SKIP, GameRecord, MoveNode, Problem, SkipType, Step, Visitor, visit, walk
+
+#: The module of each name: each loads when first used, so that importing one
+#: module of the package (``notation.coords``, say) loads that one alone.
+_LATER = {
+    **{name: "coords" for name in ("STYLES", "Side", "format_hole", "format_move", "parse_hole")},
+    **{name: "errors" for name in ("CoordinateError", "NotationError", "PositionError")},
+    **{name: "pmn" for name in ("read_game", "read_games", "write_game", "write_games")},
+    **{name: "position" for name in ("BoardFacts", "PositionFields", "format_position", "parse_position")},
+    **{name: "record" for name in ("BEGIN", "END", "MOVE", "SKIP", "GameRecord", "MoveNode", "Problem", "SkipType",
+                                   "Step", "Visitor", "visit", "walk")},
+}
 
 __all__ = ["STYLES", "Side", "CoordinateError", "NotationError", "PositionError", "format_hole", "format_move",
            "parse_hole", "BoardFacts", "PositionFields", "format_position", "parse_position", "read_game",
            "read_games", "write_game", "write_games", "GameRecord", "MoveNode", "Problem", "Step", "walk",
            "MOVE", "BEGIN", "END", "Visitor", "visit", "SKIP", "SkipType"]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LATER.get(name)
+    if module is None:
+        raise AttributeError(f"module 'notation' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -4,9 +4,13 @@ The grammar is lexical: a game is a tag section (one or more tag pairs) and a
 movetext, a flat stream of tokens whose nesting (variations, comments that
 span lines) the reader in :mod:`notation.pmn` tracks with an explicit stack.
 To read 100,000-game files quickly every expression here is one large
-:class:`pyparsing.Regex`; the reader drives their compiled patterns
-(``.re``) directly, so no ``ParseResults`` object is made per token.
+:class:`pyparsing.Regex`, and the reader drives their compiled patterns
+(``TOKEN_RE`` is ``TOKEN.re``, and so on) directly, so no ``ParseResults``
+object is made per token. The compiled patterns are made here with
+:mod:`re`; pyparsing itself loads when an expression is first asked for, so
+that reading a record does not wait for it.
 
+    >>> from notation.grammar import TAG_PAIR, TOKEN
     >>> [(t["name"], unescape(t["value"])) for t, _, _ in TAG_PAIR.scan_string('[Round "1"] [X "a\\\\"b"]')]
     [('Round', '1'), ('X', 'a"b')]
     >>> [t[0].strip() for t, _, _ in TOKEN.scan_string("12. c1x6! $3 (12... d2^) 1-0")]
@@ -17,8 +21,10 @@ To read 100,000-game files quickly every expression here is one large
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, Any
 
-import pyparsing as pp
+if TYPE_CHECKING:
+    import pyparsing as pp
 
 #: A hole token in any coordinate style: algebraic ``c2``, numeric ``11``,
 #: relative ``S11``/``N3`` (docs/notation.md, "Coordinate styles"). Which one names a hole of the
@@ -37,12 +43,12 @@ _VALUE = r'"(?P<value>[^"\\]*+(?:\\["\\][^"\\]*+)*+)"'
 
 #: One tag pair, e.g. ``[Event "Village match"]`` (``name``, ``value`` still
 #: escaped); white space is allowed around the name and the value.
-TAG_PAIR = pp.Regex(rf"\[\s*{_NAME}\s*{_VALUE}\s*\]")
+TAG_PAIR_PATTERN = rf"\[\s*{_NAME}\s*{_VALUE}\s*\]"
 
 #: A line that holds exactly one well-formed tag pair: the common case, read
 #: in one match; any other tag line goes through the reader's careful scanner,
 #: which says exactly what is wrong.
-TAG_LINE = pp.Regex(rf"\s*\[\s*{_NAME}\s*{_VALUE}\s*\]\s*\Z")
+TAG_LINE_PATTERN = rf"\s*\[\s*{_NAME}\s*{_VALUE}\s*\]\s*\Z"
 
 #: One movetext token, leading white space included. The named group that
 #: matched tells the kind (``lastgroup``):
@@ -79,7 +85,6 @@ TOKEN_PATTERN = (
 # A result token is exactly one of the four strings, tried first, so "1-0"
 # is a result while "14-13" or "1-01" is a (numeric long-form) move; a move
 # number is digits and dots, so "14." never reads as the hole 14.
-TOKEN = pp.Regex(TOKEN_PATTERN, flags=re.DOTALL)
 
 #: The common case of movetext, read in one match: a move with no glyph,
 #: no long form and nothing but white space after it, with the move number
@@ -88,10 +93,37 @@ TOKEN = pp.Regex(TOKEN_PATTERN, flags=re.DOTALL)
 #: ``MOVE`` tokens of :data:`TOKEN`; the reader takes plain moves one match
 #: each while they last and reads the rest of the line token by token.
 #: Longer digit strings than 9 are not plain (the token reader reports them).
-PLAIN_MOVE = pp.Regex(
+PLAIN_MOVE_PATTERN = (
     rf"\s*(?:(?P<num>[0-9]{{1,9}})(?P<dots>\.\.\.|\.)\s*)?(?P<hole>{HOLE})"
     r"(?:x(?P<cap>[0-9]{1,9}))?(?P<res>\^)?(?=\s|\Z)"
 )
+
+#: The compiled patterns of the expressions (the reader's: ``TOKEN_RE`` is
+#: ``TOKEN.re``).
+TAG_PAIR_RE = re.compile(TAG_PAIR_PATTERN)
+TAG_LINE_RE = re.compile(TAG_LINE_PATTERN)
+TOKEN_RE = re.compile(TOKEN_PATTERN, re.DOTALL)
+PLAIN_MOVE_RE = re.compile(PLAIN_MOVE_PATTERN)
+
+#: The pyparsing expressions by name, each made from its pattern when first used.
+_EXPRESSIONS = {"TAG_PAIR": TAG_PAIR_RE, "TAG_LINE": TAG_LINE_RE, "TOKEN": TOKEN_RE, "PLAIN_MOVE": PLAIN_MOVE_RE}
+
+if TYPE_CHECKING:
+    TAG_PAIR: pp.Regex
+    TAG_LINE: pp.Regex
+    TOKEN: pp.Regex
+    PLAIN_MOVE: pp.Regex
+
+
+def __getattr__(name: str) -> Any:
+    compiled = _EXPRESSIONS.get(name)
+    if compiled is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import pyparsing as pp
+
+    expression = pp.Regex(compiled.pattern, flags=compiled.flags)
+    globals()[name] = expression
+    return expression
 
 RESULTS = frozenset(("1-0", "0-1", "1/2-1/2", "*"))
 
@@ -113,7 +145,7 @@ def escape(value: str) -> str:
 def movetext_tokens(text: str) -> list[tuple[str, str]]:
     """(kind, text) of each token of one line of movetext (for tests and tools)."""
     out = []
-    for m in TOKEN.re.finditer(text):
+    for m in TOKEN_RE.finditer(text):
         kind = m.lastgroup
         if kind is not None:  # every alternative of TOKEN is a named group
             out.append((kind, m.group(kind)))

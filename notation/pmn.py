@@ -28,21 +28,18 @@ from collections.abc import Iterable, Iterator
 from typing import TextIO
 
 from .coords import Side, move_token
-from .grammar import PLAIN_MOVE, TAG_LINE, TOKEN, escape, unescape
-from .record import (MAX_TAG_NAME, MAX_TAG_VALUE, MAX_VARIATION_DEPTH, SEVEN_TAGS, GameRecord, MoveNode,
+from .grammar import PLAIN_MOVE_RE, TAG_LINE_RE, TOKEN_RE, escape, unescape
+from .record import (MAX_PROBLEMS, MAX_TAG_NAME, MAX_TAG_VALUE, MAX_VARIATION_DEPTH, SEVEN_TAGS, GameRecord, MoveNode,
                      Problem, Step, Visitor, visit)
 
 __all__ = ["read_games", "read_game", "write_game", "write_games", "WIDTH", "MAX_PROBLEMS", "MAX_TAG_VALUE"]
 
 #: Canonical movetext lines are at most this long (docs/notation.md, "Canonical writing").
 WIDTH = 79
-#: Syntax problems reported per game, and warnings per game; after that one
-#: closing problem says so.
-MAX_PROBLEMS = 100
 
-_TOKEN = TOKEN.re
-_PLAIN_MOVE = PLAIN_MOVE.re.match
-_TAG_LINE = TAG_LINE.re.match
+_TOKEN = TOKEN_RE
+_PLAIN_MOVE = PLAIN_MOVE_RE.match
+_TAG_LINE = TAG_LINE_RE.match
 _TAG_START = re.compile(r"\s*\[").match
 _TAG_NAME = re.compile(r"[A-Za-z0-9_]+")
 _PLAIN_VALUE = re.compile(r'[^"\\]*+')

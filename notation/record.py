@@ -31,6 +31,9 @@ MAX_TAG_VALUE = 10_000
 MAX_TAG_NAME = 255
 #: The longest digit string read as a capture count or a move number.
 MAX_DIGITS = 9
+#: Syntax problems reported per game, and warnings per game; after that one
+#: closing problem says so.
+MAX_PROBLEMS = 100
 
 #: What a tag name is made of (docs/notation.md, "Tags").
 TAG_NAME = re.compile(r"[A-Za-z0-9_]+")

@@ -18,7 +18,9 @@ def run(*args, input=None):
 
 
 def test_version_and_help_examples():
-    assert run("--version").output == "mancala 0.1.0\n"
+    from mancala_cli import CORE
+
+    assert run("--version").output == f"mancala 0.1.0 ({CORE} core)\n"
     for command in ("games", "moves", "perft", "random", "validate", "convert", "render"):
         result = run(command, "--help")
         assert result.exit_code == 0 and "Example: mancala " + command in result.output

@@ -70,7 +70,7 @@ def _batches(count: int):
     (3, 2, 2),          # capped at the number of batches
 ])
 def test_workers_are_capped_at_cores_and_batches(monkeypatch, jobs, batches, workers):
-    monkeypatch.setattr(pipeline, "ProcessPoolExecutor", _Pool)
+    monkeypatch.setattr(pipeline, "process_pool", lambda workers: _Pool(max_workers=workers))
     monkeypatch.setattr(pipeline, "usable_cores", lambda: 2)
     _Pool.made = []
     options = pipeline.Options("validate")

@@ -14,7 +14,6 @@ import typer
 from notation.coords import STYLES, format_move
 from ..positions import format_position, parse_position
 
-from .. import __version__
 from ..diagrams.text import FROM_POSITION, _FromPosition
 from ..rules.core import Game, InvalidPosition, Move, Outcome, Position, side_name
 from ..rules.registry import GAME_IDS, UnknownGame, all_games, get_game
@@ -79,7 +78,9 @@ def _position(game: Game, text: Optional[str]) -> Position:
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"mancala {__version__}")
+        from . import version_line
+
+        typer.echo(version_line())
         raise typer.Exit()
 
 
@@ -269,7 +270,7 @@ def _results(paths: list[str], encoding: str, options, jobs: int, progress):
     """Every game's result, in input order: (path, GameResult or the error that stopped the file)."""
     from .inputs import InputError, open_source
     from .pipeline import results
-    from notation.xml import XMLArchiveError
+    from notation.errors import XMLArchiveError
 
     for path in paths:
         try:
@@ -417,7 +418,7 @@ def convert(
 
     from .inputs import InputError
     from .pipeline import Options
-    from notation.xml import XMLArchiveError
+    from notation.errors import XMLArchiveError
 
     if game is not None:
         _game(game)
@@ -636,7 +637,7 @@ def _render_position(drawing: _Drawing, rules: Game, position: str, output: Opti
 def _read_for_render(path: str, index: int, encoding: str, game: Optional[str]) -> tuple[str, Replay]:
     """Game ``index`` of ``path`` replayed: the name problems give the file,
     and the replay (exit 1 when the record cannot be drawn at all)."""
-    from notation.xml import XMLArchiveError
+    from notation.errors import XMLArchiveError
 
     from ..checking import replay
     from .inputs import STDIN_NAME, InputError

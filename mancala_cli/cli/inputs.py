@@ -8,7 +8,6 @@ import errno
 import io
 import os
 import re
-import secrets
 import signal
 import stat
 import sys
@@ -16,9 +15,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
-from notation.jsonl import JSONRecordError, json_line_to_record
-from notation.pmn import MAX_PROBLEMS
-from notation.record import GameRecord, Problem
+from notation.record import MAX_PROBLEMS, GameRecord, Problem
+
+from .streams import STOP_SIGNALS
 
 
 #: Longest line read, in bytes with its line end; a longer line is an error
@@ -256,7 +255,7 @@ def sniff(source: Source) -> str:
     character, after a BOM and white space, is ``<`` in UTF-8, UTF-16 or
     UTF-32), else ``json`` or ``pmn`` by the first non-blank character in
     the source's encoding. Raises :class:`InputError` for XML in UTF-32."""
-    from notation.xml import is_xml
+    from notation.sniffing import is_xml
 
     head = source._peek()
     if is_xml(head):
@@ -342,15 +341,13 @@ def _finish(stream, raw: _OutputFile) -> None:
 #: How standard input is named in every message.
 STDIN_NAME = "<stdin>"
 
-#: The signals that stop a command (each ends it as Ctrl-C does).
-STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
 
 
 def _temporary(folder: str, path: str) -> tuple[int, str]:
     """A new empty file ``.mancala-*.tmp`` in ``folder``, created with mode
     0666 so that the umask (and a default ACL) applies as to any new file."""
     for _ in range(100):
-        name = os.path.join(folder, f".mancala-{secrets.token_hex(4)}.tmp")
+        name = os.path.join(folder, f".mancala-{os.urandom(4).hex()}.tmp")
         try:
             return os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666), name
         except FileExistsError:

@@ -21,22 +21,20 @@ import re
 import signal
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from notation.grammar import TAG_LINE, TOKEN
-from notation.jsonl import record_to_json
+from notation.grammar import TAG_LINE_RE, TOKEN_RE
 from notation.pmn import read_games, write_game
 from notation.position import format_position
 from notation.record import GameRecord, Problem
 
-from notation.jsonl import json_records
-
 from .inputs import STOP_SIGNALS, Source, cap_encoding_problems, sniff
 from .reporters import game_report, problem_line, report_line, sorted_problems
 from ..checking import replay
-from notation.xml import read_archive
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
 
 #: Lines of PMN per batch (about 100 games of typical length).
 BATCH_LINES = 600
@@ -139,9 +137,9 @@ def _game_starts(line: str, blank_before: bool, between: _Between | None) -> boo
 
 
 _TAG_START = re.compile(r"\s*\[").match
-_TAG_LINE = TAG_LINE.re.match
+_TAG_LINE = TAG_LINE_RE.match
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_SCAN = TOKEN.re.finditer
+_SCAN = TOKEN_RE.finditer
 #: Movetext without these characters opens no comment and holds no result token.
 _NOTHING_TO_SEE = re.compile(r"[^{;*-]*\Z").match
 
@@ -256,6 +254,8 @@ def _attach(records: list[GameRecord], problems: list[Problem]) -> None:
 def batch_records(batch: Batch) -> list[GameRecord]:
     """The records of a batch, with the batch's decoding problems attached."""
     if batch.kind == "json":
+        from notation.jsonl import json_records
+
         records = list(json_records(batch.lines, batch.file, batch.first_line))
     else:
         records = list(read_games(batch.lines, batch.file, batch.first_line))
@@ -277,6 +277,8 @@ def read_records(source: Source, kind: str | None = None) -> Iterator[GameRecord
     (``index``). Raises InputError or XMLArchiveError."""
     kind = kind or sniff(source)
     if kind == "xml":
+        from notation.xml import read_archive
+
         records: Iterable[GameRecord] = read_archive(source.stream, file=source.name)
     else:
         records = (record for batch in batches(source.lines(), kind, source.name, source.problems)
@@ -294,6 +296,8 @@ def results(source: Source, options: Options, jobs: int = 1,
     InputError or XMLArchiveError."""
     kind = sniff(source)
     if kind == "xml":
+        from notation.xml import read_archive
+
         done: Iterable[GameResult] = (process_record(options, record)
                                       for record in read_archive(source.stream, file=source.name))
     else:
@@ -348,6 +352,8 @@ def process_record(options: Options, record: GameRecord) -> GameResult:
         return result
     start = format_position(report.game, report.start) if report.game and report.start else None
     if options.target == "json":
+        from notation.jsonl import record_to_json
+
         result.out = record_to_json(record, report.game.id if report.game else None, start) + "\n"
     else:
         result.record = record
@@ -395,7 +401,7 @@ def run(options: Options, work: Iterable[Batch], jobs: int = 1) -> Iterator[tupl
     held = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
     pool = None
     try:
-        pool = ProcessPoolExecutor(max_workers=workers, initializer=_quiet_worker)
+        pool = process_pool(workers)
         pool.submit(int).result()  # starts every worker now
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
         yield from _ordered(pool, options, itertools.chain(ahead, work), 2 * workers)
@@ -416,6 +422,13 @@ def _quiet_worker() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+
+
+def process_pool(workers: int) -> Executor:
+    """The worker processes (concurrent.futures loads only when a run needs them)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor(max_workers=workers, initializer=_quiet_worker)
 
 
 def _ordered(pool: Executor, options: Options, work: Iterable[Batch], window: int):

@@ -10,28 +10,67 @@ away (SIGPIPE), as other Unix tools do.
 from __future__ import annotations
 
 import errno
-import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn
+from dataclasses import dataclass
+from typing import Any, Optional
 
 import typer
 from typer import _click
+from typer import _coercion as _typer_coercion
+from typer import core as _typer_core
 from typer.core import TyperArgument, TyperGroup
 
-from .inputs import STOP_SIGNALS
+from .streams import BROKEN_PIPE, STOP_SIGNALS, end_now, prepare_streams
+from .streams import error_line as _error_line
+from .streams import os_error_text as _os_error
+from .streams import silence as _silence
 
 #: The signal that is ending the command, if any (set by :func:`_on_signal`).
 _signalled: int | None = None
 
-#: Exit status after a broken pipe on standard output (128 + SIGPIPE).
-BROKEN_PIPE = 128 + signal.SIGPIPE
-
-
 # Help names an argument by its metavar alone (``[FILE]...``), not with its
 # Python type (``<list[str]>``) after it, as it does for options with one.
 TyperArgument.display_type_rich = lambda self, ctx: None  # type: ignore[method-assign]
+
+
+# Typer checks every option value once more after click has read it: it
+# builds a pydantic TypeAdapter per parameter that calls the parameter's
+# ``parser`` or checks that a string is a string. That loads pydantic, about
+# 60 ms of every command's start. Our parameters are flags, strings (one, or
+# a list for ``[FILE]...``) and values with a parser of our own
+# (:func:`choice`, :func:`integer`), for which the same is done here without
+# pydantic; a parameter of any other kind keeps typer's own check.
+_PLAIN_ANNOTATIONS = frozenset({str, bool, Optional[str], Optional[bool], list[str], Optional[list[str]]})
+
+if hasattr(_typer_core, "_TyperParameter") and hasattr(_typer_coercion, "RuntimeParam"):
+
+    @dataclass(frozen=True)
+    class _AsParsed(_typer_coercion.RuntimeParam):
+        """A parameter's value as click read it, through its parser if it has one."""
+
+        is_list: bool = False
+
+        def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
+            parser = self.parameter_info.parser
+            if self.is_list:
+                items = value if isinstance(value, (list, tuple)) else [value]
+                return [parser(item) for item in items] if parser is not None else list(items)
+            return parser(value) if parser is not None else value
+
+    _typer_check = _typer_core._TyperParameter.get_runtime_param
+
+    def _as_parsed(self: Any) -> Any:
+        described = self.type_descriptor
+        if described.parameter_info.parser is None and described.annotation not in _PLAIN_ANNOTATIONS:
+            return _typer_check(self)
+        if self._runtime_param is None:
+            self._runtime_param = _AsParsed(annotation=described.annotation, parameter_info=described.parameter_info,
+                                            is_list=described.is_list)
+        return self._runtime_param
+
+    setattr(_typer_core._TyperParameter, "get_runtime_param", _as_parsed)
 
 
 class UsageProblem(typer.BadParameter):
@@ -74,29 +113,6 @@ def choices_metavar(values: Sequence[str]) -> str:
     return "[" + "|".join(values) + "]"
 
 
-class _ClosedStream:
-    """Stands in for a standard stream whose descriptor is closed: using it
-    is an I/O error, reported in one line, not an AttributeError."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    @property
-    def buffer(self) -> "_ClosedStream":
-        return self
-
-    def _closed(self, *args: Any, **kwargs: Any) -> Any:
-        raise OSError(errno.EBADF, f"{self.name} is closed")
-
-    write = read = readline = fileno = peek = _closed
-
-    def isatty(self) -> bool:
-        return False
-
-    def flush(self) -> None:
-        pass
-
-
 def _on_signal(signum: int, frame: object) -> None:
     global _signalled
     _signalled = signum
@@ -108,17 +124,6 @@ def install_signal_handlers() -> None:
     old output files stay as they were), each with its own exit status."""
     for signum in STOP_SIGNALS:
         signal.signal(signum, _on_signal)
-
-
-def _silence(stream_fd: int) -> None:
-    """Point a standard stream at /dev/null so that the interpreter's last
-    flush cannot fail again."""
-    try:
-        null = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(null, stream_fd)
-        os.close(null)
-    except OSError:
-        pass
 
 
 def _message(error: _click.ClickException) -> str:
@@ -185,46 +190,7 @@ class MancalaGroup(TyperGroup):
         return code
 
 
-def _os_error(error: OSError) -> str:
-    """``FILE: cannot write: No space left on device``; an error that names
-    no file came from a standard stream."""
-    reason = error.strerror or str(error)
-    if error.errno == errno.EBADF and not error.filename:
-        return reason
-    where = f"{error.filename}" if error.filename else "standard output"
-    if error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG):
-        return f"{where}: cannot write: {reason}"
-    return f"{where}: {reason}"
-
-
 def _flush() -> None:
     """Flush standard output now, so that a failure is reported as ours."""
     if sys.stdout is not None:
         sys.stdout.flush()
-
-
-def _error_line(text: str) -> None:
-    try:
-        print(text, file=sys.stderr, flush=True)
-    except (OSError, ValueError, AttributeError):
-        pass
-
-
-def end_now(code: int) -> NoReturn:
-    """Exit at once with ``code``, after flushing what can still be flushed."""
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError, AttributeError):
-            pass
-    os._exit(code)
-
-
-def prepare_streams() -> None:
-    """Closed standard streams become stand-ins that fail when used."""
-    if sys.stdout is None:
-        sys.stdout = _ClosedStream("standard output")
-    if sys.stdin is None:
-        sys.stdin = _ClosedStream("standard input")
-    if sys.stderr is None:
-        sys.stderr = _ClosedStream("standard error")

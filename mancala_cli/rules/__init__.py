@@ -3,12 +3,44 @@ per game that reads like its section of ``docs/rules.md``
 (:mod:`.kimasai_mackay`, :mod:`.kimasai_klamroth`, :mod:`.kingulu`), the
 registry of games by id (:mod:`.registry`), perft (:mod:`.perft`) and random
 games (:mod:`.randomgames`). The rules know no notation, no diagrams and no
-command line: a hole is an integer, a position a tuple."""
-from .core import (DRAW, LAP_LIMIT, NORTH, SIDES, SOUTH, Board, Game, IllegalMove, InvalidPosition, Line,
-                   MancalaError, Move, MutablePosition, Outcome, Position, Side, other, side_name)
-from .perft import divide, perft
-from .registry import GAME_IDS, UnknownGame, all_games, get_game
+command line: a hole is an integer, a position a tuple.
 
-__all__ = ["DRAW", "LAP_LIMIT", "NORTH", "SIDES", "SOUTH", "Board", "Game", "IllegalMove", "InvalidPosition",
-           "Line", "MancalaError", "Move", "MutablePosition", "Outcome", "Position", "Side", "other", "side_name",
-           "divide", "perft", "GAME_IDS", "UnknownGame", "all_games", "get_game"]
+They run on a compiled core where the install built one, else on these
+pure-Python modules (:mod:`.selection`; :data:`CORE` says which). Every name
+here loads when first used.
+"""
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from .selection import CORE
+
+if TYPE_CHECKING:
+    from .core import (DRAW, LAP_LIMIT, NORTH, SIDES, SOUTH, Board, Game, IllegalMove, InvalidPosition, Line,
+                       MancalaError, Move, MutablePosition, Outcome, Position, Side, other, side_name)
+    from .perft import divide, perft
+    from .registry import GAME_IDS, UnknownGame, all_games, get_game
+
+_LATER = {
+    **{name: "core" for name in ("DRAW", "LAP_LIMIT", "NORTH", "SIDES", "SOUTH", "Board", "Game", "IllegalMove",
+                                 "InvalidPosition", "Line", "MancalaError", "Move", "MutablePosition", "Outcome",
+                                 "Position", "Side", "other", "side_name")},
+    **{name: "perft" for name in ("divide", "perft")},
+    **{name: "registry" for name in ("GAME_IDS", "UnknownGame", "all_games", "get_game")},
+}
+
+__all__ = ["CORE", *_LATER]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LATER.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -5,14 +5,20 @@
 """
 from __future__ import annotations
 
+import importlib
+
 from .core import Game, MancalaError
-from .kimasai_klamroth import KimasaiKlamroth
-from .kimasai_mackay import KimasaiMackay
-from .kingulu import Kingulu
 
-_GAMES: dict[str, Game] = {game.id: game for game in (KimasaiMackay(), KimasaiKlamroth(), Kingulu())}
+#: Each game's module and class, by id; a game's module loads when the game
+#: is first asked for.
+_MODULES = {
+    "kimasai-mackay": ("kimasai_mackay", "KimasaiMackay"),
+    "kimasai-klamroth": ("kimasai_klamroth", "KimasaiKlamroth"),
+    "kingulu": ("kingulu", "Kingulu"),
+}
+_GAMES: dict[str, Game] = {}
 
-GAME_IDS = tuple(_GAMES)
+GAME_IDS = tuple(_MODULES)
 
 
 class UnknownGame(MancalaError, KeyError):
@@ -24,11 +30,16 @@ class UnknownGame(MancalaError, KeyError):
 
 def get_game(game_id: str) -> Game:
     """The rules of the game called ``game_id``; :class:`UnknownGame` if none."""
-    try:
-        return _GAMES[game_id]
-    except KeyError:
-        raise UnknownGame(game_id) from None
+    game = _GAMES.get(game_id)
+    if game is None:
+        try:
+            module, name = _MODULES[game_id]
+        except (KeyError, TypeError):
+            raise UnknownGame(game_id) from None
+        game = _GAMES[game_id] = getattr(importlib.import_module(f".{module}", __package__), name)()
+    return game
 
 
 def all_games() -> list[Game]:
-    return list(_GAMES.values())
+    """Every game, in the order of :data:`GAME_IDS`."""
+    return [get_game(game_id) for game_id in GAME_IDS]

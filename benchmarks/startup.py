@@ -1,0 +1,72 @@
+"""Start-up: the wall time of short commands, as ratios to ``python -c pass``
+from the same environment, measured in the same run (medians).
+
+usage: python benchmarks/startup.py [--runs N] [--mancala PATH] [--import MODULE ...]
+
+The goals: ``mancala --version`` at most 1.5x, one SVG diagram at most 2.5x,
+``validate`` of a one-game file at most 3x. ``--import`` also times
+``python -c "import MODULE"`` for each module named (to see what a module
+costs on its own).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+GOALS = {"mancala --version": 1.5, "render one SVG (kingulu)": 2.5, "validate a one-game file": 3.0}
+
+GAME = """[Game "kingulu"]
+[Event "start-up benchmark"]
+[Result "*"]
+
+1. c1x6 c1x6 2. d1 *
+"""
+
+
+def median_ms(command: list[str], runs: int, env: dict[str, str] | None = None) -> float:
+    times = []
+    for _ in range(runs):
+        began = time.perf_counter()
+        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False)
+        times.append(time.perf_counter() - began)
+    return statistics.median(times) * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--mancala", default=os.path.join(os.path.dirname(sys.executable), "mancala"))
+    parser.add_argument("--import", dest="modules", nargs="*", default=[])
+    parser.add_argument("--pure", action="store_true", help="Set MANCALA_PURE=1 for the commands.")
+    args = parser.parse_args()
+    env = dict(os.environ)
+    if args.pure:
+        env["MANCALA_PURE"] = "1"
+    with tempfile.TemporaryDirectory() as folder:
+        record = os.path.join(folder, "one.pmn")
+        with open(record, "w", encoding="utf-8") as out:
+            out.write(GAME)
+        commands = {
+            "mancala --version": [args.mancala, "--version"],
+            "render one SVG (kingulu)": [args.mancala, "render", "--game", "kingulu", "--position",
+                                         "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1"],
+            "validate a one-game file": [args.mancala, "validate", "--quiet", record],
+        }
+        for module in args.modules:
+            commands[f"import {module}"] = [sys.executable, "-c", f"import {module}"]
+        baseline = median_ms([sys.executable, "-c", "pass"], args.runs, env)
+        print(f"{'python -c pass':34} {baseline:7.1f} ms   1.00x")
+        for name, command in commands.items():
+            ms = median_ms(command, args.runs, env)
+            goal = GOALS.get(name)
+            verdict = "" if goal is None else f"   goal <= {goal}x: {'met' if ms / baseline <= goal else 'MISSED'}"
+            print(f"{name:34} {ms:7.1f} ms {ms / baseline:6.2f}x{verdict}")
+
+
+if __name__ == "__main__":
+    main()
