@@ -27,7 +27,7 @@ class KimasaiKlamroth(Game):
     sowing = "single stones step counterclockwise"
     bank_name = "captured"
     uses_history = True
-    hole_capacity = 1
+    hole_capacity: int | None = 1
     long_form_moves = True
 
     def __init__(self) -> None:
