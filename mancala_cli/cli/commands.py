@@ -571,14 +571,14 @@ def render(
     positions: Optional[str] = typer.Option(None, "--positions", metavar="FILE",
                                             help="Draw every position string of FILE, one a line ('-': standard "
                                                  "input), into --out-dir (with --game)."),
-    game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", help="Game id (for --position, or records without Game)."),
+    game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", help="Game id (for --position and --positions, or records without Game)."),
     index: int = _int_option(1, "--index", low=1, help="Which game of the file to draw."),
     flip: bool = typer.Option(False, "--flip", help="North at the bottom."),
     format: str = _choice_option("svg", "--format", "-f", values=("svg", "text"), help="svg, or text for terminals."),
     style: Optional[str] = typer.Option(None, "--style", metavar="FILE", help="A CSS file added to the SVG."),
     output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write here (atomically) instead of stdout."),
     encoding: str = ENCODING_OPTION,
-    force: bool = typer.Option(False, "--force", help="Write over the input file when -o names it."),
+    force: bool = typer.Option(False, "--force", help="Write over the input file when -o or a diagram names it."),
 ) -> None:
     """Draw a position as an SVG diagram or a plain-text board.
 
