@@ -1,15 +1,20 @@
-"""Exports: milliseconds per SVG diagram and XML archive plies per second.
+"""Exports: milliseconds per SVG diagram, XML archive plies per second, and
+``render --positions`` against a shell loop of ``render --position``.
 
-usage: python benchmarks/exports.py [--games N]
+usage: python benchmarks/exports.py [--games N] [--diagrams N]
 """
 from __future__ import annotations
 
 import argparse
 import io
+import pathlib
 import random
+import subprocess
+import sys
+import tempfile
 import time
 
-from mancala_cli import Line, all_games, get_game
+from mancala_cli import Line, all_games, format_position, get_game
 from mancala_cli.records import random_game
 from mancala_cli.checking import replay
 from mancala_cli.diagrams.svg import board_svg
@@ -33,6 +38,7 @@ def positions(game, count: int, rng: random.Random):
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--diagrams", type=int, default=1000, help="positions drawn by render --positions")
     args = parser.parse_args()
     rng = random.Random(1)
     total = 0.0
@@ -67,6 +73,34 @@ def main() -> None:
         label = "with positions" if with_positions else "             "
         print(f"xml {label} write {plies / elapsed:10,.0f} plies/s, read+validate "
               f"{read / read_elapsed:10,.0f} plies/s ({len(data) / 2**20:.1f} MiB, {args.games} games)")
+
+    many_diagrams(args.diagrams, rng)
+
+
+def many_diagrams(count: int, rng: random.Random) -> None:
+    """``render --positions`` of ``count`` kingulu positions in one process,
+    against a shell loop of one ``render --position`` per position (a
+    tenth of them, the time scaled)."""
+    game = get_game("kingulu")
+    mancala = str(pathlib.Path(sys.executable).parent / "mancala")
+    lines = [format_position(game, position) + "\n" for position, _ in positions(game, count, rng)]
+    with tempfile.TemporaryDirectory() as folder:
+        listing = pathlib.Path(folder, "positions.txt")
+        listing.write_text("".join(lines), encoding="utf-8")
+        began = time.perf_counter()
+        subprocess.run([mancala, "render", "--game", "kingulu", "--positions", str(listing), "--out-dir",
+                        str(pathlib.Path(folder, "one"))], check=True)
+        one = time.perf_counter() - began
+        sample = max(1, count // 10)
+        pathlib.Path(folder, "sample.txt").write_text("".join(lines[:sample]), encoding="utf-8")
+        loop = ('mkdir loop && n=0 && while IFS= read -r p; do n=$((n + 1)); '
+                '"$0" render --game kingulu --position "$p" -o loop/$n.svg || exit; done < sample.txt')
+        began = time.perf_counter()
+        subprocess.run(["sh", "-c", loop, mancala], cwd=folder, check=True)
+        each = (time.perf_counter() - began) / sample
+    print(f"render --positions, {count} kingulu diagrams: {one:.2f} s in one process; a shell loop of "
+          f"render --position: {each * 1000:.0f} ms a diagram, {each * count:.0f} s for {count} "
+          f"({each * count / one:.0f}x)")
 
 
 if __name__ == "__main__":

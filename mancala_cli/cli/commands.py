@@ -7,7 +7,7 @@ import json
 import random
 import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NoReturn, Optional
+from typing import TYPE_CHECKING, Any, Callable, NoReturn, Optional
 
 import typer
 
@@ -508,9 +508,12 @@ class _Conversion:
 
 
 def _check_render_options(file: Optional[str], *, ply: Optional[int], all_plies: bool, out_dir: Optional[str],
-                          position: Optional[str], game: Optional[str], format: str, style: Optional[str],
-                          output: Optional[str]) -> None:
+                          position: Optional[str], positions: Optional[str], game: Optional[str], index: int,
+                          format: str, style: Optional[str], output: Optional[str], encoding: str) -> None:
     """Options that cannot work together are usage errors, never ignored."""
+    if positions is not None:
+        _check_positions_options(file, ply=ply, all_plies=all_plies, out_dir=out_dir, position=position,
+                                 game=game, index=index, output=output, encoding=encoding)
     if position is not None:
         if game is None:
             fail("--position needs --game")
@@ -518,8 +521,8 @@ def _check_render_options(file: Optional[str], *, ply: Optional[int], all_plies:
             fail("give a record FILE or --position, not both")
         if all_plies or ply is not None:
             fail("--all and --ply need a record, not --position")
-    if out_dir is not None and not all_plies:
-        fail("--out-dir needs --all")
+    if out_dir is not None and not all_plies and positions is None:
+        fail("--out-dir needs --all" if file is not None else "--out-dir needs --all or --positions")
     if all_plies:
         if out_dir is None:
             fail("--all needs --out-dir")
@@ -531,36 +534,71 @@ def _check_render_options(file: Optional[str], *, ply: Optional[int], all_plies:
         fail("--style styles SVG diagrams: it does not go with --format text")
 
 
+def _check_positions_options(file: Optional[str], *, ply: Optional[int], all_plies: bool, out_dir: Optional[str],
+                             position: Optional[str], game: Optional[str], index: int, output: Optional[str],
+                             encoding: str) -> None:
+    """What ``--positions`` needs and what it does not go with."""
+    import codecs
+
+    if game is None:
+        fail("--positions needs --game")
+    if file is not None:
+        fail("give a record FILE or --positions, not both")
+    if position is not None:
+        fail("give --position or --positions, not both")
+    if all_plies or ply is not None:
+        fail("--all and --ply need a record, not --positions")
+    if index != 1:
+        fail("--index picks a game of a record, not of --positions")
+    if output is not None:
+        fail("--positions writes into --out-dir: give --positions or -o, not both")
+    if out_dir is None:
+        fail("--positions needs --out-dir")
+    try:
+        utf8 = codecs.lookup(encoding).name == "utf-8"
+    except LookupError:
+        utf8 = False
+    if not utf8:
+        fail("--positions reads UTF-8: --encoding is for records")
+
+
 @app.command()
 def render(
     file: Optional[str] = typer.Argument(None, metavar="[FILE]", help="A record (PMN, JSON or XML); the first game is drawn."),
     ply: Optional[int] = _int_option(None, "--ply", low=0, help="Draw the position after this many moves (0: start)."),
     all_plies: bool = typer.Option(False, "--all", help="Draw every position (needs --out-dir)."),
-    out_dir: Optional[str] = typer.Option(None, "--out-dir", metavar="DIR", help="Folder for --all."),
+    out_dir: Optional[str] = typer.Option(None, "--out-dir", metavar="DIR", help="Folder for --all or --positions."),
     position: Optional[str] = typer.Option(None, "--position", "-p", metavar="POSITION", help="Draw this position string (with --game)."),
-    game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", help="Game id (for --position, or records without Game)."),
+    positions: Optional[str] = typer.Option(None, "--positions", metavar="FILE",
+                                            help="Draw every position string of FILE, one a line ('-': standard "
+                                                 "input), into --out-dir (with --game)."),
+    game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", help="Game id (for --position and --positions, or records without Game)."),
     index: int = _int_option(1, "--index", low=1, help="Which game of the file to draw."),
     flip: bool = typer.Option(False, "--flip", help="North at the bottom."),
     format: str = _choice_option("svg", "--format", "-f", values=("svg", "text"), help="svg, or text for terminals."),
     style: Optional[str] = typer.Option(None, "--style", metavar="FILE", help="A CSS file added to the SVG."),
     output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write here (atomically) instead of stdout."),
     encoding: str = ENCODING_OPTION,
-    force: bool = typer.Option(False, "--force", help="Write over the input file when -o names it."),
+    force: bool = typer.Option(False, "--force", help="Write over the input file when -o or a diagram names it."),
 ) -> None:
     """Draw a position as an SVG diagram or a plain-text board.
 
     Example: mancala render examples/kingulu-village-match.pmn --ply 4 -o board.svg
     """
     for option, value, what in (("--output", output, "file"), ("--out-dir", out_dir, "folder"),
-                                ("--style", style, "file")):
+                                ("--style", style, "file"), ("--positions", positions, "file")):
         if value == "":
             fail(f"{option}: empty {what} name")
-    _check_render_options(file, ply=ply, all_plies=all_plies, out_dir=out_dir, position=position, game=game,
-                          format=format, style=style, output=output)
+    _check_render_options(file, ply=ply, all_plies=all_plies, out_dir=out_dir, position=position,
+                          positions=positions, game=game, index=index, format=format, style=style, output=output,
+                          encoding=encoding)
     _encoding(encoding)
     drawing = _Drawing(format, flip, _read_style(style), force)
     if position is not None and game is not None:  # (--position needs --game)
         _render_position(drawing, _game(game), position, output)
+        return
+    if positions is not None and game is not None and out_dir is not None:  # (--positions needs both)
+        _render_positions(drawing, _game(game), positions, out_dir)
         return
     if game is not None:
         _game(game)
@@ -706,15 +744,8 @@ def _render_every_ply(drawing: _Drawing, plies: _Plies, out_dir: str, path: str)
     """``render --all --out-dir DIR``: ``ply-000.svg`` … for every position,
     then the diagrams of an earlier run that this one did not write removed."""
     import os
-    import re
 
-    if not os.path.isdir(out_dir):
-        try:
-            os.mkdir(out_dir)
-        except FileExistsError:
-            fail(f"{out_dir}: is not a directory")
-        except OSError as error:
-            fail(f"{out_dir}: cannot create: {error.strerror or error}")
+    _make_out_dir(out_dir)
     suffix = "svg" if drawing.format == "svg" else "txt"
     width = max(3, len(str(len(plies.states) - 1)))
     written = set()
@@ -724,11 +755,104 @@ def _render_every_ply(drawing: _Drawing, plies: _Plies, out_dir: str, path: str)
         written.add(name)
     # Diagrams of an earlier run (a longer game, the other format) would
     # pass for this game's: remove them, now that every new one is written.
+    _remove_stale(out_dir, r"ply-[0-9]{3,}\.(?:svg|txt)", written.__contains__, path)
+
+
+def _make_out_dir(out_dir: str) -> None:
+    """``--out-dir``, created when missing (not its parent folders)."""
+    import os
+
+    if not os.path.isdir(out_dir):
+        try:
+            os.mkdir(out_dir)
+        except FileExistsError:
+            fail(f"{out_dir}: is not a directory")
+        except OSError as error:
+            fail(f"{out_dir}: cannot create: {error.strerror or error}")
+
+
+def _remove_stale(out_dir: str, pattern: str, kept: Callable[[str], bool], path: Optional[str]) -> None:
+    """Remove the files of ``out_dir`` whose names match ``pattern`` and are
+    not ``kept`` (never the input file ``path``, never a folder)."""
+    import os
+    import re
+
     try:
         stale = sorted(entry.path for entry in os.scandir(out_dir)
-                       if entry.name not in written and re.fullmatch(r"ply-[0-9]{3,}\.(?:svg|txt)", entry.name)
-                       and (entry.is_symlink() or entry.is_file()) and not _same_file(entry.path, path))
+                       if re.fullmatch(pattern, entry.name) and not kept(entry.name)
+                       and (entry.is_symlink() or entry.is_file())
+                       and (path is None or not _same_file(entry.path, path)))
         for old in stale:
             os.unlink(old)
     except OSError as error:
         fail(f"{error.filename or out_dir}: cannot remove: {error.strerror or error}")
+
+
+#: The width of the line number in the names ``render --positions`` gives
+#: (more digits from line 10,000 on).
+POSITION_NAME_DIGITS = 4
+
+
+def _render_positions(drawing: _Drawing, rules: Game, path: str, out_dir: str) -> None:
+    """``render --positions FILE --out-dir DIR``: the diagram of the position
+    string on line N in ``pos-000N.svg`` (blank lines skipped), one at a time;
+    a line that is no position of ``rules`` is reported and drawn nowhere
+    (exit 1 once the others are drawn). Then the diagrams of an earlier run
+    that this one did not write are removed."""
+    import os
+
+    from .inputs import InputError, numbered_lines, open_source
+
+    suffix = "svg" if drawing.format == "svg" else "txt"
+    drawn = _LineNumbers()
+    bad = 0
+    try:
+        with open_source(path) as source:
+            drawing.source = path
+            _make_out_dir(out_dir)
+            for number, text, why in numbered_lines(source):
+                if text is not None and not text.strip(" \t"):
+                    continue
+                pos = None
+                if text is not None:
+                    try:
+                        pos = parse_position(rules, text)
+                    except InvalidPosition as error:
+                        why = f"bad position for {rules.id}: {error}"
+                if pos is None:
+                    bad += 1
+                    typer.echo(f"{source.name}:{number}: error: {why}", err=True)
+                    continue
+                name = f"pos-{number:0{POSITION_NAME_DIGITS}d}.{suffix}"
+                drawing.write(os.path.join(out_dir, name), drawing.draw(rules, pos, None, None))
+                drawn.add(number)
+    except InputError as error:
+        fail(str(error))
+
+    def kept(name: str) -> bool:  # (a name of the pattern below)
+        digits, end = name[4:].split(".")
+        return end == suffix and f"{int(digits):0{POSITION_NAME_DIGITS}d}" == digits and int(digits) in drawn
+
+    # Diagrams of an earlier run (a longer list, a line that is bad now,
+    # the other format) would pass for this run's: remove them.
+    _remove_stale(out_dir, r"pos-[0-9]{4,}\.(?:svg|txt)", kept, None if path == "-" else path)
+    if bad:
+        raise typer.Exit(1)
+
+
+class _LineNumbers:
+    """A set of line numbers in one bit each: memory stays small however
+    long the input."""
+
+    def __init__(self) -> None:
+        self.bits = bytearray()
+
+    def add(self, number: int) -> None:
+        byte = number >> 3
+        if byte >= len(self.bits):
+            self.bits.extend(bytes(max(byte + 1 - len(self.bits), len(self.bits))))
+        self.bits[byte] |= 1 << (number & 7)
+
+    def __contains__(self, number: int) -> bool:
+        byte = number >> 3
+        return byte < len(self.bits) and bool(self.bits[byte] >> (number & 7) & 1)

@@ -1,5 +1,6 @@
 """Reading input files: decoding with byte offsets for bad bytes, sniffing
-the format (PMN, JSON Lines or XML), and atomic output files."""
+the format (PMN, JSON Lines or XML), lines of position strings, and atomic
+output files."""
 from __future__ import annotations
 
 import codecs
@@ -13,7 +14,7 @@ import stat
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, NamedTuple
 
 from notation.record import MAX_PROBLEMS, GameRecord, Problem
 
@@ -232,6 +233,63 @@ def _split(stream: BinaryIO, newline: bytes) -> Iterator[bytes]:
         buf = buf[start:] + chunk
         scan -= start
         start = 0
+
+
+#: Longest line of a list of position strings, in bytes with its line end (a
+#: position string of the biggest board is about 100 bytes); a longer line is
+#: an error on that line, skipped in bounded pieces, never held whole.
+MAX_POSITION_LINE = 4096
+
+
+class NumberedLine(NamedTuple):
+    """A line of a text input: its number (from 1) and its text without the
+    line end, or ``None`` and why the line cannot be read."""
+
+    number: int
+    text: str | None
+    error: str = ""
+
+
+def numbered_lines(source: Source, limit: int = MAX_POSITION_LINE) -> Iterator[NumberedLine]:
+    """Every line of a UTF-8 ``source`` (split at LF; a CR before it and a
+    BOM at the start are dropped). A line longer than ``limit`` bytes, one
+    with bytes that are not UTF-8 and one with a NUL byte are given with
+    their error, and the lines after them still come. Raises
+    :class:`InputError` when the input cannot be read."""
+    stream = source.stream
+    offset = number = 0
+
+    def read(size: int) -> bytes:
+        try:
+            return stream.readline(size)
+        except OSError as error:
+            raise InputError(f"{source.name}: cannot read: {error.strerror or error}") from None
+
+    while raw := read(limit + 1):
+        number += 1
+        start = offset
+        offset += len(raw)
+        if len(raw) > limit:
+            while not raw.endswith(b"\n") and (raw := read(1 << 16)):
+                offset += len(raw)
+            yield NumberedLine(number, None, f"the line is longer than {limit} bytes; it is not read")
+            continue
+        if number == 1 and raw.startswith(codecs.BOM_UTF8):
+            raw = raw[len(codecs.BOM_UTF8):]
+            start += len(codecs.BOM_UTF8)
+        body = raw[:-1] if raw.endswith(b"\n") else raw
+        body = body[:-1] if body.endswith(b"\r") else body
+        nul = body.find(b"\0")
+        if nul >= 0:
+            yield NumberedLine(number, None, f"a NUL byte at byte offset {start + nul}: the line is not text")
+            continue
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError as error:
+            yield NumberedLine(number, None, f"{_bytes_text(body[error.start:error.end])} at byte offset "
+                                             f"{start + error.start} are not valid UTF-8")
+            continue
+        yield NumberedLine(number, text)
 
 
 @contextlib.contextmanager
