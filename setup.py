@@ -28,6 +28,9 @@ from setuptools.command.build_ext import build_ext
 COMPILED = ("core", "kingulu", "kimasai_mackay", "kimasai_klamroth", "perft", "randomgames")
 RULES = os.path.join("mancala_cli", "rules")
 STAMP = "compiled.json"
+#: The name of the compiled modules' group: its shared library is the
+#: top-level extension module ``mancala_cli__mypyc``.
+GROUP = "mancala_cli"
 
 
 def _say(message: str) -> None:
@@ -54,8 +57,12 @@ def _compiled_core() -> list:
         _say("mypyc is not installed: building the pure package")
         return []
     try:
-        return mypycify([os.path.join(RULES, f"{name}.py") for name in COMPILED], opt_level="3",
-                        group_name="mancala_cli")
+        # mypy's own settings, not the project's (which check every package,
+        # with stubs the build does not install); what the rules' package
+        # imports for type checkers only is read but not reported on.
+        options = ["--config-file", os.devnull, "--follow-imports=silent"]
+        return mypycify([*options, *(os.path.join(RULES, f"{name}.py") for name in COMPILED)], opt_level="3",
+                        group_name=GROUP)
     except (Exception, SystemExit) as error:  # mypy reports type errors by exiting
         _say(f"mypyc could not compile the rules ({error}): building the pure package")
         return []
@@ -88,7 +95,7 @@ class BuildCompiledCore(build_ext):
             return
         os.makedirs(os.path.dirname(stamp), exist_ok=True)
         with open(stamp, "w", encoding="utf-8") as out:
-            json.dump({"sources": _digests()}, out, indent=1, sort_keys=True)
+            json.dump({"library": f"{GROUP}__mypyc", "sources": _digests()}, out, indent=1, sort_keys=True)
             out.write("\n")
         _say("built the compiled core")
 

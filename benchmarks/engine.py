@@ -9,7 +9,7 @@ import random
 import time
 import tracemalloc
 
-from mancala_cli import Line, all_games
+from mancala_cli import CORE, Line, all_games
 
 
 def play_random(game, rng: random.Random) -> int:
@@ -28,6 +28,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    print(f"rules engine, {CORE} core:")
     for game in all_games():
         rng = random.Random(args.seed)
         tracemalloc.start()

@@ -49,7 +49,7 @@ def make_archive(path: str, games: int, seed: int = 1) -> int:
 GNU_TIME = shutil.which("time")
 
 
-def measure(command: list[str]) -> tuple[float, float, int]:
+def measure(command: list[str], env: dict[str, str] | None = None) -> tuple[float, float, int]:
     """Wall seconds, peak resident MiB and exit status of one command.
 
     Linux counts in a child's peak the peak of the process it was started
@@ -59,12 +59,12 @@ def measure(command: list[str]) -> tuple[float, float, int]:
     """
     began = time.perf_counter()
     if GNU_TIME is None:
-        child = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+        child = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=env)
         _, status, usage = os.wait4(child.pid, 0)
         return time.perf_counter() - began, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status)
     with tempfile.NamedTemporaryFile("r") as report:
         child = subprocess.run([GNU_TIME, "-f", "%M", "-o", report.name, *command],
-                               stdout=subprocess.DEVNULL)
+                               stdout=subprocess.DEVNULL, env=env)
         elapsed = time.perf_counter() - began
         peak_kib = int(report.read().split()[-1])
     return elapsed, peak_kib / 1024, child.returncode
@@ -142,10 +142,23 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         archive = os.path.join(folder, "archive.pmn")
         plies = make_archive(archive, args.games)
-        seconds, ours_peak, status = measure(mancala + ["validate", "--quiet", archive])
-        print(f"validate   {args.games:,} games {plies:,} plies: {seconds:.2f} s, "
-              f"{plies / seconds:,.0f} plies/s, peak {ours_peak:.0f} MiB (exit {status})")
-        ours = plies / seconds
+        pure = {**os.environ, "MANCALA_PURE": "1"}
+        default = {key: value for key, value in os.environ.items() if key != "MANCALA_PURE"}
+        core = subprocess.run([*mancala, "--version"], capture_output=True, text=True, env=default).stdout.strip()
+        print(f"default core: {core}")
+        rates = {}
+        for name, env in (("compiled", default), ("pure", pure)):
+            seconds, peak, status = measure(mancala + ["validate", "--quiet", "--jobs", "1", archive], env)
+            rates[name] = plies / seconds
+            if name == "compiled":
+                ours_peak = peak
+            print(f"validate --jobs 1, {name} core: {args.games:,} games {plies:,} plies: {seconds:.2f} s, "
+                  f"{plies / seconds:,.0f} plies/s, peak {peak:.0f} MiB (exit {status})")
+        seconds, peak, status = measure(mancala + ["validate", "--quiet", archive], default)
+        rates["default"] = plies / seconds
+        print(f"validate, default --jobs (auto: {len(os.sched_getaffinity(0))} cores): {seconds:.2f} s, "
+              f"{plies / seconds:,.0f} plies/s, peak {peak:.0f} MiB (exit {status})")
+        ours = rates["compiled"]
         theirs = None
         try:
             import chess  # noqa: F401
@@ -158,7 +171,9 @@ def main() -> None:
             print(f"python-chess read+replay {chess_plies:,} plies: {seconds:.2f} s, "
                   f"{chess_plies / seconds:,.0f} plies/s, peak {peak:.0f} MiB")
             theirs = chess_plies / seconds
-            print(f"ratio: mancala validate is {ours / theirs:.1f}x python-chess")
+            print(f"ratio per core: mancala validate is {rates['compiled'] / theirs:.1f}x python-chess on the "
+                  f"default core (goal: 10x compiled), {rates['pure'] / theirs:.1f}x on the pure core (goal: 3x); "
+                  f"default --jobs: {rates['default'] / theirs:.1f}x")
         small = os.path.join(folder, "small.pmn")
         make_archive(small, max(1, args.games // 10), seed=2)
         seconds, peak_small, _ = measure(mancala + ["validate", "--quiet", small])

@@ -27,7 +27,7 @@ def _fake_core(folder, modules=("core", "kingulu")):
             out.write("")
         digests[name] = hashlib.sha256(f"# {name}\n".encode()).hexdigest()
     with open(os.path.join(folder, selection.STAMP), "w") as out:
-        json.dump({"sources": digests}, out)
+        json.dump({"library": "json", "sources": digests}, out)  # (a library that is found)
 
 
 def test_a_current_stamp_selects_the_compiled_modules(tmp_path, monkeypatch):
@@ -36,7 +36,8 @@ def test_a_current_stamp_selects_the_compiled_modules(tmp_path, monkeypatch):
     assert selection._compiled_modules() == ["core", "kingulu"]
 
 
-@pytest.mark.parametrize("damage", ["edited source", "missing extension", "missing stamp", "bad stamp"])
+@pytest.mark.parametrize("damage", ["edited source", "missing extension", "missing stamp", "bad stamp",
+                                    "missing library"])
 def test_anything_out_of_date_selects_the_pure_modules(tmp_path, monkeypatch, damage):
     _fake_core(tmp_path)
     monkeypatch.setattr(selection, "_HERE", str(tmp_path))
@@ -44,6 +45,9 @@ def test_anything_out_of_date_selects_the_pure_modules(tmp_path, monkeypatch, da
         (tmp_path / "kingulu.py").write_text("# kingulu, edited\n")
     elif damage == "missing extension":
         (tmp_path / ("core" + SUFFIX)).unlink()
+    elif damage == "missing library":
+        (tmp_path / selection.STAMP).write_text(json.dumps({**json.loads((tmp_path / selection.STAMP).read_text()),
+                                                            "library": "no_such_library__mypyc"}))
     elif damage == "missing stamp":
         (tmp_path / selection.STAMP).unlink()
     else:

@@ -89,6 +89,35 @@ def test_far_too_many_jobs_is_a_warning_and_the_output_is_unchanged(archive):
                            f"usable core{'s' if cores != 1 else ''}; using {cores}\n")
 
 
+def test_all_cores_by_default_give_the_output_of_one_job(archive):
+    one = mancala("validate", "--jobs", "1", str(archive))
+    default = mancala("validate", str(archive))
+    auto = mancala("validate", "--jobs", "auto", str(archive))
+    assert default.returncode == one.returncode == 0
+    assert default.stdout == auto.stdout == one.stdout and default.stderr == ""
+    one = mancala("convert", "--to", "json", "--positions", "--jobs", "1", str(archive))
+    default = mancala("convert", "--to", "json", "--positions", str(archive))
+    assert default.stdout == one.stdout and default.returncode == 0
+
+
+def test_auto_is_the_usable_cores_and_a_small_input_starts_no_worker(monkeypatch, tmp_path):
+    from typer.testing import CliRunner
+
+    from mancala_cli.cli import app
+    from mancala_cli.cli import commands
+
+    asked = []
+    monkeypatch.setattr(pipeline, "usable_cores", lambda: 2)
+    monkeypatch.setattr(pipeline, "process_pool", lambda workers: asked.append(workers) or _Pool(workers))
+    small = tmp_path / "small.pmn"
+    small.write_text('[Game "kingulu"]\n[Result "*"]\n\n1. c1x6 *\n', encoding="utf-8")
+    result = CliRunner().invoke(app, ["validate", str(small)])
+    assert (result.exit_code, asked) == (0, [])  # one batch: checked in this process
+    assert commands._jobs(0) == 2
+    assert CliRunner().invoke(app, ["validate", "--jobs", "many", str(small)]).output == (
+        "mancala: error: --jobs must be a whole number or auto (got 'many')\n")
+
+
 # -- broken pipes and signals ------------------------------------------------------
 
 def _left_behind(marker: str) -> list[str]:

@@ -20,6 +20,7 @@ from ..rules.registry import GAME_IDS, UnknownGame, all_games, get_game
 from ..rules.perft import divide
 from .running import (MancalaGroup, choice, choices_metavar, end_now, install_signal_handlers, integer,
                       prepare_streams)
+from .running import jobs as jobs_parser
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -250,16 +251,20 @@ def _records(path: str, encoding: str):
         yield from read_records(source)
 
 
-JOBS_OPTION = typer.Option(1, "--jobs", "-j", parser=integer("--jobs", 1), metavar="N",
-                           help="Worker processes, at most the usable cores (output stays in input order).")
+JOBS_OPTION = typer.Option("auto", "--jobs", "-j", parser=jobs_parser("--jobs"), metavar="N|auto",
+                           help="Worker processes, at most the usable cores (default auto: all of them; "
+                                "output stays in input order).")
 
 
 def _jobs(jobs: int) -> int:
-    """``--jobs``; far more than the usable cores is a warning (the pipeline
-    never starts more workers than cores)."""
+    """``--jobs``: ``auto`` (0) is the usable cores; far more than them is a
+    warning (the pipeline never starts more workers than cores, and none for
+    an input of one batch)."""
     from .pipeline import usable_cores
 
     cores = usable_cores()
+    if jobs == 0:
+        return cores
     if jobs > 4 * cores:
         typer.echo(f"mancala: warning: --jobs {jobs} is more than 4 × the {cores} usable "
                    f"core{'s' if cores != 1 else ''}; using {cores}", err=True)

@@ -109,6 +109,20 @@ def integer(option: str, low: int, high: int | None = None) -> Callable[[str], i
     return parse
 
 
+def jobs(option: str) -> Callable[[str], int]:
+    """A parser for ``--jobs``: ``auto`` (0: the usable cores) or a count ≥ 1."""
+    count = integer(option, 1)
+
+    def parse(value: Any) -> int:
+        text = str(value).strip()
+        if text == "auto":
+            return 0
+        if not isinstance(value, int) and (not text.lstrip("+-").isdigit() or len(text) > 40):
+            raise usage_error(f"{option} must be a whole number or auto (got {str(value)!r})")
+        return count(value)
+    return parse
+
+
 def choices_metavar(values: Sequence[str]) -> str:
     return "[" + "|".join(values) + "]"
 

@@ -5,7 +5,7 @@ The pure-Python modules of this package are the reference. An install that
 finds a C compiler also compiles them with mypyc (``setup.py``): each module
 then has an extension module beside its source, built from the same text,
 and ``compiled.json`` beside them records the SHA-256 of every source it was
-built from. The compiled modules are used only when every source still has
+built from, and the name of the modules' shared library. The compiled modules are used only when every source still has
 the digest it was built from; an edited source, a missing stamp or
 ``MANCALA_PURE=1`` in the environment selects the pure modules, which a finder
 then loads from their sources even where an extension module lies beside
@@ -40,6 +40,8 @@ def _compiled_modules() -> list[str] | None:
         with open(os.path.join(_HERE, STAMP), encoding="utf-8") as handle:
             stamp = json.load(handle)
         sources: dict[str, str] = stamp["sources"]
+        if importlib.util.find_spec(stamp["library"]) is None:  # the modules' shared library
+            return None
         suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
         for module, digest in sources.items():
             with open(os.path.join(_HERE, f"{module}.py"), "rb") as source:
@@ -48,7 +50,7 @@ def _compiled_modules() -> list[str] | None:
             if not os.path.exists(os.path.join(_HERE, module + suffix)):
                 return None
         return list(sources)
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, ImportError):
         return None
 
 
