@@ -14,12 +14,13 @@ nested records are safe.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import attrgetter
 
-from notation.coords import STYLES, CoordinateError, format_hole, format_move, parse_hole
+from notation.coords import STYLES, CoordinateError, format_hole, format_move, hole_table, parse_hole
 from .positions import format_position, parse_position
 from notation.record import SKIP, GameRecord, MoveNode, Problem, Step, Visitor, SkipType, visit
 
-from .rules.core import Game, IllegalMove, InvalidPosition, Line, Move, Outcome, Position, Side
+from .rules.core import Game, IllegalMove, InvalidPosition, Move, MutablePosition, Outcome, Position, Side
 from .rules.registry import UnknownGame, get_game
 
 
@@ -31,10 +32,25 @@ class Replay:
     game: Game | None = None
     start: Position | None = None
     problems: list[Problem] = field(default_factory=list)
-    #: Main-line moves and the positions after them, as far as they could be played.
+    #: Main-line moves, as far as they could be played.
     moves: list[Move] = field(default_factory=list)
-    positions: list[Position] = field(default_factory=list)
     outcome: Outcome | None = None
+    _positions: list[Position] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def positions(self) -> list[Position]:
+        """The position after each main-line move that could be played
+        (worked out when first asked: checking alone needs none of them)."""
+        if self._positions is None:
+            positions: list[Position] = []
+            if self.game is not None and self.start is not None:
+                play = self.game.move
+                now = MutablePosition(self.start)
+                for move in self.moves:
+                    play(now, move.origin)
+                    positions.append(now.frozen())
+            self._positions = positions
+        return self._positions
 
     @property
     def plies(self) -> int:
@@ -103,16 +119,78 @@ def replay(record: GameRecord, default_game: str | None = None, *, fill_position
     report.start = start
     if coords is not None and coords != style:
         _set_coordinates_tag(record, coords)
-    visit(record, _Walker(report, game, style, fill_positions, fill_marks, coords, start),
-          side=start.side, number=start.move_number)
+    walker = _Walker(report, game, style, fill_positions, fill_marks, coords, start)
+    if any(map(_VARIATIONS, record.moves)):
+        visit(record, walker, side=start.side, number=start.move_number)
+    else:
+        walker.main_line(record.moves, start.side, start.move_number)
     _check_result(report)
     return report
+
+
+_VARIATIONS = attrgetter("variations")
 
 
 def _set_coordinates_tag(record: GameRecord, coords: str) -> None:
     if coords == "algebraic" and record.tag("Coordinates") is None:
         return
     record.set_tag("Coordinates", coords)
+
+
+class _Line:
+    """A line of play replayed in place: one :class:`MutablePosition` for the
+    whole line, no :class:`Position` per move. The position before a move is
+    worked out only when a problem names it, by playing the line's moves
+    again from the last position worked out (so each move is played again
+    at most once, however many problems the line has)."""
+
+    __slots__ = ("game", "now", "history", "moves", "start", "anchor", "anchored")
+
+    def __init__(self, game: Game, start: Position, history: set, moves: list[Move]) -> None:
+        self.game = game
+        self.now = MutablePosition(start)
+        #: The :meth:`Position.key` of every position before the current one
+        #: (for the games that look at earlier positions).
+        self.history = history
+        self.moves = moves
+        self.start = start
+        #: The position after the first ``anchored`` moves of the line.
+        self.anchor = start
+        self.anchored = 0
+
+    def play(self, origin: int) -> Move:
+        """Play ``origin``; raises :class:`IllegalMove` (the line is then spoilt)."""
+        now = self.now
+        if self.game.uses_history:
+            key = now.key()
+            move = self.game.move(now, origin, history=self.history)
+            self.history.add(key)
+        else:
+            move = self.game.move(now, origin, history=self.history)
+        self.moves.append(move)
+        return move
+
+    def current(self) -> Position:
+        """The position now (the line is not spoilt)."""
+        position = self.anchor = self.now.frozen()
+        self.anchored = len(self.moves)
+        return position
+
+    def after(self, count: int) -> Position:
+        """The position after the first ``count`` moves of the line."""
+        if count < self.anchored:
+            self.anchor, self.anchored = self.start, 0
+        if count > self.anchored:
+            play = self.game.move
+            now = MutablePosition(self.anchor)
+            for move in self.moves[self.anchored:count]:
+                play(now, move.origin)
+            self.anchor, self.anchored = now.frozen(), count
+        return self.anchor
+
+    def branch(self) -> tuple[Position, set]:
+        """Where a variation of the next move starts: the position now and the history."""
+        return self.current(), set(self.history)
 
 
 class _Walker(Visitor[None]):
@@ -134,29 +212,50 @@ class _Walker(Visitor[None]):
         self.fill_marks = fill_marks
         self.coords = coords if coords != style else None
         self.rewriting = fill_marks or fill_positions or self.coords is not None
-        self.moves = report.moves
-        self.positions = report.positions
+        board = game.board
+        #: The hole each well-written token names, per side to move.
+        self.holes = {side: hole_table(board, style, side) for side in ("S", "N")}
         #: Per depth: the line being played (None once a move of it could not
-        #: be played), the line before its last move (where that move's
-        #: variations start; None when it has none or was not played) and the
-        #: problems found on it.
-        self.lines: list[Line | None] = [Line(game, start)]
-        self.before: list[Line | None] = [None]
+        #: be played), where the variations of its last move start (None when
+        #: it has none or was not played) and the problems found on it.
+        self.lines: list[_Line | None] = [_Line(game, start, set(), report.moves)]
+        self.before: list[tuple[Position, set] | None] = [None]
         self.found: list[list[Problem]] = [[]]
         #: The problems of the lines that ended, in the order they ended.
         self.ended: list[list[Problem]] = []
+
+    def main_line(self, moves: list[MoveNode], side: Side, number: int) -> None:
+        """A record without variations: its moves one after the other, as
+        the walk would give them, then :meth:`result`."""
+        line = self.lines[0]
+        assert line is not None
+        play = self.play
+        ply = 1
+        for node in moves:
+            if play(line, node, ply, side, number, 0) is None:
+                self.lines[0] = None
+                break
+            ply += 1
+            if side == "N":
+                number += 1
+                side = "S"
+            else:
+                side = "N"
+        self.result()
 
     def begin_variation(self, step: Step) -> SkipType | None:
         before = self.before[step.depth - 1]
         if before is None:
             return SKIP
         depth = step.depth
+        start, history = before
+        line = _Line(self.game, start, set(history), [])
         if depth == len(self.lines):
-            self.lines.append(before.copy())
+            self.lines.append(line)
             self.before.append(None)
             self.found.append([])
         else:
-            self.lines[depth] = before.copy()
+            self.lines[depth] = line
             self.before[depth] = None
         return None
 
@@ -173,90 +272,111 @@ class _Walker(Visitor[None]):
             self.before[depth] = None
             return
         node = step.node
-        self.before[depth] = line.copy() if node.variations else None
-        played = self.play(line, step)
-        if played is None:
+        self.before[depth] = line.branch() if node.variations else None
+        if self.play(line, node, step.ply, step.side, step.number, depth) is None:
             self.lines[depth] = None
-        elif depth == 0:
-            self.moves.append(played)
-            self.positions.append(line.position)
 
     def result(self) -> None:
         report = self.report
         main = self.lines[0]
         if main is not None:
-            report.outcome = main.outcome()
+            report.outcome = self.game.outcome(main.current(), history=main.history)
         if self.found[0]:
             self.ended.append(self.found[0])
         for found in reversed(self.ended):
             report.problems.extend(found)
 
-    def locate(self, step: Step, position: Position, code: str, message: str,
+    def locate(self, node: MoveNode, ply: int, depth: int, position: Position, code: str, message: str,
                severity: str = "error", legal: list[str] | None = None) -> None:
-        node = step.node
-        self.found[step.depth].append(Problem(
-            severity, code, message, node.line, node.column, step.ply, node.text,
+        self.found[depth].append(Problem(
+            severity, code, message, node.line, node.column, ply, node.text,
             format_position(self.game, position), legal))
 
-    def play(self, line: Line, step: Step) -> Move | None:
-        """Play the move of ``step`` on ``line`` and check what it says of
-        itself; ``None`` if it cannot be played."""
-        node = step.node
-        position = line.position
-        if node.number is not None:
-            self.check_number(step, position)
+    def play(self, line: _Line, node: MoveNode, ply: int, side: Side, number: int, depth: int) -> Move | None:
+        """Play ``node`` on ``line`` and check what it says of itself;
+        ``None`` if it cannot be played."""
+        if node.number is not None and (node.number != number or node.dots != ("." if side == "S" else "...")):
+            self.check_number(line, node, ply, side, number, depth)
+        origin = self.holes[side].get(node.hole)
+        if origin is None or node.destination is not None:
+            return self.play_written(line, node, ply, side, depth)
+        try:
+            move = line.play(origin)
+        except IllegalMove:
+            self.illegal(line, node, ply, side, depth, origin)
+            return None
+        if (node.captured is not None and node.captured != move.captured) or (node.reserved and not move.reserved):
+            self.check_marks(line, node, ply, side, depth, move, None)
+        if self.rewriting:
+            self.rewrite(line, node, move, side)
+        return move
+
+    def play_written(self, line: _Line, node: MoveNode, ply: int, side: Side, depth: int) -> Move | None:
+        """:meth:`play` for a move whose holes are not a plain origin: a
+        long-form move, another way of writing a hole, or no hole at all."""
         board = self.game.board
-        side = step.side
         try:
             origin = parse_hole(board, node.hole, self.style, side)
             destination = (parse_hole(board, node.destination, self.style, side)
                            if node.destination is not None else None)
         except CoordinateError as error:
-            self.locate(step, position, "bad-hole", str(error))
+            self.locate(node, ply, depth, line.current(), "bad-hole", str(error))
             return None
         if destination is not None and not self.game.long_form_moves:
-            self.locate(step, position, "bad-hole",
+            self.locate(node, ply, depth, line.current(), "bad-hole",
                         f"{node.text}: the long form origin-destination is for kimasai-klamroth only")
             return None
         try:
             move = line.play(origin)
-        except IllegalMove as error:
-            legal = [format_move(board, m, self.style, side) for m in self.game.legal_moves(position, history=line.history)]
-            self.locate(step, position, error.rule, error.message, legal=legal)
+        except IllegalMove:
+            self.illegal(line, node, ply, side, depth, origin)
             return None
         if ((destination is not None and destination != move.end) or node.captured not in (None, move.captured)
                 or (node.reserved and not move.reserved)):
-            self.check_marks(step, position, move, destination)
+            self.check_marks(line, node, ply, side, depth, move, destination)
         if self.rewriting:
-            self.rewrite(node, move, line.position, side)
+            self.rewrite(line, node, move, side)
         return move
 
-    def check_number(self, step: Step, position: Position) -> None:
-        node = step.node
-        dots = "." if step.side == "S" else "..."
-        if node.number != step.number or (node.dots or ".") != dots:
+    def illegal(self, line: _Line, node: MoveNode, ply: int, side: Side, depth: int, origin: int) -> None:
+        """The move of ``node`` cannot be played: the error :meth:`Game.play`
+        gives for it, with the position before it and the legal moves there."""
+        game = self.game
+        position = line.after(len(line.moves))
+        try:
+            game.play(position, origin, history=line.history)
+        except IllegalMove as error:
+            legal = [format_move(game.board, m, self.style, side)
+                     for m in game.legal_moves(position, history=line.history)]
+            self.locate(node, ply, depth, position, error.rule, error.message, legal=legal)
+        else:  # (the engine plays in place what it plays on a position)
+            raise AssertionError(f"{node.text}: played on a position, not in place")
+
+    def check_number(self, line: _Line, node: MoveNode, ply: int, side: Side, number: int, depth: int) -> None:
+        dots = "." if side == "S" else "..."
+        if node.number != number or (node.dots or ".") != dots:
             written = f"{node.number}{node.dots or '.'}"
-            self.locate(step, position, "move-number",
-                        f"move number {written} does not match: this is {step.number}{dots}",
+            self.locate(node, ply, depth, line.current(), "move-number",
+                        f"move number {written} does not match: this is {number}{dots}",
                         severity="warning")
 
-    def check_marks(self, step: Step, position: Position, move: Move, destination: int | None) -> None:
-        node = step.node
+    def check_marks(self, line: _Line, node: MoveNode, ply: int, side: Side, depth: int, move: Move,
+                    destination: int | None) -> None:
         board = self.game.board
-        side = step.side
+        position = line.after(len(line.moves) - 1)
         if destination is not None and destination != move.end:
-            self.locate(step, position, "bad-destination",
+            self.locate(node, ply, depth, position, "bad-destination",
                         f"{node.text}: the stone on {node.hole} steps to "
                         f"{format_hole(board, move.end, self.style, side)}")
         if node.captured is not None and node.captured != move.captured:
-            self.locate(step, position, "bad-mark",
+            self.locate(node, ply, depth, position, "bad-mark",
                         f"{node.text}: the move takes {move.captured} "
                         f"({format_move(board, move, self.style, side)})")
         if node.reserved and not move.reserved:
-            self.locate(step, position, "bad-mark",
+            self.locate(node, ply, depth, position, "bad-mark",
                         f"{node.text}: the move reserves no hole ({format_move(board, move, self.style, side)})")
 
-    def rewrite(self, node: MoveNode, move: Move, after: Position, side: Side) -> None:
+    def rewrite(self, line: _Line, node: MoveNode, move: Move, side: Side) -> None:
         """Fill the node's marks and position, and rewrite its coordinates, as asked."""
         if self.fill_marks:
             if node.captured is None and move.captured:
@@ -269,7 +389,7 @@ class _Walker(Visitor[None]):
             if node.destination is not None:
                 node.destination = format_hole(board, move.end, self.coords, side)
         if self.fill_positions:
-            node.position = format_position(self.game, after)
+            node.position = format_position(self.game, line.current())
 
 
 def _check_result(report: Replay) -> None:

@@ -23,7 +23,7 @@ from typing import Literal, Protocol
 from .errors import CoordinateError
 
 __all__ = ["STYLES", "CoordinateError", "Side", "Shape", "format_hole", "parse_hole", "format_move", "move_token",
-           "hole_names", "relative_numbers"]
+           "hole_names", "relative_numbers", "hole_table"]
 
 
 #: A side of the board, as records write it: South (``"S"``, the first
@@ -134,6 +134,31 @@ def parse_hole(board: Shape, token: str, style: str = "algebraic", side: Side = 
         if not 1 <= number <= len(numbers):
             raise CoordinateError(f"{token!r} is not a hole of {side} (1-{len(numbers)})")
         return numbers[number - 1]
+    raise CoordinateError(f"unknown coordinate style {style!r}")
+
+
+def hole_table(board: Shape, style: str, side: Side) -> dict[str, int]:
+    """The hole of each token :func:`parse_hole` takes for ``side`` in
+    ``style`` as :func:`format_hole` writes it (``c1``, ``3``, ``S3``): a
+    token found here names that hole, any other goes through
+    :func:`parse_hole` (another way of writing a hole, or an error).
+
+        >>> from mancala_cli import get_game
+        >>> table = hole_table(get_game("kingulu").board, "relative", "N")
+        >>> table["N1"], "S1" in table, len(table)
+        (11, False, 6)
+    """
+    return _hole_table(board.ranks, board.files, style, side)
+
+
+@lru_cache(maxsize=None)
+def _hole_table(ranks: int, files: int, style: str, side: Side) -> dict[str, int]:
+    if style == "relative":
+        return {f"{side}{k}": hole for k, hole in enumerate(relative_numbers(ranks, files, side), 1)}
+    if style == "numeric":
+        return {str(hole + 1): hole for hole in range(ranks * files)}
+    if style == "algebraic":
+        return dict(_indices(ranks, files))
     raise CoordinateError(f"unknown coordinate style {style!r}")
 
 

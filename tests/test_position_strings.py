@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from mancala_cli import InvalidPosition, Line, get_game
 from mancala_cli import format_position, parse_position
 from notation import CoordinateError, STYLES, format_hole, parse_hole
+from notation.coords import hole_table
 
 STARTS = {
     "kingulu": "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1",
@@ -128,3 +129,19 @@ def test_relative_numbers_follow_the_rules_circuits(game_id):
         own = len(board.holes_of(side))
         assert relative_numbers(board.ranks, board.files, side) == board.circuit(side)[:own]
     assert hole_names(board.ranks, board.files) == tuple(board.name(h) for h in range(board.size))
+
+
+@pytest.mark.parametrize("game_id", ["kimasai-mackay", "kimasai-klamroth", "kingulu"])
+@pytest.mark.parametrize("style", STYLES)
+def test_hole_table_names_what_parse_hole_names(game_id, style):
+    board = get_game(game_id).board
+    for side in ("S", "N"):
+        table = hole_table(board, style, side)
+        written = {}
+        for hole in range(board.size):
+            try:
+                written[format_hole(board, hole, style, side)] = hole
+            except CoordinateError:
+                pass
+        assert table == written
+        assert all(parse_hole(board, token, style, side) == hole for token, hole in table.items())

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mancala_cli import get_game
+from mancala_cli import Line, format_position, get_game
 from mancala_cli.records import random_game
 from mancala_cli.checking import replay
 from notation.jsonl import object_to_record, record_to_object
@@ -160,3 +160,81 @@ def test_many_games_stream_with_their_own_problems():
     games = list(read_games(broken.splitlines(keepends=True)))
     assert len(games) == 5
     assert [bool(g.problems) for g in games] == [True, False, False, False, False]
+
+
+# -- replay in place: the positions problems name, and Replay.positions --------------
+
+def _positions_by_play(game, record):
+    """The position before each main-line move and after the last, by Line.play."""
+    line = Line(game)
+    out = [line.position]
+    for node in record.moves:
+        line.play(game.board.index_of(node.hole))
+        out.append(line.position)
+    return out
+
+
+@pytest.mark.parametrize("game_id", ["kimasai-mackay", "kimasai-klamroth", "kingulu"])
+def test_replay_positions_are_those_of_play_and_worked_out_when_asked(game_id):
+    game = get_game(game_id)
+    record = random_game(game, random.Random(5), max_plies=60)
+    report = replay(read_game(write_game(record)))
+    assert report._positions is None  # checking alone worked none out
+    assert [report.start, *report.positions] == _positions_by_play(game, record)
+    assert report.positions is report.positions
+
+
+def test_replay_positions_stop_before_the_move_that_cannot_be_played():
+    report = replay(read_game('[Game "kingulu"]\n\n1. c1x6 d2 2. a2 b1 *\n'))
+    assert [(p.code, p.ply) for p in report.problems] == [("KG-ORIGIN", 3)]
+    assert [format_position(report.game, p) for p in report.positions] == [
+        "1,0,6,6,0,1/6,6,2,7,0,6 N 7-0 1", "4,1,10,1,3,4/1,0,2,10,3,2 S 7-0 2"]
+
+
+@pytest.mark.parametrize("game_id", ["kimasai-mackay", "kimasai-klamroth", "kingulu"])
+def test_every_problem_names_the_position_before_its_move(game_id):
+    # Wrong marks on every other move and a wrong move number on every
+    # fourth: each problem gives the position before its own move.
+    game = get_game(game_id)
+    record = random_game(game, random.Random(11), max_plies=40)
+    before = _positions_by_play(game, record)
+    for k, node in enumerate(record.moves):
+        if k % 2:
+            node.captured = (node.captured or 0) + 7
+        if k % 4 == 0:
+            node.number = 99
+    report = replay(read_game(write_game(record).replace("1. ", "99. ", 1)))
+    marks = [p for p in report.problems if p.code == "bad-mark"]
+    numbers = [p for p in report.problems if p.code == "move-number"]
+    assert len(marks) == len(record.moves) // 2 and numbers
+    for problem in report.problems:
+        if problem.ply is not None:
+            assert problem.position == format_position(game, before[problem.ply - 1])
+
+
+def test_an_illegal_move_after_wrong_marks_names_its_position_and_rule():
+    # The position before the illegal move is worked out again from the
+    # last one a problem named; the rule is the one play gives.
+    report = replay(read_game('[Game "kingulu"]\n\n1. c1x5 d2x10 2. a1x9 a2x1 3. c1 *\n'))
+    assert [(p.code, p.ply, p.position) for p in report.problems] == [
+        ("bad-mark", 1, "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1"),
+        ("bad-mark", 2, "1,0,6,6,0,1/6,6,2,7,0,6 N 7-0 1"),
+        ("bad-mark", 3, "4,1,10,1,3,4/1,0,2,10,3,2 S 7-0 2"),
+        ("bad-mark", 4, "4,0,10,1,3,4/0,0,2,10,3,2 N 9-0 2"),
+        ("KG-RESERVED", 5, "1,1,11,2,4,5/2,1,5*,0,4,3 S 9-0 3")]
+    assert report.problems[-1].legal == ["a1", "b1", "e1", "f1"]
+    # South has no legal move: play names GAME-OVER where a1 alone is KK-BLOCKED.
+    full = ",".join(["1"] * 12)
+    blocked = f'[Game "kimasai-klamroth"]\n[Setup "{full}/1,1,1,1,1,1,1,1,1,1,0,0/{full}/{full} S 0-0 1"]\n\n1. a1 *\n'
+    assert [(p.code, p.legal) for p in replay(read_game(blocked)).problems] == [("GAME-OVER", [])]
+
+
+def test_problems_in_variations_name_their_positions():
+    text = '[Game "kingulu"]\n\n1. c1x6 d2x9 (1... a2x5 2. c1x3 (2. a1x2) 2... e2) 2. a1 *\n'
+    report = replay(read_game(text))
+    assert [(p.code, p.ply, p.move, p.position, p.legal) for p in report.problems] == [
+        ("bad-mark", 2, "d2x9", "1,0,6,6,0,1/6,6,2,7,0,6 N 7-0 1", None),
+        ("bad-mark", 2, "a2x5", "1,0,6,6,0,1/6,6,2,7,0,6 N 7-0 1", None),
+        ("KG-FIRSTLAP", 3, "c1x3", "0,0,6,6,0,2/0,7,3,8,0,7 S 7-2 2", ["b1x1", "d1", "f1x1"]),
+        ("KG-EMPTY", 3, "a1x2", "0,0,6,6,0,2/0,7,3,8,0,7 S 7-2 2", ["b1x1", "d1", "f1x1"])]
+    assert len(report.positions) == 3

@@ -31,7 +31,7 @@ from notation.record import GameRecord, Problem
 
 from .inputs import STOP_SIGNALS, Source, cap_encoding_problems, sniff
 from .reporters import game_report, problem_line, report_line, sorted_problems
-from ..checking import replay
+from ..checking import Replay, replay
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -331,9 +331,19 @@ def number(result: GameResult, index: int) -> GameResult:
 
 def process_record(options: Options, record: GameRecord) -> GameResult:
     """Replay one record and format what the command prints for it."""
+    return format_result(options, record, replay_record(options, record))
+
+
+def replay_record(options: Options, record: GameRecord) -> Replay:
+    """Replay one record as the command asks (convert rewrites its moves)."""
     converting = options.command == "convert"
-    report = replay(record, options.default_game, fill_positions=converting and options.positions,
-                    fill_marks=converting, coords=options.coords if converting else None)
+    return replay(record, options.default_game, fill_positions=converting and options.positions,
+                  fill_marks=converting, coords=options.coords if converting else None)
+
+
+def format_result(options: Options, record: GameRecord, report: Replay) -> GameResult:
+    """What the command prints for one replayed record."""
+    converting = options.command == "convert"
     if options.strict:
         report.problems = [dataclasses.replace(problem, severity="error") for problem in report.problems]
     problems = sorted_problems(report.problems)
