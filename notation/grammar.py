@@ -90,8 +90,8 @@ TOKEN_PATTERN = (
 #: no long form and nothing but white space after it, with the move number
 #: before it if any (``12. c1x6``, ``e2^``, ``14``): ``num``, ``dots``,
 #: ``hole``, ``cap``, ``res``. Such a move is exactly the ``NUMBER`` and
-#: ``MOVE`` tokens of :data:`TOKEN`; the reader takes plain moves one match
-#: each while they last and reads the rest of the line token by token.
+#: ``MOVE`` tokens of :data:`TOKEN`; the reader takes plain moves while they
+#: last (:data:`PLAIN_LINE`) and reads the rest of the line token by token.
 #: Longer digit strings than 9 are not plain (the token reader reports them).
 PLAIN_MOVE_PATTERN = (
     rf"\s*(?:(?P<num>[0-9]{{1,9}})(?P<dots>\.\.\.|\.)\s*)?(?P<hole>{HOLE})"
@@ -105,14 +105,24 @@ TAG_LINE_RE = re.compile(TAG_LINE_PATTERN)
 TOKEN_RE = re.compile(TOKEN_PATTERN, re.DOTALL)
 PLAIN_MOVE_RE = re.compile(PLAIN_MOVE_PATTERN)
 
+#: A line of plain movetext read in one scan (``finditer``). Each match is
+#: a plain move (the groups of :data:`PLAIN_MOVE`), a result token that ends
+#: the line (``result``), or the first character of anything else
+#: (``other``), where the reader goes on token by token: one call of the
+#: regular-expression engine per line of plain moves, result included.
+PLAIN_LINE_PATTERN = rf"{PLAIN_MOVE_PATTERN}|\s*(?P<result>1-0|0-1|1/2-1/2|\*)\Z|\s*(?P<other>\S)"
+PLAIN_LINE_RE = re.compile(PLAIN_LINE_PATTERN)
+
 #: The pyparsing expressions by name, each made from its pattern when first used.
-_EXPRESSIONS = {"TAG_PAIR": TAG_PAIR_RE, "TAG_LINE": TAG_LINE_RE, "TOKEN": TOKEN_RE, "PLAIN_MOVE": PLAIN_MOVE_RE}
+_EXPRESSIONS = {"TAG_PAIR": TAG_PAIR_RE, "TAG_LINE": TAG_LINE_RE, "TOKEN": TOKEN_RE, "PLAIN_MOVE": PLAIN_MOVE_RE,
+                "PLAIN_LINE": PLAIN_LINE_RE}
 
 if TYPE_CHECKING:
     TAG_PAIR: pp.Regex
     TAG_LINE: pp.Regex
     TOKEN: pp.Regex
     PLAIN_MOVE: pp.Regex
+    PLAIN_LINE: pp.Regex
 
 
 def __getattr__(name: str) -> Any:

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator
 from typing import TextIO
 
 from .coords import Side, move_token
-from .grammar import PLAIN_MOVE_RE, TAG_LINE_RE, TOKEN_RE, escape, unescape
+from .grammar import PLAIN_LINE_RE, TAG_LINE_RE, TOKEN_RE, escape, unescape
 from .record import (MAX_PROBLEMS, MAX_TAG_NAME, MAX_TAG_VALUE, MAX_VARIATION_DEPTH, SEVEN_TAGS, GameRecord, MoveNode,
                      Problem, Step, Visitor, visit)
 
@@ -38,7 +38,7 @@ __all__ = ["read_games", "read_game", "write_game", "write_games", "WIDTH", "MAX
 WIDTH = 79
 
 _TOKEN = TOKEN_RE
-_PLAIN_MOVE = PLAIN_MOVE_RE.match
+_PLAIN_LINE = PLAIN_LINE_RE.finditer
 _TAG_LINE = TAG_LINE_RE.match
 _TAG_START = re.compile(r"\s*\[").match
 _TAG_NAME = re.compile(r"[A-Za-z0-9_]+")
@@ -383,9 +383,9 @@ class _Reader:
             if resumed is None:
                 return
             pos = resumed
-        if self.number is None and self.before is None and self.phase != _DONE:
-            pos = self.plain_moves(line, lineno, pos, end)
         at: int | None = pos
+        if self.number is None and self.before is None and self.phase != _DONE:
+            at = self.plain_moves(line, lineno, pos, end)
         while at is not None:
             at = self.tokens(line, lineno, at, end)
             if at is not None:
@@ -518,24 +518,32 @@ class _Reader:
         else:
             self.cur[-1].nags.append(int(value))
 
-    def plain_moves(self, line: str, lineno: int, pos: int, end: int) -> int:
+    def plain_moves(self, line: str, lineno: int, pos: int, end: int) -> int | None:
         """Read the plain moves (:data:`~notation.grammar.PLAIN_MOVE`) from
-        ``pos`` on, one match each, as the token loop would; return where
-        they stop. Called with no move number or comment waiting."""
+        ``pos`` on, and a result token that ends the line, in one scan
+        (:data:`~notation.grammar.PLAIN_LINE`), as the token loop would;
+        return where the first other token starts, ``None`` when the line is
+        read. Called with no move number or comment waiting."""
         cur = self.cur
-        m = _PLAIN_MOVE(line, pos, end)
-        if m is None:
-            return pos
-        while m is not None:
-            number, dots, hole, cap, res = m.groups()
-            # positional: the fields in MoveNode's order (faster than keywords)
-            cur.append(MoveNode(hole, None, None if cap is None else int(cap), res is not None, [], [],
-                                None, None, [], None if number is None else int(number), dots,
-                                lineno, m.start(3) + 1))
-            pos = m.end()
-            m = _PLAIN_MOVE(line, pos, end)
-        self.attach = True
-        return pos
+        read = False
+        for m in _PLAIN_LINE(line, pos, end):
+            number, dots, hole, cap, res, result, other = m.groups()
+            if hole is not None:
+                # positional: the fields in MoveNode's order (faster than keywords)
+                cur.append(MoveNode(hole, None, None if cap is None else int(cap), res is not None, [], [],
+                                    None, None, [], None if number is None else int(number), dots,
+                                    lineno, m.start(3) + 1))
+                read = True
+                continue
+            if read:
+                self.attach = True
+            if result is not None:
+                self.result_token(result, lineno, m.start(6) + 1)
+                return None
+            return m.start(7)
+        if read:
+            self.attach = True
+        return None
 
     def run(self, lines: Iterable[str], first_line: int = 1) -> Iterator[GameRecord]:
         prev_blank = False
@@ -566,12 +574,14 @@ class _Reader:
                     self.add_comment("\n".join(parts))
                 self.movetext(line, lineno, close + 1)
                 continue
-            if not line.strip():
+            text = line.rstrip()
+            if not text:
                 if self.phase == _DONE:
                     yield self.finish()
                 prev_blank = True
                 continue
-            is_tag = _TAG_START(line) is not None
+            first = text[0]
+            is_tag = first == "[" or (first.isspace() and text.lstrip()[0] == "[")
             phase = self.phase
             if phase == _BETWEEN:
                 self.start(lineno)
@@ -583,7 +593,7 @@ class _Reader:
             elif phase == _TAGS and not is_tag:
                 self.phase = _MOVES
             prev_blank = False
-            self.end = (lineno, len(line.rstrip()) + 1)
+            self.end = (lineno, len(text) + 1)
             if self.phase == _TAGS:
                 self.tag_line(line, lineno)
             else:

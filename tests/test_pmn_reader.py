@@ -463,7 +463,7 @@ def test_any_text_reads_without_raising_and_positions_are_real(text):
             assert 1 <= p.column <= len(lines[p.line - 1]) + 1
 
 
-# ------------------------------------------------- plain moves, one match each
+# ------------------------------------------------- plain moves, one scan a line
 
 PLAIN_WORDS = st.sampled_from([
     "1.", "12.", "12...", "3...", "c1", "d2x6", "e2^", "f1x3^", "14", "S3", "N11", "a99",
@@ -476,18 +476,46 @@ SPACES = st.sampled_from([" ", "  ", "\t", "\n", "\n\n", "", " \n"])
 @settings(max_examples=500, deadline=None)
 @given(st.lists(st.tuples(PLAIN_WORDS, SPACES), max_size=40))
 def test_plain_moves_read_exactly_as_token_by_token(words):
-    """The one-match reading of plain moves is an optimisation only: with it
-    turned off, every record (moves, problems, positions) comes out the same."""
+    """The one-scan reading of plain moves (and of a result that ends the
+    line) is an optimisation only: with it turned off (every line read token
+    by token from its first character), every record (moves, problems,
+    positions) comes out the same."""
+    import re
+
     import notation.pmn as pmn
     text = '[Game "kingulu"]\n\n' + "".join(w + s for w, s in words)
     fast = list(read_games(text))
-    plain = pmn._PLAIN_MOVE
-    pmn._PLAIN_MOVE = lambda line, pos, end: None
+    plain = pmn._PLAIN_LINE
+    # The groups of PLAIN_LINE, only "other" ever matching.
+    pmn._PLAIN_LINE = re.compile(r"((?!))?" * 6 + r"\s*(\S)").finditer
     try:
         slow = list(read_games(text))
     finally:
-        pmn._PLAIN_MOVE = plain
+        pmn._PLAIN_LINE = plain
     assert fast == slow
+
+
+def test_a_line_of_plain_moves_and_its_result_is_one_scan(monkeypatch):
+    import notation.pmn as pmn
+    scans = []
+    plain = pmn._PLAIN_LINE
+
+    def counted(line, pos, end):
+        scans.append(line[pos:end])
+        return plain(line, pos, end)
+
+    class NoTokens:
+        def finditer(self, *args):
+            raise AssertionError("read token by token")
+
+    monkeypatch.setattr(pmn, "_PLAIN_LINE", counted)
+    monkeypatch.setattr(pmn, "_TOKEN", NoTokens())
+    text = '[Game "kingulu"]\n\n1. d1x6 d2x10 2. a1 c2x10\n3. d1 c2 4. f1^   d2\t5. e1 b2 0-1\n'
+    (record,) = read_games(text)
+    assert scans == ["1. d1x6 d2x10 2. a1 c2x10", "3. d1 c2 4. f1^   d2\t5. e1 b2 0-1"]
+    assert [(m.hole, m.number, m.line, m.column) for m in record.moves][-3:] == [
+        ("d2", None, 4, 19), ("e1", 5, 4, 25), ("b2", None, 4, 28)]
+    assert (record.result, record.result_at, record.problems) == ("0-1", (4, 31), [])
 
 
 def test_read_game_reads_game_after_game_from_one_handle():
