@@ -3,7 +3,7 @@ the compiled core.
 
 Where mypyc (a build requirement) and a C compiler are both at hand, the
 rules' hot modules are compiled from their own typed source, and a stamp
-(``mancala_cli/rules/compiled.json``) records the SHA-256 of every source
+(``mancala_cli/rules/compiled.txt``) records the SHA-256 of every source
 compiled; ``mancala_cli.rules.selection`` uses the compiled modules only
 while every source still has that digest. Where either is missing, or the
 compilation fails, the build says so in one line and installs the pure
@@ -13,7 +13,6 @@ package: an install never fails for lack of a compiler.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import shlex
 import shutil
@@ -27,7 +26,7 @@ from setuptools.command.build_ext import build_ext
 #: package's ``__init__`` stay pure: they run once per process).
 COMPILED = ("core", "kingulu", "kimasai_mackay", "kimasai_klamroth", "perft", "randomgames")
 RULES = os.path.join("mancala_cli", "rules")
-STAMP = "compiled.json"
+STAMP = "compiled.txt"
 #: The name of the compiled modules' group: its shared library is the
 #: top-level extension module ``mancala_cli__mypyc``.
 GROUP = "mancala_cli"
@@ -95,8 +94,8 @@ class BuildCompiledCore(build_ext):
             return
         os.makedirs(os.path.dirname(stamp), exist_ok=True)
         with open(stamp, "w", encoding="utf-8") as out:
-            json.dump({"library": f"{GROUP}__mypyc", "sources": _digests()}, out, indent=1, sort_keys=True)
-            out.write("\n")
+            out.write(f"library {GROUP}__mypyc\n")
+            out.writelines(f"{module} {digest}\n" for module, digest in _digests().items())
         _say("built the compiled core")
 
     def get_outputs(self) -> list[str]:

@@ -14,9 +14,11 @@ quickly. :data:`CORE` says which core the rules run on (``"compiled"`` or
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False  # (typing itself is not loaded for this: start-up counts)
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from .rules import (GAME_IDS, LAP_LIMIT, NORTH, SOUTH, Board, Game, IllegalMove, InvalidPosition, MancalaError,
                         Move, MutablePosition, Outcome, Position, UnknownGame, all_games, get_game, other)
     from .rules.perft import divide, perft

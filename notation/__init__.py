@@ -15,9 +15,11 @@ from :mod:`mancala_cli`. See ``docs/notation.md``.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False  # (typing itself is not loaded for this: start-up counts)
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from .coords import STYLES, Side, format_hole, format_move, parse_hole
     from .errors import CoordinateError, NotationError, PositionError
     from .pmn import read_game, read_games, write_game, write_games

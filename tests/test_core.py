@@ -1,7 +1,6 @@
 """The compiled core and the pure one: which is chosen, and that both play
 the same games (every position, outcome and error)."""
 import hashlib
-import json
 import os
 import shutil
 import subprocess
@@ -27,7 +26,8 @@ def _fake_core(folder, modules=("core", "kingulu")):
             out.write("")
         digests[name] = hashlib.sha256(f"# {name}\n".encode()).hexdigest()
     with open(os.path.join(folder, selection.STAMP), "w") as out:
-        json.dump({"library": "json", "sources": digests}, out)  # (a library that is found)
+        out.write("library json\n")  # (a library that is found)
+        out.writelines(f"{name} {digest}\n" for name, digest in digests.items())
 
 
 def test_a_current_stamp_selects_the_compiled_modules(tmp_path, monkeypatch):
@@ -46,12 +46,12 @@ def test_anything_out_of_date_selects_the_pure_modules(tmp_path, monkeypatch, da
     elif damage == "missing extension":
         (tmp_path / ("core" + SUFFIX)).unlink()
     elif damage == "missing library":
-        (tmp_path / selection.STAMP).write_text(json.dumps({**json.loads((tmp_path / selection.STAMP).read_text()),
-                                                            "library": "no_such_library__mypyc"}))
+        stamp = tmp_path / selection.STAMP
+        stamp.write_text(stamp.read_text().replace("library json", "library no_such_library__mypyc"))
     elif damage == "missing stamp":
         (tmp_path / selection.STAMP).unlink()
     else:
-        (tmp_path / selection.STAMP).write_text('{"sources": ["core"]}')
+        (tmp_path / selection.STAMP).write_text("library json\ncore\n")
     assert selection._compiled_modules() is None
 
 

@@ -8,7 +8,9 @@ runs: ``import mancala_cli`` loads none of it.
 """
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False  # (typing itself is not loaded for this: start-up counts)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def version_line() -> str:

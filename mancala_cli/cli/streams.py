@@ -11,7 +11,9 @@ import errno
 import os
 import signal
 import sys
-from typing import Any, NoReturn
+TYPE_CHECKING = False  # (typing itself is not loaded for this: start-up counts)
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
 
 #: Exit status after a broken pipe on standard output (128 + SIGPIPE).
 BROKEN_PIPE = 128 + signal.SIGPIPE

@@ -12,11 +12,13 @@ here loads when first used.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False  # (typing itself is not loaded for this: start-up counts)
 
 from .selection import CORE
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from .core import (DRAW, LAP_LIMIT, NORTH, SIDES, SOUTH, Board, Game, IllegalMove, InvalidPosition, Line,
                        MancalaError, Move, MutablePosition, Outcome, Position, Side, other, side_name)
     from .perft import divide, perft

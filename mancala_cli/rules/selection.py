@@ -4,7 +4,7 @@ and it was built from these very sources, else the pure-Python one.
 The pure-Python modules of this package are the reference. An install that
 finds a C compiler also compiles them with mypyc (``setup.py``): each module
 then has an extension module beside its source, built from the same text,
-and ``compiled.json`` beside them records the SHA-256 of every source it was
+and ``compiled.txt`` beside them records the SHA-256 of every source it was
 built from, and the name of the modules' shared library. The compiled modules are used only when every source still has
 the digest it was built from; an edited source, a missing stamp or
 ``MANCALA_PURE=1`` in the environment selects the pure modules, which a finder
@@ -16,47 +16,71 @@ them.
 """
 from __future__ import annotations
 
-import hashlib
 import importlib.machinery
 import importlib.util
-import json
 import os
 import sys
-from collections.abc import Sequence
-from importlib.abc import MetaPathFinder
-from importlib.machinery import ModuleSpec
-from types import ModuleType
-from typing import Literal
 
-#: The stamp the build writes beside the extension modules.
-STAMP = "compiled.json"
+TYPE_CHECKING = False  # (typing itself is not loaded for this: start-up counts)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from importlib.machinery import ModuleSpec
+    from types import ModuleType
+    from typing import Literal
+
+try:  # the interpreter's own SHA-256, which loads faster than OpenSSL's
+    from _sha256 import sha256  # type: ignore[import-not-found, unused-ignore]
+except ImportError:  # pragma: no cover (other interpreters)
+    from hashlib import sha256
+
+#: The stamp the build writes beside the extension modules: a line
+#: ``library NAME`` (the modules' shared library), then ``MODULE SHA256``
+#: for every module compiled.
+STAMP = "compiled.txt"
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def read_stamp(text: str) -> tuple[str, dict[str, str]]:
+    """The shared library and the digest of every module's source that a stamp records.
+
+    >>> read_stamp("library mancala_cli__mypyc\\ncore 00ff\\n")
+    ('mancala_cli__mypyc', {'core': '00ff'})
+    """
+    library, sources = None, {}
+    for line in text.splitlines():
+        key, value = line.split()
+        if key == "library":
+            library = value
+        else:
+            sources[key] = value
+    if library is None or not sources:
+        raise ValueError("not a stamp of the compiled core")
+    return library, sources
 
 
 def _compiled_modules() -> list[str] | None:
     """The modules the compiled core holds, if it is here and current, else ``None``."""
     try:
         with open(os.path.join(_HERE, STAMP), encoding="utf-8") as handle:
-            stamp = json.load(handle)
-        sources: dict[str, str] = stamp["sources"]
-        if importlib.util.find_spec(stamp["library"]) is None:  # the modules' shared library
+            library, sources = read_stamp(handle.read())
+        if importlib.util.find_spec(library) is None:
             return None
         suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
         for module, digest in sources.items():
             with open(os.path.join(_HERE, f"{module}.py"), "rb") as source:
-                if hashlib.sha256(source.read()).hexdigest() != digest:
+                if sha256(source.read()).hexdigest() != digest:
                     return None
             if not os.path.exists(os.path.join(_HERE, module + suffix)):
                 return None
         return list(sources)
-    except (OSError, ValueError, KeyError, TypeError, AttributeError, ImportError):
+    except (OSError, ValueError, ImportError):
         return None
 
 
-class _PureFinder(MetaPathFinder):
+class _PureFinder:
     """Loads this package's modules from their sources, never from an
-    extension module lying beside them."""
+    extension module lying beside them (a finder of ``sys.meta_path``)."""
 
     def find_spec(self, fullname: str, path: Sequence[str] | None = None,
                   target: ModuleType | None = None) -> ModuleSpec | None:
