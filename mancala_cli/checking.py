@@ -308,7 +308,11 @@ class _Walker(Visitor[None]):
         report = self.report
         main = self.lines[0]
         if main is not None:
-            report.outcome = self.game.outcome(main.current(), history=main.history)
+            # The rules' outcome, with the legal moves tried only until one is
+            # found (the game goes on) instead of all of them.
+            game, position, history = self.game, main.current(), main.history
+            if next(game.successors(position, history=history), None) is None:
+                report.outcome = game.outcome(position, history=history, moves=[])
         if self.found[0]:
             self.ended.append(self.found[0])
         for found in reversed(self.ended):
