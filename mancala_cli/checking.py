@@ -226,15 +226,43 @@ class _Walker(Visitor[None]):
 
     def main_line(self, moves: list[MoveNode], side: Side, number: int) -> None:
         """A record without variations: its moves one after the other, as
-        the walk would give them, then :meth:`result`."""
+        the walk would give them, then :meth:`result`. A plain move (a hole
+        written as :func:`~notation.coords.hole_table` has it, its number
+        right or none, nothing to rewrite) is played here as :meth:`play`
+        and :meth:`_Line.play` would; any other goes through them."""
         line = self.lines[0]
         assert line is not None
-        play = self.play
+        game = self.game
+        move_in_place = game.move
+        now, history, append = line.now, line.history, line.moves.append
+        keep = game.uses_history
+        south, north = self.holes["S"], self.holes["N"]
+        plain = not self.rewriting
         ply = 1
         for node in moves:
-            if play(line, node, ply, side, number, 0) is None:
-                self.lines[0] = None
-                break
+            origin = (south if side == "S" else north).get(node.hole)
+            if (origin is None or not plain or node.destination is not None
+                    or (node.number is not None
+                        and (node.number != number or node.dots != ("." if side == "S" else "...")))):
+                if self.play(line, node, ply, side, number, 0) is None:
+                    self.lines[0] = None
+                    break
+            else:
+                try:
+                    if keep:
+                        key = now.key()
+                        move = move_in_place(now, origin, history=history)
+                        history.add(key)
+                    else:
+                        move = move_in_place(now, origin, history=history)
+                except IllegalMove:
+                    self.illegal(line, node, ply, side, 0, origin)
+                    self.lines[0] = None
+                    break
+                append(move)
+                if (node.captured is not None and node.captured != move.captured) or (
+                        node.reserved and not move.reserved):
+                    self.check_marks(line, node, ply, side, 0, move, None)
             ply += 1
             if side == "N":
                 number += 1
@@ -280,7 +308,11 @@ class _Walker(Visitor[None]):
         report = self.report
         main = self.lines[0]
         if main is not None:
-            report.outcome = self.game.outcome(main.current(), history=main.history)
+            # The rules' outcome, with the legal moves tried only until one is
+            # found (the game goes on) instead of all of them.
+            game, position, history = self.game, main.current(), main.history
+            if next(game.successors(position, history=history), None) is None:
+                report.outcome = game.outcome(position, history=history, moves=[])
         if self.found[0]:
             self.ended.append(self.found[0])
         for found in reversed(self.ended):

@@ -76,3 +76,19 @@ def test_progress_bar_only_on_a_terminal(archive):
     assert b"archive.pmn" in seen and b"%" in seen
     quiet = subprocess.run(command + ["--quiet"], capture_output=True, text=True)
     assert quiet.stderr == ""
+
+
+def test_the_collector_runs_less_while_games_are_processed_and_as_before_after():
+    import gc
+    import io
+
+    from mancala_cli.cli.inputs import Source
+    from mancala_cli.cli.pipeline import YOUNG_COLLECTIONS, Options, results
+
+    text = write_game(random_game(get_game("kingulu"), random.Random(2))).encode()
+    before = gc.get_threshold()
+    seen = []
+    for result in results(Source("x.pmn", io.BytesIO(text + b"\n" + text)), Options("validate")):
+        seen.append((gc.get_threshold()[0], gc.get_freeze_count() > 0, result.errors))
+    assert seen == [(max(before[0], YOUNG_COLLECTIONS), True, 0)] * 2
+    assert (gc.get_threshold(), gc.get_freeze_count()) == (before, 0)
