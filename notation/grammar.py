@@ -88,9 +88,11 @@ TOKEN = pp.Regex(TOKEN_PATTERN, flags=re.DOTALL)
 #: ``MOVE`` tokens of :data:`TOKEN`; the reader takes plain moves while they
 #: last (:data:`PLAIN_LINE`) and reads the rest of the line token by token.
 #: Longer digit strings than 9 are not plain (the token reader reports them).
+#: Its runs are possessive: giving back a blank or a digit could never make
+#: a match (only faster failing).
 PLAIN_MOVE = pp.Regex(
-    rf"\s*(?:(?P<num>[0-9]{{1,9}})(?P<dots>\.\.\.|\.)\s*)?(?P<hole>{HOLE})"
-    r"(?:x(?P<cap>[0-9]{1,9}))?(?P<res>\^)?(?=\s|\Z)"
+    rf"\s*+(?:(?P<num>[0-9]{{1,9}}+)(?P<dots>\.\.\.|\.)\s*+)?(?P<hole>{HOLE.replace('+', '++')})"
+    r"(?:x(?P<cap>[0-9]{1,9}+))?(?P<res>\^)?(?=\s|\Z)"
 )
 
 #: A line of plain movetext read in one scan (``finditer``). Each match is
@@ -98,7 +100,7 @@ PLAIN_MOVE = pp.Regex(
 #: the line (``result``), or the first character of anything else
 #: (``other``), where the reader goes on token by token: one call of the
 #: regular-expression engine per line of plain moves, result included.
-PLAIN_LINE = pp.Regex(rf"{PLAIN_MOVE.re.pattern}|\s*(?P<result>1-0|0-1|1/2-1/2|\*)\Z|\s*(?P<other>\S)")
+PLAIN_LINE = pp.Regex(rf"{PLAIN_MOVE.re.pattern}|\s*+(?P<result>1-0|0-1|1/2-1/2|\*)\Z|\s*+(?P<other>\S)")
 
 RESULTS = frozenset(("1-0", "0-1", "1/2-1/2", "*"))
 
