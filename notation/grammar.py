@@ -93,9 +93,11 @@ TOKEN_PATTERN = (
 #: ``MOVE`` tokens of :data:`TOKEN`; the reader takes plain moves while they
 #: last (:data:`PLAIN_LINE`) and reads the rest of the line token by token.
 #: Longer digit strings than 9 are not plain (the token reader reports them).
+#: Its runs are possessive: giving back a blank or a digit could never make
+#: a match (only faster failing).
 PLAIN_MOVE_PATTERN = (
-    rf"\s*(?:(?P<num>[0-9]{{1,9}})(?P<dots>\.\.\.|\.)\s*)?(?P<hole>{HOLE})"
-    r"(?:x(?P<cap>[0-9]{1,9}))?(?P<res>\^)?(?=\s|\Z)"
+    rf"\s*+(?:(?P<num>[0-9]{{1,9}}+)(?P<dots>\.\.\.|\.)\s*+)?(?P<hole>{HOLE.replace('+', '++')})"
+    r"(?:x(?P<cap>[0-9]{1,9}+))?(?P<res>\^)?(?=\s|\Z)"
 )
 
 #: The compiled patterns of the expressions (the reader's: ``TOKEN_RE`` is
@@ -110,7 +112,7 @@ PLAIN_MOVE_RE = re.compile(PLAIN_MOVE_PATTERN)
 #: the line (``result``), or the first character of anything else
 #: (``other``), where the reader goes on token by token: one call of the
 #: regular-expression engine per line of plain moves, result included.
-PLAIN_LINE_PATTERN = rf"{PLAIN_MOVE_PATTERN}|\s*(?P<result>1-0|0-1|1/2-1/2|\*)\Z|\s*(?P<other>\S)"
+PLAIN_LINE_PATTERN = rf"{PLAIN_MOVE_PATTERN}|\s*+(?P<result>1-0|0-1|1/2-1/2|\*)\Z|\s*+(?P<other>\S)"
 PLAIN_LINE_RE = re.compile(PLAIN_LINE_PATTERN)
 
 #: The pyparsing expressions by name, each made from its pattern when first used.
