@@ -1,12 +1,12 @@
-"""Archives: picking games out of them and dropping duplicates
-(``mancala filter`` and ``split``).
+"""Archives: picking games out of them, dropping duplicates, and summing
+them up (``mancala filter``, ``split`` and ``stats``).
 
 Everything here works on one record at a time, so that the command line can
 stream an archive of any size through worker processes: a
-:class:`FilterTask` is plain data (it is sent to the
+:class:`FilterTask` or :class:`StatsTask` is plain data (it is sent to the
 workers), its ``process`` turns a record into a small picklable answer, and
-the answers are put together in input order (the command line keeps the
-set of digests for ``--dedupe``).
+the answers are put together in input order (:class:`Summary` for the
+figures; the command line keeps the set of digests for ``--dedupe``).
 
     >>> from mancala_cli import read
     >>> record = next(read('[Game "kingulu"]\\n[Result "*"]\\n\\n1. c1 d2 *\\n'))
@@ -19,19 +19,21 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from notation.record import GameRecord, Problem
+from notation.coords import hole_names
+from notation.record import RESULTS, GameRecord, Problem
 
 from .checking import Replay, replay
 from .positions import format_position, parse_position
 from .rules.core import Game, InvalidPosition, MutablePosition
 from .rules.registry import GAME_IDS, UnknownGame, get_game
 
-__all__ = ["BadCriterion", "Criteria", "FilterTask", "Picked", "parse_tag", "parse_reaches", "parse_opening",
-           "recorded_result", "TARGETS"]
+__all__ = ["BadCriterion", "Criteria", "FilterTask", "Picked", "StatsTask", "Figures", "Summary", "parse_tag",
+           "parse_reaches", "parse_opening", "recorded_result", "TARGETS"]
 
 #: The formats games are written in.
 TARGETS = ("pmn", "json", "xml")
@@ -346,6 +348,149 @@ def xml_game(record: GameRecord, start: str | None) -> bytes:
     :func:`notation.xml.write_archive` writes. Raises XMLArchiveError for a
     game an archive cannot hold."""
     return _xml_archive([record], start)[len(xml_head()):-len(XML_TAIL)]
+
+
+# -- stats -------------------------------------------------------------------------------
+
+@dataclass
+class Figures:
+    """What :class:`Summary` counts of one game."""
+
+    game: str | None
+    valid: bool
+    plies: int
+    result: str
+    reason: str | None
+    opening: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class StatsTask:
+    """The figures of every game, openings up to ``depth`` plies."""
+
+    depth: int = 2
+
+    def process(self, record: GameRecord) -> Figures:
+        report = replay(record)
+        game = report.game
+        opening: tuple[str, ...] = ()
+        if game is not None and self.depth:
+            names = hole_names(game.board.ranks, game.board.files)
+            opening = tuple(names[move.origin] for move in report.moves[:self.depth])
+        return Figures(game.id if game else None, report.valid, len(record.moves), recorded_result(record),
+                       report.outcome.reason if report.outcome else None, opening)
+
+
+#: South's points for each result of a finished game.
+SOUTH_POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
+
+
+class _GameFigures:
+    """The figures of one game id, summed up."""
+
+    def __init__(self) -> None:
+        self.games = 0
+        self.plies: Counter[int] = Counter()
+        self.results: Counter[str] = Counter()
+        self.endings: Counter[str] = Counter()
+        #: prefix → [games, finished games, South's points]
+        self.openings: dict[tuple[str, ...], list[float]] = {}
+
+    def add(self, figures: Figures) -> None:
+        self.games += 1
+        self.plies[figures.plies] += 1
+        self.results[figures.result] += 1
+        if figures.reason is not None:
+            self.endings[figures.reason] += 1
+        points = SOUTH_POINTS.get(figures.result)
+        for k in range(1, len(figures.opening) + 1):
+            counts = self.openings.setdefault(figures.opening[:k], [0, 0, 0.0])
+            counts[0] += 1
+            if points is not None:
+                counts[1] += 1
+                counts[2] += points
+
+    def as_json(self) -> dict[str, Any]:
+        return {"games": self.games, "plies": _ply_figures(self.plies),
+                "results": {result: self.results[result] for result in RESULTS},
+                "endings": dict(sorted(self.endings.items(), key=lambda item: (-item[1], item[0]))),
+                "openings": [{"moves": list(moves), "games": int(counts[0]),
+                              "south_score": round(counts[2] / counts[1], 3) if counts[1] else None}
+                             for moves, counts in sorted(self.openings.items(),
+                                                         key=lambda item: (-item[1][0], len(item[0]), item[0]))]}
+
+
+def _ply_figures(plies: Counter[int]) -> dict[str, Any]:
+    """Least, median, most and mean (two decimals) of a histogram of ply counts."""
+    count = sum(plies.values())
+    ordered = sorted(plies.items())
+    middle = [(count - 1) // 2, count // 2]  # the one or two middle games, counted from 0
+    values: list[int] = []
+    seen = 0
+    for value, times in ordered:
+        while len(values) < 2 and middle[len(values)] < seen + times:
+            values.append(value)
+        seen += times
+    median = (values[0] + values[1]) / 2
+    mean = sum(value * times for value, times in ordered) / count
+    return {"min": ordered[0][0], "median": int(median) if median.is_integer() else median,
+            "max": ordered[-1][0], "mean": round(mean, 2)}
+
+
+class Summary:
+    """The figures of an archive, game by game (:class:`Figures` added in any order).
+
+        >>> summary = Summary()
+        >>> summary.add(Figures("kingulu", True, 7, "1-0", "KG-7", ("c1", "d2")))
+        >>> summary.as_json()["by_game"]["kingulu"]["openings"][0]
+        {'moves': ['c1'], 'games': 1, 'south_score': 1.0}
+    """
+
+    def __init__(self) -> None:
+        self.games = 0
+        self.invalid = 0
+        self.by_game: dict[str, _GameFigures] = {}
+
+    def add(self, figures: Figures) -> None:
+        self.games += 1
+        if not figures.valid or figures.game is None:
+            self.invalid += 1
+            return
+        self.by_game.setdefault(figures.game, _GameFigures()).add(figures)
+
+    def as_json(self) -> dict[str, Any]:
+        """The JSON object of ``stats --format json``; games in the registry's order."""
+        return {"games": self.games, "invalid": self.invalid,
+                "by_game": {game: self.by_game[game].as_json() for game in GAME_IDS if game in self.by_game}}
+
+    def as_text(self) -> str:
+        """Aligned tables: every game, then each game's endings and openings."""
+        data = self.as_json()
+        out = [f"{data['games']} game{'s' if data['games'] != 1 else ''}, {data['invalid']} invalid"]
+        rows = [["game", "games", "min", "median", "max", "mean", *RESULTS]]
+        for game, figures in data["by_game"].items():
+            plies = figures["plies"]
+            rows.append([game, str(figures["games"]), str(plies["min"]), str(plies["median"]), str(plies["max"]),
+                         f"{plies['mean']:.2f}", *(str(figures["results"][r]) for r in RESULTS)])
+        if len(rows) > 1:
+            out += ["", *_table(rows)]
+        for game, figures in data["by_game"].items():
+            if figures["endings"]:
+                out += ["", *_table([[f"{game} endings", "games"],
+                                     *([reason, str(n)] for reason, n in figures["endings"].items())])]
+            if figures["openings"]:
+                out += ["", *_table([[f"{game} openings", "games", "south"],
+                                     *([" ".join(o["moves"]), str(o["games"]),
+                                        "-" if o["south_score"] is None else f"{o['south_score']:.3f}"]
+                                       for o in figures["openings"])])]
+        return "\n".join(out) + "\n"
+
+
+def _table(rows: list[list[str]]) -> list[str]:
+    """Rows in columns two spaces apart: the first left-aligned, the others right-aligned."""
+    widths = [max(len(row[k]) for row in rows) for k in range(len(rows[0]))]
+    return ["  ".join([row[0].ljust(widths[0]), *(cell.rjust(w) for cell, w in zip(row[1:], widths[1:]))]).rstrip()
+            for row in rows]
 
 
 def known_game(game: str) -> str:

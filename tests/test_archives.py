@@ -1,8 +1,10 @@
-"""filter and split: every criterion, dedupe and split's files, each
-checked against answers worked out here from the library (records read
-back and replayed with ``mancala_cli.check``)."""
+"""filter, split and stats: every criterion, dedupe, split's files and the
+figures of stats, each checked against answers worked out here from the
+library (records read back and replayed with ``mancala_cli.check``)."""
+import json
 import random
 import re
+import statistics
 
 import pytest
 from typer.testing import CliRunner
@@ -195,7 +197,7 @@ def test_every_input_and_output_format(archive, source, to):
 
 @pytest.mark.parametrize("args", [
     ["filter", "--dedupe", "--to", "xml"], ["filter", "--reaches", "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1", "--to", "json"],
-    ["filter", "--invert", "--valid"],
+    ["filter", "--invert", "--valid"], ["stats", "--format", "json", "--depth", "3"], ["stats"],
 ])
 def test_jobs_give_identical_bytes(archive, args):
     one = run(*args, "--jobs", "1", archive)
@@ -233,6 +235,8 @@ def test_output_file_and_reading_errors(archive, records, tmp_path):
 def test_empty_input_is_no_game_and_no_error():
     result = run("filter", "-", "--count", input="")
     assert (result.exit_code, result.stdout) == (0, "0\n")
+    result = run("stats", "-", "--format", "json", input="")
+    assert (result.exit_code, json.loads(result.stdout)) == (0, {"games": 0, "invalid": 0, "by_game": {}})
 
 
 @pytest.mark.parametrize("args, message", [
@@ -274,11 +278,94 @@ def test_split_files_names_and_contents(archive, records, tmp_path):
     assert (result.exit_code, result.stderr) == (2, "mancala: error: --games must be ≥ 1 (got 0)\n")
 
 
+def expected_stats(records, depth=2):
+    """The figures of stats, from the records replayed by the library."""
+    by_game: dict = {}
+    invalid = 0
+    for record in records:
+        report = mancala.check(record)
+        if not report.valid:
+            invalid += 1
+            continue
+        by_game.setdefault(report.game.id, []).append((record, report))
+    points = {"1-0": 1, "0-1": 0, "1/2-1/2": 0.5}
+    out = {}
+    for game in ("kimasai-mackay", "kimasai-klamroth", "kingulu"):
+        if game not in by_game:
+            continue
+        games = by_game[game]
+        plies = [len(r.moves) for r, _ in games]
+        median = statistics.median(plies)
+        results = {key: sum(r.tag("Result") == key for r, _ in games) for key in ("1-0", "0-1", "1/2-1/2", "*")}
+        endings: dict = {}
+        for _, rep in games:
+            if rep.reason is not None:
+                endings[rep.reason] = endings.get(rep.reason, 0) + 1
+        prefixes: dict = {}
+        for record, _ in games:
+            holes = [node.hole for node in record.moves[:depth]]
+            for k in range(1, len(holes) + 1):
+                prefixes.setdefault(tuple(holes[:k]), []).append(record.tag("Result"))
+        openings = [{"moves": list(moves), "games": len(found),
+                     "south_score": round(sum(points[r] for r in found if r in points)
+                                          / sum(r in points for r in found), 3) if any(r in points for r in found)
+                     else None}
+                    for moves, found in prefixes.items()]
+        openings.sort(key=lambda o: (-o["games"], len(o["moves"]), o["moves"]))
+        out[game] = {"games": len(games),
+                     "plies": {"min": min(plies), "median": int(median) if median == int(median) else median,
+                               "max": max(plies), "mean": round(statistics.mean(plies), 2)},
+                     "results": results,
+                     "endings": dict(sorted(endings.items(), key=lambda e: (-e[1], e[0]))),
+                     "openings": openings}
+    return {"games": len(records), "invalid": invalid, "by_game": out}
+
+
+@pytest.mark.parametrize("source", ["archive.pmn", "archive.jsonl", "archive.xml"])
+def test_stats_json_is_the_figures_worked_out_here(archive, records, source):
+    result = run("stats", archive.parent / source, "--format", "json", "--depth", 3)
+    assert result.exit_code == 0
+    assert result.stdout.count("\n") == 1
+    assert json.loads(result.stdout) == expected_stats(records, 3)
+    default = json.loads(run("stats", archive.parent / source, "--format", "json").stdout)
+    assert default == expected_stats(records, 2)
+
+
+def test_stats_text_table(tmp_path):
+    rng = random.Random(5)
+    games = [random_game(get_game("kingulu"), rng) for _ in range(3)]
+    games.append(random_game(get_game("kimasai-klamroth"), rng, 5))
+    path = tmp_path / "small.pmn"
+    path.write_text("\n".join(map(write_game, games)) + "\n[Game \"kingulu\"]\n\n1. a2 *\n", encoding="utf-8")
+    result = run("stats", path, "--depth", 1)
+    assert result.exit_code == 0
+    assert result.stdout == SMALL_TABLE
+
+
+SMALL_TABLE = """\
+5 games, 1 invalid
+
+game              games  min  median  max   mean  1-0  0-1  1/2-1/2  *
+kimasai-klamroth      1    5       5    5   5.00    0    0        0  1
+kingulu               3   10      26   32  22.67    0    3        0  0
+
+kimasai-klamroth openings  games  south
+b2                             1      -
+
+kingulu endings  games
+KG-7                 3
+
+kingulu openings  games  south
+d1                    2  0.000
+e1                    1  0.000
+"""
+
+
 def test_help_and_examples_of_the_help_run(tmp_path, monkeypatch):
     import pathlib
 
     monkeypatch.chdir(pathlib.Path(__file__).resolve().parents[1])
-    for command in ("filter", "split"):
+    for command in ("filter", "split", "stats"):
         result = run(command, "--help")
         assert result.exit_code == 0 and "Example: mancala " + command in result.output
     assert run("filter", "examples/kingulu-tournament.pmn", "--tag", "South=^Amani", "--result", "0-1",

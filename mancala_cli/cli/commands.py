@@ -1047,3 +1047,40 @@ def split(
                   inputs[0] if len(inputs) == 1 else None)
     if problems.errors:
         raise typer.Exit(1)
+
+
+@app.command()
+def stats(
+    files: Optional[list[str]] = FILES_ARGUMENT,
+    depth: int = _int_option(2, "--depth", "-d", low=0, high=100, help="Openings up to this many plies."),
+    format: str = _choice_option("text", "--format", "-f", values=("text", "json"),
+                                 help="text (aligned tables), or json (one object)."),
+    encoding: str = ENCODING_OPTION,
+    jobs: int = JOBS_OPTION,
+) -> None:
+    """Summarise an archive: games and invalid games; per game the plies
+    (least, median, most, mean), the recorded results and the engine's
+    endings of the valid games, and the openings up to DEPTH plies with
+    South's score (a win 1, a draw ½, over finished games).
+
+    Example: mancala stats examples/kingulu-tournament.pmn --depth 1
+    """
+    from notation.errors import XMLArchiveError
+
+    from ..archives import StatsTask, Summary
+    from .archiving import answers
+    from .inputs import InputError
+
+    _encoding(encoding)
+    paths = _inputs(files)
+    jobs = _jobs(jobs)
+    summary = Summary()
+    try:
+        for _, figures in answers(paths, encoding, StatsTask(depth), jobs):
+            summary.add(figures)
+    except (InputError, XMLArchiveError) as error:
+        _read_failed(error)
+    if format == "json":
+        typer.echo(json.dumps(summary.as_json()))
+    else:
+        sys.stdout.write(summary.as_text())
