@@ -32,8 +32,8 @@ from .positions import format_position, parse_position
 from .rules.core import Game, InvalidPosition, MutablePosition
 from .rules.registry import GAME_IDS, UnknownGame, get_game
 
-__all__ = ["BadCriterion", "Criteria", "FilterTask", "Picked", "StatsTask", "Figures", "Summary", "parse_tag",
-           "parse_reaches", "parse_opening", "recorded_result", "TARGETS"]
+__all__ = ["BadCriterion", "Criteria", "FilterTask", "Picked", "DigestSet", "StatsTask", "Figures", "Summary",
+           "parse_tag", "parse_reaches", "parse_opening", "recorded_result", "TARGETS"]
 
 #: The formats games are written in.
 TARGETS = ("pmn", "json", "xml")
@@ -247,6 +247,76 @@ def digest(record: GameRecord, report: Replay) -> bytes:
     h.update(",".join(str(move.origin) for move in report.moves).encode() + b"\0")
     h.update(" ".join(node.text for node in record.moves[played:]).encode("utf-8", "surrogatepass"))
     return h.digest()
+
+
+class DigestSet:
+    """The digests of the games seen, in one flat table of
+    :data:`DIGEST_SIZE`-byte slots (open addressing, linear probing): at most
+    40 bytes a digest once it holds :data:`SMALLEST` or more (a table at
+    most 4/5 full, grown by half when it is), where a Python set of
+    ``bytes`` takes about 100.
+
+        >>> seen = DigestSet()
+        >>> seen.add(b"a" * 20), seen.add(b"b" * 20), seen.add(b"a" * 20), len(seen)
+        (True, True, False, 2)
+    """
+
+    #: Slots of a new table.
+    SMALLEST = 1024
+
+    def __init__(self) -> None:
+        self._slots = self.SMALLEST
+        self._table = bytearray(DIGEST_SIZE * self._slots)
+        self._count = 0
+
+    def __len__(self) -> int:
+        return self._count
+
+    @property
+    def nbytes(self) -> int:
+        """The bytes of the table."""
+        return len(self._table)
+
+    def add(self, digest: bytes) -> bool:
+        """Add ``digest``; whether it was new. (An empty slot is all zero
+        bytes: a digest of zeros, which blake2b gives one time in 2¹⁶⁰, is
+        taken as the digest ``00…01``.)"""
+        if len(digest) != DIGEST_SIZE:
+            raise ValueError(f"a digest has {DIGEST_SIZE} bytes, not {len(digest)}")
+        if not any(digest):
+            digest = bytes(DIGEST_SIZE - 1) + b"\1"
+        if not self._put(self._table, self._slots, digest):
+            return False
+        self._count += 1
+        if self._count * 5 > self._slots * 4:
+            self._grow()
+        return True
+
+    @staticmethod
+    def _put(table: bytearray, slots: int, digest: bytes) -> bool:
+        size = DIGEST_SIZE
+        empty = bytes(size)
+        k = int.from_bytes(digest[:8], "little") % slots
+        while True:
+            at = k * size
+            held = table[at:at + size]
+            if held == digest:
+                return False
+            if held == empty:
+                table[at:at + size] = digest
+                return True
+            k = k + 1 if k + 1 < slots else 0
+
+    def _grow(self) -> None:
+        slots = self._slots + self._slots // 2
+        table = bytearray(DIGEST_SIZE * slots)
+        old = self._table
+        empty = bytes(DIGEST_SIZE)
+        for at in range(0, len(old), DIGEST_SIZE):
+            held = bytes(old[at:at + DIGEST_SIZE])
+            if held != empty:
+                self._put(table, slots, held)
+        self._table, self._slots = table, slots
 
 
 @dataclass

@@ -186,6 +186,24 @@ def test_dedupe_ignores_tags_and_comments(archive, records, tmp_path):
                                          and re.search("Cup 2020|Replayed", r.tag("Event"))])
 
 
+def test_the_digest_set_is_a_set_in_at_most_40_bytes_a_digest():
+    import hashlib
+
+    from mancala_cli.archives import DigestSet
+
+    seen, plain = DigestSet(), set()
+    rng = random.Random(9)
+    for n in range(30_000):
+        digest = hashlib.blake2b(str(rng.randrange(20_000)).encode(), digest_size=20).digest()
+        assert seen.add(digest) == (digest not in plain)
+        plain.add(digest)
+        assert len(seen) == len(plain)
+        if len(seen) >= DigestSet.SMALLEST:
+            assert seen.nbytes <= 40 * len(seen)
+    assert len(plain) > 15_000  # it grew several times
+    assert seen.add(bytes(20)) and not seen.add(bytes(20))
+
+
 @pytest.mark.parametrize("to", ["pmn", "json", "xml"])
 @pytest.mark.parametrize("source", ["archive.pmn", "archive.jsonl", "archive.xml"])
 def test_every_input_and_output_format(archive, source, to):
@@ -274,6 +292,16 @@ def test_split_files_names_and_contents(archive, records, tmp_path):
     assert result.exit_code == 0
     assert sorted(p.name for p in parts.iterdir()) == ["00001.xml", "00002.xml", "notes.txt"]
     assert (parts / "00002.xml").read_text(encoding="utf-8") == canonical(records, range(100, 154), "xml")
+    # An input inside DIR with a name split gives is read, and neither replaced nor removed.
+    (parts / "00009.pmn").write_text(archive.read_text(encoding="utf-8"), encoding="utf-8")
+    result = run("split", archive, parts / "00009.pmn", "--games", 100, "--out-dir", parts)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert sorted(p.name for p in parts.iterdir()) == ["00001.pmn", "00002.pmn", "00003.pmn", "00004.pmn",
+                                                       "00009.pmn", "notes.txt"]
+    assert (parts / "00004.pmn").read_text(encoding="utf-8") == canonical(records, range(146, 154))
+    result = run("split", archive, parts / "00009.pmn", "--games", 1, "--out-dir", parts)
+    assert (result.exit_code, result.stderr) == (2, f"mancala: error: {parts / '00009.pmn'}: is an input file; "
+                                                    "not replaced\n")
     result = run("split", archive, "--games", 0, "--out-dir", parts)
     assert (result.exit_code, result.stderr) == (2, "mancala: error: --games must be ≥ 1 (got 0)\n")
 

@@ -925,7 +925,7 @@ def filter_games(
 
     Example: mancala filter examples/kingulu-tournament.pmn --tag "South=^Amani" --result 0-1
     """
-    from ..archives import Criteria, FilterTask, known_game, parse_opening, parse_reaches, parse_tag
+    from ..archives import Criteria, DigestSet, FilterTask, known_game, parse_opening, parse_reaches, parse_tag
     from .archiving import GameOutput, Problems, answers
 
     for option, value in (("--output", output), ("--duplicates", duplicates)):
@@ -956,7 +956,7 @@ def filter_games(
     paths = _inputs(files)
     jobs = _jobs(jobs)
     problems = Problems()
-    seen: set[bytes] = set()
+    seen = DigestSet()
     written = 0
     from notation.errors import XMLArchiveError
 
@@ -970,12 +970,10 @@ def filter_games(
                 problems.report(name, picked)
                 if not picked.selected or picked.unwritable is not None:
                     continue
-                if dedupe:
-                    if picked.digest in seen:
-                        if dropped is not None:
-                            dropped.add(picked)
-                        continue
-                    seen.add(picked.digest)
+                if picked.digest is not None and not seen.add(picked.digest):  # (with --dedupe)
+                    if dropped is not None:
+                        dropped.add(picked)
+                    continue
                 written += 1
                 if out is not None:
                     out.add(picked)
@@ -1042,9 +1040,10 @@ def split(
                 current.add(picked)
     except (InputError, XMLArchiveError) as error:
         _read_failed(error)
-    inputs = [p for p in paths if p != "-"]
-    _remove_stale(out_dir, r"[0-9]{5,}\.(?:pmn|jsonl|xml)", written.__contains__,
-                  inputs[0] if len(inputs) == 1 else None)
+    def kept(name: str) -> bool:  # written now, or an input
+        return name in written or any(p != "-" and _same_file(os.path.join(out_dir, name), p) for p in paths)
+
+    _remove_stale(out_dir, r"[0-9]{5,}\.(?:pmn|jsonl|xml)", kept, None)
     if problems.errors:
         raise typer.Exit(1)
 
