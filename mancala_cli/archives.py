@@ -331,8 +331,8 @@ class Picked:
     digest: bytes | None = None
     out: str = ""
     xml: bytes = b""
-    #: Why XML cannot hold the game (an error line), if so.
-    unwritable: str | None = None
+    #: Why XML cannot hold the game, if so: the line it starts on and the reason.
+    unwritable: tuple[int, str] | None = None
     problems: list[Problem] = field(default_factory=list)
     plies: int = 0
 
@@ -388,8 +388,7 @@ def _write(picked: Picked, record: GameRecord, report: Replay, target: str) -> N
         try:
             picked.xml = xml_game(record, start)
         except XMLArchiveError as error:
-            picked.unwritable = f"{error.file or '-'}:{error.line or 0}:0: error: unwritable: " \
-                                f"{error.reason.removeprefix(f'game {record.index}: ')}"
+            picked.unwritable = (error.line or 0, error.reason.removeprefix(f"game {record.index}: "))
 
 
 #: How an XML archive ends.

@@ -400,3 +400,15 @@ def test_help_and_examples_of_the_help_run(tmp_path, monkeypatch):
                "--count").stdout == "1\n"
     assert run("split", "examples/kingulu-tournament.pmn", "--games", 3, "--out-dir", tmp_path).exit_code == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["00001.pmn", "00002.pmn"]
+
+
+def test_a_game_xml_cannot_hold_is_left_out_as_convert_leaves_it(tmp_path):
+    path = tmp_path / "bell.pmn"
+    path.write_text('[Game "kingulu"]\n[Result "*"]\n\n1. c1 {bell \x07} *\n\n'
+                    '[Game "kingulu"]\n[Result "*"]\n\n1. d1 *\n', encoding="utf-8")
+    converted = run("convert", path, "--to", "xml")
+    picked = run("filter", path, "--to", "xml")
+    assert picked.exit_code == converted.exit_code == 1
+    assert picked.stdout == converted.stdout and picked.stdout.count("<game") == 1
+    assert picked.stderr == converted.stderr == \
+        f"{path}:1:0: error: unwritable: game 1: comment after move 'c1': character U+0007 is not allowed\n"

@@ -16,14 +16,14 @@ from .pipeline import Task, task_results
 from .reporters import problem_line, sorted_problems
 
 
-def answers(paths: list[str], encoding: str, task: Task, jobs: int) -> Iterator[tuple[str, Any]]:
-    """``(input name, answer)`` for every game of every input, in input
-    order. Raises InputError or XMLArchiveError for an input that cannot be
-    read at all."""
+def answers(paths: list[str], encoding: str, task: Task, jobs: int) -> Iterator[tuple[str, int, Any]]:
+    """``(input name, game number in it, answer)`` for every game of every
+    input, in input order. Raises InputError or XMLArchiveError for an
+    input that cannot be read at all."""
     for path in paths:
         with open_source(path, encoding) as source:
-            for answer in task_results(source, task, jobs):
-                yield source.name, answer
+            for index, answer in enumerate(task_results(source, task, jobs), 1):
+                yield source.name, index, answer
 
 
 class Problems:
@@ -33,12 +33,14 @@ class Problems:
     def __init__(self) -> None:
         self.errors = 0
 
-    def report(self, name: str, picked: Picked) -> None:
+    def report(self, name: str, index: int, picked: Picked) -> None:
+        """The problems of game ``index`` of input ``name``."""
         for problem in sorted_problems(picked.problems):
             typer.echo(problem_line(name, problem), err=True)
         self.errors += len(picked.problems)
         if picked.unwritable is not None:
-            typer.echo(picked.unwritable, err=True)
+            line, reason = picked.unwritable
+            typer.echo(f"{name}:{line}:0: error: unwritable: game {index}: {reason}", err=True)
             self.errors += 1
 
 

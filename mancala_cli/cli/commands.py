@@ -966,8 +966,8 @@ def filter_games(
         with contextlib.ExitStack() as stack:
             out = None if count else stack.enter_context(GameOutput(output, to))
             dropped = None if duplicates is None else stack.enter_context(GameOutput(duplicates, to))
-            for name, picked in answers(paths, encoding, task, jobs):
-                problems.report(name, picked)
+            for name, index, picked in answers(paths, encoding, task, jobs):
+                problems.report(name, index, picked)
                 if not picked.selected or picked.unwritable is not None:
                     continue
                 if picked.digest is not None and not seen.add(picked.digest):  # (with --dedupe)
@@ -1025,8 +1025,8 @@ def split(
     try:
         with contextlib.ExitStack() as stack:
             current: Optional[GameOutput] = None
-            for name, picked in answers(paths, encoding, FilterTask(target=to), jobs):
-                problems.report(name, picked)
+            for name, index, picked in answers(paths, encoding, FilterTask(target=to), jobs):
+                problems.report(name, index, picked)
                 if picked.unwritable is not None:
                     continue
                 if current is None or current.games == games:
@@ -1075,7 +1075,7 @@ def stats(
     jobs = _jobs(jobs)
     summary = Summary()
     try:
-        for _, figures in answers(paths, encoding, StatsTask(depth), jobs):
+        for _, _, figures in answers(paths, encoding, StatsTask(depth), jobs):
             summary.add(figures)
     except (InputError, XMLArchiveError) as error:
         _read_failed(error)
