@@ -3,6 +3,7 @@ rules engines and the exporters together. Exit status: 0 success, 1 the
 input was read but has problems, 2 usage or I/O error."""
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import sys
@@ -861,3 +862,224 @@ class _LineNumbers:
     def __contains__(self, number: int) -> bool:
         byte = number >> 3
         return byte < len(self.bits) and bool(self.bits[byte] >> (number & 7) & 1)
+
+
+# -- archives: filter, split, stats ------------------------------------------------
+
+TO_OPTION = typer.Option("pmn", "--to", "-t", parser=choice("--to", TARGETS), metavar=choices_metavar(TARGETS),
+                         help="Format of the games written (canonical, as convert writes them).")
+
+
+def _criterion(option: str, parse: Callable[..., Any], *args: Any) -> Any:
+    """``parse(*args)``, with a bad criterion a usage error naming ``option``."""
+    from ..archives import BadCriterion
+
+    try:
+        return parse(*args)
+    except BadCriterion as error:
+        fail(f"{option}: {error}")
+
+
+def _read_failed(error: Exception) -> NoReturn:
+    """An input that cannot be read at all: exit 2 for I/O, 1 for a broken XML archive."""
+    from .inputs import InputError
+
+    fail(str(error), 2 if isinstance(error, InputError) else 1)
+
+
+@app.command("filter")
+def filter_games(
+    files: Optional[list[str]] = FILES_ARGUMENT,
+    game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", help="Games of this game id (Game tag)."),
+    tag: Optional[list[str]] = typer.Option(None, "--tag", metavar="NAME=REGEX",
+                                            help="The tag's value matches REGEX (Python re.search); repeatable, "
+                                                 "all must match."),
+    result: Optional[str] = _choice_option(None, "--result", values=("1-0", "0-1", "1/2-1/2", "*"),
+                                           help="The recorded result."),
+    min_plies: Optional[int] = _int_option(None, "--min-plies", low=0, help="At least N main-line moves."),
+    max_plies: Optional[int] = _int_option(None, "--max-plies", low=0, help="At most N main-line moves."),
+    reaches: Optional[list[str]] = typer.Option(None, "--reaches", metavar="POSITION",
+                                                help="The start or a main-line position has these holes, "
+                                                     "reserved holes, side to move and banks (the move number "
+                                                     "is ignored); repeatable, any may match."),
+    opening: Optional[str] = typer.Option(None, "--opening", metavar="MOVES",
+                                          help="The main line starts with these moves (\"c1 b2 d1\", any "
+                                               "coordinate style, marks optional)."),
+    valid: bool = typer.Option(False, "--valid", help="Games validate finds no error in."),
+    invalid: bool = typer.Option(False, "--invalid", help="Games validate finds an error in."),
+    dedupe: bool = typer.Option(False, "--dedupe", help="Drop a game whose game id, start position and "
+                                                        "main-line moves equal an earlier written game's."),
+    duplicates: Optional[str] = typer.Option(None, "--duplicates", metavar="FILE",
+                                             help="Write the games --dedupe drops here (atomically)."),
+    invert: bool = typer.Option(False, "--invert", "-v", help="Write the games that do not match."),
+    count: bool = typer.Option(False, "--count", "-c", help="Print only the number of games that would be written."),
+    to: str = TO_OPTION,
+    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write here (atomically) instead of stdout."),
+    encoding: str = ENCODING_OPTION,
+    jobs: int = JOBS_OPTION,
+) -> None:
+    """Write the games that match every criterion given, in input order.
+
+    Problems found while reading go to standard error (exit 1); games are
+    judged and written all the same.
+
+    Example: mancala filter examples/kingulu-tournament.pmn --tag "South=^Amani" --result 0-1
+    """
+    from ..archives import Criteria, DigestSet, FilterTask, known_game, parse_opening, parse_reaches, parse_tag
+    from .archiving import GameOutput, Problems, answers
+
+    for option, value in (("--output", output), ("--duplicates", duplicates)):
+        if value == "":
+            fail(f"{option}: empty file name")
+    if game is not None:
+        _criterion("--game", known_game, game)
+    if valid and invalid:
+        fail("give --valid or --invalid, not both")
+    if min_plies is not None and max_plies is not None and min_plies > max_plies:
+        fail(f"--min-plies {min_plies} is more than --max-plies {max_plies}")
+    if duplicates is not None and not dedupe:
+        fail("--duplicates needs --dedupe")
+    if count and output is not None:
+        fail("--count prints a number: give --count or -o, not both")
+    if duplicates is not None and output not in (None, "-") and (duplicates == output or _same_file(duplicates, output)):
+        fail("--duplicates and -o name the same file")
+    criteria = Criteria(
+        game=game,
+        tags=tuple(_criterion("--tag", parse_tag, text) for text in tag or ()),
+        result=result, min_plies=min_plies, max_plies=max_plies,
+        reaches=tuple(target for text in reaches or ()
+                      for target in _criterion("--reaches", parse_reaches, text, game)),
+        opening=_criterion("--opening", parse_opening, opening) if opening is not None else (),
+        valid=True if valid else False if invalid else None)
+    _encoding(encoding)
+    task = FilterTask(criteria, to, invert, dedupe, write=not count or duplicates is not None)
+    paths = _inputs(files)
+    jobs = _jobs(jobs)
+    problems = Problems()
+    seen = DigestSet()
+    written = 0
+    from notation.errors import XMLArchiveError
+
+    from .inputs import InputError
+
+    try:
+        with contextlib.ExitStack() as stack:
+            out = None if count else stack.enter_context(GameOutput(output, to))
+            dropped = None if duplicates is None else stack.enter_context(GameOutput(duplicates, to))
+            for name, index, picked in answers(paths, encoding, task, jobs):
+                problems.report(name, index, picked)
+                if not picked.selected or picked.unwritable is not None:
+                    continue
+                if picked.digest is not None and not seen.add(picked.digest):  # (with --dedupe)
+                    if dropped is not None:
+                        dropped.add(picked)
+                    continue
+                written += 1
+                if out is not None:
+                    out.add(picked)
+    except (InputError, XMLArchiveError) as error:
+        _read_failed(error)
+    if count:
+        typer.echo(str(written))
+    if problems.errors:
+        raise typer.Exit(1)
+
+
+#: How split names its files: five digits at least, then the format's suffix.
+SPLIT_SUFFIXES = {"pmn": "pmn", "json": "jsonl", "xml": "xml"}
+
+
+@app.command()
+def split(
+    files: Optional[list[str]] = FILES_ARGUMENT,
+    games: int = _int_option(..., "--games", "-n", low=1, help="Games per file."),
+    out_dir: str = typer.Option(..., "--out-dir", metavar="DIR", help="Folder of the files (created when missing)."),
+    to: str = TO_OPTION,
+    encoding: str = ENCODING_OPTION,
+    jobs: int = JOBS_OPTION,
+) -> None:
+    """Write the games in files of N games each: DIR/00001.pmn, DIR/00002.pmn …
+
+    The files of an earlier split into DIR that this one did not write are
+    removed. Problems found while reading go to standard error (exit 1).
+
+    Example: mancala split examples/kingulu-tournament.pmn --games 2 --out-dir parts
+    """
+    import os
+
+    from notation.errors import XMLArchiveError
+
+    from ..archives import FilterTask
+    from .archiving import GameOutput, Problems, answers
+    from .inputs import InputError
+
+    if out_dir == "":
+        fail("--out-dir: empty folder name")
+    _encoding(encoding)
+    paths = _inputs(files)
+    jobs = _jobs(jobs)
+    suffix = SPLIT_SUFFIXES[to]
+    problems = Problems()
+    written: set[str] = set()
+    _make_out_dir(out_dir)
+    try:
+        with contextlib.ExitStack() as stack:
+            current: Optional[GameOutput] = None
+            for name, index, picked in answers(paths, encoding, FilterTask(target=to), jobs):
+                problems.report(name, index, picked)
+                if picked.unwritable is not None:
+                    continue
+                if current is None or current.games == games:
+                    stack.close()
+                    file_name = f"{len(written) + 1:05d}.{suffix}"
+                    path = os.path.join(out_dir, file_name)
+                    if any(p != "-" and _same_file(p, path) for p in paths):
+                        fail(f"{path}: is an input file; not replaced")
+                    current = stack.enter_context(GameOutput(path, to))
+                    written.add(file_name)
+                current.add(picked)
+    except (InputError, XMLArchiveError) as error:
+        _read_failed(error)
+    def kept(name: str) -> bool:  # written now, or an input
+        return name in written or any(p != "-" and _same_file(os.path.join(out_dir, name), p) for p in paths)
+
+    _remove_stale(out_dir, r"[0-9]{5,}\.(?:pmn|jsonl|xml)", kept, None)
+    if problems.errors:
+        raise typer.Exit(1)
+
+
+@app.command()
+def stats(
+    files: Optional[list[str]] = FILES_ARGUMENT,
+    depth: int = _int_option(2, "--depth", "-d", low=0, high=100, help="Openings up to this many plies."),
+    format: str = _choice_option("text", "--format", "-f", values=("text", "json"),
+                                 help="text (aligned tables), or json (one object)."),
+    encoding: str = ENCODING_OPTION,
+    jobs: int = JOBS_OPTION,
+) -> None:
+    """Summarise an archive: games and invalid games; per game the plies
+    (least, median, most, mean), the recorded results and the engine's
+    endings of the valid games, and the openings up to DEPTH plies with
+    South's score (a win 1, a draw ½, over finished games).
+
+    Example: mancala stats examples/kingulu-tournament.pmn --depth 1
+    """
+    from notation.errors import XMLArchiveError
+
+    from ..archives import StatsTask, Summary
+    from .archiving import answers
+    from .inputs import InputError
+
+    _encoding(encoding)
+    paths = _inputs(files)
+    jobs = _jobs(jobs)
+    summary = Summary()
+    try:
+        for _, _, figures in answers(paths, encoding, StatsTask(depth), jobs):
+            summary.add(figures)
+    except (InputError, XMLArchiveError) as error:
+        _read_failed(error)
+    if format == "json":
+        typer.echo(json.dumps(summary.as_json()))
+    else:
+        sys.stdout.write(summary.as_text())

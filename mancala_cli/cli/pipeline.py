@@ -24,7 +24,7 @@ import signal
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from notation.grammar import TAG_LINE_RE, TOKEN_RE
 from notation.pmn import read_games, write_game
@@ -268,9 +268,18 @@ def batch_records(batch: Batch) -> list[GameRecord]:
     return records
 
 
-def process_batch(options: Options, batch: Batch) -> list[GameResult]:
-    """Read, replay and format every game of a batch."""
-    return [process_record(options, record) for record in batch_records(batch)]
+class Task(Protocol):
+    """Work of another command on every game (``filter``, ``stats``): plain
+    data, sent to the workers, whose ``process`` gives each game's answer."""
+
+    def process(self, record: GameRecord) -> Any: ...
+
+
+def process_batch(options: Options | Task, batch: Batch) -> list[Any]:
+    """Read, replay and format every game of a batch (or give it to the task)."""
+    if isinstance(options, Options):
+        return [process_record(options, record) for record in batch_records(batch)]
+    return [options.process(record) for record in batch_records(batch)]
 
 
 def read_records(source: Source, kind: str | None = None) -> Iterator[GameRecord]:
@@ -313,6 +322,21 @@ def results(source: Source, options: Options, jobs: int = 1,
         yield number(no_games(options, source.name), 1)
 
 
+def task_results(source: Source, task: Task, jobs: int = 1,
+                 advance: Callable[[int], None] | None = None) -> Iterator[Any]:
+    """Every game's answer of ``task`` for one input, in input order (none
+    for an input without games). Raises InputError or XMLArchiveError."""
+    kind = sniff(source)
+    if kind == "xml":
+        from notation.xml import read_archive
+
+        done: Iterable[Any] = (task.process(record) for record in read_archive(source.stream, file=source.name))
+    else:
+        done = _flat(run(task, batches(source.lines(), kind, source.name, source.problems), jobs), advance)
+    with fewer_collections():
+        yield from done
+
+
 #: Allocations between two collections of the youngest generation of
 #: objects while games are processed (Python's default is 700).
 YOUNG_COLLECTIONS = 10_000
@@ -337,7 +361,7 @@ def fewer_collections() -> Iterator[None]:
         gc.unfreeze()
 
 
-def _flat(work: Iterable[tuple[Batch, list[GameResult]]], advance) -> Iterator[GameResult]:
+def _flat(work: Iterable[tuple[Batch, list[Any]]], advance) -> Iterator[Any]:
     for batch, done in work:
         if advance:
             advance(batch.size)
@@ -421,7 +445,7 @@ def usable_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def run(options: Options, work: Iterable[Batch], jobs: int = 1) -> Iterator[tuple[Batch, list[GameResult]]]:
+def run(options: Options | Task, work: Iterable[Batch], jobs: int = 1) -> Iterator[tuple[Batch, list[Any]]]:
     """Process batches in order, over worker processes when ``jobs`` is more
     than one: at most ``jobs``, the usable cores and the number of batches."""
     work = iter(work)
@@ -468,7 +492,7 @@ def process_pool(workers: int) -> Executor:
     return ProcessPoolExecutor(max_workers=workers, initializer=_quiet_worker)
 
 
-def _ordered(pool: Executor, options: Options, work: Iterable[Batch], window: int):
+def _ordered(pool: Executor, options: Options | Task, work: Iterable[Batch], window: int):
     flight: deque = deque()
     for batch in work:
         flight.append((batch, pool.submit(process_batch, options, batch)))

@@ -1,0 +1,571 @@
+"""Archives: picking games out of them, dropping duplicates, and summing
+them up (``mancala filter``, ``split`` and ``stats``).
+
+Everything here works on one record at a time, so that the command line can
+stream an archive of any size through worker processes: a
+:class:`FilterTask` or :class:`StatsTask` is plain data (it is sent to the
+workers), its ``process`` turns a record into a small picklable answer, and
+the answers are put together in input order (:class:`Summary` for the
+figures; the command line keeps the set of digests for ``--dedupe``).
+
+    >>> from mancala_cli import read
+    >>> record = next(read('[Game "kingulu"]\\n[Result "*"]\\n\\n1. c1 d2 *\\n'))
+    >>> FilterTask(Criteria(opening=parse_opening("c1"), result="*")).process(record).selected
+    True
+    >>> FilterTask(Criteria(reaches=parse_reaches("4,4,4,4,4,4/4,4,4,4,4,4 N 0-0 1"))).process(record).selected
+    False
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from notation.coords import hole_names
+from notation.record import RESULTS, GameRecord, Problem
+
+from .checking import Replay, replay
+from .positions import format_position, parse_position
+from .rules.core import Game, InvalidPosition, MutablePosition
+from .rules.registry import GAME_IDS, UnknownGame, get_game
+
+__all__ = ["BadCriterion", "Criteria", "FilterTask", "Picked", "DigestSet", "StatsTask", "Figures", "Summary",
+           "parse_tag", "parse_reaches", "parse_opening", "recorded_result", "TARGETS"]
+
+#: The formats games are written in.
+TARGETS = ("pmn", "json", "xml")
+#: The bytes of a game's digest (``--dedupe`` keeps one per distinct game).
+DIGEST_SIZE = 20
+
+#: A position to reach: the game's id, then the holes, the reserved holes
+#: (sorted), the side to move and the banks (the move number is left out).
+Target = tuple[str, tuple[int, ...], tuple[int, ...], str, tuple[int, int]]
+
+
+class BadCriterion(ValueError):
+    """A criterion that cannot be used (a bad regular expression, position or move)."""
+
+
+# -- criteria from text -------------------------------------------------------------
+
+def parse_tag(text: str) -> tuple[str, str]:
+    """``NAME=REGEX`` as ``(NAME, REGEX)``; the expression must compile.
+
+        >>> parse_tag("Event=^Village")
+        ('Event', '^Village')
+    """
+    name, equals, pattern = text.partition("=")
+    if not equals or not name:
+        raise BadCriterion(f"{text!r} is not NAME=REGEX")
+    try:
+        re.compile(pattern)
+    except re.error as error:
+        raise BadCriterion(f"{text!r}: bad regular expression: {error}") from None
+    return name, pattern
+
+
+def _target(game: Game, text: str) -> Target:
+    position = parse_position(game, text)
+    return (game.id, position.holes, tuple(sorted(position.reserved)), position.side, position.banks)
+
+
+def parse_reaches(text: str, game: str | None = None) -> tuple[Target, ...]:
+    """The positions a position string names: in ``game``, or in every game
+    whose board it fits (the games' boards differ, so that is at most one).
+
+        >>> parse_reaches("4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 9")[0][0]
+        'kingulu'
+    """
+    rules = [get_game(game)] if game is not None else [get_game(g) for g in GAME_IDS]
+    found: list[Target] = []
+    errors: list[tuple[Game, str]] = []
+    for rule in rules:
+        try:
+            found.append(_target(rule, text))
+        except InvalidPosition as error:
+            errors.append((rule, str(error)))
+    if found:
+        return tuple(found)
+    rows = text.strip().split(" ")[0].split("/")
+    for rule, message in errors:  # the game whose board has the string's shape says what is wrong
+        if len(rows) == rule.board.ranks and all(len(row.split(",")) == rule.board.files for row in rows):
+            return _raise(f"bad position for {rule.id}: {message}")
+    if len(errors) == 1:
+        return _raise(f"bad position for {errors[0][0].id}: {errors[0][1]}")
+    return _raise(f"{text!r} is a position of no game (its rows fit no board)")
+
+
+def _raise(message: str) -> Any:
+    raise BadCriterion(message)
+
+
+#: A move token of an opening: a hole in any style, Klamroth's destination, marks.
+_MOVE_TOKEN = re.compile(r"(?:[SN]?[0-9]+|[a-z][0-9]+)(?:-(?:[SN]?[0-9]+|[a-z][0-9]+))?(?:x[0-9]{1,9})?\^?\Z")
+_MOVE_NUMBER = re.compile(r"[0-9]+\.(?:\.\.)?\Z")
+
+
+def parse_opening(text: str) -> tuple[str, ...]:
+    """The move tokens of ``"1. c1 d2 2. e1"`` (move numbers dropped).
+
+        >>> parse_opening("1. c1x6 1... N3 e1^")
+        ('c1x6', 'N3', 'e1^')
+    """
+    tokens = []
+    for word in text.split():
+        if _MOVE_NUMBER.match(word):
+            continue
+        number, dot, rest = word.partition(".")
+        if dot and number.isdigit() and rest:  # "1.c1", "1...d2"
+            word = rest.lstrip(".")
+        if not _MOVE_TOKEN.match(word):
+            raise BadCriterion(f"{word!r} is not a move token (a hole, then xN or ^ if any)")
+        tokens.append(word)
+    if not tokens:
+        raise BadCriterion("no moves")
+    return tuple(tokens)
+
+
+def recorded_result(record: GameRecord) -> str:
+    """The ``Result`` tag, else the result token, else ``*``."""
+    return record.tag("Result") or record.result or "*"
+
+
+# -- filter ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Criteria:
+    """What a game must be to be picked; every criterion given must hold
+    (``None`` and empty: not asked). ``reaches``: any of them."""
+
+    game: str | None = None
+    tags: tuple[tuple[str, str], ...] = ()
+    result: str | None = None
+    min_plies: int | None = None
+    max_plies: int | None = None
+    reaches: tuple[Target, ...] = ()
+    opening: tuple[str, ...] = ()
+    valid: bool | None = None
+
+    def cheap(self, record: GameRecord) -> bool:
+        """The criteria that need no replay."""
+        if self.game is not None and record.tag("Game") != self.game:
+            return False
+        for name, pattern in self.tags:
+            value = record.tag(name)
+            if value is None or _regex(pattern).search(value) is None:
+                return False
+        if self.result is not None and recorded_result(record) != self.result:
+            return False
+        plies = len(record.moves)
+        if self.min_plies is not None and plies < self.min_plies:
+            return False
+        return self.max_plies is None or plies <= self.max_plies
+
+    def replayed(self, report: Replay) -> bool:
+        """The criteria that need the replay."""
+        if self.valid is not None and report.valid != self.valid:
+            return False
+        if self.opening and not _opens_with(report, self.opening):
+            return False
+        return not self.reaches or _reaches(report, self.reaches)
+
+
+@lru_cache(maxsize=256)
+def _regex(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+def _reaches(report: Replay, targets: tuple[Target, ...]) -> bool:
+    """Whether the start or a main-line position is one of ``targets``
+    (played in place, up to the first one found)."""
+    game, start = report.game, report.start
+    if game is None or start is None:
+        return False
+    wanted = _wanted(game.id, targets)
+    if not wanted:
+        return False
+    now = MutablePosition(start)
+
+    def found() -> bool:
+        return any(now.holes == holes and now.banks == banks and now.side == side and now.reserved == reserved
+                   for holes, reserved, side, banks in wanted)
+
+    if found():
+        return True
+    play = game.move
+    for move in report.moves:
+        play(now, move.origin)
+        if found():
+            return True
+    return False
+
+
+@lru_cache(maxsize=64)
+def _wanted(game_id: str, targets: tuple[Target, ...]) -> list[tuple[list[int], frozenset[int], str, list[int]]]:
+    """The targets of ``game_id`` in the shape of a :class:`MutablePosition`'s fields."""
+    return [(list(holes), frozenset(reserved), side, list(banks))
+            for game, holes, reserved, side, banks in targets if game == game_id]
+
+
+@lru_cache(maxsize=1024)
+def _opening_origins(game_id: str, start: str, tokens: tuple[str, ...]) -> tuple[int, ...] | None:
+    """The holes the opening's moves are played from, in ``game_id`` from
+    ``start``; ``None`` when they cannot be played there as written."""
+    from .api import Line
+    from .errors import BadCoordinate, BadMove
+    from .rules.core import IllegalMove
+
+    game = get_game(game_id)
+    line = Line(game, parse_position(game, start))
+    try:
+        return tuple(line.play(token).origin for token in tokens)
+    except (BadMove, BadCoordinate, IllegalMove):
+        return None
+
+
+def _opens_with(report: Replay, tokens: tuple[str, ...]) -> bool:
+    game, start = report.game, report.start
+    if game is None or start is None or len(report.moves) < len(tokens):
+        return False
+    origins = _opening_origins(game.id, format_position(game, start), tokens)
+    return origins is not None and all(move.origin == hole for move, hole in zip(report.moves, origins))
+
+
+def digest(record: GameRecord, report: Replay) -> bytes:
+    """What makes two games the same for ``--dedupe``: the game id, the start
+    position and the main-line moves (the holes played, and the moves that
+    could not be played as written); tags and comments do not count."""
+    game, start = report.game, report.start
+    h = hashlib.blake2b(digest_size=DIGEST_SIZE)
+    h.update((game.id if game else record.tag("Game") or "").encode("utf-8", "surrogatepass") + b"\0")
+    h.update((format_position(game, start) if game and start else record.tag("Setup") or "").encode(
+        "utf-8", "surrogatepass") + b"\0")
+    played = len(report.moves)
+    h.update(",".join(str(move.origin) for move in report.moves).encode() + b"\0")
+    h.update(" ".join(node.text for node in record.moves[played:]).encode("utf-8", "surrogatepass"))
+    return h.digest()
+
+
+class DigestSet:
+    """The digests of the games seen, in one flat table of
+    :data:`DIGEST_SIZE`-byte slots (open addressing, linear probing): at most
+    40 bytes a digest once it holds :data:`SMALLEST` or more (a table at
+    most 4/5 full, grown by half when it is), where a Python set of
+    ``bytes`` takes about 100.
+
+        >>> seen = DigestSet()
+        >>> seen.add(b"a" * 20), seen.add(b"b" * 20), seen.add(b"a" * 20), len(seen)
+        (True, True, False, 2)
+    """
+
+    #: Slots of a new table.
+    SMALLEST = 1024
+
+    def __init__(self) -> None:
+        self._slots = self.SMALLEST
+        self._table = bytearray(DIGEST_SIZE * self._slots)
+        self._count = 0
+
+    def __len__(self) -> int:
+        return self._count
+
+    @property
+    def nbytes(self) -> int:
+        """The bytes of the table."""
+        return len(self._table)
+
+    def add(self, digest: bytes) -> bool:
+        """Add ``digest``; whether it was new. (An empty slot is all zero
+        bytes: a digest of zeros, which blake2b gives one time in 2¹⁶⁰, is
+        taken as the digest ``00…01``.)"""
+        if len(digest) != DIGEST_SIZE:
+            raise ValueError(f"a digest has {DIGEST_SIZE} bytes, not {len(digest)}")
+        if not any(digest):
+            digest = bytes(DIGEST_SIZE - 1) + b"\1"
+        if not self._put(self._table, self._slots, digest):
+            return False
+        self._count += 1
+        if self._count * 5 > self._slots * 4:
+            self._grow()
+        return True
+
+    @staticmethod
+    def _put(table: bytearray, slots: int, digest: bytes) -> bool:
+        size = DIGEST_SIZE
+        empty = bytes(size)
+        k = int.from_bytes(digest[:8], "little") % slots
+        while True:
+            at = k * size
+            held = table[at:at + size]
+            if held == digest:
+                return False
+            if held == empty:
+                table[at:at + size] = digest
+                return True
+            k = k + 1 if k + 1 < slots else 0
+
+    def _grow(self) -> None:
+        slots = self._slots + self._slots // 2
+        table = bytearray(DIGEST_SIZE * slots)
+        old = self._table
+        empty = bytes(DIGEST_SIZE)
+        for at in range(0, len(old), DIGEST_SIZE):
+            held = bytes(old[at:at + DIGEST_SIZE])
+            if held != empty:
+                self._put(table, slots, held)
+        self._table, self._slots = table, slots
+
+
+@dataclass
+class Picked:
+    """One game as :meth:`FilterTask.process` judged it: whether it is
+    picked, its digest (with ``dedupe``), its canonical text (``out``) when
+    picked, and the problems
+    found while reading it (its errors are the input's). ``xml`` holds
+    the game's XML (:func:`xml_game`), ``unwritable`` why there is none."""
+
+    selected: bool
+    digest: bytes | None = None
+    out: str = ""
+    xml: bytes = b""
+    #: Why XML cannot hold the game, if so: the line it starts on and the reason.
+    unwritable: tuple[int, str] | None = None
+    problems: list[Problem] = field(default_factory=list)
+    plies: int = 0
+
+
+@dataclass(frozen=True)
+class FilterTask:
+    """Pick games by :class:`Criteria` (``invert``: the others) and write the
+    picked ones canonically in ``target``, as ``mancala convert`` does."""
+
+    criteria: Criteria = Criteria()
+    target: str = "pmn"
+    invert: bool = False
+    dedupe: bool = False
+    #: Whether the picked games are written (not for ``--count``).
+    write: bool = True
+
+    def process(self, record: GameRecord) -> Picked:
+        criteria = self.criteria
+        read_problems = [p for p in record.problems if p.severity == "error"]
+        plies = len(record.moves)
+        matched = criteria.cheap(record)
+        report = None
+        if matched and (criteria.valid is not None or criteria.opening or criteria.reaches):
+            report = replay(record, fill_marks=self.write)
+            matched = criteria.replayed(report)
+        if matched == self.invert:
+            return Picked(False, problems=read_problems, plies=plies)
+        picked = Picked(True, problems=read_problems, plies=plies)
+        if self.write or self.dedupe:
+            if report is None:
+                report = replay(record, fill_marks=self.write)
+            picked.digest = digest(record, report) if self.dedupe else None
+            if self.write:
+                _write(picked, record, report, self.target)
+        return picked
+
+
+def _write(picked: Picked, record: GameRecord, report: Replay, target: str) -> None:
+    """``record`` in ``target`` as ``convert`` writes it."""
+    if target == "pmn":
+        from notation.pmn import write_game
+
+        picked.out = write_game(record)
+        return
+    start = format_position(report.game, report.start) if report.game and report.start else None
+    if target == "json":
+        from notation.jsonl import record_to_json
+
+        picked.out = record_to_json(record, report.game.id if report.game else None, start) + "\n"
+    else:
+        from notation.errors import XMLArchiveError
+
+        try:
+            picked.xml = xml_game(record, start)
+        except XMLArchiveError as error:
+            picked.unwritable = (error.line or 0, error.reason.removeprefix(f"game {record.index}: "))
+
+
+#: How an XML archive ends.
+XML_TAIL = b"\n</mancala>\n"
+
+
+def _xml_archive(records: list[GameRecord], start: str | None = None) -> bytes:
+    import io
+
+    from notation.xml import write_archive
+
+    out = io.BytesIO()
+    write_archive(records, out, start=lambda record: start)
+    return out.getvalue()
+
+
+@lru_cache(maxsize=1)
+def xml_head() -> bytes:
+    """What every XML archive starts with (the declaration and the opening tag)."""
+    return _xml_archive([])[:-len(XML_TAIL)]
+
+
+def xml_game(record: GameRecord, start: str | None) -> bytes:
+    """The bytes one game adds to an XML archive: :func:`xml_head`, the
+    games' bytes in order and :data:`XML_TAIL` are the archive
+    :func:`notation.xml.write_archive` writes. Raises XMLArchiveError for a
+    game an archive cannot hold."""
+    return _xml_archive([record], start)[len(xml_head()):-len(XML_TAIL)]
+
+
+# -- stats -------------------------------------------------------------------------------
+
+@dataclass
+class Figures:
+    """What :class:`Summary` counts of one game."""
+
+    game: str | None
+    valid: bool
+    plies: int
+    result: str
+    reason: str | None
+    opening: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class StatsTask:
+    """The figures of every game, openings up to ``depth`` plies."""
+
+    depth: int = 2
+
+    def process(self, record: GameRecord) -> Figures:
+        report = replay(record)
+        game = report.game
+        opening: tuple[str, ...] = ()
+        if game is not None and self.depth:
+            names = hole_names(game.board.ranks, game.board.files)
+            opening = tuple(names[move.origin] for move in report.moves[:self.depth])
+        return Figures(game.id if game else None, report.valid, len(record.moves), recorded_result(record),
+                       report.outcome.reason if report.outcome else None, opening)
+
+
+#: South's points for each result of a finished game.
+SOUTH_POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
+
+
+class _GameFigures:
+    """The figures of one game id, summed up."""
+
+    def __init__(self) -> None:
+        self.games = 0
+        self.plies: Counter[int] = Counter()
+        self.results: Counter[str] = Counter()
+        self.endings: Counter[str] = Counter()
+        #: prefix → [games, finished games, South's points]
+        self.openings: dict[tuple[str, ...], list[float]] = {}
+
+    def add(self, figures: Figures) -> None:
+        self.games += 1
+        self.plies[figures.plies] += 1
+        self.results[figures.result] += 1
+        if figures.reason is not None:
+            self.endings[figures.reason] += 1
+        points = SOUTH_POINTS.get(figures.result)
+        for k in range(1, len(figures.opening) + 1):
+            counts = self.openings.setdefault(figures.opening[:k], [0, 0, 0.0])
+            counts[0] += 1
+            if points is not None:
+                counts[1] += 1
+                counts[2] += points
+
+    def as_json(self) -> dict[str, Any]:
+        return {"games": self.games, "plies": _ply_figures(self.plies),
+                "results": {result: self.results[result] for result in RESULTS},
+                "endings": dict(sorted(self.endings.items(), key=lambda item: (-item[1], item[0]))),
+                "openings": [{"moves": list(moves), "games": int(counts[0]),
+                              "south_score": round(counts[2] / counts[1], 3) if counts[1] else None}
+                             for moves, counts in sorted(self.openings.items(),
+                                                         key=lambda item: (-item[1][0], len(item[0]), item[0]))]}
+
+
+def _ply_figures(plies: Counter[int]) -> dict[str, Any]:
+    """Least, median, most and mean (two decimals) of a histogram of ply counts."""
+    count = sum(plies.values())
+    ordered = sorted(plies.items())
+    middle = [(count - 1) // 2, count // 2]  # the one or two middle games, counted from 0
+    values: list[int] = []
+    seen = 0
+    for value, times in ordered:
+        while len(values) < 2 and middle[len(values)] < seen + times:
+            values.append(value)
+        seen += times
+    median = (values[0] + values[1]) / 2
+    mean = sum(value * times for value, times in ordered) / count
+    return {"min": ordered[0][0], "median": int(median) if median.is_integer() else median,
+            "max": ordered[-1][0], "mean": round(mean, 2)}
+
+
+class Summary:
+    """The figures of an archive, game by game (:class:`Figures` added in any order).
+
+        >>> summary = Summary()
+        >>> summary.add(Figures("kingulu", True, 7, "1-0", "KG-7", ("c1", "d2")))
+        >>> summary.as_json()["by_game"]["kingulu"]["openings"][0]
+        {'moves': ['c1'], 'games': 1, 'south_score': 1.0}
+    """
+
+    def __init__(self) -> None:
+        self.games = 0
+        self.invalid = 0
+        self.by_game: dict[str, _GameFigures] = {}
+
+    def add(self, figures: Figures) -> None:
+        self.games += 1
+        if not figures.valid or figures.game is None:
+            self.invalid += 1
+            return
+        self.by_game.setdefault(figures.game, _GameFigures()).add(figures)
+
+    def as_json(self) -> dict[str, Any]:
+        """The JSON object of ``stats --format json``; games in the registry's order."""
+        return {"games": self.games, "invalid": self.invalid,
+                "by_game": {game: self.by_game[game].as_json() for game in GAME_IDS if game in self.by_game}}
+
+    def as_text(self) -> str:
+        """Aligned tables: every game, then each game's endings and openings."""
+        data = self.as_json()
+        out = [f"{data['games']} game{'s' if data['games'] != 1 else ''}, {data['invalid']} invalid"]
+        rows = [["game", "games", "min", "median", "max", "mean", *RESULTS]]
+        for game, figures in data["by_game"].items():
+            plies = figures["plies"]
+            rows.append([game, str(figures["games"]), str(plies["min"]), str(plies["median"]), str(plies["max"]),
+                         f"{plies['mean']:.2f}", *(str(figures["results"][r]) for r in RESULTS)])
+        if len(rows) > 1:
+            out += ["", *_table(rows)]
+        for game, figures in data["by_game"].items():
+            if figures["endings"]:
+                out += ["", *_table([[f"{game} endings", "games"],
+                                     *([reason, str(n)] for reason, n in figures["endings"].items())])]
+            if figures["openings"]:
+                out += ["", *_table([[f"{game} openings", "games", "south"],
+                                     *([" ".join(o["moves"]), str(o["games"]),
+                                        "-" if o["south_score"] is None else f"{o['south_score']:.3f}"]
+                                       for o in figures["openings"])])]
+        return "\n".join(out) + "\n"
+
+
+def _table(rows: list[list[str]]) -> list[str]:
+    """Rows in columns two spaces apart: the first left-aligned, the others right-aligned."""
+    widths = [max(len(row[k]) for row in rows) for k in range(len(rows[0]))]
+    return ["  ".join([row[0].ljust(widths[0]), *(cell.rjust(w) for cell, w in zip(row[1:], widths[1:]))]).rstrip()
+            for row in rows]
+
+
+def known_game(game: str) -> str:
+    """``game`` if it is a game id; raises :class:`BadCriterion`."""
+    try:
+        get_game(game)
+    except UnknownGame as error:
+        raise BadCriterion(str(error)) from None
+    return game
