@@ -9,7 +9,11 @@
 Replay walks the main line and every variation (a variation starts from the
 position before the move it replaces, with the repetition history up to
 there) along :func:`notation.record.walk`, without recursion, so deeply
-nested records are safe.
+nested records are safe; a record without variations is played move after
+move without the walk. Each line is played in place on one
+:class:`~mancala_cli.rules.core.MutablePosition` (:meth:`Game.move
+<mancala_cli.rules.core.Game.move>`): no position is built per move unless
+``positions`` asks for them.
 """
 from __future__ import annotations
 
