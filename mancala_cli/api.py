@@ -309,7 +309,7 @@ def check(record: GameRecord, *, game: str | None = None, strict: bool = False) 
 
     if game is not None:
         get_game(game)
-    replayed = replay(record, game)
+    replayed = replay(record, game, positions=True)
     problems = [dataclasses.replace(p, severity="error") if strict else dataclasses.replace(p)
                 for p in replayed.problems]
     problems.sort(key=lambda p: (p.line is None, p.line or 0, p.column or 0))

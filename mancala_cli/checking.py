@@ -9,7 +9,11 @@
 Replay walks the main line and every variation (a variation starts from the
 position before the move it replaces, with the repetition history up to
 there) along :func:`notation.record.walk`, without recursion, so deeply
-nested records are safe.
+nested records are safe; a record without variations is played move after
+move without the walk. Each line is played in place on one
+:class:`~mancala_cli.rules.core.MutablePosition` (:meth:`Game.move
+<mancala_cli.rules.core.Game.move>`): no position is built per move unless
+``positions`` asks for them.
 """
 from __future__ import annotations
 
@@ -77,14 +81,16 @@ class Replay:
 
 
 def replay(record: GameRecord, default_game: str | None = None, *, fill_positions: bool = False,
-           fill_marks: bool = False, coords: str | None = None) -> Replay:
+           fill_marks: bool = False, coords: str | None = None, positions: bool = False) -> Replay:
     """Replay ``record`` and collect every problem.
 
     ``default_game`` is used when the record has no ``Game`` tag;
     ``fill_positions`` stores the position string after each move in
     ``MoveNode.position``; ``fill_marks`` adds the outcome marks the engine
     found where the record has none; ``coords`` rewrites every move in that
-    coordinate style (and the ``Coordinates`` tag).
+    coordinate style (and the ``Coordinates`` tag). ``positions`` keeps
+    :attr:`Replay.positions` on the way (else they are worked out when first
+    asked for, playing the moves again).
     """
     report = Replay(record, problems=list(record.problems))
     problems = report.problems
@@ -119,6 +125,8 @@ def replay(record: GameRecord, default_game: str | None = None, *, fill_position
     report.start = start
     if coords is not None and coords != style:
         _set_coordinates_tag(record, coords)
+    if positions:
+        report._positions = []
     walker = _Walker(report, game, style, fill_positions, fill_marks, coords, start)
     if any(map(_VARIATIONS, record.moves)):
         visit(record, walker, side=start.side, number=start.move_number)
@@ -238,6 +246,7 @@ class _Walker(Visitor[None]):
         keep = game.uses_history
         south, north = self.holes["S"], self.holes["N"]
         plain = not self.rewriting
+        kept = self.report._positions
         ply = 1
         for node in moves:
             origin = (south if side == "S" else north).get(node.hole)
@@ -263,6 +272,8 @@ class _Walker(Visitor[None]):
                 if (node.captured is not None and node.captured != move.captured) or (
                         node.reserved and not move.reserved):
                     self.check_marks(line, node, ply, side, 0, move, None)
+            if kept is not None:
+                kept.append(now.frozen())
             ply += 1
             if side == "N":
                 number += 1
@@ -303,6 +314,8 @@ class _Walker(Visitor[None]):
         self.before[depth] = line.branch() if node.variations else None
         if self.play(line, node, step.ply, step.side, step.number, depth) is None:
             self.lines[depth] = None
+        elif depth == 0 and self.report._positions is not None:
+            self.report._positions.append(line.now.frozen())
 
     def result(self) -> None:
         report = self.report

@@ -182,6 +182,8 @@ def test_replay_positions_are_those_of_play_and_worked_out_when_asked(game_id):
     assert report._positions is None  # checking alone worked none out
     assert [report.start, *report.positions] == _positions_by_play(game, record)
     assert report.positions is report.positions
+    kept = replay(read_game(write_game(record)), positions=True)
+    assert kept._positions == report.positions and kept.problems == report.problems == []
 
 
 def test_replay_positions_stop_before_the_move_that_cannot_be_played():
@@ -189,6 +191,9 @@ def test_replay_positions_stop_before_the_move_that_cannot_be_played():
     assert [(p.code, p.ply) for p in report.problems] == [("KG-ORIGIN", 3)]
     assert [format_position(report.game, p) for p in report.positions] == [
         "1,0,6,6,0,1/6,6,2,7,0,6 N 7-0 1", "4,1,10,1,3,4/1,0,2,10,3,2 S 7-0 2"]
+    for text in ('[Game "kingulu"]\n\n1. c1x6 d2 2. a2 b1 *\n', '[Game "kingulu"]\n\n1. c1x6 d2 (1... a2) 2. a2 b1 *\n'):
+        kept = replay(read_game(text), positions=True)
+        assert kept._positions == report.positions and kept.problems == replay(read_game(text)).problems
 
 
 @pytest.mark.parametrize("game_id", ["kimasai-mackay", "kimasai-klamroth", "kingulu"])
