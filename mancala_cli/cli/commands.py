@@ -4,8 +4,6 @@ input was read but has problems, 2 usage or I/O error."""
 from __future__ import annotations
 
 import contextlib
-import json
-import random
 import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, NoReturn, Optional
@@ -106,12 +104,14 @@ def games(
 
     Example: mancala games --format json
     """
+    import json as _json
+
     rows = [{"id": g.id, "name": g.name, "board": f"{g.board.ranks}x{g.board.files}",
              "seeds": g.total, "sowing": g.sowing, "source": g.source,
              "start": format_position(g, g.start())} for g in all_games()]
     if format == "json":
         for row in rows:
-            typer.echo(json.dumps(row, ensure_ascii=False))
+            typer.echo(_json.dumps(row, ensure_ascii=False))
     else:
         for row in rows:
             typer.echo(f"{row['id']:<17} {row['name']:<26} {row['board']:<5} {row['seeds']:>2} seeds  "
@@ -176,14 +176,16 @@ def random_games(
 
     Example: mancala random --game kingulu -n 3 --seed 7
     """
+    import random as _random
+
     from notation.pmn import write_games
 
     from ..records import random_game
 
     rules = _game(game)
     if seed is None:
-        seed = random.SystemRandom().randrange(2**32)
-    rng = random.Random(seed)
+        seed = _random.SystemRandom().randrange(2**32)
+    rng = _random.Random(seed)
     write_games((random_game(rules, rng, max_plies, event=f"random game {i + 1}, seed {seed}")
                  for i in range(n)), sys.stdout)
 
@@ -1064,6 +1066,8 @@ def stats(
 
     Example: mancala stats examples/kingulu-tournament.pmn --depth 1
     """
+    import json as _json
+
     from notation.errors import XMLArchiveError
 
     from ..archives import StatsTask, Summary
@@ -1080,6 +1084,6 @@ def stats(
     except (InputError, XMLArchiveError) as error:
         _read_failed(error)
     if format == "json":
-        typer.echo(json.dumps(summary.as_json()))
+        typer.echo(_json.dumps(summary.as_json()))
     else:
         sys.stdout.write(summary.as_text())
