@@ -24,7 +24,7 @@ from setuptools.command.build_ext import build_ext
 
 #: The rules' modules that are compiled (the registry, the selection and the
 #: package's ``__init__`` stay pure: they run once per process).
-COMPILED = ("core", "kingulu", "kimasai_mackay", "kimasai_klamroth", "perft", "randomgames")
+COMPILED = ("core", "kingulu", "kimasai_mackay", "kimasai_klamroth", "perft", "randomgames", "solver")
 RULES = os.path.join("mancala_cli", "rules")
 STAMP = "compiled.txt"
 #: The name of the compiled modules' group: its shared library is the

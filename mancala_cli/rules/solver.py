@@ -1,0 +1,241 @@
+"""Exact game values: who wins a position with best play.
+
+A :class:`Solver` runs negamax with alpha-beta over the three values a game
+can have for the side to move (win 1, draw 0, loss -1), with a transposition
+table and move ordering (the table's last best move, then captures, larger
+first). Every search returns an *interval* ``(low, high)`` that holds the
+true value: where a limit (depth, nodes, time) stops the search, the interval
+is wider, and only a one-point interval is a proven result::
+
+    >>> from mancala_cli.rules.registry import get_game
+    >>> game = get_game("kingulu")
+    >>> end = Position((0, 0, 0, 0, 0, 1) + (0, 0, 0, 0, 0, 1), "S", (23, 23), 20)
+    >>> solution = Solver(game).solve(end)
+    >>> solution.result, [(game.board.name(m.origin), r) for m, r in solution.moves]
+    ('loss', [('f1', 'loss')])
+
+Since a bound is sound however it was found, the table keeps bounds, not
+depths: a deeper search only narrows them. Limited searches deepen one ply
+at a time until every first move is proven or a limit is reached.
+
+Two details of the games:
+
+- KK-4b makes a position on the current line a draw, so in
+  ``kimasai-klamroth`` a value depends on the line that led to it (the
+  graph-history problem). The table's key then holds the earlier positions
+  that can still recur: in that game stones only leave the board, so after
+  a capture no earlier position with more stones can come back, and the
+  line forgets it.
+- The other games have no repetition rule. A position that recurs on the
+  current line would be an endless game; the search leaves it unknown.
+
+``ENDLESS`` moves are illegal (the rules never generate them), so they are
+never searched. A solver keeps nothing from one :meth:`Solver.solve` to the
+next: results do not depend on the order in which positions are asked.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Collection
+from typing import Final
+
+from .core import DRAW, SOUTH, Game, Move, Position
+
+WIN: Final = 1
+DRAW_VALUE: Final = 0
+LOSS: Final = -1
+#: The longest line searched: deeper, a line is left unknown (and the
+#: interpreter's stack is safe).
+MAX_PLIES: Final = 400
+#: How often (in nodes) the clock is read.
+CLOCK_EVERY: Final = 1024
+
+RESULT_NAMES: Final = {WIN: "win", DRAW_VALUE: "draw", LOSS: "loss"}
+
+
+def result_name(low: int, high: int) -> str:
+    """``win``, ``draw`` or ``loss`` for a proven value, else ``unknown``."""
+    return RESULT_NAMES[low] if low == high else "unknown"
+
+
+class Solution:
+    """What :meth:`Solver.solve` found for the side to move.
+
+    ``result`` is ``win``, ``draw``, ``loss`` or ``unknown``; ``moves`` every
+    legal move with its result for the mover; ``best`` the moves that achieve
+    the proven result (none while it is unknown); ``nodes`` the positions
+    searched, ``seconds`` the time taken and ``depth`` the deepest complete
+    iteration (plies).
+    """
+
+    def __init__(self, result: str, moves: list[tuple[Move, str]], best: list[Move], nodes: int,
+                 seconds: float, depth: int) -> None:
+        self.result = result
+        self.moves = moves
+        self.best = best
+        self.nodes = nodes
+        self.seconds = seconds
+        self.depth = depth
+
+
+class Solver:
+    """Solves positions of one game. Each :meth:`solve` starts from an empty
+    table and an empty node count."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.history_game = game.uses_history
+        self.table: dict[tuple, tuple[int, int, int]] = {}
+        self.path: set[tuple] = set()
+        self.nodes = 0
+        self.node_limit = -1
+        self.deadline = -1.0
+        self.stopped = False
+
+    # -- the public API ----------------------------------------------------
+    def solve(self, position: Position, *, depth: int | None = None, nodes: int | None = None,
+              seconds: float | None = None, history: Collection = ()) -> Solution:
+        """Solve ``position`` for the side to move, within the limits given
+        (``depth`` plies, ``nodes`` positions, ``seconds``); ``history`` holds
+        the keys of earlier positions of the game (KK-4b)."""
+        started = time.monotonic()
+        self.table = {}
+        self.path = set()
+        self.nodes = 0
+        self.stopped = False
+        self.node_limit = -1 if nodes is None else nodes
+        self.deadline = -1.0 if seconds is None else started + seconds
+        game = self.game
+        past: frozenset = frozenset()
+        if self.history_game:
+            stones = sum(position.holes)
+            past = frozenset(key for key in history if sum(key[0]) <= stones)
+        children = list(game.successors(position, history=past))
+        if not children:
+            outcome = game.outcome(position, history=past, moves=[])
+            value = DRAW_VALUE if outcome is None else self.value_of(outcome.result, position)
+            self.nodes = 1
+            return Solution(RESULT_NAMES[value], [], [], 1, time.monotonic() - started, 0)
+        self.nodes = 1
+        bounds = [(LOSS, WIN) for _ in children]
+        limited = depth is not None or nodes is not None or seconds is not None
+        deepest = MAX_PLIES if depth is None else min(depth, MAX_PLIES)
+        reached = 0
+        first = 1 if limited else deepest
+        root_key = self.key(position, past)
+        if not self.history_game:
+            self.path.add(root_key)
+        for iteration in range(first, deepest + 1):
+            for i, (move, after) in enumerate(children):
+                low, high = bounds[i]
+                if low == high:
+                    continue
+                child_low, child_high = self.search(after, iteration - 1, LOSS, WIN,
+                                                    self.child_history(position, after, past), 1)
+                bounds[i] = (max(low, -child_high), min(high, -child_low))
+                if self.stopped:
+                    break
+            if self.stopped:
+                break
+            reached = iteration
+            if all(low == high for low, high in bounds):
+                break
+        low = max(b[0] for b in bounds)
+        high = max(b[1] for b in bounds)
+        result = result_name(low, high)
+        moves = [(move, result_name(b[0], b[1])) for (move, _), b in zip(children, bounds)]
+        best = [move for (move, _), b in zip(children, bounds) if low == high and b[0] == b[1] == low]
+        return Solution(result, moves, best, self.nodes, time.monotonic() - started, reached)
+
+    # -- the search ------------------------------------------------------
+    def value_of(self, result: str, position: Position) -> int:
+        """The value of a finished game's ``result`` for the side to move."""
+        if result == DRAW:
+            return DRAW_VALUE
+        return WIN if (result == "1-0") == (position.side == SOUTH) else LOSS
+
+    def key(self, position: Position, past: frozenset) -> tuple:
+        """The table's key: all that decides the rest of the game (the first
+        move of all is special in ``kimasai-mackay``, KM-4), with the earlier
+        positions that can recur where the game has a repetition rule."""
+        first = position.move_number == 1 and position.side == SOUTH
+        if self.history_game:
+            return (position.holes, position.side, position.banks, position.reserved, first, past)
+        return (position.holes, position.side, position.banks, position.reserved, first)
+
+    def child_history(self, position: Position, after: Position, past: frozenset) -> frozenset:
+        """The earlier positions that can recur after the move from ``position``
+        to ``after`` (``kimasai-klamroth``: none with more stones than ``after``)."""
+        if not self.history_game:
+            return past
+        stones = sum(after.holes)
+        if stones != sum(position.holes):
+            return frozenset(key for key in past if sum(key[0]) <= stones)
+        return past | {position.key()}
+
+    def out_of_time(self) -> bool:
+        if self.node_limit >= 0 and self.nodes >= self.node_limit:
+            return True
+        if self.deadline >= 0.0 and self.nodes % CLOCK_EVERY == 0 and time.monotonic() >= self.deadline:
+            return True
+        return False
+
+    def search(self, position: Position, depth: int, alpha: int, beta: int, past: frozenset,
+               ply: int) -> tuple[int, int]:
+        """Bounds ``(low, high)`` of the value of ``position`` for the side to
+        move; the search may stop once it knows the value is at most ``alpha``
+        or at least ``beta``."""
+        if self.stopped or self.out_of_time():
+            self.stopped = True
+            return LOSS, WIN
+        self.nodes += 1
+        key = self.key(position, past)
+        entry = self.table.get(key)
+        hint = -1
+        known_low = LOSS
+        known_high = WIN
+        if entry is not None:
+            known_low, known_high, hint = entry
+            if known_low == known_high or known_low >= beta or known_high <= alpha:
+                return known_low, known_high
+        on_path = not self.history_game
+        if on_path:
+            if key in self.path:
+                return LOSS, WIN  # an endless line: no result
+        game = self.game
+        children = list(game.successors(position, history=past))
+        if not children:
+            outcome = game.outcome(position, history=past, moves=[])
+            value = DRAW_VALUE if outcome is None else self.value_of(outcome.result, position)
+            self.table[key] = (value, value, -1)
+            return value, value
+        if depth <= 0 or ply >= MAX_PLIES:
+            return known_low, known_high
+        children.sort(key=lambda child: 2 ** 20 if child[0].origin == hint else child[0].captured, reverse=True)
+        if on_path:
+            self.path.add(key)
+        low = LOSS
+        high = LOSS
+        best = -1
+        searched = 0
+        for move, after in children:
+            floor = alpha if alpha > low else low
+            child_low, child_high = self.search(after, depth - 1, -beta, -floor,
+                                                self.child_history(position, after, past), ply + 1)
+            searched += 1
+            if best < 0 or -child_high > low:
+                best = move.origin
+            if -child_high > low:
+                low = -child_high
+            if -child_low > high:
+                high = -child_low
+            if low >= beta or self.stopped:
+                break
+        if searched < len(children):
+            high = WIN
+        if on_path:
+            self.path.discard(key)
+        low = max(low, known_low)
+        high = min(high, known_high)
+        self.table[key] = (low, high, best)
+        return low, high

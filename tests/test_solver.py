@@ -1,0 +1,200 @@
+"""The solver (mancala_cli.rules.solver) against a plain minimax over the
+full game tree, its table's traps (transpositions, KK-4b repetitions), its
+limits and the ``mancala solve`` command."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from mancala_cli.rules.core import Position
+from mancala_cli.rules.randomgames import random_line
+from mancala_cli.rules.registry import get_game
+from mancala_cli.rules.solver import Solver
+
+
+class Endless(Exception):
+    """The plain minimax met a position again on its line (no result)."""
+
+
+class TooBig(Exception):
+    """The plain minimax's tree is bigger than a test should walk."""
+
+
+def minimax(game, position, history=frozenset(), line=frozenset(), budget=None):
+    """The value for the side to move (1, 0, -1), over the whole tree, no pruning, no table."""
+    if budget is not None:
+        budget[0] -= 1
+        if budget[0] < 0 or len(line) > 60:
+            raise TooBig
+    children = list(game.successors(position, history=history))
+    if not children:
+        result = game.outcome(position, history=history, moves=[]).result
+        if result == "1/2-1/2":
+            return 0
+        return 1 if (result == "1-0") == (position.side == "S") else -1
+    state = (position.holes, position.side, position.banks, position.reserved, position.move_number == 1)
+    if not game.uses_history and state in line:
+        raise Endless
+    if game.uses_history:
+        history = history | {position.key()}
+    return max(-minimax(game, after, history, line | {state}, budget) for _, after in children)
+
+
+NAMES = {1: "win", 0: "draw", -1: "loss"}
+
+
+def check_against_minimax(game, position, history=frozenset()):
+    solution = Solver(game).solve(position, history=history)
+    expected = [NAMES[-minimax(game, after, history | ({position.key()} if game.uses_history else set()))]
+                for _, after in game.successors(position, history=history)]
+    assert [result for _, result in solution.moves] == expected
+    assert solution.result == (max(expected, key=["loss", "draw", "win"].index) if expected else solution.result)
+    assert all(result == solution.result for result in [r for m, r in solution.moves if m in solution.best])
+    assert len(solution.best) == expected.count(solution.result)
+    return solution
+
+
+def small_positions(game, make, count, budget=20_000):
+    """``count`` positions from ``make(rng)`` whose whole tree is small and finite."""
+    found = []
+    rng = random.Random(11)
+    while len(found) < count:
+        position = make(rng)
+        try:
+            minimax(game, position, budget=[budget])
+        except (TooBig, Endless):
+            continue
+        if list(game.successors(position)):
+            found.append(position)
+    return found
+
+
+def kingulu_endgames(count):
+    game = get_game("kingulu")
+    positions = []
+    for seed in range(40):
+        line = random_line(game, random.Random(seed))
+        position = game.start()
+        for move in line.moves[:max(0, len(line.moves) - 8)]:
+            position = game.play(position, move.origin)[1]
+        positions.append(position)
+    return small_positions(game, lambda rng: positions[rng.randrange(len(positions))], count)
+
+
+def scattered(game, rng, seeds_per_side, banks=(0, 0)):
+    """A position with a few seeds scattered over each side's holes."""
+    holes = [0] * game.board.size
+    for side in ("S", "N"):
+        own = list(game.board.holes_in_order(side))
+        for hole in rng.sample(own, seeds_per_side):
+            holes[hole] += 1 if game.hole_capacity == 1 else rng.randint(1, 3)
+    return Position(tuple(holes), rng.choice(("S", "N")), banks, 30)
+
+
+def test_kingulu_endgames_match_minimax():
+    game = get_game("kingulu")
+    results = {check_against_minimax(game, p).result for p in kingulu_endgames(8)}
+    assert results == {"win", "loss"} or len(results) >= 2
+
+
+def test_mackay_endgames_match_minimax():
+    game = get_game("kimasai-mackay")
+    positions = small_positions(game, lambda rng: scattered(game, rng, 1), 6)
+    assert len({check_against_minimax(game, p).result for p in positions}) >= 2
+
+
+def test_klamroth_endgames_match_minimax():
+    game = get_game("kimasai-klamroth")
+    positions = (small_positions(game, lambda rng: scattered(game, rng, 1), 4)
+                 + small_positions(game, lambda rng: scattered(game, rng, 2), 2))
+    assert len({check_against_minimax(game, p).result for p in positions}) >= 2
+
+
+def test_klamroth_repetition_draws_depend_on_the_line():
+    # One stone each: South's only move leads to a position that North wins.
+    game = get_game("kimasai-klamroth")
+    lone = [0] * 48
+    lone[game.board.index_of("a1")] = 1
+    lone[game.board.index_of("l4")] = 1
+    position = Position(tuple(lone), "S", (22, 22), 30)
+    (move, after), = game.successors(position)
+    plain = check_against_minimax(game, position)
+    assert plain.result == ("win" if minimax(game, position) == 1 else "loss")
+    # With that position earlier in the game, the move repeats it: a draw.
+    again = check_against_minimax(game, position, frozenset({after.key()}))
+    assert (again.result, [r for _, r in again.moves]) == ("draw", ["draw"])
+    # And solving the same position again without that history forgets it.
+    solver = Solver(game)
+    assert solver.solve(position, history={after.key()}).result == "draw"
+    assert solver.solve(position).result == plain.result
+    # A table that reused values across lines would be fooled here: the same
+    # positions are solved with and without an earlier line, in both orders.
+    rng = random.Random(5)
+    for candidate in small_positions(game, lambda rng: scattered(game, rng, 2), 2):
+        children = [after for _, after in game.successors(candidate)]
+        earlier = frozenset({children[0].key()} if children else ())
+        check_against_minimax(game, candidate, earlier)
+        check_against_minimax(game, candidate)
+    del rng
+
+
+def test_transpositions_are_found_once():
+    game = get_game("kingulu")
+    position = kingulu_endgames(1)[0]
+    solver = Solver(game)
+    solution = solver.solve(position)
+    tree = [10**9]
+    minimax(game, position, budget=tree)
+    assert solution.nodes < 10**9 - tree[0]
+    assert len(solver.table) <= solution.nodes
+
+
+def test_results_do_not_depend_on_the_order_asked():
+    game = get_game("kingulu")
+    first, second = kingulu_endgames(2)
+
+    def answers(solver, position):
+        solution = solver.solve(position)
+        return solution.result, [(m.origin, r) for m, r in solution.moves], solution.nodes
+
+    solver = Solver(game)
+    a_then_b = [answers(solver, first), answers(solver, second)]
+    solver = Solver(game)
+    b_then_a = [answers(solver, second), answers(solver, first)]
+    assert a_then_b == b_then_a[::-1]
+    limited = Solver(game)
+    one = limited.solve(game.start(), depth=3)
+    limited.solve(first)
+    assert [r for _, r in limited.solve(game.start(), depth=3).moves] == [r for _, r in one.moves]
+
+
+def test_limits_leave_unknown():
+    game = get_game("kingulu")
+    start = game.start()
+    for limits in ({"depth": 2}, {"nodes": 50}, {"seconds": 0.0}):
+        solution = Solver(game).solve(start, **limits)
+        assert solution.result == "unknown"
+        assert solution.best == []
+        assert [r for _, r in solution.moves] == ["unknown"] * 4
+    assert Solver(game).solve(start, nodes=50).nodes <= 50
+
+
+def test_a_limited_search_still_proves_what_it_can():
+    game = get_game("kingulu")
+    position = kingulu_endgames(1)[0]
+    exact = Solver(game).solve(position)
+    deep = Solver(game).solve(position, depth=40)
+    assert (deep.result, [r for _, r in deep.moves]) == (exact.result, [r for _, r in exact.moves])
+    shallow = Solver(game).solve(position, depth=1)
+    for (_, full), (_, partial) in zip(exact.moves, shallow.moves):
+        assert partial in (full, "unknown")
+
+
+def test_a_finished_game_has_no_moves():
+    game = get_game("kingulu")
+    over = Position((0,) * 6 + (0, 0, 0, 0, 0, 2), "S", (20, 26), 20)
+    solution = Solver(game).solve(over)
+    assert (solution.result, solution.moves, solution.best) == ("loss", [], [])
+
