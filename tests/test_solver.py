@@ -13,6 +13,8 @@ from mancala_cli.rules.randomgames import random_line
 from mancala_cli.rules.registry import get_game
 from mancala_cli.rules.solver import Solver
 
+from .test_cli import run
+
 
 class Endless(Exception):
     """The plain minimax met a position again on its line (no result)."""
@@ -198,3 +200,61 @@ def test_a_finished_game_has_no_moves():
     solution = Solver(game).solve(over)
     assert (solution.result, solution.moves, solution.best) == ("loss", [], [])
 
+
+ENDGAME = "0,0,0,0,3,2/1,0,0,0,0,2 S 20-20 12"
+
+
+def test_solve_text_output():
+    result = run("solve", "--game", "kingulu", "--position", ENDGAME)
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert lines[:2] == ["a1: loss", "f1^: win"]
+    assert lines[2].startswith("win (best: f1^; 10 nodes, ")
+
+
+def test_solve_json_output():
+    result = run("solve", "--game", "kingulu", "--position", ENDGAME, "--format", "json")
+    assert result.exit_code == 0
+    answer = json.loads(result.output)
+    seconds = answer.pop("seconds")
+    assert isinstance(seconds, float) and seconds >= 0
+    assert answer == {"game": "kingulu", "position": ENDGAME, "result": "win", "best": ["f1^"],
+                      "moves": [{"move": "a1", "result": "loss"}, {"move": "f1^", "result": "win"}],
+                      "nodes": 10}
+
+
+def test_solve_with_limits_says_unknown():
+    result = run("solve", "--game", "kingulu", "--depth", "3", "--format", "json")
+    assert result.exit_code == 0
+    answer = json.loads(result.output)
+    assert (answer["result"], answer["best"]) == ("unknown", [])
+    assert answer["moves"] == [{"move": m, "result": "unknown"} for m in ("c1x6", "d1x6", "e1", "f1")]
+    assert json.loads(run("solve", "--game", "kingulu", "--nodes", "20", "-f", "json").output)["nodes"] <= 20
+
+
+def test_solve_finished_game():
+    result = run("solve", "--game", "kingulu", "--position", "0,0,0,0,0,2/0,0,0,0,0,0 S 20-26 20")
+    assert (result.exit_code, result.output) == (0, "loss (best: -; 1 nodes, 0.00 s)\n")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--depth", "0"], "--depth must be ≥ 1 (got 0)"),
+    (["--nodes", "x"], "--nodes must be a whole number (got 'x')"),
+    (["--time", "0"], "--time must be a number of seconds > 0 (got '0')"),
+    (["--time", "soon"], "--time must be a number of seconds > 0 (got 'soon')"),
+    (["--format", "xml"], None),
+])
+def test_solve_bad_options(args, message):
+    result = run("solve", "--game", "kingulu", *args)
+    assert result.exit_code == 2
+    lines = result.output.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("mancala: error: ")
+    if message is not None:
+        assert lines[0] == f"mancala: error: {message}"
+
+
+def test_solve_bad_game_and_position():
+    result = run("solve", "--game", "chess")
+    assert result.exit_code == 2 and len(result.output.splitlines()) == 1
+    result = run("solve", "--game", "kingulu", "--position", "4,4 S 0-0 1")
+    assert result.exit_code == 2 and result.output.startswith("mancala: error: bad position for kingulu: ")

@@ -18,7 +18,7 @@ from ..rules.core import Game, InvalidPosition, Move, Outcome, Position, side_na
 from ..rules.registry import GAME_IDS, UnknownGame, all_games, get_game
 from ..rules.perft import divide
 from .running import (MancalaGroup, choice, choices_metavar, end_now, install_signal_handlers, integer,
-                      prepare_streams)
+                      prepare_streams, usage_error)
 from .running import jobs as jobs_parser
 
 if TYPE_CHECKING:
@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 #: The deepest perft, the most random games and the longest random game asked for.
 MAX_PERFT_DEPTH = 30
 MAX_RANDOM_GAMES = 10_000_000
+#: The deepest solve asked for (plies).
+MAX_SOLVE_DEPTH = 400
 MAX_RANDOM_PLIES = 1_000_000
 
 app = typer.Typer(
@@ -161,6 +163,63 @@ def perft(
         typer.echo(f"{format_move(rules.board, move, 'algebraic', start.side)}: {count}")
         total += count
     typer.echo(str(total))
+
+
+def _seconds(option: str):
+    """A parser for a time limit: a number of seconds > 0."""
+    def parse(value: Any) -> float:
+        if isinstance(value, float):
+            return value
+        text = str(value).strip()
+        try:
+            number = float(text) if len(text) <= 40 else float("nan")
+        except ValueError:
+            number = float("nan")
+        if not 0 < number < float("inf"):
+            raise usage_error(f"{option} must be a number of seconds > 0 (got {str(value)!r})")
+        return number
+    return parse
+
+
+@app.command()
+def solve(
+    game: str = GAME_OPTION,
+    position: Optional[str] = POSITION_OPTION,
+    depth: Optional[int] = _int_option(None, "--depth", "-d", low=1, high=MAX_SOLVE_DEPTH,
+                                       help="Search at most this many moves deep."),
+    nodes: Optional[int] = _int_option(None, "--nodes", low=1, help="Search at most this many positions."),
+    time: Optional[float] = typer.Option(None, "--time", parser=_seconds("--time"), metavar="SECONDS",
+                                         help="Search for at most this many seconds."),
+    format: str = _choice_option("text", "--format", "-f", values=("text", "json"), help="Output format."),
+) -> None:
+    """Solve a position: the result with best play for the side to move (win,
+    draw or loss; unknown where the limits leave it unproven), one line per
+    move with its result, then the result and the best moves.
+
+    Example: mancala solve --game kingulu --position "0,0,0,0,3,2/1,0,0,0,0,2 S 20-20 12"
+    """
+    from ..rules.solver import Solver
+
+    rules = _game(game)
+    start = _position(rules, position)
+    solution = Solver(rules).solve(start, depth=depth, nodes=nodes, seconds=time)
+
+    def text(move: Move) -> str:
+        return format_move(rules.board, move, "algebraic", start.side)
+
+    if format == "json":
+        import json as _json
+
+        typer.echo(_json.dumps({
+            "game": rules.id, "position": format_position(rules, start), "result": solution.result,
+            "best": [text(move) for move in solution.best],
+            "moves": [{"move": text(move), "result": result} for move, result in solution.moves],
+            "nodes": solution.nodes, "seconds": round(solution.seconds, 3)}, ensure_ascii=False))
+        return
+    for move, result in solution.moves:
+        typer.echo(f"{text(move)}: {result}")
+    best = " ".join(text(move) for move in solution.best) or "-"
+    typer.echo(f"{solution.result} (best: {best}; {solution.nodes:,} nodes, {solution.seconds:.2f} s)")
 
 
 @app.command("random")
