@@ -21,7 +21,8 @@ def test_version_and_help_examples():
     from mancala_cli import CORE
 
     assert run("--version").output == f"mancala 0.1.0 ({CORE} core)\n"
-    for command in ("games", "moves", "perft", "random", "validate", "convert", "render"):
+    for command in ("games", "moves", "perft", "random", "validate", "convert", "render", "filter", "split", "stats",
+                    "solve"):
         result = run(command, "--help")
         assert result.exit_code == 0 and "Example: mancala " + command in result.output
 
