@@ -79,11 +79,15 @@ class BuildCompiledCore(build_ext):
     """Builds the extension modules, then the stamp beside them; a failed
     compilation removes what it built and leaves the pure package."""
 
+    def _stamp(self) -> str:
+        """Where the stamp goes: beside the compiled modules."""
+        return os.path.join(os.path.dirname(self.get_ext_fullpath(f"mancala_cli.rules.{COMPILED[0]}")), STAMP)
+
     def run(self) -> None:
         if not self.extensions:
             return
         outputs = [self.get_ext_fullpath(extension.name) for extension in self.extensions]
-        stamp = os.path.join(os.path.dirname(self.get_ext_fullpath(f"mancala_cli.rules.{COMPILED[0]}")), STAMP)
+        stamp = self._stamp()
         try:
             super().run()
         except Exception as error:  # CompileError, LinkError and the like
@@ -100,10 +104,8 @@ class BuildCompiledCore(build_ext):
 
     def get_outputs(self) -> list[str]:
         outputs = super().get_outputs()
-        if self.extensions:
-            stamp = os.path.join(os.path.dirname(self.get_ext_fullpath(f"mancala_cli.rules.{COMPILED[0]}")), STAMP)
-            if os.path.exists(stamp):
-                outputs.append(stamp)
+        if self.extensions and os.path.exists(self._stamp()):
+            outputs.append(self._stamp())
         return outputs
 
 

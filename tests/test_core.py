@@ -1,6 +1,7 @@
 """The compiled core and the pure one: which is chosen, and that both play
 the same games (every position, outcome and error)."""
 import hashlib
+import importlib.machinery
 import os
 import shutil
 import subprocess
@@ -12,7 +13,7 @@ import pytest
 from mancala_cli.rules import selection
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SUFFIX = __import__("importlib.machinery").machinery.EXTENSION_SUFFIXES[0]
+SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
 
 
 def _fake_core(folder, modules=("core", "kingulu")):

@@ -22,10 +22,7 @@ from typer import _coercion as _typer_coercion
 from typer import core as _typer_core
 from typer.core import TyperArgument, TyperGroup
 
-from .streams import BROKEN_PIPE, STOP_SIGNALS, end_now, prepare_streams
-from .streams import error_line as _error_line
-from .streams import os_error_text as _os_error
-from .streams import silence as _silence
+from .streams import BROKEN_PIPE, STOP_SIGNALS, end_now, error_line, os_error_text, prepare_streams, silence
 
 #: The signal that is ending the command, if any (set by :func:`_on_signal`).
 _signalled: int | None = None
@@ -91,15 +88,22 @@ def choice(option: str, values: Sequence[str]) -> Callable[[str], str]:
     return parse
 
 
-def integer(option: str, low: int, high: int | None = None) -> Callable[[str], int]:
-    """A parser for an integer option in ``low..high``."""
+def integer(option: str, low: int, high: int | None = None, *,
+            named: dict[str, int] | None = None) -> Callable[[str], int]:
+    """A parser for an integer option in ``low..high``; ``named`` values
+    (``{"auto": 0}``) stand for numbers of their own."""
+    named = named or {}
+    kind = " or ".join(["a whole number", *named])
+
     def parse(value: Any) -> int:
         if isinstance(value, int):
             number = value
         else:
             text = str(value).strip()
+            if text in named:
+                return named[text]
             if not text.lstrip("+-").isdigit() or len(text) > 40:
-                raise usage_error(f"{option} must be a whole number (got {str(value)!r})")
+                raise usage_error(f"{option} must be {kind} (got {str(value)!r})")
             number = int(text)
         if number < low:
             raise usage_error(f"{option} must be ≥ {low} (got {number})")
@@ -111,16 +115,7 @@ def integer(option: str, low: int, high: int | None = None) -> Callable[[str], i
 
 def jobs(option: str) -> Callable[[str], int]:
     """A parser for ``--jobs``: ``auto`` (0: the usable cores) or a count ≥ 1."""
-    count = integer(option, 1)
-
-    def parse(value: Any) -> int:
-        text = str(value).strip()
-        if text == "auto":
-            return 0
-        if not isinstance(value, int) and (not text.lstrip("+-").isdigit() or len(text) > 40):
-            raise usage_error(f"{option} must be a whole number or auto (got {str(value)!r})")
-        return count(value)
-    return parse
+    return integer(option, 1, named={"auto": 0})
 
 
 def choices_metavar(values: Sequence[str]) -> str:
@@ -186,16 +181,16 @@ class MancalaGroup(TyperGroup):
             error.show()
             return 2
         except _click.ClickException as error:
-            _error_line(f"mancala: error: {_message(error)}")
+            error_line(f"mancala: error: {_message(error)}")
             return 2
         except typer.Abort:
             code = 130
         except (OSError, _StreamFailure) as failure:
             os_error = failure.error if isinstance(failure, _StreamFailure) else failure
-            _silence(1)
+            silence(1)
             if os_error.errno == errno.EPIPE:
                 return BROKEN_PIPE
-            _error_line(f"mancala: error: {_os_error(os_error)}")
+            error_line(f"mancala: error: {os_error_text(os_error)}")
             return 2
         except KeyboardInterrupt:
             code = 130
