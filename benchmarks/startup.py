@@ -4,7 +4,10 @@ from the same environment, measured in the same run (medians).
 usage: python benchmarks/startup.py [--runs N] [--mancala PATH] [--import MODULE ...]
 
 The goals: ``mancala --version`` at most 1.5x, one SVG diagram at most 2.5x,
-``validate`` of a one-game file at most 3x. ``--import`` also times
+``validate`` of a one-game file at most 3x. The lines "library alone" do
+the same work as the command above them in a plain Python process (through
+:mod:`mancala_cli`, no command line): what a command could cost without
+typer. ``--import`` also times
 ``python -c "import MODULE"`` for each module named (to see what a module
 costs on its own). The last lines are the shares of typer and lxml: their
 import on top of the standard modules every command loads anyway.
@@ -29,7 +32,7 @@ GAME = """[Game "kingulu"]
 [Event "start-up benchmark"]
 [Result "*"]
 
-1. c1x6 c1x6 2. d1 *
+1. c1x6 d2 2. a1 *
 """
 
 
@@ -62,6 +65,15 @@ def main() -> None:
                                          "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1"],
             "validate a one-game file": [args.mancala, "validate", "--quiet", record],
         }
+        # The same work through the library in a plain Python process, with
+        # no command line at all: the floor a command could reach without typer.
+        position = "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1"
+        commands["  the same SVG, library alone"] = [
+            sys.executable, "-c",
+            f"import sys; from mancala_cli import svg; sys.stdout.write(svg({position!r}, game='kingulu'))"]
+        commands["  the same validate, library alone"] = [
+            sys.executable, "-c",
+            f"from mancala_cli import read, check; [check(r).valid for r in read({record!r})]"]
         for module in args.modules:
             commands[f"import {module}"] = [sys.executable, "-c", f"import {module}"]
         root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
