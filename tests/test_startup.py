@@ -104,3 +104,47 @@ def test_typer_values_are_still_checked_without_pydantic():
         "mancala: error: --depth must be a whole number (got 'x')\n")
     assert runner.invoke(app, ["perft", "--game", "kingulu", "--depth", "2"]).output.splitlines()[-1] == "15"
     assert runner.invoke(app, ["games", "--format", "yaml"]).exit_code == 2
+
+
+def test_a_command_runs_from_an_app_of_that_command_alone():
+    """``mancala COMMAND …`` builds the click command of COMMAND only; its
+    help, its usage errors and its output are those of the whole app."""
+    from typer.testing import CliRunner
+
+    from mancala_cli.cli import app
+    from mancala_cli.cli.commands import app_for
+
+    runner = CliRunner()
+    names = [info.name or info.callback.__name__ for info in app.registered_commands]
+    assert set(names) >= {"games", "moves", "perft", "solve", "random", "validate", "convert", "render", "filter",
+                          "split", "stats"}
+    for name in names:
+        alone = app_for([name])
+        assert alone is not app and len(alone.registered_commands) == 1
+        for args in ([name, "--help"], [name, "--no-such-option"], [name, "--game"], [name, "-h", "extra"]):
+            whole, one = runner.invoke(app, args), runner.invoke(alone, args)
+            assert (one.exit_code, one.output) == (whole.exit_code, whole.output), args
+    for args in (["render", "--game", "kingulu", "--position", KINGULU_START],
+                 ["moves", "--game", "kimasai-klamroth", "--coords", "numeric"],
+                 ["perft", "--game", "kingulu", "--depth", "x"]):
+        whole, one = runner.invoke(app, args), runner.invoke(app_for(args), args)
+        assert (one.exit_code, one.output) == (whole.exit_code, whole.output) and whole.output, args
+    # No command first: the whole app (top-level help, a misspelt name, options).
+    for args in ([], ["--help"], ["rende"], ["--version"], ["--install-completion"]):
+        assert app_for(args) is app
+    misspelt = runner.invoke(app, ["rende"])
+    assert misspelt.exit_code == 2 and "rende" in misspelt.output
+
+
+def test_the_console_script_runs_one_command_as_the_whole_app_would():
+    """Through the real console script, against the same script made to run
+    the whole app: a command's help, a usage error and an output."""
+    whole_app = ("import sys; from mancala_cli.cli import commands; "
+                 "commands.app_for = lambda args: commands.app; sys.argv[0] = 'mancala'; commands.main()")
+    for args in (["render", "--help"], ["validate", "--bogus"], ["moves", "--game", "kingulu"]):
+        one = subprocess.run([sys.executable, "-m", "mancala_cli", *args], capture_output=True, text=True,
+                             timeout=60, stdin=subprocess.DEVNULL)
+        whole = subprocess.run([sys.executable, "-c", whole_app, *args], capture_output=True, text=True,
+                               timeout=60, stdin=subprocess.DEVNULL)
+        assert one.stdout + one.stderr
+        assert (one.returncode, one.stdout, one.stderr) == (whole.returncode, whole.stdout, whole.stderr), args

@@ -4,11 +4,13 @@ input was read but has problems, 2 usage or I/O error."""
 from __future__ import annotations
 
 import contextlib
+import copy
 import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, NoReturn, Optional
 
 import typer
+import typer.main
 
 from notation.coords import STYLES, format_move
 from ..positions import format_position, parse_position
@@ -249,12 +251,28 @@ def random_games(
                  for i in range(n)), sys.stdout)
 
 
+def app_for(args: list[str]) -> typer.Typer:
+    """The app that runs ``mancala ARGS``: when the first argument names a
+    command, an app of that command alone (with the same group and options),
+    as typer builds the click command of every registered command at each
+    start and one is all a run uses; otherwise (no command, an option first,
+    a misspelt name, completion) the whole app. Both behave the same for
+    that command: its usage, help and errors."""
+    if args:
+        for info in app.registered_commands:
+            if (info.name or typer.main.get_command_name(info.callback.__name__)) == args[0]:  # type: ignore[union-attr]
+                alone = copy.copy(app)
+                alone.registered_commands = [info]
+                return alone
+    return app
+
+
 def main() -> None:
     """The console script: closed standard streams, signals (SIGINT, SIGTERM
     and SIGHUP leave output files as they were) and one-line errors."""
     prepare_streams()
     install_signal_handlers()
-    code = app(standalone_mode=False)
+    code = app_for(sys.argv[1:])(standalone_mode=False)
     if isinstance(code, int) and code >= 128:
         # Ended by a signal or a closed pipe: everything is cleaned up
         # already; leave without the interpreter's exit hooks, which may
