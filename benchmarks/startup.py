@@ -7,7 +7,8 @@ The goals: ``mancala --version`` at most 1.5x, one SVG diagram at most 2.5x,
 ``validate`` of a one-game file at most 3x. The lines "library alone" do
 the same work as the command above them in a plain Python process (through
 :mod:`mancala_cli`, no command line): what a command could cost without
-typer. ``--import`` also times
+typer; ``python -c 'import typer'`` is typer's import alone, against the
+goals. ``--import`` also times
 ``python -c "import MODULE"`` for each module named (to see what a module
 costs on its own). The last lines are the shares of typer and lxml: their
 import on top of the standard modules every command loads anyway.
@@ -74,6 +75,7 @@ def main() -> None:
         commands["  the same validate, library alone"] = [
             sys.executable, "-c",
             f"from mancala_cli import read, check; [check(r).valid for r in read({record!r})]"]
+        commands["  python -c 'import typer'"] = [sys.executable, "-c", "import typer"]
         for module in args.modules:
             commands[f"import {module}"] = [sys.executable, "-c", f"import {module}"]
         root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
