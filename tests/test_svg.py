@@ -258,18 +258,3 @@ def test_origin_equal_to_end_draws_both_rings():
     assert {"last-origin", "last-end"} <= set(c1.get("class").split())
     assert c1.find("svg:circle[@id='last-origin']", NS) is not None
     assert c1.find("svg:circle[@id='last-end']", NS) is not None
-
-
-def test_speed():
-    """The goal is 1 ms a diagram on average; allow slack for a busy test machine."""
-    import time
-    cases = [_case(name) for name in CASES]
-    for game, position, move, kwargs in cases:
-        board_svg(game, position, last_move=move, **kwargs)
-    rounds = 30
-    start = time.perf_counter()
-    for _ in range(rounds):
-        for game, position, move, kwargs in cases:
-            board_svg(game, position, last_move=move, **kwargs)
-    per_diagram = (time.perf_counter() - start) / (rounds * len(cases))
-    assert per_diagram < 0.005, f"{per_diagram * 1000:.2f} ms per diagram"
