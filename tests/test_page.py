@@ -75,12 +75,18 @@ def expected_position(game, start: str | None, tokens: list[str]) -> str:
 
 # -- what the page holds -------------------------------------------------------------
 
-@pytest.mark.parametrize("path", ALL_EXAMPLES, ids=lambda p: p.stem)
+#: Two variations of one move, a variation inside a variation, variations of North's moves.
+NESTED = ('[Game "kingulu"]\n\n1. c1x6 (1. d1x6 b2^ (1... c2x1 2. b1 (2. c1)) 2. b1x3) (1. f1 a2) 1... d2 '
+          '(1... a2x1) 2. a1x1 *\n')
+
+
+@pytest.mark.parametrize("path", ALL_EXAMPLES + [NESTED], ids=lambda p: getattr(p, "stem", "nested"))
 def test_every_node_is_the_engines_position_after_its_moves(path):
     """Each node's position is the engine's after the moves from the start
     to it (its label's token, from the root on); the main line is the one
     check() replays, and every move of the record is a node."""
     records = list(read(path))
+    path = pathlib.Path(path) if not isinstance(path, str) else pathlib.Path("nested")
     page = game_page(records)
     data = page_data(page.html)
     for record, game_data in zip(records, data["games"]):
@@ -179,7 +185,7 @@ def test_an_archive_gets_a_chooser_and_each_game_its_section():
     assert len(records) == 4
     options = re.findall(r'<option value="(\d)">([^<]*)</option>', text)
     assert [v for v, _ in options] == ["0", "1", "2", "3"]
-    assert options[0][1].startswith("1. ")
+    assert options[2][1] == "3. Baraka – Neema (Morogoro kingulu cup, round 2)"
     assert len(re.findall(r'<section class="game" id="game-\d" data-game="\d"', text)) == 4
     assert text.count(" hidden>") == 3
     data = page_data(text)
@@ -314,3 +320,15 @@ def test_the_example_page_is_up_to_date():
     """examples/kingulu-village-match.html is what render writes today."""
     page = EXAMPLES / "kingulu-village-match.html"
     assert page.read_text(encoding="utf-8") == mancala_cli.page(read(VILLAGE))
+
+
+def test_render_html_of_an_empty_or_missing_file_is_one_line_and_exit_2(tmp_path):
+    empty = tmp_path / "empty.pmn"
+    empty.write_text("", encoding="utf-8")
+    result = runner.invoke(app, ["render", str(empty), "--format", "html", "-o", str(tmp_path / "out.html")])
+    assert (result.exit_code, result.stderr) == (2, f"mancala: error: {empty}: has no game\n")
+    missing = tmp_path / "missing.pmn"
+    result = runner.invoke(app, ["render", str(missing), "--format", "html", "-o", str(tmp_path / "out.html")])
+    assert (result.exit_code, result.stderr) == (2, f"mancala: error: {missing}: cannot open: No such file or "
+                                                    "directory\n")
+    assert not (tmp_path / "out.html").exists()

@@ -147,6 +147,48 @@ def test_stepping_clicking_and_back_show_the_engines_positions(browser, pages, n
     assert browser.errors() == []
 
 
+NESTED = ('[Game "kingulu"]\n\n1. c1x6 (1. d1x6 b2^ (1... c2x1 2. b1 (2. c1)) 2. b1x3) (1. f1 a2) 1... d2 '
+          '(1... a2x1) 2. a1x1 *\n')
+
+
+def test_up_and_down_leave_and_enter_nested_variations(browser, tmp_path):
+    game = get_game("kingulu")
+    path = tmp_path / "nested.html"
+    mancala_cli.page(read(NESTED), path)
+    browser.events.clear()
+    browser.load(path)
+
+    def shows(*tokens: str) -> None:
+        assert_shows(browser, game, expected(game, list(tokens))[0].position)
+
+    browser.click(".variation .variation .variation button.move")  # 2. c1, three deep
+    shows("d1x6", "c2x1", "c1")
+    browser.press(*UP)
+    shows("d1x6", "c2x1")
+    browser.press(*UP)
+    shows("d1x6")
+    browser.press(*UP)
+    shows()
+    browser.press(*UP)  # on the main line: nothing to leave
+    shows()
+    browser.press(*DOWN)  # the first variation of the next move
+    shows("d1x6")
+    browser.press(*DOWN)
+    shows("d1x6", "c2x1")
+    browser.press(*RIGHT)
+    shows("d1x6", "c2x1", "b1")
+    browser.press("End", 35)
+    shows("d1x6", "c2x1", "b1")
+    browser.press("Home", 36)
+    browser.press(*RIGHT)
+    browser.press(*DOWN)  # 1... a2x1 instead of 1... d2
+    shows("c1x6", "a2x1")
+    browser.press(*UP)
+    browser.press("End", 35)
+    shows("c1x6", "d2", "a1x1")
+    assert browser.errors() == []
+
+
 def test_keyboard_alone_chooses_a_move_of_the_list(browser, pages):
     record = next(read(EXAMPLES / "kingulu-village-match.pmn"))
     game = get_game("kingulu")
@@ -157,6 +199,21 @@ def test_keyboard_alone_chooses_a_move_of_the_list(browser, pages):
     assert_shows(browser, game, check(record).positions[3].position)
     browser.press(*RIGHT)
     assert_shows(browser, game, check(record).positions[4].position)
+    assert browser.errors() == []
+
+
+def test_copy_selects_the_position_string(browser, pages):
+    browser.events.clear()
+    browser.load(pages["kingulu-village-match"])
+    browser.press(*RIGHT)
+    browser.click("#copy")
+    browser.evaluate("new Promise(function (done) { setTimeout(done, 50); })")
+    field = browser.evaluate("(function () { var f = document.activeElement;"
+                             " return [f.id, f.selectionStart, f.selectionEnd, f.value]; })()")
+    after_one = str(check(next(read(EXAMPLES / "kingulu-village-match.pmn"))).positions[1])
+    assert field == ["position", 0, len(after_one), after_one]
+    status = browser.evaluate("document.getElementById('status').textContent")
+    assert status in ("Position copied: " + field[3], "Select the position and copy it.")
     assert browser.errors() == []
 
 

@@ -264,10 +264,10 @@ def _problem_text(problem: Problem) -> str:
 
 
 def _header(record: GameRecord, game: Game) -> str:
-    south, north = record.tag("South"), record.tag("North")
     title = record.tag("Event") or game.name
-    if south or north:
-        title += f": {south or '?'} – {north or '?'}"
+    players = _players(record)
+    if players:
+        title += f": {players}"
     rows = [("Game", game.name)] + [(name, value) for name, value in record.tags if name != "Game"]
     cells = "".join(f"<dt>{html.escape(name)}</dt><dd>{html.escape(value)}</dd>" for name, value in rows)
     return f"<h2>{html.escape(title)}</h2><dl class=\"tags\">{cells}</dl>"
@@ -321,11 +321,16 @@ def _html(games: list[PageGame], flip: bool, numbers: list[int]) -> str:
     return re.sub(r"\{\{[a-z]+\}\}", lambda match: parts[match.group()], _template_text())
 
 
+def _players(record: GameRecord) -> str | None:
+    """``South – North``, or ``None`` when neither is known."""
+    south, north = record.tag("South") or "?", record.tag("North") or "?"
+    return None if south == north == "?" else f"{south} – {north}"
+
+
 def _choice_name(number: int, record: GameRecord) -> str:
-    south, north = record.tag("South"), record.tag("North")
-    words = [f"{number}."]
-    if record.tag("Event"):
-        words.append(record.tag("Event") or "")
-    if south or north:
-        words.append(f"{south or '?'} – {north or '?'}")
-    return " ".join(words)
+    """``3. Baraka – Neema (Morogoro kingulu cup, round 2)``: what the chooser lists."""
+    round_ = record.tag("Round")
+    parts = [record.tag("Event") or "", f"round {round_}" if round_ not in (None, "?", "-") else ""]
+    where = ", ".join(part for part in parts if part)
+    words = [f"{number}.", _players(record) or "", f"({where})" if where else ""]
+    return " ".join(word for word in words if word)
