@@ -189,6 +189,23 @@ def test_up_and_down_leave_and_enter_nested_variations(browser, tmp_path):
     assert browser.errors() == []
 
 
+def test_a_flipped_page_draws_the_flipped_diagram(browser, tmp_path):
+    record = next(read(EXAMPLES / "kingulu-village-match.pmn"))
+    game = get_game("kingulu")
+    path = tmp_path / "flipped.html"
+    mancala_cli.page(record, path, flip=True)
+    browser.events.clear()
+    browser.load(path)
+    for _ in range(3):
+        browser.press(*RIGHT)
+    line, last = expected(game, [node.text for node in record.moves[:3]])
+    shown = browser.evaluate(TREE)
+    for extra in ("role", "aria-label", "xmlns"):
+        shown[1].pop(extra)
+    assert shown == svg_tree(board_svg(game, line.position, last_move=last, flip=True))
+    assert browser.errors() == []
+
+
 def test_keyboard_alone_chooses_a_move_of_the_list(browser, pages):
     record = next(read(EXAMPLES / "kingulu-village-match.pmn"))
     game = get_game("kingulu")
