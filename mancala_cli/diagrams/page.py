@@ -35,9 +35,6 @@ from .text import default_title
 
 __all__ = ["game_page", "Page", "PageGame"]
 
-#: The seven tags (and the others as read) shown in the page's header.
-_HEADER_TAGS = ("Event", "Site", "Date", "Round", "South", "North", "Result")
-
 
 @dataclasses.dataclass
 class PageGame:
