@@ -30,7 +30,7 @@ from .rules import core
 from .rules.core import Game, Move, Outcome, Position
 from .rules.registry import get_game
 
-__all__ = ["read", "write", "check", "svg", "text", "Report", "GamePosition", "Line", "copy_record"]
+__all__ = ["read", "write", "check", "svg", "text", "page", "Report", "GamePosition", "Line", "copy_record"]
 
 FORMATS = ("pmn", "json", "xml")
 
@@ -113,6 +113,39 @@ def text(position: Position | GamePosition | str, *, game: Game | str, last_move
 
     rules = _rules(game)
     return board_text(rules, _position(position, rules), last_move=last_move, flip=flip)
+
+
+def page(records: GameRecord | Iterable[GameRecord], target: str | os.PathLike[str] | IO[Any] | None = None,
+         *, game: str | None = None, flip: bool = False) -> str | None:
+    """A self-contained HTML page to play through ``records`` (several get a
+    game chooser), as ``mancala render --format html`` writes it: the tags,
+    the diagram, the move list with comments, glyphs and variations, buttons
+    and arrow keys, the position string. Every position, variations too, is
+    worked out here by the engine; the page's script only shows them. A
+    record with an illegal move shows the moves up to it and its problems; a
+    record that cannot be replayed at all (no game, a bad ``Setup``) is left
+    out, and when none is left :class:`ValueError` names the first one's
+    error. ``game`` is the game of records without a ``Game`` tag; ``flip``
+    puts North at the bottom. Returns the page when ``target`` is ``None``;
+    otherwise writes it to a path (atomically) or a file object.
+
+        >>> from mancala_cli import page, read
+        >>> html = page(read('[Game "kingulu"]\\n\\n1. c1x6 (1. d1x6) d2 *\\n'))
+        >>> html.startswith("<!DOCTYPE html>"), html.count('class="move"')
+        (True, 3)
+    """
+    from .diagrams.page import game_page
+
+    if game is not None:
+        get_game(game)
+    built = game_page([records] if isinstance(records, GameRecord) else records, default_game=game, flip=flip)
+    if not built.games:
+        first = built.unplayable[0].message if built.unplayable else "no record"
+        raise ValueError(f"no record can be drawn: {first}")
+    if target is None:
+        return built.html
+    _deliver(built.html.encode("utf-8"), target)
+    return None
 
 
 # -- playing moves by their tokens ------------------------------------------------------

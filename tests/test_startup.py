@@ -1,6 +1,7 @@
 """Start-up: a command loads what it needs and nothing more (the figures are
 in ``benchmarks/startup.py``; these tests check what makes them)."""
 import os
+import pathlib
 import subprocess
 import sys
 
@@ -90,6 +91,18 @@ def test_validating_a_pmn_file_loads_no_xml_no_pyparsing_and_no_pydantic(tmp_pat
     assert code == 0
     assert top(names) & HEAVY == {"typer"}
     assert "mancala_cli.rules.kimasai_mackay" not in names
+
+
+def test_the_game_page_loads_only_where_it_is_written(tmp_path):
+    """``render`` of an SVG loads nothing of the page; ``--format html`` loads
+    it, the rules of its game only, and no XML reader."""
+    record = pathlib.Path(__file__).resolve().parents[1] / "examples" / "kingulu-village-match.pmn"
+    names, code = loaded("render", str(record), "-o", str(tmp_path / "board.svg"))
+    assert code == 0 and "mancala_cli.diagrams.page" not in names
+    names, code = loaded("render", str(record), "--format", "html", "-o", str(tmp_path / "game.html"))
+    assert code == 0 and "mancala_cli.diagrams.page" in names
+    assert top(names) & HEAVY == {"typer", "lxml"}  # lxml draws the SVG of the page
+    assert not any(name.startswith(("notation.xml", "mancala_cli.rules.kimasai")) for name in names)
 
 
 def test_typer_values_are_still_checked_without_pydantic():

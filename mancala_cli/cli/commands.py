@@ -658,15 +658,17 @@ def render(
                                             help="Draw every position string of FILE, one a line ('-': standard "
                                                  "input), into --out-dir (with --game)."),
     game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", help="Game id (for --position and --positions, or records without Game)."),
-    index: int = _int_option(1, "--index", low=1, help="Which game of the file to draw."),
+    index: Optional[int] = _int_option(None, "--index", low=1,
+                                       help="Which game of the file to draw (default: the first; for html, all)."),
     flip: bool = typer.Option(False, "--flip", help="North at the bottom."),
-    format: str = _choice_option("svg", "--format", "-f", values=("svg", "text"), help="svg, or text for terminals."),
+    format: str = _choice_option("svg", "--format", "-f", values=("svg", "text", "html"),
+                                 help="svg, text for terminals, or html: a page to play through the game."),
     style: Optional[str] = typer.Option(None, "--style", metavar="FILE", help="A CSS file added to the SVG."),
     output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write here (atomically) instead of stdout."),
     encoding: str = ENCODING_OPTION,
     force: bool = typer.Option(False, "--force", help="Write over the input file when -o or a diagram names it."),
 ) -> None:
-    """Draw a position as an SVG diagram or a plain-text board.
+    """Draw a position as an SVG diagram or a plain-text board, or a whole game as an HTML page.
 
     Example: mancala render examples/kingulu-village-match.pmn --ply 4 -o board.svg
     """
@@ -674,9 +676,15 @@ def render(
                                 ("--style", style, "file"), ("--positions", positions, "file")):
         if value == "":
             fail(f"{option}: empty {what} name")
+    if format == "html":
+        _check_page_options(ply=ply, all_plies=all_plies, out_dir=out_dir, position=position, positions=positions,
+                            style=style)
+        _encoding(encoding)
+        _render_page(file, index=index, game=game, flip=flip, output=output, encoding=encoding, force=force)
+        return
     _check_render_options(file, ply=ply, all_plies=all_plies, out_dir=out_dir, position=position,
-                          positions=positions, game=game, index=index, format=format, style=style, output=output,
-                          encoding=encoding)
+                          positions=positions, game=game, index=index or 1, format=format, style=style,
+                          output=output, encoding=encoding)
     _encoding(encoding)
     drawing = _Drawing(format, flip, _read_style(style), force)
     if position is not None and game is not None:  # (--position needs --game)
@@ -688,7 +696,7 @@ def render(
     if game is not None:
         _game(game)
     path = drawing.source = file or _inputs(None)[0]
-    name, report = _read_for_render(path, index, encoding, game)
+    name, report = _read_for_render(path, index or 1, encoding, game)
     plies = _Plies(report)
     if all_plies and out_dir is not None:  # (--all needs --out-dir)
         _render_every_ply(drawing, plies, out_dir, path)
@@ -700,6 +708,53 @@ def render(
         for problem in sorted_problems(report.problems):
             if problem.severity == "error":
                 typer.echo(problem_line(name, problem), err=True)
+        raise typer.Exit(1)
+
+
+def _check_page_options(*, ply: Optional[int], all_plies: bool, out_dir: Optional[str], position: Optional[str],
+                        positions: Optional[str], style: Optional[str]) -> None:
+    """``--format html`` draws a whole record: the options of one diagram do not go with it."""
+    for given, option in ((ply is not None, "--ply"), (all_plies, "--all"), (out_dir is not None, "--out-dir"),
+                          (position is not None, "--position"), (positions is not None, "--positions"),
+                          (style is not None, "--style")):
+        if given:
+            fail(f"{option} does not go with --format html (the page holds every position of the game)")
+
+
+def _render_page(file: Optional[str], *, index: Optional[int], game: Optional[str], flip: bool,
+                 output: Optional[str], encoding: str, force: bool) -> None:
+    """``render --format html``: the game page of every game of FILE (a chooser
+    when there are several), or of game ``--index``; then the errors of the
+    games, exit 1 if any. A game that cannot be replayed at all is left out
+    (its error reported); none left: no page, exit 1."""
+    from notation.errors import XMLArchiveError
+
+    from ..diagrams.page import game_page
+    from .inputs import STDIN_NAME, InputError
+    from .reporters import problem_line, sorted_problems
+
+    if game is not None:
+        _game(game)
+    path = file or _inputs(None)[0]
+    name = STDIN_NAME if path == "-" else path
+    try:
+        records = [(k, record) for k, record in enumerate(_records(path, encoding), 1)
+                   if index is None or k == index]
+    except (InputError, XMLArchiveError) as error:
+        fail(str(error))
+    if not records:
+        fail(f"{name}: has no game number {index}" if index is not None else f"{name}: has no game")
+    page = game_page((record for _, record in records), default_game=game, flip=flip,
+                     numbers=[k for k, _ in records])
+    found = list(page.unplayable)
+    for page_game in page.games:
+        found += [problem for problem in page_game.report.problems if problem.severity == "error"]
+    errors = [problem_line(name, problem) for problem in sorted_problems(found)]  # (in file order)
+    if page.games:
+        _Drawing("html", flip, None, force, source=path).write(output, page.html)
+    for line in errors:
+        typer.echo(line, err=True)
+    if errors:
         raise typer.Exit(1)
 
 

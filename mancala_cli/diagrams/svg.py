@@ -390,3 +390,21 @@ def _mark(game: Game, template: _Template, group, hole: int, reserved: bool, ori
         _el(group, "circle", {"class": f"reserver-badge {side}", "cx": cx + 21, "cy": cy - 21, "r": 7.5})
         _el(group, "text", {"class": f"reserver {side}", "x": cx + 21, "y": cy - 17.5}, reserver)
     group.set("class", " ".join(classes))
+
+
+def page_geometry(game: Game, flip: bool = False) -> dict:
+    """What a script needs to fill in the diagram of :func:`board_svg` as
+    :func:`board_svg` does (the game page, :mod:`mancala_cli.diagrams.page`):
+    each hole's name and centre, the baselines of its count, the seeds'
+    paths, and each bank's corner (South's first)."""
+    template = _template(game, flip)
+    return {
+        "game": game.id,
+        "names": [game.board.name(hole) for hole in range(game.board.size)],
+        "centres": template.centres,
+        "countY": [_num(cy + COUNT_DY) for _, cy in template.centres],
+        "manyY": template.many_y,
+        "dots": [""] + [_DOTS[n] for n in range(1, DOT_LIMIT + 1)],
+        "banks": [template.bank_box[SOUTH], template.bank_box[NORTH]],
+        "marks": {"end": HOLE_R, "endInner": HOLE_R - 4, "ring": HOLE_R + 4},
+    }

@@ -1,0 +1,333 @@
+"""A game page: one self-contained HTML document to play through records
+(docs/commands.md, ``mancala render --format html``).
+
+The engine works out every position of the tree here, in Python: each
+record is replayed (:func:`mancala_cli.checking.replay`, on a copy) and then
+walked with a :class:`~notation.record.Visitor` that plays each move the
+replay could play from the position before it, the main line and every
+variation. The page embeds those positions as JSON, with the SVG diagram
+of :func:`~mancala_cli.diagrams.svg.board_svg` and its geometry; its script
+only shows them (it knows no rules). Nothing is loaded from elsewhere.
+
+    >>> from notation.pmn import read_game
+    >>> page = game_page([read_game('[Game "kingulu"]\\n\\n1. c1 (1. d1^) d2 *\\n')])
+    >>> page.html.startswith("<!DOCTYPE html>"), page.plies, len(page.games[0].nodes)
+    (True, 3, 4)
+"""
+from __future__ import annotations
+
+import dataclasses
+import html
+import itertools
+import json
+import re
+from collections.abc import Iterable
+from importlib import resources
+
+from notation.coords import STYLES, format_move, parse_hole
+from notation.record import SKIP, GameRecord, Problem, SkipType, Step, Visitor, visit
+
+from ..checking import Replay, replay
+from ..positions import format_position
+from ..rules.core import Game, Outcome, Position
+from .svg import board_svg, page_geometry
+from .text import default_title
+
+__all__ = ["game_page", "Page", "PageGame"]
+
+
+@dataclasses.dataclass
+class PageGame:
+    """One game of a page: its record, what replay found, and its nodes
+    (the start first, then every move that could be played, in the order
+    PMN writes them), each a dict of what the page shows there."""
+
+    record: GameRecord
+    report: Replay
+    nodes: list[dict]
+    moves_html: str
+
+
+@dataclasses.dataclass
+class Page:
+    """The page's HTML (``""`` when no game could be drawn), its games, the
+    first error of each record left out (``unplayable``), and how many moves
+    it holds (``plies``: every move of every game that could be played,
+    variations too)."""
+
+    html: str
+    games: list[PageGame]
+    unplayable: list[Problem]
+
+    @property
+    def plies(self) -> int:
+        return sum(len(game.nodes) - 1 for game in self.games)
+
+
+def game_page(records: Iterable[GameRecord], *, default_game: str | None = None, flip: bool = False,
+              numbers: Iterable[int] | None = None) -> Page:
+    """The page of ``records`` (several give a game chooser). A record that
+    cannot be replayed at all (no game, a bad ``Setup``) is left out; one
+    with an illegal move shows the moves up to it, and its problems.
+    ``numbers`` are the records' numbers in their file, for the chooser
+    (the default: 1, 2, …)."""
+    games, unplayable, kept = [], [], []
+    for k, record in zip(numbers if numbers is not None else itertools.count(1), records):
+        game, problem = _page_game(record, default_game)
+        if game is not None:
+            games.append(game)
+            kept.append(k)
+        elif problem is not None:
+            unplayable.append(problem)
+    return Page(_html(games, flip, kept) if games else "", games, unplayable)
+
+
+# -- the tree of positions ------------------------------------------------------------
+
+def _page_game(record: GameRecord, default_game: str | None) -> tuple[PageGame | None, Problem | None]:
+    """The game of ``record``, or the error that keeps it off the page."""
+    from ..api import copy_record
+
+    twin = copy_record(record)
+    report = replay(twin, default_game, fill_positions=True)
+    if report.game is None or report.start is None:
+        return None, next((p for p in report.problems if p.severity == "error"), None)
+    builder = _Tree(report.game, report.start, twin.tag("Coordinates") or "algebraic", report.outcome)
+    visit(twin, builder, side=report.start.side, number=report.start.move_number)
+    return PageGame(record, report, builder.nodes, builder.moves_html(twin, report)), None
+
+
+class _Tree(Visitor[None]):
+    """Plays every move that replay played (those with a position) from the
+    position before it, keeping per depth the node reached, the repetition
+    history and where the variations of the move just played start."""
+
+    def __init__(self, game: Game, start: Position, style: str, outcome: Outcome | None) -> None:
+        self.game = game
+        self.style = style if style in STYLES else "algebraic"
+        self.positions: list[Position] = [start]
+        self.nodes: list[dict] = [self._node(None, start, None, None)]
+        #: Per depth: the node the line has reached (None: the line stopped), its history.
+        self.at: list[int | None] = [0]
+        self.history: list[set] = [set()]
+        #: Per depth: where the variations of the last move start (its parent node and history).
+        self.branch: list[tuple[int | None, set]] = [(None, set())]
+        #: The id of each played move node, by ``id()`` of its MoveNode.
+        self.ids: dict[int, int] = {}
+        self.main_end = 0
+        self.outcome = outcome
+
+    def begin_variation(self, step: Step) -> SkipType | None:
+        parent, history = self.branch[step.depth - 1]
+        if parent is None:
+            return SKIP
+        depth = step.depth
+        if depth == len(self.at):
+            self.at.append(parent)
+            self.history.append(set(history))
+            self.branch.append((None, set()))
+        else:
+            self.at[depth], self.history[depth] = parent, set(history)
+        return None
+
+    def visit_move(self, step: Step) -> None:
+        depth, node = step.depth, step.node
+        at = self.at[depth]
+        if node.variations:
+            self.branch[depth] = (at, set(self.history[depth])) if at is not None else (None, set())
+        if at is None or node.position is None:
+            self.at[depth] = None
+            return
+        game = self.game
+        before = self.positions[at]
+        origin = parse_hole(game.board, node.hole, self.style, step.side)
+        history = self.history[depth]
+        move, after = game.play(before, origin, history=history)
+        if game.uses_history:
+            history.add(before.key())
+        text = format_position(game, after)
+        assert text == node.position, (text, node.position)  # (the replay played the same move)
+        over = game.outcome(after, history=history) if depth else None
+        number = f"{step.number}." if step.side == "S" else f"{step.number}..."
+        token = format_move(game.board, move, self.style, step.side, long_form=node.destination is not None)
+        self.positions.append(after)
+        self.ids[id(node)] = len(self.nodes)
+        self.nodes.append(self._node(at, after, (move.origin, move.end), over, f"{number} {token}"))
+        self.at[depth] = len(self.nodes) - 1
+        if depth == 0:
+            self.main_end = len(self.nodes) - 1
+
+    def result(self) -> None:
+        # The main line's last position: the engine's verdict where the rules ended the game.
+        if self.outcome is not None:
+            self.nodes[self.main_end].update(self._over(self.positions[self.main_end], self.outcome))
+
+    def _node(self, parent: int | None, position: Position, move: tuple[int, int] | None,
+              over: Outcome | None, label: str = "start") -> dict:
+        game = self.game
+        node: dict = {"u": parent, "h": list(position.holes), "b": [position.banks[0], position.banks[1]],
+                      "p": format_position(game, position), "m": move, "l": label}
+        if position.reserved:
+            node["r"] = [[hole, game.reserver(hole)] for hole in sorted(position.reserved)]
+        node.update(self._over(position, over))
+        return node
+
+    def _over(self, position: Position, over: Outcome | None) -> dict:
+        """The side to move or the result, and the diagram's title."""
+        game = self.game
+        return {"t": default_title(game, position, over), "s": position.side,
+                "o": None if over is None else f"{over.result} ({over.reason})"}
+
+    # -- the move list ---------------------------------------------------------------
+
+    def moves_html(self, record: GameRecord, report: Replay) -> str:
+        writer = _MoveList(self.ids)
+        if record.comment:
+            writer.comment(record.comment)
+        visit(record, writer, side=report.start.side if report.start else "S",
+              number=report.start.move_number if report.start else 1)
+        writer.out.append(f'<span class="result">{html.escape(report.record.result or record.tag("Result") or "*")}'
+                          "</span>")
+        return "".join(writer.out)
+
+
+class _MoveList(Visitor[None]):
+    """The moves as HTML, as PMN writes them: each played move a button
+    naming its node, variations in parentheses, comments and glyphs."""
+
+    def __init__(self, ids: dict[int, int]) -> None:
+        self.ids = ids
+        self.out: list[str] = []
+        self.number_next = True
+
+    def comment(self, text: str) -> None:
+        self.out.append(f'<span class="comment">{html.escape(text)}</span> ')
+        self.number_next = True
+
+    def begin_variation(self, step: Step) -> None:
+        self.out.append('<span class="variation">( ')
+        self.number_next = True
+
+    def end_variation(self, step: Step) -> None:
+        self.out.append(")</span> ")
+        self.number_next = True
+
+    def visit_move(self, step: Step) -> None:
+        node = step.node
+        if node.before:
+            self.comment(node.before)
+        if step.side == "S":
+            self.out.append(f'<span class="number">{step.number}.</span>')
+        elif self.number_next:
+            self.out.append(f'<span class="number">{step.number}...</span>')
+        self.number_next = False
+        key = self.ids.get(id(node))
+        marks = "".join(node.glyphs) + "".join(f" ${nag}" for nag in node.nags)
+        if key is None:
+            self.out.append(f'<span class="move unplayed" title="not played: see the problems">'
+                            f"{html.escape(node.text)}</span>")
+        else:
+            self.out.append(f'<button type="button" class="move" data-node="{key}">{html.escape(node.text)}'
+                            "</button>")
+        if marks:
+            self.out.append(f'<span class="glyph">{html.escape(marks)}</span>')
+        self.out.append(" ")
+        if node.comment:
+            self.comment(node.comment)
+
+    def result(self) -> None:
+        pass
+
+
+# -- the page ---------------------------------------------------------------------------
+
+def _template_text() -> str:
+    return resources.files("mancala_cli.diagrams").joinpath("page.html").read_text(encoding="utf-8")
+
+
+def _json(value: object) -> str:
+    """JSON that is safe inside ``<script>``: no ``<``, ``>`` or ``&`` as such
+    (so no ``</script>`` or ``<!--``), nor the line separators U+2028/U+2029."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return (text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+
+
+def _problem_text(problem: Problem) -> str:
+    """``line 14, column 40: error: 2... c2x9: KG-ORIGIN: message``."""
+    where = f"line {problem.line}, column {problem.column}: " if problem.line is not None else ""
+    move = f"{problem.move}: " if problem.move is not None else ""
+    return f"{where}{problem.severity}: {move}{problem.code}: {problem.message}"
+
+
+def _header(record: GameRecord, game: Game) -> str:
+    title = record.tag("Event") or game.name
+    players = _players(record)
+    if players:
+        title += f": {players}"
+    rows = [("Game", game.name)] + [(name, value) for name, value in record.tags if name != "Game"]
+    cells = "".join(f"<dt>{html.escape(name)}</dt><dd>{html.escape(value)}</dd>" for name, value in rows)
+    return f"<h2>{html.escape(title)}</h2><dl class=\"tags\">{cells}</dl>"
+
+
+def _html(games: list[PageGame], flip: bool, numbers: list[int]) -> str:
+    diagrams: dict[str, int] = {}
+    svgs: list[str] = []
+    geometry: list[dict] = []
+    data: list[dict] = []
+    first_diagram = 0
+    sections = []
+    for k, page_game in enumerate(games):
+        report = page_game.report
+        rules, start = report.game, report.start
+        assert rules is not None and start is not None
+        if rules.id not in diagrams:
+            diagrams[rules.id] = len(svgs)
+            svg = board_svg(rules, start, flip=flip)
+            svgs.append(svg[svg.index("<svg"):])
+            geometry.append(page_geometry(rules, flip))
+        data.append({"diagram": diagrams[rules.id], "nodes": page_game.nodes})
+        problems = sorted(report.problems, key=lambda p: (p.line is None, p.line or 0, p.column or 0))
+        listed = "".join(f"<li class=\"{p.severity}\">{html.escape(_problem_text(p))}</li>" for p in problems)
+        problem_box = (f'<section class="problems" aria-label="Problems"><h3>Problems</h3><ul>{listed}</ul>'
+                       "</section>") if problems else ""
+        sections.append(f'<section class="game" id="game-{k}" data-game="{k}"{"" if k == 0 else " hidden"}>'
+                        f"<header>{_header(page_game.record, rules)}</header>{problem_box}"
+                        f'<div class="moves" aria-label="Moves">{page_game.moves_html}</div></section>')
+    if len(games) > 1:
+        labels = [_choice_name(number, g.record) for number, g in zip(numbers, games)]
+        options = "".join(f'<option value="{k}">{html.escape(label)}</option>' for k, label in enumerate(labels))
+        chooser = (f'<p class="chooser"><label for="chooser">Game</label> <select id="chooser">{options}'
+                   "</select></p>")
+    else:
+        chooser = ""
+    first = games[0].record
+    title = first.tag("Event") or (games[0].report.game.name if games[0].report.game else "Game")
+    # The first game's diagram is in the page; the others' wait in templates.
+    templates = "".join(f'<template class="diagram" data-diagram="{k}">{svg}</template>'
+                        for k, svg in enumerate(svgs) if k != first_diagram)
+    parts = {
+        "{{title}}": html.escape(title if len(games) == 1 else f"{len(games)} games"),
+        "{{chooser}}": chooser,
+        "{{games}}": "".join(sections),
+        "{{diagram}}": svgs[first_diagram],
+        "{{templates}}": templates,
+        "{{data}}": _json({"geometry": geometry, "games": data}),
+    }
+    # One pass: a marker written in a tag or comment is text, not a marker.
+    return re.sub(r"\{\{[a-z]+\}\}", lambda match: parts[match.group()], _template_text())
+
+
+def _players(record: GameRecord) -> str | None:
+    """``South – North``, or ``None`` when neither is known."""
+    south, north = record.tag("South") or "?", record.tag("North") or "?"
+    return None if south == north == "?" else f"{south} – {north}"
+
+
+def _choice_name(number: int, record: GameRecord) -> str:
+    """``3. Baraka – Neema (Morogoro kingulu cup, round 2)``: what the chooser lists."""
+    round_ = record.tag("Round")
+    parts = [record.tag("Event") or "", f"round {round_}" if round_ not in (None, "?", "-") else ""]
+    where = ", ".join(part for part in parts if part)
+    words = [f"{number}.", _players(record) or "", f"({where})" if where else ""]
+    return " ".join(word for word in words if word)

@@ -1,0 +1,261 @@
+"""The game page in a real browser: headless Chromium driven over the DevTools
+protocol (tests/cdp.py, through ``--remote-debugging-pipe``: no dependency
+beyond the standard library and Debian's ``chromium``).
+
+For one game of each kind: → ply after ply, the seed counts, banks and
+position string the page shows are the engine's, and the whole diagram is
+the one ``board_svg`` draws; a click on a move of a variation shows its
+position; ↑ and ↓ leave and enter the variation; ← goes back to the start;
+the console shows no error. Skipped when no Chromium is installed, and on
+the pure-core run (the page does not depend on the core).
+"""
+from __future__ import annotations
+
+import os
+import pathlib
+
+import pytest
+from lxml import etree
+
+import mancala_cli
+from mancala_cli import Line, check, get_game, read
+from mancala_cli.diagrams.svg import board_svg
+from mancala_cli.diagrams.text import FROM_POSITION
+
+from .cdp import Browser, chromium
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+ONE_OF_EACH = ["kingulu-village-match", "kimasai-mackay-annotated", "kimasai-klamroth-annotated"]
+
+pytestmark = [
+    pytest.mark.skipif(os.environ.get("MANCALA_PURE", "") not in ("", "0"),
+                       reason="the browser test of the game page runs once, on the compiled-core run"),
+]
+
+RIGHT, LEFT, UP, DOWN = ("ArrowRight", 39), ("ArrowLeft", 37), ("ArrowUp", 38), ("ArrowDown", 40)
+
+#: What the page shows: every hole's count by name, the banks, the position field.
+SHOWN = """(function () {
+  var svg = document.querySelector('#diagram svg'), counts = {};
+  svg.querySelectorAll('g.hole').forEach(function (g) { counts[g.id.slice(5)] = Number(g.querySelector('.count').textContent); });
+  return { counts: counts,
+           banks: [Number(svg.querySelector('#bank-south .bank-count').textContent),
+                   Number(svg.querySelector('#bank-north .bank-count').textContent)],
+           position: document.getElementById('position').value,
+           back: document.getElementById('back').disabled };
+})()"""
+
+#: The diagram as a tree: tag, attributes, the text of a leaf, the children.
+TREE = """(function () {
+  function tree(e) {
+    var attrs = {};
+    for (var k = 0; k < e.attributes.length; k++) { attrs[e.attributes[k].name] = e.attributes[k].value; }
+    return [e.localName, attrs, e.children.length ? '' : e.textContent, Array.from(e.children).map(tree)];
+  }
+  return tree(document.querySelector('#diagram svg'));
+})()"""
+
+
+def svg_tree(text: str) -> list:
+    def tree(element) -> list:
+        children = [child for child in element if isinstance(child.tag, str)]
+        return [etree.QName(element).localname, dict(element.attrib), "" if children else (element.text or ""),
+                [tree(child) for child in children]]
+    return tree(etree.fromstring(text.encode("utf-8")))
+
+
+@pytest.fixture(scope="module")
+def browser():
+    executable = chromium()
+    if executable is None:
+        pytest.skip("no Chromium found: install the Debian package 'chromium' to run the browser tests")
+    started = Browser(executable)
+    yield started
+    started.close()
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("pages")
+    made = {}
+    for name in ONE_OF_EACH + ["kingulu-tournament"]:
+        path = folder / f"{name}.html"
+        mancala_cli.page(read(EXAMPLES / f"{name}.pmn"), path)
+        made[name] = path
+    return made
+
+
+def expected(game, tokens: list[str]) -> tuple[Line, list]:
+    line = Line(game)
+    for token in tokens:
+        line.play(token)
+    return line, line.moves[-1] if line.moves else None
+
+
+def assert_shows(browser: Browser, game, position) -> None:
+    shown = browser.evaluate(SHOWN)
+    board = game.board
+    assert shown["counts"] == {board.name(h): position.holes[h] for h in range(board.size)}
+    assert shown["banks"] == [position.banks[0], position.banks[1]]
+    assert shown["position"] == mancala_cli.format_position(game, position)
+
+
+@pytest.mark.parametrize("name", ONE_OF_EACH)
+def test_stepping_clicking_and_back_show_the_engines_positions(browser, pages, name):
+    record = next(read(EXAMPLES / f"{name}.pmn"))
+    game = get_game(record.tag("Game"))
+    report = check(record)
+    assert report.valid
+    browser.events.clear()
+    browser.load(pages[name])
+    assert_shows(browser, game, report.positions[0].position)
+    # → ply after ply: the counts, and the whole diagram as board_svg draws it.
+    tokens = [node.text for node in record.moves]
+    for n in range(1, len(report.positions)):
+        browser.press(*RIGHT)
+        position = report.positions[n].position
+        assert_shows(browser, game, position)
+        _, last = expected(game, tokens[:n])
+        outcome = report.outcome if n == len(report.positions) - 1 else FROM_POSITION
+        drawn = board_svg(game, position, last_move=last, outcome=outcome)
+        shown = browser.evaluate(TREE)
+        assert (shown[1].pop("role"), shown[1].pop("aria-label")) == ("img", shown[3][0][2])
+        assert shown[1].pop("xmlns") == "http://www.w3.org/2000/svg"
+        assert shown == svg_tree(drawn), (name, n)
+    browser.press(*RIGHT)  # at the end: nothing moves
+    assert_shows(browser, game, report.positions[-1].position)
+    # A click on the first move of a variation: the position after it.
+    i = next(k for k, node in enumerate(record.moves) if node.variations)
+    variation = record.moves[i].variations[0]
+    line, _ = expected(game, tokens[:i] + [variation[0].text])
+    browser.click(".variation button.move")
+    assert_shows(browser, game, line.position)
+    assert "current" in browser.evaluate("document.querySelector('.variation button.move').className")
+    browser.press(*UP)  # out of the variation: where it branched off
+    assert_shows(browser, game, report.positions[i].position)
+    browser.press(*DOWN)  # and into it again
+    assert_shows(browser, game, line.position)
+    # ← back to the start: as many presses as the variation's move is deep.
+    for _ in range(i + 1):
+        assert not browser.evaluate(SHOWN)["back"]
+        browser.press(*LEFT)
+    assert_shows(browser, game, report.positions[0].position)
+    assert browser.evaluate(SHOWN)["back"]
+    browser.press(*LEFT)
+    assert_shows(browser, game, report.positions[0].position)
+    assert browser.errors() == []
+
+
+NESTED = ('[Game "kingulu"]\n\n1. c1x6 (1. d1x6 b2^ (1... c2x1 2. b1 (2. c1)) 2. b1x3) (1. f1 a2) 1... d2 '
+          '(1... a2x1) 2. a1x1 *\n')
+
+
+def test_up_and_down_leave_and_enter_nested_variations(browser, tmp_path):
+    game = get_game("kingulu")
+    path = tmp_path / "nested.html"
+    mancala_cli.page(read(NESTED), path)
+    browser.events.clear()
+    browser.load(path)
+
+    def shows(*tokens: str) -> None:
+        assert_shows(browser, game, expected(game, list(tokens))[0].position)
+
+    browser.click(".variation .variation .variation button.move")  # 2. c1, three deep
+    shows("d1x6", "c2x1", "c1")
+    browser.press(*UP)
+    shows("d1x6", "c2x1")
+    browser.press(*UP)
+    shows("d1x6")
+    browser.press(*UP)
+    shows()
+    browser.press(*UP)  # on the main line: nothing to leave
+    shows()
+    browser.press(*DOWN)  # the first variation of the next move
+    shows("d1x6")
+    browser.press(*DOWN)
+    shows("d1x6", "c2x1")
+    browser.press(*RIGHT)
+    shows("d1x6", "c2x1", "b1")
+    browser.press("End", 35)
+    shows("d1x6", "c2x1", "b1")
+    browser.press("Home", 36)
+    browser.press(*RIGHT)
+    browser.press(*DOWN)  # 1... a2x1 instead of 1... d2
+    shows("c1x6", "a2x1")
+    browser.press(*UP)
+    browser.press("End", 35)
+    shows("c1x6", "d2", "a1x1")
+    assert browser.errors() == []
+
+
+def test_a_flipped_page_draws_the_flipped_diagram(browser, tmp_path):
+    record = next(read(EXAMPLES / "kingulu-village-match.pmn"))
+    game = get_game("kingulu")
+    path = tmp_path / "flipped.html"
+    mancala_cli.page(record, path, flip=True)
+    browser.events.clear()
+    browser.load(path)
+    for _ in range(3):
+        browser.press(*RIGHT)
+    line, last = expected(game, [node.text for node in record.moves[:3]])
+    shown = browser.evaluate(TREE)
+    for extra in ("role", "aria-label", "xmlns"):
+        shown[1].pop(extra)
+    assert shown == svg_tree(board_svg(game, line.position, last_move=last, flip=True))
+    assert browser.errors() == []
+
+
+def test_keyboard_alone_chooses_a_move_of_the_list(browser, pages):
+    record = next(read(EXAMPLES / "kingulu-village-match.pmn"))
+    game = get_game("kingulu")
+    browser.events.clear()
+    browser.load(pages["kingulu-village-match"])
+    browser.evaluate("document.querySelector('button.move[data-node=\"3\"]').focus()")
+    browser.press("Enter", 13, "\r")
+    assert_shows(browser, game, check(record).positions[3].position)
+    browser.press(*RIGHT)
+    assert_shows(browser, game, check(record).positions[4].position)
+    assert browser.errors() == []
+
+
+def test_copy_selects_the_position_string(browser, pages):
+    browser.events.clear()
+    browser.load(pages["kingulu-village-match"])
+    browser.press(*RIGHT)
+    browser.click("#copy")
+    browser.evaluate("new Promise(function (done) { setTimeout(done, 50); })")
+    field = browser.evaluate("(function () { var f = document.activeElement;"
+                             " return [f.id, f.selectionStart, f.selectionEnd, f.value]; })()")
+    after_one = str(check(next(read(EXAMPLES / "kingulu-village-match.pmn"))).positions[1])
+    assert field == ["position", 0, len(after_one), after_one]
+    status = browser.evaluate("document.getElementById('status').textContent")
+    assert status in ("Position copied: " + field[3], "Select the position and copy it.")
+    assert browser.errors() == []
+
+
+def test_the_chooser_shows_another_game(browser, pages):
+    records = list(read(EXAMPLES / "kingulu-tournament.pmn"))
+    game = get_game("kingulu")
+    browser.events.clear()
+    browser.load(pages["kingulu-tournament"])
+    browser.evaluate("(function () { var c = document.getElementById('chooser'); c.value = '2';"
+                     " c.dispatchEvent(new Event('change')); })()")
+    report = check(records[2])
+    assert browser.evaluate("document.getElementById('game-0').hidden && !document.getElementById('game-2').hidden")
+    browser.press("End", 35)
+    assert_shows(browser, game, report.positions[-1].position)
+    browser.press("Home", 36)
+    assert_shows(browser, game, report.positions[0].position)
+    assert browser.errors() == []
+
+
+def test_the_console_check_sees_errors(browser, pages):
+    """The check above can fail: an error thrown or logged on a page is seen."""
+    browser.events.clear()
+    browser.load(pages["kingulu-village-match"])
+    browser.evaluate("console.error('logged'); setTimeout(function () { null.x; }, 0); 0")
+    browser.evaluate("new Promise(function (done) { setTimeout(done, 50); })")
+    errors = browser.errors()
+    assert any("logged" in error for error in errors)
+    assert any(error.startswith("exception:") for error in errors)
