@@ -206,3 +206,9 @@ def test_a_sheet_as_png(tmp_path):
     assert out.read_bytes() == sheet(next(read(VILLAGE)), every=10, format="png", scale=1)
     assert png_size(sheet(next(read(VILLAGE)), every=10, format="png")) == tuple(
         2 * n for n in sheet_size(game, 4, columns=3, header=HEADER))
+
+
+def test_the_example_sheet_is_what_the_command_draws():
+    example = (EXAMPLES / "kingulu-village-match-sheet.svg").read_text(encoding="utf-8")
+    assert example == run("render", VILLAGE, "--sheet", "--every", "6", "--columns", "2").stdout
+    assert captions(example) == ["Start", "3... a2", "6... a2", "9... b2", "12. a1x1"]
