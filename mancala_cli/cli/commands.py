@@ -719,10 +719,10 @@ def render(
     encoding: str = ENCODING_OPTION,
     force: bool = typer.Option(False, "--force", help="Write over the input file when -o or a diagram names it."),
     scale: Optional[float] = typer.Option(None, "--scale", parser=_scale, metavar="X",
-                                help="PNG pixels per SVG unit (default 2, for sharp screens)."),
+                                          help="PNG pixels per SVG unit (default 2, for sharp screens)."),
     sheet: bool = typer.Option(False, "--sheet", help="One game sheet of chosen plies in a grid (with --plies or --every)."),
     plies: Optional[str] = typer.Option(None, "--plies", metavar="N,N,…",
-                                             help="The plies a --sheet shows (0: the start)."),
+                                        help="The plies a --sheet shows (0: the start)."),
     every: Optional[int] = _int_option(None, "--every", low=1, help="A --sheet of ply 0, every N-th ply and the last."),
     columns: Optional[int] = _int_option(None, "--columns", low=1, high=100, help="Boards in a row of a --sheet (default 3)."),
 ) -> None:
@@ -730,6 +730,8 @@ def render(
     or a game sheet of several positions.
 
     Example: mancala render examples/kingulu-village-match.pmn --ply 4 -o board.svg
+
+    A sheet as PNG: mancala render examples/kingulu-village-match.pmn --sheet --every 6 -f png -o sheet.png
     """
     for option, value, what in (("--output", output, "file"), ("--out-dir", out_dir, "folder"),
                                 ("--style", style, "file"), ("--positions", positions, "file")):
@@ -738,9 +740,8 @@ def render(
     _check_render_options(file, ply=ply, all_plies=all_plies, out_dir=out_dir, position=position,
                           positions=positions, game=game, index=index, format=format, style=style, output=output,
                           encoding=encoding)
-    _check_image_options(format=format, scale=scale, sheet=sheet, plies=plies,
-                         every=every, columns=columns, ply=ply, all_plies=all_plies, position=position,
-                         positions=positions, output=output)
+    _check_image_options(format=format, scale=scale, sheet=sheet, plies=plies, every=every, columns=columns,
+                         ply=ply, all_plies=all_plies, position=position, positions=positions, output=output)
     asked = None if plies is None else _ply_list(plies)
     _encoding(encoding)
     drawing = _Drawing(format, flip, _read_style(style), force, scale=DEFAULT_SCALE if scale is None else scale)
