@@ -24,7 +24,8 @@ if TYPE_CHECKING:
     from .rules.perft import divide, perft
     from .rules.selection import CORE
     from .api import GamePosition, Line, Report, check, copy_record, png, read, sheet, svg, text, write
-    from .errors import BadArchive, BadCoordinate, BadMove, BadPosition, BadSheet, PngUnavailable, UnreadableInput
+    from .errors import (BadArchive, BadCoordinate, BadImage, BadMove, BadPosition, BadSheet, PngUnavailable,
+                         UnreadableInput)
     from .positions import format_position, parse_position
     from .records import random_game
 
@@ -39,7 +40,7 @@ _LATER = {
     "CORE": "rules.selection",
     **{name: "api" for name in ("GamePosition", "Line", "Report", "check", "copy_record", "png", "read", "sheet",
                                 "svg", "text", "write")},
-    **{name: "errors" for name in ("BadArchive", "BadCoordinate", "BadMove", "BadPosition", "BadSheet",
+    **{name: "errors" for name in ("BadArchive", "BadCoordinate", "BadImage", "BadMove", "BadPosition", "BadSheet",
                                    "PngUnavailable", "UnreadableInput")},
     **{name: "positions" for name in ("format_position", "parse_position")},
     "random_game": "records",

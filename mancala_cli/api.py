@@ -105,8 +105,9 @@ def svg(position: Position | GamePosition | str, *, game: Game | str, last_move:
 def png(position: Position | GamePosition | str, *, game: Game | str, last_move: Move | None = None,
         flip: bool = False, title: str | None = None, style: str | None = None, scale: float = 2.0) -> bytes:
     """The :func:`svg` diagram of ``position`` as a PNG image, ``scale``
-    pixels per SVG unit (2 by default, for sharp screens); needs the ``png``
-    extra (``pip install 'mancala[png]'``, else :class:`PngUnavailable`).
+    pixels per SVG unit (2 by default, for sharp screens; 0.1 to 10, else
+    :class:`BadImage`); needs the ``png`` extra (``pip install
+    'mancala[png]'``, else :class:`PngUnavailable`).
     Same input, same bytes, on any machine: the labels use the DejaVu Sans
     fonts shipped with the package, never the system's.
 

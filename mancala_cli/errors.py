@@ -21,19 +21,20 @@ also derives from the error of the layer it comes from (``KeyError``,
 | :class:`UnreadableInput` | an input that cannot be read at all (missing, a folder, a bad encoding) |
 | :class:`BadSheet` | a game sheet that cannot be drawn (a ply past the record's end or given twice) |
 | :class:`PngUnavailable` | PNG asked for without the ``png`` extra (``pip install 'mancala[png]'``) |
+| :class:`BadImage` | a PNG image that cannot be drawn (a scale out of range, too many pixels) |
 """
 from __future__ import annotations
 
 from notation.errors import CoordinateError, NotationError, XMLArchiveError
 
 from .cli.inputs import InputError
-from .diagrams.png import PngUnavailable
+from .diagrams.png import BadImage, PngUnavailable
 from .positions import BadPosition
 from .rules.core import IllegalMove, InvalidPosition, MancalaError
 from .rules.registry import UnknownGame
 
 __all__ = ["MancalaError", "UnknownGame", "BadCoordinate", "BadPosition", "InvalidPosition", "BadMove",
-           "IllegalMove", "BadArchive", "UnreadableInput", "BadSheet", "PngUnavailable"]
+           "IllegalMove", "BadArchive", "UnreadableInput", "BadSheet", "PngUnavailable", "BadImage"]
 
 
 class BadCoordinate(MancalaError, CoordinateError):

@@ -199,3 +199,19 @@ def test_every_ply_and_many_positions_as_png(tmp_path):
     assert result.exit_code == 1
     assert sorted(p.name for p in out.iterdir()) == ["pos-0001.png"]
     assert (out / "pos-0001.png").read_bytes() == png(START, game="kingulu")
+
+
+def test_library_errors_of_the_family():
+    import mancala_cli
+
+    for scale in (0.05, 11):
+        with pytest.raises(mancala_cli.BadImage) as caught:
+            png(START, game="kingulu", scale=scale)
+        assert str(caught.value) == f"scale must be between 0.1 and 10 (got {scale:g})"
+        assert isinstance(caught.value, (mancala_cli.MancalaError, ValueError))
+    with pytest.raises(mancala_cli.BadImage) as caught:
+        svg_to_png('<svg xmlns="http://www.w3.org/2000/svg" width="100%" height="10"/>')
+    assert str(caught.value) == "the SVG document has no width in pixels"
+    with pytest.raises(mancala_cli.BadImage) as caught:
+        svg_to_png('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><g></svg>')
+    assert str(caught.value).startswith("resvg cannot draw the document: ")

@@ -24,7 +24,7 @@ import struct
 
 from ..rules.core import MancalaError
 
-__all__ = ["svg_to_png", "png_size", "PngUnavailable", "PngTooLarge", "PNG_SIGNATURE", "INSTALL_HINT", "FONT_FILES",
+__all__ = ["svg_to_png", "png_size", "PngUnavailable", "BadImage", "PNG_SIGNATURE", "INSTALL_HINT", "FONT_FILES",
            "MIN_SCALE", "MAX_SCALE", "MAX_PIXELS"]
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -47,17 +47,18 @@ class PngUnavailable(MancalaError, ImportError):
         super().__init__(f"PNG output needs the png extra: {INSTALL_HINT}")
 
 
-class PngTooLarge(ValueError):
-    """The image asked for has more than :data:`MAX_PIXELS` pixels."""
+class BadImage(MancalaError, ValueError):
+    """A PNG image that cannot be drawn: a scale out of range, more than
+    :data:`MAX_PIXELS` pixels, a document resvg refuses."""
 
 
 def svg_to_png(svg: str, *, scale: float = 2.0) -> bytes:
     """The PNG image of the SVG document ``svg``, ``scale`` pixels per unit
     (its width and height rounded up). Raises :class:`PngUnavailable`
-    without resvg, :class:`ValueError` for a scale out of range or an image
-    above :data:`MAX_PIXELS`."""
+    without resvg, :class:`BadImage` for a scale out of range, an image
+    above :data:`MAX_PIXELS` or a document resvg cannot draw."""
     if not MIN_SCALE <= scale <= MAX_SCALE:
-        raise ValueError(f"scale must be between {MIN_SCALE:g} and {MAX_SCALE:g} (got {scale:g})")
+        raise BadImage(f"scale must be between {MIN_SCALE:g} and {MAX_SCALE:g} (got {scale:g})")
     try:
         import resvg_py
     except ImportError:
@@ -65,10 +66,13 @@ def svg_to_png(svg: str, *, scale: float = 2.0) -> bytes:
     width, height = _svg_size(svg)
     columns, rows = math.ceil(width * scale), math.ceil(height * scale)
     if columns * rows > MAX_PIXELS:
-        raise PngTooLarge(f"{columns:,} × {rows:,} pixels is more than the {MAX_PIXELS:,} drawn at most")
-    return bytes(resvg_py.svg_to_bytes(svg_string=svg, zoom=scale, skip_system_fonts=True,
-                                       font_files=list(FONT_FILES), font_family=FONT_FAMILY,
-                                       sans_serif_family=FONT_FAMILY))
+        raise BadImage(f"{columns:,} × {rows:,} pixels is more than the {MAX_PIXELS:,} drawn at most")
+    try:
+        return bytes(resvg_py.svg_to_bytes(svg_string=svg, zoom=scale, skip_system_fonts=True,
+                                           font_files=list(FONT_FILES), font_family=FONT_FAMILY,
+                                           sans_serif_family=FONT_FAMILY))
+    except ValueError as error:
+        raise BadImage(f"resvg cannot draw the document: {error}") from None
 
 
 def _svg_size(svg: str) -> tuple[float, float]:
@@ -81,7 +85,7 @@ def _svg_size(svg: str) -> tuple[float, float]:
     for name in ("width", "height"):
         found = re.search(rf'\s{name}="([0-9.]+)(?:px)?"', head)
         if found is None:
-            raise ValueError(f"the SVG document has no {name} in pixels")
+            raise BadImage(f"the SVG document has no {name} in pixels")
         sizes.append(float(found.group(1)))
     return sizes[0], sizes[1]
 
