@@ -19,18 +19,22 @@ also derives from the error of the layer it comes from (``KeyError``,
 | :class:`IllegalMove` | a move the rules forbid, with its rule id |
 | :class:`BadArchive` | an XML archive that cannot be read or written |
 | :class:`UnreadableInput` | an input that cannot be read at all (missing, a folder, a bad encoding) |
+| :class:`BadSheet` | a game sheet that cannot be drawn (a ply past the record's end or given twice) |
+| :class:`PngUnavailable` | PNG asked for without the ``png`` extra (``pip install 'mancala[png]'``) |
+| :class:`BadImage` | a PNG image that cannot be drawn (a scale out of range, too many pixels) |
 """
 from __future__ import annotations
 
 from notation.errors import CoordinateError, NotationError, XMLArchiveError
 
 from .cli.inputs import InputError
+from .diagrams.png import BadImage, PngUnavailable
 from .positions import BadPosition
 from .rules.core import IllegalMove, InvalidPosition, MancalaError
 from .rules.registry import UnknownGame
 
 __all__ = ["MancalaError", "UnknownGame", "BadCoordinate", "BadPosition", "InvalidPosition", "BadMove",
-           "IllegalMove", "BadArchive", "UnreadableInput"]
+           "IllegalMove", "BadArchive", "UnreadableInput", "BadSheet", "PngUnavailable", "BadImage"]
 
 
 class BadCoordinate(MancalaError, CoordinateError):
@@ -49,6 +53,11 @@ class BadArchive(MancalaError, XMLArchiveError):
 
 class UnreadableInput(MancalaError, InputError):
     """An input that cannot be read at all."""
+
+
+class BadSheet(MancalaError, ValueError):
+    """A game sheet that cannot be drawn: a ply past the record's last
+    playable move or given twice, no plies chosen, a record of no known game."""
 
 
 def bad_archive(error: XMLArchiveError) -> BadArchive:

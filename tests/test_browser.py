@@ -118,6 +118,33 @@ def _cases():
     }
 
 
+def screenshot_all(chromium: str, tmp: Path, pages: dict[str, tuple[Path, int, int]]) -> dict[str, Picture]:
+    """Each page (a file, and the window's width and height) screenshot in
+    headless Chromium, all at once; the screenshots as pictures."""
+    jobs = {}
+    for name, (page, width, height) in pages.items():
+        profile = tmp / f"profile-{name}"
+        jobs[name] = subprocess.Popen(
+            [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+             "--no-first-run", "--disable-background-networking", "--disable-component-update",
+             "--disable-sync", "--hide-scrollbars", f"--user-data-dir={profile}",
+             "--force-device-scale-factor=1", f"--window-size={width},{height}",
+             f"--screenshot={tmp / (name + '.png')}", page.as_uri()],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    pictures = {}
+    for name, job in jobs.items():
+        try:
+            job.wait(timeout=90)
+        except subprocess.TimeoutExpired:
+            job.kill()
+            job.wait()
+            pytest.fail(f"Chromium took too long to screenshot {name}")
+        png = tmp / f"{name}.png"
+        assert png.exists(), f"Chromium wrote no screenshot for {name}"
+        pictures[name] = Picture(png)
+    return pictures
+
+
 @pytest.fixture(scope="module")
 def screenshots():
     chromium = _chromium()
@@ -126,31 +153,13 @@ def screenshots():
     cases = _cases()
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        jobs = {}
+        pages = {}
         for name, (game, position, move, flip) in cases.items():
             svg = tmp / f"{name}.svg"
             svg.write_text(board_svg(game, position, last_move=move, flip=flip), encoding="utf-8")
             width, height = viewbox_size(game)
-            profile = tmp / f"profile-{name}"
-            jobs[name] = subprocess.Popen(
-                [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--hide-scrollbars", f"--user-data-dir={profile}",
-                 "--force-device-scale-factor=1", f"--window-size={width},{height}",
-                 f"--screenshot={tmp / (name + '.png')}", svg.as_uri()],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        pictures = {}
-        for name, job in jobs.items():
-            try:
-                job.wait(timeout=90)
-            except subprocess.TimeoutExpired:
-                job.kill()
-                job.wait()
-                pytest.fail(f"Chromium took too long to screenshot {name}")
-            png = tmp / f"{name}.png"
-            assert png.exists(), f"Chromium wrote no screenshot for {name}"
-            pictures[name] = Picture(png)
-        yield cases, pictures
+            pages[name] = (svg, width, height)
+        yield cases, screenshot_all(chromium, tmp, pages)
 
 
 @pytest.mark.parametrize("name", ["kingulu", "kingulu-c1", "mackay-flipped", "klamroth"])
@@ -209,3 +218,101 @@ def test_last_move_end_ring(screenshots):
             for dx, dy in ((HOLE_R - 1, 0), (-HOLE_R, 0), (0, HOLE_R - 1), (0, -HOLE_R),
                            (17, 17), (-18, -18), (17, -18), (-18, 17))]
     assert any(_close(colour, ORIGIN_COLOUR, 40) for colour in ring), ring
+
+
+# -- a game sheet and a PNG image, in the browser ----------------------------------------
+SHEET_PLIES = [0, 5, 10, 23]   # of the village match: empty holes in all but the start
+PNG_POSITION = "0,1,0,3,1,6*/0,11,1,1,3,3 S 7-11 4"
+
+
+@pytest.fixture(scope="module")
+def image_screenshots():
+    if os.environ.get("MANCALA_PURE", "") not in ("", "0"):
+        pytest.skip("the sheet and PNG screenshots run once, on the compiled-core run")
+    pytest.importorskip("resvg_py", reason="the png extra is not installed: pip install -e '.[test]'")
+    chromium = _chromium()
+    if chromium is None:
+        pytest.skip("no Chromium found: install the Debian package 'chromium' to run the browser test")
+    from mancala_cli import png, read, sheet
+    from mancala_cli.diagrams.sheet import header_line, header_lines, sheet_size
+
+    record = next(read(Path(__file__).resolve().parents[1] / "examples" / "kingulu-village-match.pmn"))
+    game = get_game("kingulu")
+    header = header_line(game, record.tags)
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        document = tmp / "sheet.svg"
+        document.write_text(sheet(record, plies=SHEET_PLIES, columns=2), encoding="utf-8")
+        width, height = sheet_size(game, len(SHEET_PLIES), columns=2, header=header)
+        image = tmp / "board.png"
+        data = png(PNG_POSITION, game="kingulu")  # scale 2
+        image.write_bytes(data)
+        page = tmp / "board.html"
+        page.write_text(f'<!DOCTYPE html><html><body style="margin:0"><img src="{image.name}" '
+                        'style="display:block"></body></html>', encoding="utf-8")
+        board_w, board_h = viewbox_size(game)
+        pictures = screenshot_all(chromium, tmp, {"sheet": (document, width, height),
+                                                  "png": (page, 2 * board_w, 2 * board_h)})
+        lines = len(header_lines(header, 2 * board_w + 16))
+        yield record, game, lines, pictures, Picture(image)
+
+
+def test_sheet_in_the_browser_is_not_blank_and_the_right_size(image_screenshots):
+    record, game, lines, pictures, _ = image_screenshots
+    from mancala_cli.diagrams.sheet import header_line, sheet_size
+
+    sheet_picture = pictures["sheet"]
+    assert (sheet_picture.width, sheet_picture.height) == sheet_size(game, len(SHEET_PLIES), columns=2,
+                                                                     header=header_line(game, record.tags))
+    assert len(sheet_picture.colours()) > 50
+    assert _close(sheet_picture.at(2, 2), BACKGROUND)
+    # the header is dark text on the background
+    header = [sheet_picture.at(x, y) for x in range(8, 300) for y in range(10, 32)]
+    assert sum(max(colour) < 120 for colour in header) > 200
+
+
+def test_sheet_holes_are_where_the_geometry_puts_them(image_screenshots):
+    from mancala_cli.checking import replay
+    from mancala_cli.diagrams.sheet import CAPTION_H, board_origin
+
+    record, game, lines, pictures, _ = image_screenshots
+    replayed = replay(record, positions=True)
+    states = [replayed.start, *replayed.positions]
+    picture = pictures["sheet"]
+    width, height = viewbox_size(game)
+    for index, ply in enumerate(SHEET_PLIES):
+        ox, oy = board_origin(game, index, columns=2, header_lines=lines)
+        position = states[ply]
+        for hole in range(game.board.size):
+            x, y = hole_centre(game, hole)
+            if position.holes[hole] == 0:
+                assert _close(picture.at(ox + x, oy + y), HOLE_FILL), (ply, game.board.name(hole))
+            assert not _close(picture.at(ox + x, oy + y - HOLE_R - 3), HOLE_FILL)
+        # the caption: dark text in the strip under the board, centred
+        caption = [picture.at(ox + x, oy + y) for x in range(width // 2 - 30, width // 2 + 30)
+                   for y in range(height + 4, height + CAPTION_H - 4)]
+        assert sum(max(colour) < 120 for colour in caption) > 20, ply
+
+
+def test_png_in_the_browser_shows_the_holes_where_the_geometry_puts_them(image_screenshots):
+    from mancala_cli.diagrams.svg import CLUSTER_DY
+
+    _, game, _, pictures, ours = image_screenshots
+    shown = pictures["png"]
+    assert (shown.width, shown.height) == (ours.width, ours.height) == tuple(2 * n for n in viewbox_size(game))
+    assert len(shown.colours()) > 50
+    position = parse_position(game, PNG_POSITION)
+    for hole in range(game.board.size):
+        x, y = hole_centre(game, hole)
+        if position.holes[hole] == 0:
+            assert _close(shown.at(2 * x, 2 * y), HOLE_FILL), game.board.name(hole)
+        if position.holes[hole] == 1:
+            assert _close(shown.at(2 * x, 2 * (y + CLUSTER_DY)), SEED_FILL), game.board.name(hole)
+        assert not _close(shown.at(2 * x, 2 * (y - HOLE_R - 3)), HOLE_FILL)
+    # the browser shows the image's own pixels
+    for x, y in ((4, 4), (100, 100), (450, 300), (900, 560)):
+        assert _close(shown.at(x, y), "#%02x%02x%02x" % ours.at(x, y), 2), (x, y)
+    # the reserved ring in the reserver's colour, at twice the diagram's size
+    (hole,) = position.reserved
+    x, y = hole_centre(game, hole)
+    assert _close(shown.at(2 * (x - HOLE_R - 4), 2 * y), SIDE_COLOURS[game.reserver(hole)])

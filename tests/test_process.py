@@ -205,7 +205,7 @@ def test_full_standard_output_is_one_line_exit_2():
     (["validate", "--format", "yaml", VILLAGE], "--format must be one of text, json (got 'yaml')"),
     (["validate", "--jobs", "0", VILLAGE], "--jobs must be ≥ 1 (got 0)"),
     (["games", "--format", "xml"], "--format must be one of text, json (got 'xml')"),
-    (["render", VILLAGE, "--format", "png"], "--format must be one of svg, text, html (got 'png')"),
+    (["render", VILLAGE, "--format", "gif"], "--format must be one of svg, text, png, html (got 'gif')"),
     (["render", VILLAGE, "--index", "0"], "--index must be ≥ 1 (got 0)"),
     (["validate", "--bogus"], "No such option: --bogus (Possible options: --jobs)"),
     (["validate", "--jobs"], "Option '--jobs' requires an argument."),
@@ -240,7 +240,7 @@ def test_help_shows_choices_and_h_is_help():
     short = runner.invoke(app, ["render", "-h"])
     assert long.exit_code == short.exit_code == 0
     assert long.stdout == short.stdout
-    assert "--format [svg|text|html]" in long.stdout
+    assert "--format [svg|text|png|html]" in long.stdout
     options = long.stdout.split("Options:", 1)[1]
     assert "<" not in long.stdout  # no <str>, <int range> or <list[str]>
     convert = runner.invoke(app, ["convert", "-h"]).stdout

@@ -82,6 +82,19 @@ def test_rendering_one_position_loads_one_game_and_no_reader():
                    for name in names)
 
 
+def test_only_png_output_loads_the_rasteriser(tmp_path):
+    names, code = loaded("render", "--game", "kingulu", "--position", KINGULU_START)
+    assert code == 0
+    assert not any(name.startswith(("resvg_py", "mancala_cli.diagrams.png", "mancala_cli.diagrams.sheet"))
+                   for name in names)
+    pytest.importorskip("resvg_py", reason="the png extra is not installed")
+    names, code = loaded("render", "--game", "kingulu", "--position", KINGULU_START, "--format", "png",
+                         "-o", str(tmp_path / "board.png"))
+    assert code == 0
+    assert {"resvg_py", "mancala_cli.diagrams.png"} <= names
+    assert "mancala_cli.diagrams.sheet" not in names
+
+
 def test_validating_a_pmn_file_loads_no_xml_no_pyparsing_and_no_pydantic(tmp_path):
     record = tmp_path / "one.pmn"
     game = subprocess.run([sys.executable, "-m", "mancala_cli", "random", "--game", "kingulu", "--seed", "1",

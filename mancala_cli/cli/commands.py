@@ -647,6 +647,76 @@ def _check_positions_options(file: Optional[str], *, ply: Optional[int], all_pli
         fail("--positions reads UTF-8: --encoding is for records")
 
 
+#: PNG pixels per SVG unit, and the boards in a row of a game sheet, unless told.
+DEFAULT_SCALE = 2.0
+DEFAULT_COLUMNS = 3
+
+
+def _scale(value: Any) -> float:
+    """``--scale``: a plain decimal number in the range PNG images are drawn at."""
+    import re
+
+    from ..diagrams.png import MAX_SCALE, MIN_SCALE
+
+    if isinstance(value, float):
+        return value
+    text = str(value).strip()
+    if not re.fullmatch(r"[0-9]{1,6}(?:\.[0-9]{0,6})?|\.[0-9]{1,6}", text):
+        raise usage_error(f"--scale must be a number (got {str(value)!r})")
+    number = float(text)
+    if not MIN_SCALE <= number <= MAX_SCALE:
+        raise usage_error(f"--scale must be between {MIN_SCALE:g} and {MAX_SCALE:g} (got {text})")
+    return number
+
+
+def _ply_list(text: str) -> list[int]:
+    """``--plies 0,10,20``: ply numbers, a comma between."""
+    parts = [part.strip() for part in text.split(",")]
+    if not all(part.isdigit() and len(part) <= 9 for part in parts):
+        fail(f"--plies must be ply numbers with a comma between, like 0,10,20 (got {text!r})")
+    return [int(part) for part in parts]
+
+
+def _check_image_options(*, format: str, scale: Optional[float], sheet: bool, plies: Optional[str],
+                         every: Optional[int], columns: Optional[int], ply: Optional[int], all_plies: bool,
+                         position: Optional[str], positions: Optional[str], output: Optional[str]) -> None:
+    """PNG and game-sheet options that cannot work together are usage errors;
+    PNG needs its extra and is never written to a terminal."""
+    if scale is not None and format != "png":
+        fail("--scale sizes PNG images: it needs --format png")
+    if not sheet:
+        for option, value in (("--plies", plies), ("--every", every), ("--columns", columns)):
+            if value is not None:
+                fail(f"{option} needs --sheet")
+    else:
+        if plies is None and every is None:
+            fail("--sheet needs --plies or --every")
+        if plies is not None and every is not None:
+            fail("give --plies or --every, not both")
+        for option, given in (("--position", position is not None), ("--positions", positions is not None),
+                              ("--all", all_plies), ("--ply", ply is not None)):
+            if given:
+                fail(f"--sheet draws plies of a record: it does not go with {option}")
+        if format == "text":
+            fail("--sheet draws SVG or PNG: it does not go with --format text")
+    if format == "png":
+        try:
+            import resvg_py  # noqa: F401  (the png extra)
+        except ImportError:
+            from ..diagrams.png import PngUnavailable
+
+            fail(str(PngUnavailable()))
+        if (output is None or output == "-") and not all_plies and positions is None and _stdout_is_terminal():
+            fail("PNG is binary: not written to a terminal (give -o FILE or redirect standard output)")
+
+
+def _stdout_is_terminal() -> bool:
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 @app.command()
 def render(
     file: Optional[str] = typer.Argument(None, metavar="[FILE]", help="A record (PMN, JSON or XML); the first game is drawn."),
@@ -661,16 +731,27 @@ def render(
     index: Optional[int] = _int_option(None, "--index", low=1,
                                        help="Which game of the file to draw (default: the first; for html, all)."),
     flip: bool = typer.Option(False, "--flip", help="North at the bottom."),
-    format: str = _choice_option("svg", "--format", "-f", values=("svg", "text", "html"),
-                                 help="svg, text for terminals, or html: a page to play through the game."),
+    format: str = _choice_option("svg", "--format", "-f", values=("svg", "text", "png", "html"),
+                                 help="svg, text for terminals, png (the png extra), or html: a page to "
+                                      "play through the game."),
     style: Optional[str] = typer.Option(None, "--style", metavar="FILE", help="A CSS file added to the SVG."),
     output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write here (atomically) instead of stdout."),
     encoding: str = ENCODING_OPTION,
     force: bool = typer.Option(False, "--force", help="Write over the input file when -o or a diagram names it."),
+    scale: Optional[float] = typer.Option(None, "--scale", parser=_scale, metavar="X",
+                                          help="PNG pixels per SVG unit (default 2, for sharp screens)."),
+    sheet: bool = typer.Option(False, "--sheet", help="One game sheet of chosen plies in a grid (with --plies or --every)."),
+    plies: Optional[str] = typer.Option(None, "--plies", metavar="N,N,…",
+                                        help="The plies a --sheet shows (0: the start)."),
+    every: Optional[int] = _int_option(None, "--every", low=1, help="A --sheet of ply 0, every N-th ply and the last."),
+    columns: Optional[int] = _int_option(None, "--columns", low=1, high=100, help="Boards in a row of a --sheet (default 3)."),
 ) -> None:
-    """Draw a position as an SVG diagram or a plain-text board, or a whole game as an HTML page.
+    """Draw a position as an SVG diagram, a PNG image or a plain-text board,
+    a game sheet of several positions, or a whole game as an HTML page.
 
     Example: mancala render examples/kingulu-village-match.pmn --ply 4 -o board.svg
+
+    A sheet as PNG: mancala render examples/kingulu-village-match.pmn --sheet --every 6 -f png -o sheet.png
     """
     for option, value, what in (("--output", output, "file"), ("--out-dir", out_dir, "folder"),
                                 ("--style", style, "file"), ("--positions", positions, "file")):
@@ -678,15 +759,18 @@ def render(
             fail(f"{option}: empty {what} name")
     if format == "html":
         _check_page_options(ply=ply, all_plies=all_plies, out_dir=out_dir, position=position, positions=positions,
-                            style=style)
+                            style=style, scale=scale, sheet=sheet, plies=plies, every=every, columns=columns)
         _encoding(encoding)
         _render_page(file, index=index, game=game, flip=flip, output=output, encoding=encoding, force=force)
         return
     _check_render_options(file, ply=ply, all_plies=all_plies, out_dir=out_dir, position=position,
-                          positions=positions, game=game, index=index or 1, format=format, style=style,
-                          output=output, encoding=encoding)
+                          positions=positions, game=game, index=index or 1, format=format, style=style, output=output,
+                          encoding=encoding)
+    _check_image_options(format=format, scale=scale, sheet=sheet, plies=plies, every=every, columns=columns,
+                         ply=ply, all_plies=all_plies, position=position, positions=positions, output=output)
+    asked = None if plies is None else _ply_list(plies)
     _encoding(encoding)
-    drawing = _Drawing(format, flip, _read_style(style), force)
+    drawing = _Drawing(format, flip, _read_style(style), force, scale=DEFAULT_SCALE if scale is None else scale)
     if position is not None and game is not None:  # (--position needs --game)
         _render_position(drawing, _game(game), position, output)
         return
@@ -697,11 +781,14 @@ def render(
         _game(game)
     path = drawing.source = file or _inputs(None)[0]
     name, report = _read_for_render(path, index or 1, encoding, game)
-    plies = _Plies(report)
-    if all_plies and out_dir is not None:  # (--all needs --out-dir)
-        _render_every_ply(drawing, plies, out_dir, path)
+    states = _Plies(report)
+    if sheet:
+        _render_sheet(drawing, states, report, plies_asked=asked, every=every,
+                      columns=DEFAULT_COLUMNS if columns is None else columns, output=output)
+    elif all_plies and out_dir is not None:  # (--all needs --out-dir)
+        _render_every_ply(drawing, states, out_dir, path)
     else:
-        _render_ply(drawing, plies, ply, output)
+        _render_ply(drawing, states, ply, output)
     if not report.valid:
         from .reporters import problem_line, sorted_problems
 
@@ -712,11 +799,15 @@ def render(
 
 
 def _check_page_options(*, ply: Optional[int], all_plies: bool, out_dir: Optional[str], position: Optional[str],
-                        positions: Optional[str], style: Optional[str]) -> None:
-    """``--format html`` draws a whole record: the options of one diagram do not go with it."""
+                        positions: Optional[str], style: Optional[str], scale: Optional[float], sheet: bool,
+                        plies: Optional[str], every: Optional[int], columns: Optional[int]) -> None:
+    """``--format html`` draws a whole record: the options of one diagram, of
+    an image and of a sheet do not go with it."""
     for given, option in ((ply is not None, "--ply"), (all_plies, "--all"), (out_dir is not None, "--out-dir"),
                           (position is not None, "--position"), (positions is not None, "--positions"),
-                          (style is not None, "--style")):
+                          (style is not None, "--style"), (scale is not None, "--scale"), (sheet, "--sheet"),
+                          (plies is not None, "--plies"), (every is not None, "--every"),
+                          (columns is not None, "--columns")):
         if given:
             fail(f"{option} does not go with --format html (the page holds every position of the game)")
 
@@ -783,6 +874,19 @@ class _Drawing:
     css: Optional[str]
     force: bool
     source: Optional[str] = None  # the record file, once known
+    scale: float = DEFAULT_SCALE  # PNG pixels per SVG unit
+
+    @property
+    def suffix(self) -> str:
+        """The file name ending of ``--all`` and ``--positions`` diagrams."""
+        return {"svg": "svg", "text": "txt", "png": "png"}[self.format]
+
+    @property
+    def stale(self) -> str:
+        """The endings of an earlier run's diagrams that this run removes: SVG
+        and text runs remove each other's, a PNG run its own (PNG files were
+        never this command's before it wrote them, and stay a user's)."""
+        return "png" if self.format == "png" else "(?:svg|txt)"
 
     def draw(self, rules: Game, pos: Position, last: Optional[Move], title: Optional[str],
              outcome: Optional[Outcome] | _FromPosition = FROM_POSITION) -> str:
@@ -794,15 +898,24 @@ class _Drawing:
         return board_svg(rules, pos, last_move=last, flip=self.flip, title=title, style=self.css, outcome=outcome)
 
     def write(self, path: Optional[str], text: str) -> None:
+        """Write a drawing (rasterised first for ``--format png``)."""
         from .inputs import InputError, atomic_output
 
         source = self.source
         if (not self.force and path not in (None, "-") and source not in (None, "-")
                 and _same_file(source, path)):
             fail(f"{path}: is the input file; not replaced (--force replaces it)")
+        data: str | bytes = text
+        if self.format == "png":
+            from ..diagrams.png import svg_to_png
+
+            try:
+                data = svg_to_png(text, scale=self.scale)
+            except ValueError as error:
+                fail(f"cannot draw the PNG image: {error}")
         try:
-            with atomic_output(path) as stream:
-                stream.write(text)
+            with atomic_output(path, binary=isinstance(data, bytes)) as stream:
+                stream.write(data)
         except InputError as error:
             fail(str(error))
 
@@ -886,7 +999,7 @@ def _render_every_ply(drawing: _Drawing, plies: _Plies, out_dir: str, path: str)
     import os
 
     _make_out_dir(out_dir)
-    suffix = "svg" if drawing.format == "svg" else "txt"
+    suffix = drawing.suffix
     width = max(3, len(str(len(plies.states) - 1)))
     written = set()
     for k in range(len(plies.states)):
@@ -895,7 +1008,24 @@ def _render_every_ply(drawing: _Drawing, plies: _Plies, out_dir: str, path: str)
         written.add(name)
     # Diagrams of an earlier run (a longer game, the other format) would
     # pass for this game's: remove them, now that every new one is written.
-    _remove_stale(out_dir, r"ply-[0-9]{3,}\.(?:svg|txt)", written.__contains__, path)
+    _remove_stale(out_dir, rf"ply-[0-9]{{3,}}\.{drawing.stale}", written.__contains__, path)
+
+
+def _render_sheet(drawing: _Drawing, plies: _Plies, report: Replay, *, plies_asked: Optional[list[int]],
+                  every: Optional[int], columns: int, output: Optional[str]) -> None:
+    """``render FILE --sheet``: the chosen plies in one game sheet."""
+    from ..diagrams.sheet import choose_plies, game_diagrams, header_line, sheet_svg
+
+    last = len(plies.states) - 1
+    try:
+        chosen = choose_plies(last, plies=plies_asked, every=every)
+    except ValueError as error:
+        fail(str(error))
+    assert report.start is not None  # (checked by _read_for_render)
+    diagrams = game_diagrams(plies.rules, report.start, [pos for pos, _ in plies.states[1:]], report.moves,
+                             chosen, outcome=plies.outcome)
+    drawing.write(output, sheet_svg(plies.rules, diagrams, header=header_line(plies.rules, report.record.tags),
+                                    columns=columns, flip=drawing.flip, style=drawing.css))
 
 
 def _make_out_dir(out_dir: str) -> None:
@@ -943,7 +1073,7 @@ def _render_positions(drawing: _Drawing, rules: Game, path: str, out_dir: str) -
 
     from .inputs import InputError, numbered_lines, open_source
 
-    suffix = "svg" if drawing.format == "svg" else "txt"
+    suffix = drawing.suffix
     drawn = _LineNumbers()
     bad = 0
     try:
@@ -975,7 +1105,7 @@ def _render_positions(drawing: _Drawing, rules: Game, path: str, out_dir: str) -
 
     # Diagrams of an earlier run (a longer list, a line that is bad now,
     # the other format) would pass for this run's: remove them.
-    _remove_stale(out_dir, r"pos-[0-9]{4,}\.(?:svg|txt)", kept, None if path == "-" else path)
+    _remove_stale(out_dir, rf"pos-[0-9]{{4,}}\.{drawing.stale}", kept, None if path == "-" else path)
     if bad:
         raise typer.Exit(1)
 

@@ -1,2 +1,4 @@
-"""Diagrams of positions: standalone SVG documents (:mod:`.svg`) and plain
-text boards for terminals (:mod:`.text`)."""
+"""Diagrams of positions: standalone SVG documents (:mod:`.svg`), game
+sheets of several positions in one SVG document (:mod:`.sheet`), PNG images
+of either (:mod:`.png`, the ``png`` extra) and plain text boards for
+terminals (:mod:`.text`)."""

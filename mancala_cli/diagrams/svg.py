@@ -37,7 +37,7 @@ from notation.position import format_position
 from ..rules.core import FILES, NORTH, SIDES, SOUTH, Game, Move, Outcome, Position, Side, side_name
 from .text import FROM_POSITION, _FromPosition, default_title, outcome_of
 
-__all__ = ["board_svg", "default_title", "hole_centre", "viewbox_size", "HOLE_FILL", "BACKGROUND", "SEED_FILL",
+__all__ = ["board_svg", "board_element", "default_title", "hole_centre", "viewbox_size", "HOLE_FILL", "BACKGROUND", "SEED_FILL",
            "SIDE_COLOURS", "DOT_LIMIT"]
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -306,6 +306,17 @@ def board_svg(game: Game, position: Position, *, last_move: Move | None = None, 
     of the side to move; ``outcome`` gives it when the position alone cannot
     tell (the default works it out from the position).
     """
+    root = board_element(game, position, last_move=last_move, flip=flip, title=title, style=style,
+                         outcome=outcome)
+    return etree.tostring(root, encoding="UTF-8", xml_declaration=True,
+                          pretty_print=True).decode("utf-8")
+
+
+def board_element(game: Game, position: Position, *, last_move: Move | None = None, flip: bool = False,
+                  title: str | None = None, style: str | None = None,
+                  outcome: Outcome | None | _FromPosition = FROM_POSITION) -> etree._Element:
+    """The ``<svg>`` element that :func:`board_svg` writes out (a new tree,
+    the caller's to change: a game sheet places several side by side)."""
     over = outcome_of(game, position, outcome)
     template = _template(game, flip)
     root = copy.deepcopy(template.root)
@@ -318,8 +329,7 @@ def board_svg(game: Game, position: Position, *, last_move: Move | None = None, 
         extra.set("type", "text/css")
         extra.text = style
         root.insert(template.style_index, extra)  # last: the indices above stay valid
-    return etree.tostring(root, encoding="UTF-8", xml_declaration=True,
-                          pretty_print=True).decode("utf-8")
+    return root
 
 
 def _fill_banks(root: etree._Element, template: _Template, position: Position, over: Outcome | None) -> None:
