@@ -23,7 +23,7 @@ if TYPE_CHECKING:
                         Move, MutablePosition, Outcome, Position, UnknownGame, all_games, get_game, other)
     from .rules.perft import divide, perft
     from .rules.selection import CORE
-    from .api import GamePosition, Line, Report, check, copy_record, read, svg, text, write
+    from .api import GamePosition, Line, Report, annotate, check, copy_record, read, svg, text, write
     from .errors import BadArchive, BadCoordinate, BadMove, BadPosition, UnreadableInput
     from .positions import format_position, parse_position
     from .records import random_game
@@ -37,8 +37,8 @@ _LATER = {
                                   "UnknownGame", "all_games", "get_game", "other")},
     **{name: "rules.perft" for name in ("divide", "perft")},
     "CORE": "rules.selection",
-    **{name: "api" for name in ("GamePosition", "Line", "Report", "check", "copy_record", "read", "svg", "text",
-                                "write")},
+    **{name: "api" for name in ("GamePosition", "Line", "Report", "annotate", "check", "copy_record", "read",
+                                "svg", "text", "write")},
     **{name: "errors" for name in ("BadArchive", "BadCoordinate", "BadMove", "BadPosition", "UnreadableInput")},
     **{name: "positions" for name in ("format_position", "parse_position")},
     "random_game": "records",
