@@ -181,6 +181,26 @@ def _seconds(option: str):
     return parse
 
 
+class _SolveProgress:
+    """The search under way, on one line of standard error (a terminal),
+    written over: the deepest complete iteration, the positions searched and
+    the time taken."""
+
+    def __init__(self) -> None:
+        self.shown = False
+
+    def __call__(self, depth: int, nodes: int, seconds: float) -> None:
+        done = f"depth {depth} done, " if depth else ""
+        sys.stderr.write(f"\r\x1b[Ksolving: {done}{nodes:,} nodes, {seconds:.1f} s")
+        sys.stderr.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+
+
 @app.command()
 def solve(
     game: str = GAME_OPTION,
@@ -194,7 +214,8 @@ def solve(
 ) -> None:
     """Solve a position: the result with best play for the side to move (win,
     draw or loss; unknown where the limits leave it unproven), one line per
-    move with its result, then the result and the best moves.
+    move with its result, then the result and the best moves. On a terminal,
+    standard error shows the search under way.
 
     Example: mancala solve --game kingulu --position "0,0,0,0,3,2/1,0,0,0,0,2 S 20-20 12"
     """
@@ -202,7 +223,12 @@ def solve(
 
     rules = _game(game)
     start = _position(rules, position)
-    solution = Solver(rules).solve(start, depth=depth, nodes=nodes, seconds=time)
+    progress = _SolveProgress() if sys.stderr.isatty() else None
+    try:
+        solution = Solver(rules).solve(start, depth=depth, nodes=nodes, seconds=time, progress=progress)
+    finally:
+        if progress is not None:
+            progress.clear()
 
     def text(move: Move) -> str:
         return format_move(rules.board, move, "algebraic", start.side)
