@@ -301,3 +301,23 @@ def test_solve_shows_progress_only_on_a_terminal():
     assert re.fullmatch(rb"\r\x1b\[Ksolving: depth 1 done, 5 nodes, [0-9]+\.[0-9] s"
                         rb"\r\x1b\[Ksolving: depth 2 done, 24 nodes, [0-9]+\.[0-9] s"
                         rb"\r\x1b\[Ksolving: depth 3 done, 93 nodes, [0-9]+\.[0-9] s\r\x1b\[K", seen), seen
+
+
+def test_the_published_deepening_from_the_kingulu_start():
+    """docs/rules.md, "Solving kingulu from its start": the nodes of the
+    shallower rows (the deeper ones take minutes), none of them proving a
+    first move."""
+    import pathlib
+    import re
+
+    text = (pathlib.Path(__file__).resolve().parents[1] / "docs" / "rules.md").read_text(encoding="utf-8")
+    section = text.split("## Solving `kingulu` from its start")[1]
+    rows = {int(d): int(n.replace(",", "")) for d, n in re.findall(r"^\| (\d+) \| ([\d,]+) \|", section, re.M)}
+    small = re.search(r"Depths 1 to 5: ([\d, and]+) nodes", section)[1]
+    rows.update(enumerate(map(int, re.findall(r"\d+", small)), 1))
+    assert sorted(rows) == [1, 2, 3, 4, 5, 6, 8, *range(10, 19)]
+    game = get_game("kingulu")
+    for depth in [d for d in sorted(rows) if d <= 10]:
+        solution = Solver(game).solve(game.start(), depth=depth)
+        assert (depth, solution.nodes, solution.result) == (depth, rows[depth], "unknown")
+        assert {result for _, result in solution.moves} == {"unknown"}
