@@ -192,3 +192,26 @@ def test_results_do_not_depend_on_the_order_positions_are_asked():
     played = replay(record).moves
     assert annotated.results == [dict(((m.origin, m.end), r) for m, r in Solver(game).solve(p).moves)
                                  [(move.origin, move.end)] for p, move in zip(positions, played)]
+
+
+def test_a_game_without_moves_gets_the_start_in_its_comment(tmp_path):
+    study = ('[Game "kingulu"]\n[Setup "0,0,14*,0,0,1/4*,0,1,3,1,0 S 6-18 13"]\n[Result "*"]\n\n'
+             '{A study.} *\n')
+    result = run("annotate", write(tmp_path, "study.pmn", study), *AMPLE)
+    assert (result.exit_code, result.stdout.split("\n\n")[1]) == (0, "{A study. Proven: win for South} *\n")
+
+
+def test_worker_processes_give_the_same_bytes(tmp_path):
+    path = write(tmp_path, "many.pmn", "\n".join([ENDING] * 100))  # more than one batch
+    one = run("annotate", path, "--jobs", "1", "--depth", "6")
+    two = run("annotate", path, "--jobs", "2", "--depth", "6")
+    assert (one.exit_code, two.exit_code) == (0, 0)
+    assert one.stdout == two.stdout and one.stdout.count("??") == 100
+
+
+def test_the_move_that_keeps_the_result_is_written_in_the_records_coordinates(tmp_path):
+    relative = run("convert", write(tmp_path, "ending.pmn", ENDING), "--to", "pmn", "--coords", "relative").stdout
+    result = run("annotate", write(tmp_path, "relative.pmn", relative), *AMPLE)
+    assert (result.exit_code, result.stdout.split("\n\n")[1]) == (0, (
+        "{Proven: win for North} 9... N6 10. S5x2 N3! 11. S6 N5?? {N1 keeps the win}\n"
+        "12. S2? {S4 keeps the win} 12... N6^? {N1x1 keeps the draw} 13. S5x1! 1-0\n"))

@@ -542,7 +542,7 @@ def annotate(
                                        help="Search at most this many moves deep per move."),
     nodes: Optional[int] = _int_option(None, "--nodes", low=1, help="Search at most this many positions per move."),
     time: float = typer.Option(1.0, "--time", parser=_seconds("--time"), metavar="SECONDS",
-                               help="Search for at most this many seconds per move (default 1)."),
+                               help="Search for at most this many seconds per move."),
     to: str = _choice_option("pmn", "--to", "-t", values=TARGETS, help="Format of the games written."),
     output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE",
                                          help="Write here (atomically) instead of stdout."),
