@@ -23,7 +23,8 @@ if TYPE_CHECKING:
                         Move, MutablePosition, Outcome, Position, UnknownGame, all_games, get_game, other)
     from .rules.perft import divide, perft
     from .rules.selection import CORE
-    from .api import GamePosition, Line, Report, check, copy_record, page, png, read, sheet, svg, text, write
+    from .api import (GamePosition, Line, Report, annotate, check, copy_record, page, png, read, sheet, svg, text,
+                      write)
     from .errors import (BadArchive, BadCoordinate, BadImage, BadMove, BadPosition, BadSheet, PngUnavailable,
                          UnreadableInput)
     from .positions import format_position, parse_position
@@ -38,8 +39,8 @@ _LATER = {
                                   "UnknownGame", "all_games", "get_game", "other")},
     **{name: "rules.perft" for name in ("divide", "perft")},
     "CORE": "rules.selection",
-    **{name: "api" for name in ("GamePosition", "Line", "Report", "check", "copy_record", "page", "png", "read",
-                                "sheet", "svg", "text", "write")},
+    **{name: "api" for name in ("GamePosition", "Line", "Report", "annotate", "check", "copy_record", "page", "png",
+                                "read", "sheet", "svg", "text", "write")},
     **{name: "errors" for name in ("BadArchive", "BadCoordinate", "BadImage", "BadMove", "BadPosition", "BadSheet",
                                    "PngUnavailable", "UnreadableInput")},
     **{name: "positions" for name in ("format_position", "parse_position")},

@@ -31,8 +31,8 @@ from .rules import core
 from .rules.core import Game, Move, Outcome, Position
 from .rules.registry import get_game
 
-__all__ = ["read", "write", "check", "svg", "png", "sheet", "text", "page", "Report", "GamePosition", "Line",
-           "copy_record"]
+__all__ = ["read", "write", "check", "annotate", "svg", "png", "sheet", "text", "page", "Report", "GamePosition",
+           "Line", "copy_record"]
 
 FORMATS = ("pmn", "json", "xml")
 
@@ -436,6 +436,42 @@ def check(record: GameRecord, *, game: str | None = None, strict: bool = False) 
     outcome = replayed.outcome
     return Report(record, rules, problems, replayed.result, outcome.reason if outcome else None,
                   replayed.plies, positions, outcome)
+
+
+def annotate(record: GameRecord, *, depth: int | None = None, nodes: int | None = None,
+             time: float | None = 1.0, game: str | None = None) -> GameRecord:
+    """A copy of ``record`` with the engine's facts for its main line, as
+    ``mancala annotate`` writes them: the start's proven result as the
+    comment before the first move, ``?`` or ``??`` with a move that keeps
+    the result where a move lowers the mover's proven result, ``!`` for the
+    only move of two or more that keeps a win. Each position is searched
+    within ``depth`` plies, ``nodes`` positions and ``time`` seconds
+    (``None``: no such limit); what they leave unproven is left alone. An
+    invalid record (see :func:`check`) comes back unannotated; ``record``
+    itself is left untouched. ``game`` is the game when the record has no
+    ``Game`` tag.
+
+        >>> from mancala_cli import annotate, read, write
+        >>> record = next(read('[Game "kingulu"]\\n[Setup "0,0,14*,0,0,1/4*,0,1,3,1,0 S 6-18 13"]\\n\\n'
+        ...                    '13. e1x1 1-0\\n'))
+        >>> print(write(annotate(record, time=10)), end="")
+        [Game "kingulu"]
+        [Setup "0,0,14*,0,0,1/4*,0,1,3,1,0 S 6-18 13"]
+        <BLANKLINE>
+        {Proven: win for South} 13. e1x1! 1-0
+        >>> annotate(record, nodes=1).moves[0].glyphs  # nothing is proven within one position
+        []
+    """
+    from .annotating import Limits, annotate_record
+
+    if game is not None:
+        get_game(game)
+    if time is not None and not 0 < time < float("inf"):
+        raise ValueError(f"time must be a number of seconds > 0, not {time!r}")
+    for name, value in (("depth", depth), ("nodes", nodes)):
+        if value is not None and value < 1:
+            raise ValueError(f"{name} must be at least 1, not {value!r}")
+    return annotate_record(record, game, limits=Limits(depth, nodes, time)).record
 
 
 def _record_svg(record: GameRecord) -> str | None:

@@ -366,11 +366,11 @@ class FilterTask:
                 report = replay(record, fill_marks=self.write)
             picked.digest = digest(record, report) if self.dedupe else None
             if self.write:
-                _write(picked, record, report, self.target)
+                write_picked(picked, record, report, self.target)
         return picked
 
 
-def _write(picked: Picked, record: GameRecord, report: Replay, target: str) -> None:
+def write_picked(picked: Picked, record: GameRecord, report: Replay, target: str) -> None:
     """``record`` in ``target`` as ``convert`` writes it."""
     if target == "pmn":
         from notation.pmn import write_game

@@ -258,3 +258,66 @@ def test_solve_bad_game_and_position():
     assert result.exit_code == 2 and len(result.output.splitlines()) == 1
     result = run("solve", "--game", "kingulu", "--position", "4,4 S 0-0 1")
     assert result.exit_code == 2 and result.output.startswith("mancala: error: bad position for kingulu: ")
+
+
+def test_progress_is_told_every_complete_iteration_and_changes_nothing():
+    game = get_game("kingulu")
+    heard = []
+    solution = Solver(game).solve(game.start(), depth=9, progress=lambda *told: heard.append(told))
+    plain = Solver(game).solve(game.start(), depth=9)
+    assert (solution.nodes, solution.moves) == (plain.nodes, plain.moves)
+    # 35,689 positions: one call during the search, at 32,768, in iteration 9.
+    assert [(depth, nodes) for depth, nodes, _ in heard] == [
+        (1, 5), (2, 24), (3, 93), (4, 292), (5, 827), (6, 2195), (7, 5663), (8, 14354), (8, 32768), (9, 35689)]
+    assert all(seconds >= 0 for _, _, seconds in heard)
+
+
+def test_solve_shows_progress_only_on_a_terminal():
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "mancala_cli", "solve", "--game", "kingulu", "--depth", "3"]
+    piped = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert (piped.returncode, piped.stderr) == (0, "")
+    master, slave = pty.openpty()
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    out = child.communicate(timeout=60)[0]
+    os.close(master)
+    assert out.split(b" nodes, ")[0] == piped.stdout.encode().split(b" nodes, ")[0]  # (the times differ)
+    import re
+
+    assert re.fullmatch(rb"\r\x1b\[Ksolving: depth 1 done, 5 nodes, [0-9]+\.[0-9] s"
+                        rb"\r\x1b\[Ksolving: depth 2 done, 24 nodes, [0-9]+\.[0-9] s"
+                        rb"\r\x1b\[Ksolving: depth 3 done, 93 nodes, [0-9]+\.[0-9] s\r\x1b\[K", seen), seen
+
+
+def test_the_published_deepening_from_the_kingulu_start():
+    """docs/rules.md, "Solving kingulu from its start": the nodes of the
+    shallower rows (the deeper ones take minutes), none of them proving a
+    first move."""
+    import pathlib
+    import re
+
+    text = (pathlib.Path(__file__).resolve().parents[1] / "docs" / "rules.md").read_text(encoding="utf-8")
+    section = text.split("## Solving `kingulu` from its start")[1]
+    rows = {int(d): int(n.replace(",", "")) for d, n in re.findall(r"^\| (\d+) \| ([\d,]+) \|", section, re.M)}
+    small = re.search(r"Depths 1 to 5: ([\d, and]+) nodes", section)[1]
+    rows.update(enumerate(map(int, re.findall(r"\d+", small)), 1))
+    assert sorted(rows) == [1, 2, 3, 4, 5, 6, 8, *range(10, 19)]
+    game = get_game("kingulu")
+    for depth in [d for d in sorted(rows) if d <= 10]:
+        solution = Solver(game).solve(game.start(), depth=depth)
+        assert (depth, solution.nodes, solution.result) == (depth, rows[depth], "unknown")
+        assert {result for _, result in solution.moves} == {"unknown"}

@@ -183,6 +183,26 @@ def _seconds(option: str):
     return parse
 
 
+class _SolveProgress:
+    """The search under way, on one line of standard error (a terminal),
+    written over: the deepest complete iteration, the positions searched and
+    the time taken."""
+
+    def __init__(self) -> None:
+        self.shown = False
+
+    def __call__(self, depth: int, nodes: int, seconds: float) -> None:
+        done = f"depth {depth} done, " if depth else ""
+        sys.stderr.write(f"\r\x1b[Ksolving: {done}{nodes:,} nodes, {seconds:.1f} s")
+        sys.stderr.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+
+
 @app.command()
 def solve(
     game: str = GAME_OPTION,
@@ -196,7 +216,8 @@ def solve(
 ) -> None:
     """Solve a position: the result with best play for the side to move (win,
     draw or loss; unknown where the limits leave it unproven), one line per
-    move with its result, then the result and the best moves.
+    move with its result, then the result and the best moves. On a terminal,
+    standard error shows the search under way.
 
     Example: mancala solve --game kingulu --position "0,0,0,0,3,2/1,0,0,0,0,2 S 20-20 12"
     """
@@ -204,7 +225,12 @@ def solve(
 
     rules = _game(game)
     start = _position(rules, position)
-    solution = Solver(rules).solve(start, depth=depth, nodes=nodes, seconds=time)
+    progress = _SolveProgress() if sys.stderr.isatty() else None
+    try:
+        solution = Solver(rules).solve(start, depth=depth, nodes=nodes, seconds=time, progress=progress)
+    finally:
+        if progress is not None:
+            progress.clear()
 
     def text(move: Move) -> str:
         return format_move(rules.board, move, "algebraic", start.side)
@@ -524,6 +550,70 @@ def convert(
     except (InputError, XMLArchiveError) as error:
         fail(str(error), 2 if isinstance(error, InputError) else 1)
     if conversion.errors:
+        raise typer.Exit(1)
+
+
+@app.command()
+def annotate(
+    files: Optional[list[str]] = FILES_ARGUMENT,
+    depth: Optional[int] = _int_option(None, "--depth", "-d", low=1, high=MAX_SOLVE_DEPTH,
+                                       help="Search at most this many moves deep per move."),
+    nodes: Optional[int] = _int_option(None, "--nodes", low=1, help="Search at most this many positions per move."),
+    time: float = typer.Option(1.0, "--time", parser=_seconds("--time"), metavar="SECONDS",
+                               help="Search for at most this many seconds per move."),
+    to: str = _choice_option("pmn", "--to", "-t", values=TARGETS, help="Format of the games written."),
+    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE",
+                                         help="Write here (atomically) instead of stdout."),
+    game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", help="Game id for records without a Game tag."),
+    encoding: str = ENCODING_OPTION,
+    jobs: int = JOBS_OPTION,
+    force: bool = typer.Option(False, "--force", help="Replace an input that has errors when -o names it."),
+) -> None:
+    """Write every game back with the engine's facts for its main line: the
+    start's proven result as a comment; ? or ?? and a move that keeps the
+    result where a move throws a proven win or draw away; ! for the only
+    move that keeps a win. What the limits leave unproven is left alone.
+
+    Invalid games are reported as validate reports them (standard error,
+    exit 1) and written unannotated. Each move is searched for at most
+    --time seconds, so a game of N moves takes at most about N times that.
+
+    Example: mancala annotate examples/kingulu-village-match.pmn --time 0.5
+    """
+    from notation.errors import XMLArchiveError
+
+    from ..annotating import AnnotateTask, Limits
+    from .archiving import GameOutput, answers
+    from .inputs import InputError
+    from .reporters import problem_line, sorted_problems
+
+    if output == "":
+        fail("--output: empty file name")
+    if game is not None:
+        _game(game)
+    _encoding(encoding)
+    paths = _inputs(files)
+    onto_input = output not in (None, "-") and any(p != "-" and _same_file(p, output) for p in paths)
+    jobs = _jobs(jobs)
+    task = AnnotateTask(to, Limits(depth, nodes, time), game)
+    errors = 0
+    try:
+        with GameOutput(output, to) as out:
+            for name, index, picked in answers(paths, encoding, task, jobs):
+                for problem in sorted_problems(picked.problems):
+                    typer.echo(problem_line(name, problem), err=True)
+                errors += sum(problem.severity == "error" for problem in picked.problems)
+                if picked.unwritable is not None:
+                    line, reason = picked.unwritable
+                    typer.echo(f"{name}:{line}:0: error: unwritable: game {index}: {reason}", err=True)
+                    errors += 1
+                    continue
+                out.add(picked)
+            if errors and onto_input and not force:  # (inside the block: the temporary file is dropped)
+                raise InputError(f"{output}: is an input with errors; not replaced (--force replaces it)")
+    except (InputError, XMLArchiveError) as error:
+        _read_failed(error)
+    if errors:
         raise typer.Exit(1)
 
 

@@ -36,7 +36,7 @@ next: results do not depend on the order in which positions are asked.
 from __future__ import annotations
 
 import time
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Final
 
 from .core import DRAW, SOUTH, Game, Move, Position
@@ -49,6 +49,13 @@ LOSS: Final = -1
 MAX_PLIES: Final = 400
 #: How often (in nodes) the clock is read.
 CLOCK_EVERY: Final = 1024
+#: How often (in nodes) a progress callback hears of a search under way.
+PROGRESS_EVERY: Final = 1 << 15
+
+#: A progress callback: the deepest complete iteration (plies; 0 before the
+#: first, and for a search without limits, which is one iteration), the
+#: positions searched and the seconds since the start.
+Progress = Callable[[int, int, float], None]
 
 RESULT_NAMES: Final = {WIN: "win", DRAW_VALUE: "draw", LOSS: "loss"}
 
@@ -91,14 +98,23 @@ class Solver:
         self.node_limit = -1
         self.deadline = -1.0
         self.stopped = False
+        self.progress: Progress | None = None
+        self.started = 0.0
+        self.reached = 0
 
     # -- the public API ----------------------------------------------------
     def solve(self, position: Position, *, depth: int | None = None, nodes: int | None = None,
-              seconds: float | None = None, history: Collection = ()) -> Solution:
+              seconds: float | None = None, history: Collection = (),
+              progress: Progress | None = None) -> Solution:
         """Solve ``position`` for the side to move, within the limits given
         (``depth`` plies, ``nodes`` positions, ``seconds``); ``history`` holds
-        the keys of earlier positions of the game (KK-4b)."""
+        the keys of earlier positions of the game (KK-4b). ``progress`` is
+        called after every complete iteration and every
+        :data:`PROGRESS_EVERY` positions (see :data:`Progress`)."""
         started = time.monotonic()
+        self.started = started
+        self.progress = progress
+        self.reached = 0
         self.table = {}
         self.path = set()
         self.nodes = 0
@@ -138,6 +154,9 @@ class Solver:
             if self.stopped:
                 break
             reached = iteration
+            self.reached = iteration
+            if progress is not None:
+                progress(iteration, self.nodes, time.monotonic() - started)
             if all(low == high for low, high in bounds):
                 break
         low = max(b[0] for b in bounds)
@@ -174,10 +193,14 @@ class Solver:
         return past | {position.key()}
 
     def out_of_time(self) -> bool:
-        if self.node_limit >= 0 and self.nodes >= self.node_limit:
+        nodes = self.nodes
+        if self.node_limit >= 0 and nodes >= self.node_limit:
             return True
-        if self.deadline >= 0.0 and self.nodes % CLOCK_EVERY == 0 and time.monotonic() >= self.deadline:
-            return True
+        if nodes % CLOCK_EVERY == 0:
+            if self.progress is not None and nodes % PROGRESS_EVERY == 0:
+                self.progress(self.reached, nodes, time.monotonic() - self.started)
+            if self.deadline >= 0.0 and time.monotonic() >= self.deadline:
+                return True
         return False
 
     def search(self, position: Position, depth: int, alpha: int, beta: int, past: frozenset,

@@ -1,0 +1,197 @@
+"""Engine facts for a record's main line (``mancala annotate``).
+
+Every position of the main line before a move is solved (:mod:`.rules.solver`)
+within the limits per move; what is proven goes into the record as glyphs
+and comments, which every format (PMN, JSON, XML) carries:
+
+- the start's proven result, ``Proven: win for South`` (``… for North``,
+  ``Proven: draw``), as the comment before the first move (the record's
+  comment when it has no moves);
+- a move that lowers the mover's proven result gets ``?`` (a win thrown to a
+  draw, a draw to a loss) or ``??`` (a win to a loss), and the comment
+  ``c1x5 keeps the win`` (``… keeps the draw``) naming the first legal move
+  that keeps the result, written as ``mancala moves`` writes it, in the
+  record's coordinate style;
+- a move gets ``!`` when it is the only move, of two or more, that keeps a
+  win (every other move proven to give less).
+
+A move or start whose result the limits leave unknown is left alone. What
+the record had stays: a glyph of ours is added after the record's own glyphs
+(PMN then writes it as its numeric glyph, ``$2`` for ``?``, ``$4`` for
+``??``, ``$1`` for ``!``), a comment of ours after the record's comment,
+a space apart; a glyph or comment already there is not added again, so
+annotating an annotated record changes nothing. Only valid records are
+annotated (:func:`annotate_record` leaves the others as they are).
+
+    >>> from notation.pmn import read_game, write_game
+    >>> record = read_game('[Game "kingulu"]\\n[Setup "0,4,14*,0,0,1/2,0,1,2,0,0 N 6-18 11"]\\n\\n'
+    ...                    '11... b2 12. b1 a2^ 13. e1x1 1-0\\n')
+    >>> print(write_game(annotate_record(record).record), end="")
+    [Game "kingulu"]
+    [Setup "0,4,14*,0,0,1/2,0,1,2,0,0 N 6-18 11"]
+    <BLANKLINE>
+    {Proven: win for North} 11... b2?? {f2 keeps the win} 12. b1? {d1 keeps the
+    win} 12... a2^? {f2x1 keeps the draw} 13. e1x1! 1-0
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from notation.coords import format_move
+from notation.record import GameRecord, MoveNode
+
+from .archives import Picked
+from .checking import Replay, replay
+from .rules.core import NORTH, SOUTH, Game, Move, Position, side_name
+
+__all__ = ["Limits", "Annotated", "annotate_record", "AnnotateTask", "DEFAULT_SECONDS"]
+
+#: The time limit per move when none is given (seconds): a record of N
+#: moves is annotated in at most about N times this.
+DEFAULT_SECONDS = 1.0
+
+#: The glyphs PMN writes as numbers when a move has one already (as in PGN).
+_GLYPH_NAGS = {"!": 1, "?": 2, "??": 4}
+_RANK = {"loss": -1, "draw": 0, "win": 1}
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The search limits per position: plies, positions searched, seconds
+    (``None``: no such limit)."""
+
+    depth: int | None = None
+    nodes: int | None = None
+    seconds: float | None = DEFAULT_SECONDS
+
+
+@dataclass
+class Annotated:
+    """An annotated copy of a record (``record``) with the replay of the
+    original (``report``: its problems; an invalid record is not annotated)
+    and what was found: the start's result and each main-line move's
+    result for its mover (``win``, ``draw``, ``loss`` or ``unknown``)."""
+
+    record: GameRecord
+    report: Replay
+    start: str = "unknown"
+    results: list[str] | None = None
+
+
+def annotate_record(record: GameRecord, default_game: str | None = None, *,
+                    limits: Limits = Limits()) -> Annotated:
+    """A copy of ``record`` with the engine's facts for its main line (the
+    record is left untouched); ``default_game`` is the game of a record
+    without a ``Game`` tag."""
+    from .api import copy_record
+    from .rules.solver import Solver
+
+    report = replay(record, default_game, positions=True)
+    twin = copy_record(record)
+    annotated = Annotated(twin, report)
+    if not report.valid or report.game is None or report.start is None:
+        return annotated
+    game = report.game
+    style = record.tag("Coordinates") or "algebraic"
+    before = [report.start, *report.positions]
+    solver = Solver(game)
+    history: list[tuple] = []
+    results: list[str] = []
+    for k in range(max(len(twin.moves), 1)):
+        position = before[k]
+        solution = solver.solve(position, depth=limits.depth, nodes=limits.nodes, seconds=limits.seconds,
+                                history=set(history))
+        if k == 0:
+            annotated.start = solution.result
+            if solution.result != "unknown":
+                _start_comment(twin, _proven(solution.result, position))
+        if k < len(twin.moves):
+            played = report.moves[k]
+            mine = _result_of(solution.moves, played)
+            results.append(mine)
+            _mark(twin.moves[k], game, style, position, played, mine, solution.result, solution.moves,
+                  solution.best)
+        if game.uses_history:
+            history.append(position.key())
+    annotated.results = results
+    return annotated
+
+
+def _proven(result: str, position: Position) -> str:
+    """``Proven: win for South`` for a start whose side to move has ``result``."""
+    if result == "draw":
+        return "Proven: draw"
+    winner = position.side if result == "win" else (NORTH if position.side == SOUTH else SOUTH)
+    return f"Proven: win for {side_name(winner)}"
+
+
+def _result_of(moves: list[tuple[Move, str]], played: Move) -> str:
+    for move, result in moves:
+        if move.origin == played.origin and move.end == played.end:
+            return result
+    return "unknown"
+
+
+def _mark(node: MoveNode, game: Game, style: str, position: Position, played: Move, mine: str, best: str,
+          moves: list[tuple[Move, str]], keeping: list[Move]) -> None:
+    """The glyph and comment of one main-line move."""
+    if best == "unknown" or mine == "unknown":
+        return
+    drop = _RANK[best] - _RANK[mine]
+    if drop > 0 and keeping:
+        _add_glyph(node, "??" if drop == 2 else "?")
+        token = format_move(game.board, keeping[0], style, position.side)
+        _add_comment(node, "comment", f"{token} keeps the {best}")
+    elif best == mine == "win" and len(moves) > 1 and all(
+            result in ("draw", "loss") for move, result in moves
+            if (move.origin, move.end) != (played.origin, played.end)):
+        _add_glyph(node, "!")
+
+
+def _add_glyph(node: MoveNode, glyph: str) -> None:
+    if glyph in node.glyphs or _GLYPH_NAGS[glyph] in node.nags:
+        return
+    node.glyphs.append(glyph)
+
+
+def _holds(comment: str | None, text: str) -> bool:
+    """Whether ``comment`` says ``text`` already, whatever white space is
+    between the words (PMN breaks a long comment into lines at its spaces)."""
+    return comment is not None and text in " ".join(comment.split())
+
+
+def _add_comment(node: MoveNode | GameRecord, name: str, text: str) -> None:
+    old = getattr(node, name)
+    if old is None:
+        setattr(node, name, text)
+    elif not _holds(old, text):
+        setattr(node, name, f"{old} {text}")
+
+
+def _start_comment(record: GameRecord, text: str) -> None:
+    if record.moves:
+        if not _holds(record.comment, text):
+            _add_comment(record.moves[0], "before", text)
+    else:
+        _add_comment(record, "comment", text)
+
+
+@dataclass(frozen=True)
+class AnnotateTask:
+    """``mancala annotate`` on one record (plain data, sent to the worker
+    processes): the record annotated, or as it was when it is invalid,
+    written as ``mancala convert`` writes it in ``target``, with every
+    problem ``validate`` finds in it."""
+
+    target: str = "pmn"
+    limits: Limits = Limits()
+    default_game: str | None = None
+
+    def process(self, record: GameRecord) -> Picked:
+        from .archives import write_picked
+
+        done = annotate_record(record, self.default_game, limits=self.limits)
+        picked = Picked(True, problems=list(done.report.problems), plies=len(record.moves))
+        converted = replay(done.record, self.default_game, fill_marks=True)
+        write_picked(picked, done.record, converted, self.target)
+        return picked

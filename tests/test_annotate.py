@@ -1,0 +1,217 @@
+"""``mancala annotate`` and ``mancala_cli.annotate``: the engine's facts for a
+record's main line, on a constructed Kingulu ending whose every position the
+solver proves at once."""
+import json
+
+from typer.testing import CliRunner
+
+import mancala_cli as mancala
+from mancala_cli.annotating import Limits, annotate_record
+from mancala_cli.checking import replay
+from mancala_cli.cli import app
+from mancala_cli.rules.solver import Solver
+
+runner = CliRunner()
+
+# North to move wins; the moves, with each one's result for its mover:
+# a2 (win), e1x2 (loss), d2 (the only win of three moves), f1 (loss),
+# b2 (a loss: f2 wins), b1 (a draw: d1 wins), a2^ (a loss: f2x1 draws),
+# e1x1 (the only win of two moves).
+ENDING = """[Game "kingulu"]
+[Event "Constructed ending"]
+[Setup "1,2,11*,3,0,3/1,1,2,0,1,2 N 3-18 9"]
+[Result "1-0"]
+
+9... a2 10. e1x2 d2 11. f1 b2 12. b1 a2^ 13. e1x1 1-0
+"""
+
+ANNOTATED = """[Game "kingulu"]
+[Event "Constructed ending"]
+[Result "1-0"]
+[Setup "1,2,11*,3,0,3/1,1,2,0,1,2 N 3-18 9"]
+
+{Proven: win for North} 9... a2 10. e1x2 d2! 11. f1 b2?? {f2 keeps the win}
+12. b1? {d1 keeps the win} 12... a2^? {f2x1 keeps the draw} 13. e1x1! 1-0
+"""
+
+# The third move is illegal (a1's first lap ends in c1, occupied).
+ILLEGAL = """[Game "kingulu"]
+[Event "Illegal"]
+[Setup "1,2,11*,3,0,3/1,1,2,0,1,2 N 3-18 9"]
+[Result "*"]
+
+9... a2 10. e1x2 d2 11. a1 *
+"""
+
+#: A limit no position here needs: whatever the machine's load, every result is proven.
+AMPLE = ("--time", "60")
+
+
+def run(*args, input=None):
+    return runner.invoke(app, [str(a) for a in args], input=input)
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_blunders_and_only_moves(tmp_path):
+    result = run("annotate", write(tmp_path, "ending.pmn", ENDING), *AMPLE)
+    assert (result.exit_code, result.stdout, result.stderr) == (0, ANNOTATED, "")
+
+
+def test_glyphs_and_comments_in_json_and_xml(tmp_path):
+    path = write(tmp_path, "ending.pmn", ENDING)
+    result = run("annotate", path, "--to", "json", *AMPLE)
+    assert result.exit_code == 0
+    moves = json.loads(result.stdout)["moves"]
+    assert [(m["move"], m["glyphs"], m["comment"]) for m in moves] == [
+        ("a2", [], None), ("e1", [], None), ("d2", ["!"], None), ("f1", [], None),
+        ("b2", ["??"], "f2 keeps the win"), ("b1", ["?"], "d1 keeps the win"),
+        ("a2", ["?"], "f2x1 keeps the draw"), ("e1", ["!"], None)]
+    assert moves[0]["before"] == "Proven: win for North"
+    xml = run("annotate", path, "--to", "xml", *AMPLE)
+    assert xml.exit_code == 0
+    assert ('<move hole="b2">\n        <glyph>??</glyph>\n        <comment>f2 keeps the win</comment>\n'
+            '      </move>') in xml.stdout
+    # Read back, the annotated JSON and XML give the annotated PMN.
+    for text in (result.stdout, xml.stdout):
+        again = write(tmp_path, "again", text)
+        assert run("convert", again, "--to", "pmn").stdout == ANNOTATED
+
+
+def test_annotating_again_changes_nothing(tmp_path):
+    result = run("annotate", write(tmp_path, "annotated.pmn", ANNOTATED), *AMPLE)
+    assert (result.exit_code, result.stdout) == (0, ANNOTATED)
+
+
+def test_the_records_own_comments_glyphs_and_variations_stay(tmp_path):
+    own = ENDING.replace("9... a2", "{Played at the fair.} 9... a2").replace(
+        "b2 12. b1", "b2!? $7 {A trap?} (11... f2 {wins}) 12. b1")
+    result = run("annotate", write(tmp_path, "own.pmn", own), *AMPLE)
+    assert result.exit_code == 0
+    assert result.stdout.split("\n\n")[1] == (
+        "{Played at the fair. Proven: win for North} 9... a2 10. e1x2 d2! 11. f1 b2!? $4\n"
+        "$7 {A trap? f2 keeps the win} (11... f2 {wins}) 12. b1? {d1 keeps the win}\n"
+        "12... a2^? {f2x1 keeps the draw} 13. e1x1! 1-0\n")
+
+
+def test_what_the_limits_leave_unknown_is_left_alone(tmp_path):
+    path = write(tmp_path, "ending.pmn", ENDING)
+    converted = run("convert", path, "--to", "pmn").stdout
+    result = run("annotate", path, "--nodes", "1")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, converted, "")
+    # Six plies deep prove only that b2 throws North's win away (and which
+    # move keeps it); the start, and every other move, stay unknown.
+    shallow = run("annotate", path, "--depth", "6")
+    assert shallow.stdout.split("\n\n")[1] == ("9... a2 10. e1x2 d2 11. f1 b2?? {f2 keeps the win} 12. b1 a2^ "
+                                               "13. e1x1 1-0\n")
+
+
+def test_an_invalid_record_is_reported_and_passed_through(tmp_path):
+    bad = write(tmp_path, "bad.pmn", ILLEGAL)
+    path = write(tmp_path, "both.pmn", ENDING + "\n" + ILLEGAL)
+    validate = run("validate", "--quiet", bad)
+    converted = run("convert", bad, "--to", "pmn")
+    result = run("annotate", path, *AMPLE)
+    error = (f"{path}:13:25: error: 11. a1: KG-FIRSTLAP: a1: the first lap ends in c1, an occupied hole of "
+             f"S's own row [position 0,4,14*,0,0,0/2,0,1,2,0,1 S 6-18 11; legal: f1]\n")
+    assert validate.stdout == error.replace(str(path), str(bad)).replace(":13:", ":6:")
+    assert (result.exit_code, result.stderr) == (1, error)
+    assert result.stdout == ANNOTATED + "\n" + converted.stdout
+
+
+def test_output_file_is_atomic_and_spares_an_input_with_errors(tmp_path):
+    ending = write(tmp_path, "ending.pmn", ENDING)
+    assert run("annotate", ending, "-o", ending, *AMPLE).exit_code == 0
+    assert ending.read_text(encoding="utf-8") == ANNOTATED
+    bad = write(tmp_path, "bad.pmn", ILLEGAL)
+    result = run("annotate", bad, "-o", bad, *AMPLE)
+    assert result.exit_code == 2
+    assert result.stderr.endswith(f"mancala: error: {bad}: is an input with errors; not replaced "
+                                  f"(--force replaces it)\n")
+    assert bad.read_text(encoding="utf-8") == ILLEGAL
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.pmn", "ending.pmn"]
+
+
+def test_bad_limits_are_usage_errors(tmp_path):
+    path = write(tmp_path, "ending.pmn", ENDING)
+    for option, value, message in (("--time", "0", "--time must be a number of seconds > 0 (got '0')"),
+                                   ("--nodes", "0", None), ("--depth", "0", None)):
+        result = run("annotate", path, option, value)
+        assert result.exit_code == 2 and result.stdout == ""
+        assert result.stderr.count("\n") == 1 and result.stderr.startswith("mancala: error: ")
+        if message:
+            assert result.stderr == f"mancala: error: {message}\n"
+
+
+def test_examples_read_back_valid_and_annotate_the_same_again(tmp_path):
+    import pathlib
+
+    # Comments, variations and glyphs of their own; a game with a repetition
+    # rule (KK-4b: the line's earlier positions go into every search).
+    folder = pathlib.Path(__file__).resolve().parents[1] / "examples"
+    examples = [folder / "kimasai-klamroth-annotated.pmn", folder / "kingulu-tournament.pmn"]
+    once = run("annotate", *examples, "--nodes", "300")
+    assert (once.exit_code, once.stderr) == (0, "")
+    assert " ".join(once.stdout.split()).count("keeps the win}") >= 2  # (the tournament's short games)
+    path = write(tmp_path, "once.pmn", once.stdout)
+    assert run("validate", "--quiet", path).exit_code == 0
+    assert run("annotate", path, "--nodes", "300").stdout == once.stdout
+
+
+def test_library_annotate_leaves_the_record_alone():
+    record = next(mancala.read(ENDING))
+    before = mancala.write(record)
+    annotated = mancala.annotate(record, time=60)
+    assert mancala.write(annotated) == ANNOTATED
+    assert mancala.write(record) == before
+    bad = next(mancala.read(ILLEGAL))
+    assert mancala.write(mancala.annotate(bad, time=60)) == mancala.write(bad)
+
+
+def test_results_do_not_depend_on_the_order_positions_are_asked():
+    record = next(mancala.read(ENDING))
+    report = mancala.check(record)
+    game = report.game
+    positions = [p.position for p in report.positions[:-1]]  # before every move
+
+    def answers(solver, position):
+        solution = solver.solve(position)
+        return solution.result, [r for _, r in solution.moves], solution.nodes
+
+    fresh = [answers(Solver(game), p) for p in positions]
+    one = Solver(game)
+    assert [answers(one, p) for p in positions] == fresh
+    assert [answers(one, p) for p in reversed(positions)] == fresh[::-1]
+    annotated = annotate_record(record, limits=Limits(seconds=60))
+    assert annotated.start == "win"
+    assert annotated.results == ["win", "loss", "win", "loss", "loss", "draw", "loss", "win"]
+    played = replay(record).moves
+    assert annotated.results == [dict(((m.origin, m.end), r) for m, r in Solver(game).solve(p).moves)
+                                 [(move.origin, move.end)] for p, move in zip(positions, played)]
+
+
+def test_a_game_without_moves_gets_the_start_in_its_comment(tmp_path):
+    study = ('[Game "kingulu"]\n[Setup "0,0,14*,0,0,1/4*,0,1,3,1,0 S 6-18 13"]\n[Result "*"]\n\n'
+             '{A study.} *\n')
+    result = run("annotate", write(tmp_path, "study.pmn", study), *AMPLE)
+    assert (result.exit_code, result.stdout.split("\n\n")[1]) == (0, "{A study. Proven: win for South} *\n")
+
+
+def test_worker_processes_give_the_same_bytes(tmp_path):
+    path = write(tmp_path, "many.pmn", "\n".join([ENDING] * 100))  # more than one batch
+    one = run("annotate", path, "--jobs", "1", "--depth", "6")
+    two = run("annotate", path, "--jobs", "2", "--depth", "6")
+    assert (one.exit_code, two.exit_code) == (0, 0)
+    assert one.stdout == two.stdout and one.stdout.count("??") == 100
+
+
+def test_the_move_that_keeps_the_result_is_written_in_the_records_coordinates(tmp_path):
+    relative = run("convert", write(tmp_path, "ending.pmn", ENDING), "--to", "pmn", "--coords", "relative").stdout
+    result = run("annotate", write(tmp_path, "relative.pmn", relative), *AMPLE)
+    assert (result.exit_code, result.stdout.split("\n\n")[1]) == (0, (
+        "{Proven: win for North} 9... N6 10. S5x2 N3! 11. S6 N5?? {N1 keeps the win}\n"
+        "12. S2? {S4 keeps the win} 12... N6^? {N1x1 keeps the draw} 13. S5x1! 1-0\n"))
