@@ -223,3 +223,30 @@ def test_without_dask_the_error_names_the_install(archive):
     assert (done.returncode, done.stdout, done.stderr) == (
         2, "", "mancala: error: --scheduler needs Dask distributed, which is not installed: "
                "pip install 'mancala[dask]'\n")
+
+
+def test_the_dask_bag_pattern_of_scale_out_md(cluster, archive, tmp_path):
+    import json
+    import pathlib
+
+    address, _ = cluster
+    page = (pathlib.Path(__file__).resolve().parents[1] / "docs" / "scale-out.md").read_text(encoding="utf-8")
+    code = re.search(r"```python\n(.*?)```", page, re.S).group(1)
+    code, example = code.rsplit("\n\n\n", 1)
+    assert example == 'check_archive("tcp://10.0.0.5:8786", "/shared/games/*.pmn", "/shared/checked")\n'
+    shards = tmp_path / "games"
+    assert runner.invoke(app, ["split", "--games", "1000", "--out-dir", str(shards), "--jobs", "1",
+                               str(archive)]).exit_code == 0
+    namespace: dict = {}
+    exec(compile(code, "docs/scale-out.md", "exec"), namespace)
+    namespace["check_archive"](address, str(shards / "*.pmn"), str(tmp_path / "checked"))
+    rows = [json.loads(line) for part in ("0.part", "1.part", "2.part")
+            for line in (tmp_path / "checked" / part).read_text(encoding="utf-8").splitlines()]
+    assert sorted(os.listdir(tmp_path / "checked")) == ["0.part", "1.part", "2.part"]
+    assert [row["file"][-9:] for row in rows[::1000]] == ["00001.pmn", "00002.pmn", "00003.pmn"]
+    assert [row["index"] for row in rows] == [*range(1, 1001), *range(1, 1001), *range(1, 401)]
+    reports = [json.loads(line) for line in runner.invoke(
+        app, ["validate", "--format", "json", "--jobs", "1", str(archive)]).stdout.splitlines()]
+    assert [(row["plies"], row["valid"], len(row["errors"])) for row in rows] == \
+        [(report["plies"], report["valid"], len(report["problems"])) for report in reports]
+    assert sum(not row["valid"] for row in rows) == 7

@@ -186,9 +186,11 @@ def connect(address: str, timeout: float) -> Cluster:
         raise ClusterError(f"--scheduler needs Dask distributed, which is not installed: {INSTALL}") from None
     import logging
 
-    # The command's errors are its own lines; Dask's log would add others.
-    for name in ("distributed", "tornado"):
-        logging.getLogger(name).setLevel(logging.CRITICAL)
+    # The command's errors are its own lines; Dask's log would add others
+    # (Dask gives some of its loggers levels of their own).
+    for name in ["distributed", "tornado", *logging.root.manager.loggerDict]:
+        if name.split(".")[0] in ("distributed", "tornado"):
+            logging.getLogger(name).setLevel(logging.CRITICAL)
     own = stamp()
     try:
         client = distributed.Client(address, timeout=timeout, set_as_default=False)
