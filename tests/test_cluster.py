@@ -132,6 +132,13 @@ def test_scheduler_with_jobs_is_a_usage_error(archive):
         done = runner.invoke(app, ["validate", "--jobs", jobs, "--scheduler", "tcp://127.0.0.1:1", str(archive)])
         assert (done.exit_code, done.stdout, done.stderr) == (
             2, "", "mancala: error: give --jobs or --scheduler, not both\n")
+    done = runner.invoke(app, ["validate", "--scheduler", "http://127.0.0.1:8786", str(archive)])
+    assert (done.exit_code, done.stdout) == (2, "")
+    assert done.stderr.startswith("mancala: error: --scheduler http://127.0.0.1:8786: not a scheduler address "
+                                  "(unknown address scheme 'http'") and done.stderr.count("\n") == 1
+    done = runner.invoke(app, ["split", "--games", "5", "--out-dir", "parts", "--scheduler", "host", str(archive)])
+    assert (done.exit_code, done.stderr) == (
+        2, "mancala: error: --scheduler host: not a scheduler address (missing port number in address 'host')\n")
     done = runner.invoke(app, ["stats", "--scheduler-timeout", "0", "--scheduler", "tcp://127.0.0.1:1", str(archive)])
     assert (done.exit_code, done.stderr) == (
         2, "mancala: error: --scheduler-timeout must be more than 0 and at most 86400 seconds (got 0)\n")
@@ -144,14 +151,23 @@ def _set_stamp(value):
 
 
 def test_a_worker_of_another_version_is_one_line(cluster, archive):
-    from mancala_cli.cli.cluster import stamp
+    from mancala_cli.cli.cluster import connect, stamp
+    from mancala_cli.cli.inputs import open_source
+    from mancala_cli.cli.pipeline import Options, results
+    from mancala_cli.cli.running import UsageProblem
 
     address, client = cluster
+    connected = connect(address, 10)  # (the workers were of this version then)
     client.run(_set_stamp, "mancala 0.0.9 0123456789abcdef")
     try:
         done = runner.invoke(app, ["validate", "--scheduler", address, str(archive)])
+        with open_source(str(archive), "utf-8") as source, pytest.raises(UsageProblem) as failed:
+            list(results(source, Options("validate"), connected))
     finally:
         client.run(_set_stamp, None)
+        connected.close()
+    assert failed.value.message == (f"a worker runs mancala 0.0.9 0123456789abcdef, this command {stamp()}; "
+                                    "install the same version on every worker")
     assert done.exit_code == 2 and done.stdout == ""
     assert re.fullmatch(r"mancala: error: worker tcp://127\.0\.0\.1:\d+ runs mancala 0\.0\.9 0123456789abcdef, "
                         rf"this command {re.escape(stamp())}; install the same version on every worker\n",

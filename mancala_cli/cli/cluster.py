@@ -191,12 +191,16 @@ def connect(address: str, timeout: float) -> Cluster:
     for name in ["distributed", "tornado", *logging.root.manager.loggerDict]:
         if name.split(".")[0] in ("distributed", "tornado"):
             logging.getLogger(name).setLevel(logging.CRITICAL)
+    from distributed.comm.addressing import get_address_host_port
+
     own = stamp()
     try:
+        get_address_host_port(address)
+    except (ValueError, TypeError) as error:
+        raise ClusterError(f"--scheduler {address}: not a scheduler address ({_one_line(error)})") from None
+    try:
         client = distributed.Client(address, timeout=timeout, set_as_default=False)
-    except (OSError, TimeoutError, ValueError, TypeError) as error:
-        if isinstance(error, (ValueError, TypeError)):
-            raise ClusterError(f"--scheduler {address}: not a scheduler address ({_one_line(error)})") from None
+    except (OSError, TimeoutError, ValueError, TypeError):
         raise ClusterError(f"--scheduler {address}: no Dask scheduler answered within {timeout:g} s") from None
     try:
         try:
