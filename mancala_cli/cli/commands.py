@@ -324,7 +324,7 @@ SCHEDULER_OPTION = typer.Option(None, "--scheduler", metavar="ADDRESS",
                                      "(tcp://HOST:8786; needs mancala[dask]); not with --jobs.")
 SCHEDULER_TIMEOUT_OPTION = typer.Option(10.0, "--scheduler-timeout", parser=seconds("--scheduler-timeout"),
                                         metavar="SECONDS",
-                                        help="How long to wait for the scheduler and its workers (default 10).")
+                                        help="How long to wait for the scheduler and its workers.")
 
 
 def _jobs(jobs: int, scheduler: Optional[str] = None, timeout: float = 10.0) -> int | Cluster:
