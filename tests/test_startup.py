@@ -104,6 +104,9 @@ def test_validating_a_pmn_file_loads_no_xml_no_pyparsing_and_no_pydantic(tmp_pat
     assert code == 0
     assert top(names) & HEAVY == {"typer"}
     assert "mancala_cli.rules.kimasai_mackay" not in names
+    # Dask loads only with --scheduler.
+    assert {"distributed", "dask", "tornado"} & top(names) == set()
+    assert "mancala_cli.cli.cluster" not in names
 
 
 def test_the_game_page_loads_only_where_it_is_written(tmp_path):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -15,8 +15,11 @@ from .inputs import atomic_output, open_source
 from .pipeline import Task, task_results
 from .reporters import problem_line, sorted_problems
 
+if TYPE_CHECKING:
+    from .cluster import Cluster
 
-def answers(paths: list[str], encoding: str, task: Task, jobs: int) -> Iterator[tuple[str, int, Any]]:
+
+def answers(paths: list[str], encoding: str, task: Task, jobs: int | Cluster) -> Iterator[tuple[str, int, Any]]:
     """``(input name, game number in it, answer)`` for every game of every
     input, in input order. Raises InputError or XMLArchiveError for an
     input that cannot be read at all."""

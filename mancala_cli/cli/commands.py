@@ -20,7 +20,7 @@ from ..rules.core import Game, InvalidPosition, Move, Outcome, Position, side_na
 from ..rules.registry import GAME_IDS, UnknownGame, all_games, get_game
 from ..rules.perft import divide
 from .running import (MancalaGroup, choice, choices_metavar, end_now, install_signal_handlers, integer,
-                      prepare_streams, usage_error)
+                      prepare_streams, seconds, usage_error)
 from .running import jobs as jobs_parser
 
 if TYPE_CHECKING:
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from notation.record import GameRecord
 
     from ..checking import Replay
+    from .cluster import Cluster
     from .pipeline import GameResult, Options
 
 #: The deepest perft, the most random games and the longest random game asked for.
@@ -362,12 +363,23 @@ JOBS_OPTION = typer.Option("auto", "--jobs", "-j", parser=jobs_parser("--jobs"),
                                 "output stays in input order).")
 
 
-def _jobs(jobs: int) -> int:
+SCHEDULER_OPTION = typer.Option(None, "--scheduler", metavar="ADDRESS",
+                                help="Run the batches on the Dask cluster of this scheduler "
+                                     "(tcp://HOST:8786; needs mancala[dask]); not with --jobs.")
+SCHEDULER_TIMEOUT_OPTION = typer.Option(10.0, "--scheduler-timeout", parser=seconds("--scheduler-timeout"),
+                                        metavar="SECONDS",
+                                        help="How long to wait for the scheduler and its workers.")
+
+
+def _jobs(jobs: int, scheduler: Optional[str] = None, timeout: float = 10.0) -> int | Cluster:
     """``--jobs``: ``auto`` (0) is the usable cores; far more than them is a
     warning (the pipeline never starts more workers than cores, and none for
-    an input of one batch)."""
+    an input of one batch). ``--scheduler``: the cluster, connected and
+    checked now, before any output is opened, and closed with the command."""
     from .pipeline import usable_cores
 
+    if scheduler is not None:
+        return _cluster(scheduler, timeout)
     cores = usable_cores()
     if jobs == 0:
         return cores
@@ -377,7 +389,26 @@ def _jobs(jobs: int) -> int:
     return jobs
 
 
-def _results(paths: list[str], encoding: str, options, jobs: int, progress):
+def _cluster(address: str, timeout: float) -> Cluster:
+    from typer._click.core import ParameterSource
+    from typer._click.globals import get_current_context
+
+    from .cluster import ClusterError, connect
+
+    context = get_current_context()
+    if context.get_parameter_source("jobs") == ParameterSource.COMMANDLINE:
+        fail("give --jobs or --scheduler, not both")
+    if not address.strip():
+        fail("--scheduler: empty address")
+    try:
+        cluster = connect(address, timeout)
+    except ClusterError as error:
+        fail(str(error))
+    context.call_on_close(cluster.close)
+    return cluster
+
+
+def _results(paths: list[str], encoding: str, options, jobs: int | Cluster, progress):
     """Every game's result, in input order: (path, GameResult or the error that stopped the file)."""
     from .inputs import InputError, open_source
     from .pipeline import results
@@ -440,6 +471,8 @@ def validate(
                                  help="text, or json (one JSON object per game)."),
     encoding: str = ENCODING_OPTION,
     jobs: int = JOBS_OPTION,
+    scheduler: Optional[str] = SCHEDULER_OPTION,
+    scheduler_timeout: float = SCHEDULER_TIMEOUT_OPTION,
 ) -> None:
     """Check every game: syntax, every move of the main line and the variations
     against the rules, outcome marks, move numbers, result and score.
@@ -457,14 +490,14 @@ def validate(
     if game is not None:
         _game(game)
     _encoding(encoding)
-    jobs = _jobs(jobs)
+    workers = _jobs(jobs, scheduler, scheduler_timeout)
     options = Options("validate", format, game, strict)
     totals = {"games": 0, "moves": 0, "errors": 0, "warnings": 0}
     io_failed = False
     out = sys.stdout
     progress = _Progress() if _Progress.wanted(quiet) else None
     with progress or contextlib.nullcontext():
-        for path, result in _results(_inputs(files), encoding, options, jobs, progress):
+        for path, result in _results(_inputs(files), encoding, options, workers, progress):
             if isinstance(result, Exception):
                 io_failed = io_failed or isinstance(result, InputError)
                 totals["errors"] += 1
@@ -515,6 +548,8 @@ def convert(
     game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", help="Game id for records without a Game tag."),
     encoding: str = ENCODING_OPTION,
     jobs: int = JOBS_OPTION,
+    scheduler: Optional[str] = SCHEDULER_OPTION,
+    scheduler_timeout: float = SCHEDULER_TIMEOUT_OPTION,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     force: bool = typer.Option(False, "--force", help="Replace an input that has errors when -o names it."),
 ) -> None:
@@ -536,11 +571,11 @@ def convert(
     if output == "":
         fail("--output: empty file name")
     _encoding(encoding)
-    jobs = _jobs(jobs)
+    workers = _jobs(jobs, scheduler, scheduler_timeout)
     options = Options("convert", to, game, False, coords, positions)
     paths = _inputs(files)
     progress = _Progress() if _Progress.wanted(quiet) else None
-    conversion = _Conversion(paths, encoding, options, jobs, progress, output, force)
+    conversion = _Conversion(paths, encoding, options, workers, progress, output, force)
     try:
         with progress or contextlib.nullcontext():
             if to == "xml":
@@ -567,6 +602,8 @@ def annotate(
     game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", help="Game id for records without a Game tag."),
     encoding: str = ENCODING_OPTION,
     jobs: int = JOBS_OPTION,
+    scheduler: Optional[str] = SCHEDULER_OPTION,
+    scheduler_timeout: float = SCHEDULER_TIMEOUT_OPTION,
     force: bool = typer.Option(False, "--force", help="Replace an input that has errors when -o names it."),
 ) -> None:
     """Write every game back with the engine's facts for its main line: the
@@ -594,12 +631,12 @@ def annotate(
     _encoding(encoding)
     paths = _inputs(files)
     onto_input = output not in (None, "-") and any(p != "-" and _same_file(p, output) for p in paths)
-    jobs = _jobs(jobs)
+    workers = _jobs(jobs, scheduler, scheduler_timeout)
     task = AnnotateTask(to, Limits(depth, nodes, time), game)
     errors = 0
     try:
         with GameOutput(output, to) as out:
-            for name, index, picked in answers(paths, encoding, task, jobs):
+            for name, index, picked in answers(paths, encoding, task, workers):
                 for problem in sorted_problems(picked.problems):
                     typer.echo(problem_line(name, problem), err=True)
                 errors += sum(problem.severity == "error" for problem in picked.problems)
@@ -621,7 +658,7 @@ class _Conversion:
     """The games of a ``convert`` run as they are written to ``output``, and
     the errors counted on the way (each game's problems on standard error)."""
 
-    def __init__(self, paths: list[str], encoding: str, options: Options, jobs: int,
+    def __init__(self, paths: list[str], encoding: str, options: Options, jobs: int | Cluster,
                  progress: Optional[_Progress], output: Optional[str], force: bool) -> None:
         self.paths, self.encoding, self.options, self.jobs = paths, encoding, options, jobs
         self.progress, self.output, self.force = progress, output, force
@@ -1271,6 +1308,8 @@ def filter_games(
     output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write here (atomically) instead of stdout."),
     encoding: str = ENCODING_OPTION,
     jobs: int = JOBS_OPTION,
+    scheduler: Optional[str] = SCHEDULER_OPTION,
+    scheduler_timeout: float = SCHEDULER_TIMEOUT_OPTION,
 ) -> None:
     """Write the games that match every criterion given, in input order.
 
@@ -1308,7 +1347,7 @@ def filter_games(
     _encoding(encoding)
     task = FilterTask(criteria, to, invert, dedupe, write=not count or duplicates is not None)
     paths = _inputs(files)
-    jobs = _jobs(jobs)
+    workers = _jobs(jobs, scheduler, scheduler_timeout)
     problems = Problems()
     seen = DigestSet()
     written = 0
@@ -1320,7 +1359,7 @@ def filter_games(
         with contextlib.ExitStack() as stack:
             out = None if count else stack.enter_context(GameOutput(output, to))
             dropped = None if duplicates is None else stack.enter_context(GameOutput(duplicates, to))
-            for name, index, picked in answers(paths, encoding, task, jobs):
+            for name, index, picked in answers(paths, encoding, task, workers):
                 problems.report(name, index, picked)
                 if not picked.selected or picked.unwritable is not None:
                     continue
@@ -1351,6 +1390,8 @@ def split(
     to: str = TO_OPTION,
     encoding: str = ENCODING_OPTION,
     jobs: int = JOBS_OPTION,
+    scheduler: Optional[str] = SCHEDULER_OPTION,
+    scheduler_timeout: float = SCHEDULER_TIMEOUT_OPTION,
 ) -> None:
     """Write the games in files of N games each: DIR/00001.pmn, DIR/00002.pmn …
 
@@ -1371,7 +1412,7 @@ def split(
         fail("--out-dir: empty folder name")
     _encoding(encoding)
     paths = _inputs(files)
-    jobs = _jobs(jobs)
+    workers = _jobs(jobs, scheduler, scheduler_timeout)
     suffix = SPLIT_SUFFIXES[to]
     problems = Problems()
     written: set[str] = set()
@@ -1379,7 +1420,7 @@ def split(
     try:
         with contextlib.ExitStack() as stack:
             current: Optional[GameOutput] = None
-            for name, index, picked in answers(paths, encoding, FilterTask(target=to), jobs):
+            for name, index, picked in answers(paths, encoding, FilterTask(target=to), workers):
                 problems.report(name, index, picked)
                 if picked.unwritable is not None:
                     continue
@@ -1410,6 +1451,8 @@ def stats(
                                  help="text (aligned tables), or json (one object)."),
     encoding: str = ENCODING_OPTION,
     jobs: int = JOBS_OPTION,
+    scheduler: Optional[str] = SCHEDULER_OPTION,
+    scheduler_timeout: float = SCHEDULER_TIMEOUT_OPTION,
 ) -> None:
     """Summarise an archive: games and invalid games; per game the plies
     (least, median, most, mean), the recorded results and the engine's
@@ -1428,10 +1471,10 @@ def stats(
 
     _encoding(encoding)
     paths = _inputs(files)
-    jobs = _jobs(jobs)
+    workers = _jobs(jobs, scheduler, scheduler_timeout)
     summary = Summary()
     try:
-        for _, _, figures in answers(paths, encoding, StatsTask(depth), jobs):
+        for _, _, figures in answers(paths, encoding, StatsTask(depth), workers):
             summary.add(figures)
     except (InputError, XMLArchiveError) as error:
         _read_failed(error)

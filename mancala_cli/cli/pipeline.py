@@ -38,6 +38,8 @@ from ..checking import Replay, replay
 if TYPE_CHECKING:
     from concurrent.futures import Executor
 
+    from .cluster import Cluster, DaskExecutor
+
 #: Lines of PMN per batch (about 100 games of typical length).
 BATCH_LINES = 600
 #: Characters per batch: a batch is also full when its lines hold this many.
@@ -299,7 +301,7 @@ def read_records(source: Source, kind: str | None = None) -> Iterator[GameRecord
         yield record
 
 
-def results(source: Source, options: Options, jobs: int = 1,
+def results(source: Source, options: Options, jobs: int | Cluster = 1,
             advance: Callable[[int], None] | None = None) -> Iterator[GameResult]:
     """Every game's result for one input, in input order and numbered
     (:func:`number`); an input without games gives the ``no-games`` result.
@@ -322,7 +324,7 @@ def results(source: Source, options: Options, jobs: int = 1,
         yield number(no_games(options, source.name), 1)
 
 
-def task_results(source: Source, task: Task, jobs: int = 1,
+def task_results(source: Source, task: Task, jobs: int | Cluster = 1,
                  advance: Callable[[int], None] | None = None) -> Iterator[Any]:
     """Every game's answer of ``task`` for one input, in input order (none
     for an input without games). Raises InputError or XMLArchiveError."""
@@ -445,10 +447,19 @@ def usable_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def run(options: Options | Task, work: Iterable[Batch], jobs: int = 1) -> Iterator[tuple[Batch, list[Any]]]:
+def run(options: Options | Task, work: Iterable[Batch],
+        jobs: int | Cluster = 1) -> Iterator[tuple[Batch, list[Any]]]:
     """Process batches in order, over worker processes when ``jobs`` is more
-    than one: at most ``jobs``, the usable cores and the number of batches."""
+    than one: at most ``jobs``, the usable cores and the number of batches;
+    or on the Dask cluster ``jobs`` (:mod:`.cluster`)."""
     work = iter(work)
+    if not isinstance(jobs, int):
+        cluster = jobs.executor()
+        try:
+            yield from _ordered(cluster, options, work, jobs.window)
+        finally:
+            cluster.shutdown(wait=False, cancel_futures=True)
+        return
     ahead = list(itertools.islice(work, min(jobs, usable_cores())))
     workers = min(jobs, len(ahead))
     if workers <= 1:
@@ -492,7 +503,7 @@ def process_pool(workers: int) -> Executor:
     return ProcessPoolExecutor(max_workers=workers, initializer=_quiet_worker)
 
 
-def _ordered(pool: Executor, options: Options | Task, work: Iterable[Batch], window: int):
+def _ordered(pool: Executor | DaskExecutor, options: Options | Task, work: Iterable[Batch], window: int):
     flight: deque = deque()
     for batch in work:
         flight.append((batch, pool.submit(process_batch, options, batch)))

@@ -118,6 +118,20 @@ def jobs(option: str) -> Callable[[str], int]:
     return integer(option, 1, named={"auto": 0})
 
 
+def seconds(option: str, low: float = 0.0, high: float = 86_400.0) -> Callable[[str], float]:
+    """A parser for a duration in seconds, more than ``low`` and at most ``high``."""
+    def parse(value: Any) -> float:
+        text = str(value).strip()
+        try:
+            number = float(text)
+        except ValueError:
+            raise usage_error(f"{option} must be a number of seconds (got {str(value)!r})") from None
+        if not low < number <= high:  # (also refuses nan)
+            raise usage_error(f"{option} must be more than {low:g} and at most {high:g} seconds (got {text})")
+        return number
+    return parse
+
+
 def choices_metavar(values: Sequence[str]) -> str:
     return "[" + "|".join(values) + "]"
 

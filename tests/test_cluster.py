@@ -1,0 +1,279 @@
+"""--scheduler ADDRESS: the batches on a Dask cluster (a LocalCluster of two
+worker processes here) give the bytes of --jobs 1; a killed worker costs
+nothing; an unreachable scheduler, a worker without the project or with
+another version of it, and Dask not installed are one-line errors."""
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+from typer.testing import CliRunner
+
+from mancala_cli.cli import app
+
+pytestmark = pytest.mark.skipif(os.environ.get("MANCALA_PURE", "") not in ("", "0"),
+                                reason="the cluster tests run once, on the compiled-core run")
+distributed = pytest.importorskip("distributed", reason="Dask distributed is not installed (pip install '.[dask]')")
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None) as local:
+        with distributed.Client(local.scheduler_address, set_as_default=False) as client:
+            yield local.scheduler_address, client
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory):
+    """2,400 random games of the three rules, a few of them damaged."""
+    parts = []
+    for seed, game in enumerate(("kingulu", "kimasai-mackay", "kimasai-klamroth")):
+        done = runner.invoke(app, ["random", "--game", game, "-n", "800", "--seed", str(seed), "--max-plies", "50"])
+        assert done.exit_code == 0
+        parts.append(done.stdout)
+    games = "\n".join(parts).split("\n\n")
+    for k in range(5, len(games), 397):
+        games[k] = games[k].replace(" 2. ", " 2. i9 ", 1)
+    path = tmp_path_factory.mktemp("cluster") / "archive.pmn"
+    path.write_text("\n\n".join(games), encoding="utf-8")
+    return path
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.parametrize("args, code, damaged", [
+    (["validate", "--format", "json"], 1, 7),
+    (["convert", "--to", "json", "--positions"], 1, 7),
+    (["filter", "--min-plies", "45", "--invalid", "--to", "pmn"], 0, 0),
+    (["stats", "--depth", "1"], 0, 0),
+])
+def test_cluster_gives_the_bytes_of_one_job(cluster, archive, args, code, damaged):
+    address, _ = cluster
+    one = runner.invoke(app, [*args, "--jobs", "1", str(archive)])
+    spread = runner.invoke(app, [*args, "--scheduler", address, str(archive)])
+    assert (spread.exit_code, spread.stderr) == (one.exit_code, one.stderr)
+    assert spread.stdout_bytes == one.stdout_bytes
+    assert one.exit_code == code and len(one.stdout_bytes) > 1000
+    assert one.stderr.count("bad-hole") + one.stdout.count("bad-hole") == damaged
+
+
+def test_annotate_on_the_cluster_gives_the_bytes_of_one_job(cluster, archive, tmp_path):
+    address, _ = cluster
+    some = tmp_path / "some.pmn"
+    some.write_text("\n\n".join(archive.read_text(encoding="utf-8").split("\n\n")[:60]) + "\n", encoding="utf-8")  # 30 games
+    args = ["annotate", "--nodes", "300", str(some)]
+    one = runner.invoke(app, [*args, "--jobs", "1"])
+    spread = runner.invoke(app, [*args, "--scheduler", address])
+    assert (spread.exit_code, spread.stderr, spread.stdout_bytes) == (one.exit_code, one.stderr, one.stdout_bytes)
+    assert one.stdout.count("[Game ") == 30
+
+
+def test_output_file_and_progress_count_every_batch(cluster, archive, tmp_path):
+    from mancala_cli.cli.cluster import connect
+    from mancala_cli.cli.inputs import open_source
+    from mancala_cli.cli.pipeline import Options, batches, results
+
+    address, _ = cluster
+    out = tmp_path / "games.jsonl"
+    assert runner.invoke(app, ["convert", "--to", "json", "-o", str(out), "--scheduler", address,
+                               str(archive)]).exit_code == 1
+    assert out.read_bytes() == runner.invoke(app, ["convert", "--to", "json", "--jobs", "1", str(archive)]).stdout_bytes
+    with open_source(str(archive), "utf-8") as source:
+        sizes = [batch.size for batch in batches(source.lines(), "pmn", source.name, source.problems)]
+    done = []
+    connected = connect(address, 10)
+    try:
+        with open_source(str(archive), "utf-8") as source:
+            assert sum(1 for _ in results(source, Options("validate"), connected, done.append)) == 2400
+    finally:
+        connected.close()
+    assert done == sizes and len(sizes) > 20
+
+
+def test_a_killed_worker_costs_nothing(cluster, archive, tmp_path):
+    address, client = cluster
+    big = tmp_path / "big.pmn"
+    text = archive.read_text(encoding="utf-8")
+    big.write_text("\n\n".join([text] * 3), encoding="utf-8")
+    expected = runner.invoke(app, ["validate", "--jobs", "1", str(big)]).stdout_bytes
+    run = subprocess.Popen([sys.executable, "-m", "mancala_cli", "validate", "--scheduler", address, str(big)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    pids = client.run(os.getpid)
+    deadline = time.monotonic() + 15
+    busy = {}
+    while not busy and time.monotonic() < deadline:  # a worker in the middle of a batch
+        busy = {worker: keys for worker, keys in client.processing().items() if keys}
+        time.sleep(0.01)
+    assert busy, "no batch ever reached a worker"
+    os.kill(pids[next(iter(busy))], signal.SIGKILL)
+    assert run.poll() is None, "the run ended before the worker was killed"
+    out, err = run.communicate(timeout=60)
+    assert (run.returncode, err) == (1, b"")
+    assert out == expected
+    client.wait_for_workers(2, timeout=20)  # the nanny starts another worker
+
+
+def test_unreachable_scheduler_is_one_line_and_leaves_the_output(archive, tmp_path):
+    port = free_port()
+    out = tmp_path / "out.jsonl"
+    out.write_text("old\n")
+    started = time.monotonic()
+    done = runner.invoke(app, ["convert", "--to", "json", "-o", str(out), "--scheduler", f"tcp://127.0.0.1:{port}",
+                               "--scheduler-timeout", "1.5", str(archive)])
+    took = time.monotonic() - started
+    assert (done.exit_code, done.stdout, done.stderr) == (
+        2, "", f"mancala: error: --scheduler tcp://127.0.0.1:{port}: no Dask scheduler answered within 1.5 s\n")
+    assert out.read_text() == "old\n" and os.listdir(tmp_path) == ["out.jsonl"]
+    assert 1.4 < took < 6
+
+
+def test_scheduler_with_jobs_is_a_usage_error(archive):
+    for jobs in ("2", "auto"):
+        done = runner.invoke(app, ["validate", "--jobs", jobs, "--scheduler", "tcp://127.0.0.1:1", str(archive)])
+        assert (done.exit_code, done.stdout, done.stderr) == (
+            2, "", "mancala: error: give --jobs or --scheduler, not both\n")
+    done = runner.invoke(app, ["validate", "--scheduler", "http://127.0.0.1:8786", str(archive)])
+    assert (done.exit_code, done.stdout) == (2, "")
+    assert done.stderr.startswith("mancala: error: --scheduler http://127.0.0.1:8786: not a scheduler address "
+                                  "(unknown address scheme 'http'") and done.stderr.count("\n") == 1
+    done = runner.invoke(app, ["split", "--games", "5", "--out-dir", "parts", "--scheduler", "host", str(archive)])
+    assert (done.exit_code, done.stderr) == (
+        2, "mancala: error: --scheduler host: not a scheduler address (missing port number in address 'host')\n")
+    done = runner.invoke(app, ["stats", "--scheduler-timeout", "0", "--scheduler", "tcp://127.0.0.1:1", str(archive)])
+    assert (done.exit_code, done.stderr) == (
+        2, "mancala: error: --scheduler-timeout must be more than 0 and at most 86400 seconds (got 0)\n")
+
+
+def _set_stamp(value):
+    from mancala_cli.cli import cluster
+
+    cluster._stamp = value
+
+
+def test_a_worker_of_another_version_is_one_line(cluster, archive):
+    from mancala_cli.cli.cluster import connect, stamp
+    from mancala_cli.cli.inputs import open_source
+    from mancala_cli.cli.pipeline import Options, results
+    from mancala_cli.cli.running import UsageProblem
+
+    address, client = cluster
+    connected = connect(address, 10)  # (the workers were of this version then)
+    client.run(_set_stamp, "mancala 0.0.9 0123456789abcdef")
+    try:
+        done = runner.invoke(app, ["validate", "--scheduler", address, str(archive)])
+        with open_source(str(archive), "utf-8") as source, pytest.raises(UsageProblem) as failed:
+            list(results(source, Options("validate"), connected))
+    finally:
+        client.run(_set_stamp, None)
+        connected.close()
+    assert failed.value.message == (f"a worker runs mancala 0.0.9 0123456789abcdef, this command {stamp()}; "
+                                    "install the same version on every worker")
+    assert done.exit_code == 2 and done.stdout == ""
+    assert re.fullmatch(r"mancala: error: worker tcp://127\.0\.0\.1:\d+ runs mancala 0\.0\.9 0123456789abcdef, "
+                        rf"this command {re.escape(stamp())}; install the same version on every worker\n",
+                        done.stderr)
+    assert re.fullmatch(r"mancala 0\.1\.0 [0-9a-f]{16}", stamp())
+
+
+def test_every_batch_carries_the_stamp():
+    from mancala_cli.cli.cluster import ProjectMismatch, checked, stamp
+
+    assert checked(stamp(), len, "abc") == 3
+    with pytest.raises(ProjectMismatch, match=r"^a worker runs mancala 0\.1\.0 [0-9a-f]{16}, this command other$"):
+        checked("other", len, "abc")
+
+
+def _hide_project():
+    import sys
+
+    class Hidden:
+        def find_spec(self, name, path=None, target=None):
+            if name.split(".")[0] in ("mancala_cli", "notation"):
+                raise ModuleNotFoundError(f"No module named {name!r}")
+            return None
+
+    sys.meta_path.insert(0, Hidden())
+    for name in [name for name in sys.modules if name.split(".")[0] in ("mancala_cli", "notation")]:
+        del sys.modules[name]
+
+
+def _show_project():
+    import sys
+
+    sys.meta_path[:] = [finder for finder in sys.meta_path if type(finder).__name__ != "Hidden"]
+
+
+def test_a_worker_without_the_project_is_one_line(cluster, archive):
+    from mancala_cli.cli.cluster import connect
+    from mancala_cli.cli.inputs import open_source
+    from mancala_cli.cli.pipeline import Options, results
+    from mancala_cli.cli.running import UsageProblem
+
+    address, client = cluster
+    connected = connect(address, 10)  # (the workers had the project then)
+    client.run(_hide_project)
+    try:
+        done = runner.invoke(app, ["validate", "--scheduler", address, str(archive)])
+        with open_source(str(archive), "utf-8") as source, pytest.raises(UsageProblem) as failed:
+            list(results(source, Options("validate"), connected))
+    finally:
+        client.run(_show_project)
+        connected.close()
+    assert done.exit_code == 2 and done.stdout == ""
+    assert re.fullmatch(r"mancala: error: worker tcp://127\.0\.0\.1:\d+ cannot load the project \(.*No module "
+                        r"named 'mancala_cli'.*\); install mancala on every worker\n", done.stderr)
+    assert re.fullmatch(r"a worker cannot load the project \(.*'mancala_cli'.*\); install mancala on every worker",
+                        failed.value.message)
+
+
+def test_without_dask_the_error_names_the_install(archive):
+    hide = ("import sys\n"
+            "class Hidden:\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            "        if name.split('.')[0] == 'distributed': raise ModuleNotFoundError(name)\n"
+            "sys.meta_path.insert(0, Hidden())\n"
+            "from mancala_cli.cli import main\n"
+            "sys.argv = ['mancala', 'validate', '--scheduler', 'tcp://127.0.0.1:1', sys.argv[1]]\n"
+            "main()\n")
+    done = subprocess.run([sys.executable, "-c", hide, str(archive)], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", "mancala: error: --scheduler needs Dask distributed, which is not installed: "
+               "pip install 'mancala[dask]'\n")
+
+
+def test_the_dask_bag_pattern_of_scale_out_md(cluster, archive, tmp_path):
+    import json
+    import pathlib
+
+    address, _ = cluster
+    page = (pathlib.Path(__file__).resolve().parents[1] / "docs" / "scale-out.md").read_text(encoding="utf-8")
+    code = re.search(r"```python\n(.*?)```", page, re.S).group(1)
+    code, example = code.rsplit("\n\n\n", 1)
+    assert example == 'check_archive("tcp://10.0.0.5:8786", "/shared/games/*.pmn", "/shared/checked")\n'
+    shards = tmp_path / "games"
+    assert runner.invoke(app, ["split", "--games", "1000", "--out-dir", str(shards), "--jobs", "1",
+                               str(archive)]).exit_code == 0
+    namespace: dict = {}
+    exec(compile(code, "docs/scale-out.md", "exec"), namespace)
+    namespace["check_archive"](address, str(shards / "*.pmn"), str(tmp_path / "checked"))
+    rows = [json.loads(line) for part in ("0.part", "1.part", "2.part")
+            for line in (tmp_path / "checked" / part).read_text(encoding="utf-8").splitlines()]
+    assert sorted(os.listdir(tmp_path / "checked")) == ["0.part", "1.part", "2.part"]
+    assert [row["file"][-9:] for row in rows[::1000]] == ["00001.pmn", "00002.pmn", "00003.pmn"]
+    assert [row["index"] for row in rows] == [*range(1, 1001), *range(1, 1001), *range(1, 401)]
+    reports = [json.loads(line) for line in runner.invoke(
+        app, ["validate", "--format", "json", "--jobs", "1", str(archive)]).stdout.splitlines()]
+    assert [(row["plies"], row["valid"], len(row["errors"])) for row in rows] == \
+        [(report["plies"], report["valid"], len(report["problems"])) for report in reports]
+    assert sum(not row["valid"] for row in rows) == 7
