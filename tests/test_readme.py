@@ -68,6 +68,30 @@ def test_readme_get_going_output_is_ignored():
     assert folders and all(_ignored(f"{folder}/ply-000.svg") for folder in folders)
 
 
+@pytest.mark.skipif(not (BIN / "mancala").exists(), reason="mancala is not installed beside this Python")
+@pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(), reason="not a git clone")
+def test_readme_get_going_command_runs(tmp_path):
+    """The first command of "Get going", less its install steps (the suite
+    runs in an installed environment): every step succeeds, and writes the
+    files it names, which git ignores."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    command = re.search(r"## Get going\n.*?```sh\n(.*?)\n```", text, re.S).group(1)
+    steps = command.split(" && ")
+    assert steps[0] == "python3 -m venv .venv" and steps[1].startswith(".venv/bin/pip install")
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    for step in steps[2:]:
+        assert step.startswith(".venv/bin/mancala "), step
+        done = subprocess.run(["bash", "-c", str(BIN) + "/" + step[len(".venv/bin/"):]], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, (step, done.stderr)
+    assert (tmp_path / "board.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (tmp_path / "game.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    assert (tmp_path / "diagrams" / "ply-000.svg").exists()
+    written = sorted(p.name for p in tmp_path.iterdir() if p.name != "examples")
+    assert written == ["board.png", "diagrams", "game.html"]
+    assert all(_ignored(name) for name in ("board.png", "game.html", "diagrams/ply-000.svg"))
+
+
 def test_readme_python_example_runs_as_shown(tmp_path):
     """The "From Python" example prints what the README shows, and writes
     only files git ignores."""
