@@ -153,6 +153,25 @@ def test_transpositions_are_found_once():
     assert len(solver.table) <= solution.nodes
 
 
+def test_a_full_table_costs_searches_never_results_or_memory():
+    """With room for a handful of positions, the results are those of an
+    unbounded table (and of the plain minimax), the table never holds more,
+    and the search only grows."""
+    for game_id, positions in (("kingulu", kingulu_endgames(3)),
+                               ("kimasai-klamroth", small_positions(get_game("kimasai-klamroth"),
+                                                                    lambda rng: scattered(get_game("kimasai-klamroth"),
+                                                                                          rng, 2), 2))):
+        game = get_game(game_id)
+        for position in positions:
+            free = Solver(game).solve(position)
+            small = Solver(game, max_entries=8)
+            bounded = small.solve(position)
+            assert [(m.origin, r) for m, r in bounded.moves] == [(m.origin, r) for m, r in free.moves]
+            assert (bounded.result, bounded.best) == (free.result, free.best)
+            assert len(small.table) <= 8 and bounded.nodes >= free.nodes
+            check_against_minimax(game, position)
+
+
 def test_results_do_not_depend_on_the_order_asked():
     game = get_game("kingulu")
     first, second = kingulu_endgames(2)

@@ -47,6 +47,11 @@ LOSS: Final = -1
 #: The longest line searched: deeper, a line is left unknown (and the
 #: interpreter's stack is safe).
 MAX_PLIES: Final = 400
+#: The most positions the table holds (about 0.9 GB of memory for kingulu,
+#: 1.1 GB for kimasai-mackay and 2.7 GB for kimasai-klamroth, whose keys
+#: hold earlier positions): once it is full, positions not in it are searched
+#: again rather than stored, so memory stays bounded however long a search runs.
+MAX_ENTRIES: Final = 2_000_000
 #: How often (in nodes) the clock is read.
 CLOCK_EVERY: Final = 1024
 #: How often (in nodes) a progress callback hears of a search under way.
@@ -87,10 +92,12 @@ class Solution:
 
 class Solver:
     """Solves positions of one game. Each :meth:`solve` starts from an empty
-    table and an empty node count."""
+    table and an empty node count; the table holds at most ``max_entries``
+    positions (:data:`MAX_ENTRIES`)."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, *, max_entries: int = MAX_ENTRIES) -> None:
         self.game = game
+        self.max_entries = max_entries
         self.history_game = game.uses_history
         self.table: dict[tuple, tuple[int, int, int]] = {}
         self.path: set[tuple] = set()
@@ -230,7 +237,7 @@ class Solver:
         if not children:
             outcome = game.outcome(position, history=past, moves=[])
             value = DRAW_VALUE if outcome is None else self.value_of(outcome.result, position)
-            self.table[key] = (value, value, -1)
+            self.store(key, value, value, -1)
             return value, value
         if depth <= 0 or ply >= MAX_PLIES:
             return known_low, known_high
@@ -260,5 +267,13 @@ class Solver:
             self.path.discard(key)
         low = max(low, known_low)
         high = min(high, known_high)
-        self.table[key] = (low, high, best)
+        self.store(key, low, high, best)
         return low, high
+
+    def store(self, key: tuple, low: int, high: int, best: int) -> None:
+        """Keep what was found of ``key`` (a bound is sound however it was
+        found, so one left out costs a search again, never a wrong result):
+        a new position only while the table has room."""
+        table = self.table
+        if len(table) < self.max_entries or key in table:
+            table[key] = (low, high, best)
