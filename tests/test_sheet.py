@@ -212,3 +212,14 @@ def test_the_example_sheet_is_what_the_command_draws():
     example = (EXAMPLES / "kingulu-village-match-sheet.svg").read_text(encoding="utf-8")
     assert example == run("render", VILLAGE, "--sheet", "--every", "6", "--columns", "2").stdout
     assert captions(example) == ["Start", "3... a2", "6... a2", "9... b2", "12. a1x1"]
+
+
+def test_a_sheet_shows_at_most_a_thousand_positions():
+    from mancala_cli.diagrams.sheet import MAX_BOARDS, choose_plies
+
+    assert MAX_BOARDS == 1000
+    assert len(choose_plies(999, every=1)) == 1000 and len(choose_plies(1998, every=2)) == 1000
+    with pytest.raises(ValueError, match=r"^a sheet shows at most 1,000 positions \(every 2 gives 1,001\)$"):
+        choose_plies(1999, every=2)
+    with pytest.raises(ValueError, match=r"^a sheet shows at most 1,000 positions \(got 1,001\)$"):
+        choose_plies(5000, plies=list(range(1001)))

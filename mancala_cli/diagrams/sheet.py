@@ -81,11 +81,17 @@ def move_caption(game: Game, before: Position, move: Move) -> str:
     return f"{number} {format_move(game.board, move, 'algebraic', before.side)}"
 
 
+#: The most positions one sheet shows (a page of a book holds a few dozen;
+#: this keeps a sheet of a very long game from growing without bound).
+MAX_BOARDS = 1000
+
+
 def choose_plies(last: int, *, plies: Sequence[int] | None = None, every: int | None = None) -> list[int]:
     """The plies a sheet shows, of a game whose last position is ply ``last``:
     ``plies`` as given, or ply 0 and every ``every``-th after it, the last
     position always included. Raises :class:`ValueError` (one line) for a
-    ply past the last, a ply given twice, both or neither of the two.
+    ply past the last, a ply given twice, both or neither of the two, and
+    more than :data:`MAX_BOARDS` positions.
 
         >>> choose_plies(23, every=10), choose_plies(23, plies=[20, 0])
         ([0, 10, 20, 23], [20, 0])
@@ -95,12 +101,17 @@ def choose_plies(last: int, *, plies: Sequence[int] | None = None, every: int | 
     if every is not None:
         if every < 1:
             raise ValueError(f"every must be at least 1 (got {every})")
+        count = -(-(last + 1) // every) + (last % every != 0)
+        if count > MAX_BOARDS:
+            raise ValueError(f"a sheet shows at most {MAX_BOARDS:,} positions (every {every} gives {count:,})")
         chosen = list(range(0, last + 1, every))
         return chosen if chosen[-1] == last else chosen + [last]
     assert plies is not None
     chosen = list(plies)
     if not chosen:
         raise ValueError("a sheet needs at least one position")
+    if len(chosen) > MAX_BOARDS:
+        raise ValueError(f"a sheet shows at most {MAX_BOARDS:,} positions (got {len(chosen):,})")
     seen: set[int] = set()
     for ply in chosen:
         if ply < 0 or ply > last:
