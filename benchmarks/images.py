@@ -9,6 +9,7 @@ Needs the png extra (``pip install -e '.[png]'``, as benchmarks/run does).
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import time
@@ -54,7 +55,8 @@ def main() -> None:
             each = median_ms(lambda: draw_png(scale), args.runs) / len(sample)
             print(f"png {game.id:17} scale {scale:g}: {each:7.2f} ms per PNG, {each / yardstick:6.1f}x one SVG "
                   f"diagram ({yardstick:.3f} ms)")
-    record = next(read("examples/kingulu-village-match.pmn"))
+    record = next(read(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples",
+                            "kingulu-village-match.pmn")))
     kingulu = get_game("kingulu")
     line = Line(kingulu)
     yardstick = median_ms(lambda: board_svg(kingulu, line.position), args.runs * 20)
