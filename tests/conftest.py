@@ -1,4 +1,7 @@
+import os
 import pathlib
+import pty
+import subprocess
 
 import pytest
 
@@ -40,3 +43,23 @@ def illegal(game_id: str, position: str, hole: str) -> IllegalMove:
     with pytest.raises(IllegalMove) as caught:
         game.play(parse_position(game, position), game.board.index_of(hole))
     return caught.value
+
+
+def on_terminal(command: list[str], env: dict[str, str] | None = None) -> tuple[bytes, bytes]:
+    """Run ``command`` with its standard error on a pseudo-terminal: what it
+    wrote to standard output (a pipe) and what the terminal saw."""
+    master, slave = pty.openpty()
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=slave, env=env)
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    out = child.communicate(timeout=60)[0]
+    os.close(master)
+    return out, seen

@@ -5,7 +5,6 @@ Skipped when no Chromium is installed (Debian package ``chromium``).
 from __future__ import annotations
 
 import os
-import shutil
 import struct
 import subprocess
 import tempfile
@@ -19,13 +18,7 @@ from mancala_cli.diagrams.svg import (BACKGROUND, HOLE_FILL, HOLE_R, SEED_FILL, 
                              hole_centre, viewbox_size)
 from mancala_cli import parse_position
 
-
-def _chromium() -> str | None:
-    for name in ("chromium", "chromium-browser"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None
+from .cdp import chromium as chromium_path
 
 
 # -- a minimal PNG decoder (8-bit RGB/RGBA, non-interlaced: what Chromium writes) --
@@ -147,7 +140,7 @@ def screenshot_all(chromium: str, tmp: Path, pages: dict[str, tuple[Path, int, i
 
 @pytest.fixture(scope="module")
 def screenshots():
-    chromium = _chromium()
+    chromium = chromium_path()
     if chromium is None:
         pytest.skip("no Chromium found: install the Debian package 'chromium' to run the browser test")
     cases = _cases()
@@ -230,7 +223,7 @@ def image_screenshots():
     if os.environ.get("MANCALA_PURE", "") not in ("", "0"):
         pytest.skip("the sheet and PNG screenshots run once, on the compiled-core run")
     pytest.importorskip("resvg_py", reason="the png extra is not installed: pip install -e '.[test]'")
-    chromium = _chromium()
+    chromium = chromium_path()
     if chromium is None:
         pytest.skip("no Chromium found: install the Debian package 'chromium' to run the browser test")
     from mancala_cli import png, read, sheet

@@ -10,6 +10,8 @@ from mancala_cli.cli.pipeline import BATCH_LINES
 from mancala_cli.records import random_game
 from notation.pmn import write_game
 
+from .conftest import on_terminal
+
 runner = CliRunner()
 
 
@@ -52,27 +54,13 @@ def test_json_indexes_count_games_in_input_order(archive):
 
 def test_progress_bar_only_on_a_terminal(archive):
     import os
-    import pty
     import subprocess
     import sys
 
     command = [sys.executable, "-m", "mancala_cli", "validate", "--jobs", "1", str(archive)]
     piped = subprocess.run(command, capture_output=True, text=True)
     assert "%" not in piped.stderr and "━" not in piped.stderr
-    master, slave = pty.openpty()
-    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=slave, env={**os.environ, "COLUMNS": "80"})
-    os.close(slave)
-    seen = b""
-    while True:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        seen += chunk
-    child.wait()
-    os.close(master)
+    _, seen = on_terminal(command, env={**os.environ, "COLUMNS": "80"})
     assert b"archive.pmn" in seen and b"%" in seen
     quiet = subprocess.run(command + ["--quiet"], capture_output=True, text=True)
     assert quiet.stderr == ""

@@ -13,6 +13,7 @@ from mancala_cli.rules.randomgames import random_line
 from mancala_cli.rules.registry import get_game
 from mancala_cli.rules.solver import Solver
 
+from .conftest import on_terminal
 from .test_cli import run
 
 
@@ -292,28 +293,13 @@ def test_progress_is_told_every_complete_iteration_and_changes_nothing():
 
 
 def test_solve_shows_progress_only_on_a_terminal():
-    import os
-    import pty
     import subprocess
     import sys
 
     command = [sys.executable, "-m", "mancala_cli", "solve", "--game", "kingulu", "--depth", "3"]
     piped = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert (piped.returncode, piped.stderr) == (0, "")
-    master, slave = pty.openpty()
-    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=slave)
-    os.close(slave)
-    seen = b""
-    while True:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        seen += chunk
-    out = child.communicate(timeout=60)[0]
-    os.close(master)
+    out, seen = on_terminal(command)
     assert out.split(b" nodes, ")[0] == piped.stdout.encode().split(b" nodes, ")[0]  # (the times differ)
     import re
 

@@ -57,6 +57,11 @@ class Options:
     coords: str | None = None
     positions: bool = False
 
+    def process(self, record: GameRecord) -> GameResult:
+        """Replay one record and format what the command prints for it (the
+        :class:`Task` of validate and convert)."""
+        return process_record(self, record)
+
 
 @dataclass
 class GameResult:
@@ -271,17 +276,16 @@ def batch_records(batch: Batch) -> list[GameRecord]:
 
 
 class Task(Protocol):
-    """Work of another command on every game (``filter``, ``stats``): plain
-    data, sent to the workers, whose ``process`` gives each game's answer."""
+    """Work of a command on every game (:class:`Options` for validate and
+    convert, ``filter``, ``stats``, ``annotate``): plain data, sent to the
+    workers, whose ``process`` gives each game's answer."""
 
     def process(self, record: GameRecord) -> Any: ...
 
 
-def process_batch(options: Options | Task, batch: Batch) -> list[Any]:
-    """Read, replay and format every game of a batch (or give it to the task)."""
-    if isinstance(options, Options):
-        return [process_record(options, record) for record in batch_records(batch)]
-    return [options.process(record) for record in batch_records(batch)]
+def process_batch(task: Task, batch: Batch) -> list[Any]:
+    """Every game of a batch read and given to ``task``."""
+    return [task.process(record) for record in batch_records(batch)]
 
 
 def read_records(source: Source, kind: str | None = None) -> Iterator[GameRecord]:
@@ -307,19 +311,10 @@ def results(source: Source, options: Options, jobs: int | Cluster = 1,
     (:func:`number`); an input without games gives the ``no-games`` result.
     ``advance`` is told the characters of every batch done. Raises
     InputError or XMLArchiveError."""
-    kind = sniff(source)
-    if kind == "xml":
-        from notation.xml import read_archive
-
-        done: Iterable[GameResult] = (process_record(options, record)
-                                      for record in read_archive(source.stream, file=source.name))
-    else:
-        done = _flat(run(options, batches(source.lines(), kind, source.name, source.problems), jobs), advance)
     count = 0
-    with fewer_collections():
-        for result in done:
-            count += 1
-            yield number(result, count)
+    for result in task_results(source, options, jobs, advance):
+        count += 1
+        yield number(result, count)
     if not count:
         yield number(no_games(options, source.name), 1)
 
@@ -447,7 +442,7 @@ def usable_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def run(options: Options | Task, work: Iterable[Batch],
+def run(task: Task, work: Iterable[Batch],
         jobs: int | Cluster = 1) -> Iterator[tuple[Batch, list[Any]]]:
     """Process batches in order, over worker processes when ``jobs`` is more
     than one: at most ``jobs``, the usable cores and the number of batches;
@@ -456,7 +451,7 @@ def run(options: Options | Task, work: Iterable[Batch],
     if not isinstance(jobs, int):
         cluster = jobs.executor()
         try:
-            yield from _ordered(cluster, options, work, jobs.window)
+            yield from _ordered(cluster, task, work, jobs.window)
         finally:
             cluster.shutdown(wait=False, cancel_futures=True)
         return
@@ -464,7 +459,7 @@ def run(options: Options | Task, work: Iterable[Batch],
     workers = min(jobs, len(ahead))
     if workers <= 1:
         for batch in itertools.chain(ahead, work):
-            yield batch, process_batch(options, batch)
+            yield batch, process_batch(task, batch)
         return
     # The workers are forked, and later stopped, with the stop signals held
     # back: a signal in the middle of a fork would be lost in the fork's own
@@ -476,7 +471,7 @@ def run(options: Options | Task, work: Iterable[Batch],
         pool = process_pool(workers)
         pool.submit(int).result()  # starts every worker now
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
-        yield from _ordered(pool, options, itertools.chain(ahead, work), 2 * workers)
+        yield from _ordered(pool, task, itertools.chain(ahead, work), 2 * workers)
     finally:
         signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
         try:
@@ -503,10 +498,10 @@ def process_pool(workers: int) -> Executor:
     return ProcessPoolExecutor(max_workers=workers, initializer=_quiet_worker)
 
 
-def _ordered(pool: Executor | DaskExecutor, options: Options | Task, work: Iterable[Batch], window: int):
+def _ordered(pool: Executor | DaskExecutor, task: Task, work: Iterable[Batch], window: int):
     flight: deque = deque()
     for batch in work:
-        flight.append((batch, pool.submit(process_batch, options, batch)))
+        flight.append((batch, pool.submit(process_batch, task, batch)))
         if len(flight) >= window:
             done, future = flight.popleft()
             yield done, future.result()

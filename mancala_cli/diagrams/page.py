@@ -275,7 +275,6 @@ def _html(games: list[PageGame], flip: bool, numbers: list[int]) -> str:
     svgs: list[str] = []
     geometry: list[dict] = []
     data: list[dict] = []
-    first_diagram = 0
     sections = []
     for k, page_game in enumerate(games):
         report = page_game.report
@@ -305,12 +304,12 @@ def _html(games: list[PageGame], flip: bool, numbers: list[int]) -> str:
     title = first.tag("Event") or (games[0].report.game.name if games[0].report.game else "Game")
     # The first game's diagram is in the page; the others' wait in templates.
     templates = "".join(f'<template class="diagram" data-diagram="{k}">{svg}</template>'
-                        for k, svg in enumerate(svgs) if k != first_diagram)
+                        for k, svg in enumerate(svgs) if k != 0)
     parts = {
         "{{title}}": html.escape(title if len(games) == 1 else f"{len(games)} games"),
         "{{chooser}}": chooser,
         "{{games}}": "".join(sections),
-        "{{diagram}}": svgs[first_diagram],
+        "{{diagram}}": svgs[0],
         "{{templates}}": templates,
         "{{data}}": _json({"geometry": geometry, "games": data}),
     }
