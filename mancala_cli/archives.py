@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from notation.coords import hole_names
+from notation.coords import hole_names, hole_table
 from notation.record import RESULTS, GameRecord, Problem
 
 from .checking import Replay, replay
@@ -105,23 +105,31 @@ def _raise(message: str) -> Any:
 #: A move token of an opening: a hole in any style, Klamroth's destination, marks.
 _MOVE_TOKEN = re.compile(r"(?:[SN]?[0-9]+|[a-z][0-9]+)(?:-(?:[SN]?[0-9]+|[a-z][0-9]+))?(?:x[0-9]{1,9})?\^?\Z")
 _MOVE_NUMBER = re.compile(r"[0-9]+\.(?:\.\.)?\Z")
+_HOLE_TOKEN = re.compile(r"[SN]?[0-9]+|[a-z][0-9]+")
 
 
-def parse_opening(text: str) -> tuple[str, ...]:
-    """The move tokens of ``"1. c1 d2 2. e1"`` (move numbers dropped).
+def parse_opening(text: str, game: str | None = None) -> tuple[str, ...]:
+    """The move tokens of ``"1. c1 d2 2. e1"`` (move numbers dropped); each
+    hole must be one of the board of ``game``, or of some game's board.
 
         >>> parse_opening("1. c1x6 1... N3 e1^")
         ('c1x6', 'N3', 'e1^')
     """
     tokens = []
+    boards = [get_game(game).board] if game is not None else [get_game(g).board for g in GAME_IDS]
     for word in text.split():
         if _MOVE_NUMBER.match(word):
             continue
         number, dot, rest = word.partition(".")
-        if dot and number.isdigit() and rest:  # "1.c1", "1...d2"
+        if dot and number.isascii() and number.isdigit() and rest:  # "1.c1", "1...d2"
             word = rest.lstrip(".")
         if not _MOVE_TOKEN.match(word):
             raise BadCriterion(f"{word!r} is not a move token (a hole, then xN or ^ if any)")
+        for hole in _HOLE_TOKEN.findall(word.split("x")[0]):
+            if not any(hole in hole_table(board, style, side) for board in boards
+                       for style, side in (("algebraic", "S"), ("numeric", "S"), ("relative", "S"), ("relative", "N"))):
+                where = f"of {game}'s {boards[0].ranks} × {boards[0].files} board" if game else "of any game's board"
+                raise BadCriterion(f"{hole!r} is not a hole {where}")
         tokens.append(word)
     if not tokens:
         raise BadCriterion("no moves")

@@ -152,6 +152,11 @@ def json_line_to_record(text: str) -> GameRecord:
             obj = json.loads(text)
     except RecursionError:
         raise _too_deep() from None
+    except ValueError as error:
+        if isinstance(error, json.JSONDecodeError):
+            raise
+        # Python reads integers of at most sys.get_int_max_str_digits() digits.
+        raise JSONRecordError(f"a number of more than {sys.get_int_max_str_digits():,} digits") from None
     record = object_to_record(obj)
     if text.count("[") + text.count("{") > MAX_JSON_DEPTH:
         _check_depth(obj)  # only a line with that many brackets can nest that deep
@@ -169,8 +174,9 @@ def _move_from_json(item: Any) -> MoveNode:
     node.destination = _optional_str(item, "destination")
     if node.destination is not None:
         _hole(node.destination, "destination")
-    node.captured = captured if captured else (0 if item.get("x0") else None)
-    node.reserved = bool(item.get("reserved", False))
+    x0 = _flag(item, "x0")
+    node.captured = captured if captured else (0 if x0 else None)
+    node.reserved = _flag(item, "reserved")
     glyphs = item.get("glyphs", [])
     nags = item.get("nags", [])
     if not isinstance(glyphs, list) or not all(isinstance(g, str) for g in glyphs):
@@ -187,6 +193,14 @@ def _move_from_json(item: Any) -> MoveNode:
     node.comment = _optional_str(item, "comment")
     node.position = _optional_str(item, "position")
     return node
+
+
+def _flag(item: dict, key: str) -> bool:
+    """A JSON ``true`` or ``false`` (``false`` when the key is absent); nothing else is one."""
+    value = item.get(key, False)
+    if not isinstance(value, bool):
+        raise JSONRecordError(f"\"{key}\" must be true or false, not {_shown(value)}")
+    return value
 
 
 def _optional_str(item: dict, key: str) -> str | None:

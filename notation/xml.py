@@ -71,6 +71,13 @@ from .record import (GLYPHS, MAX_DIGITS, MAX_PROBLEMS, MAX_VARIATION_DEPTH, RESU
 __all__ = ["MAX_VARIATION_DEPTH", "XMLArchiveError", "game_schema", "is_xml", "read_archive", "schema",
            "write_archive"]
 
+#: The longest line read, in bytes with its line end, as for PMN and JSON
+#: Lines: a longer line ends the document before libxml2 sees it, so that
+#: a document of one huge line is never held in memory.
+MAX_LINE = 4 << 20
+#: Bytes handed to the parser at a time (less than :data:`MAX_LINE`).
+_CHUNK = 1 << 16
+
 #: The archive format's version, the root's ``version`` attribute.
 VERSION = "1"
 #: Pretty-printing indents two spaces a level, up to this level.
@@ -523,7 +530,66 @@ def read_archive(source: str | os.PathLike | bytes | BinaryIO, file: str | None 
         yield from _read(source, file)
 
 
+class _BoundedLines:
+    """The bytes of ``handle`` for the parser, a chunk at a time, counting
+    lines (LF bytes, or LF code units in UTF-16): a line longer than
+    :data:`MAX_LINE` bytes raises :class:`XMLArchiveError` at its line."""
+
+    def __init__(self, handle: BinaryIO, file: str | None) -> None:
+        self.handle, self.file = handle, file
+        self.lines = 0      # the line ends read
+        self.run = 0        # the bytes read since the last line end
+        self.end = b""      # the line end: b"\n", or UTF-16's in its byte order
+        self.carry = b""    # (UTF-16) the odd byte of a chunk, kept for the next
+
+    def read(self, size: int = -1) -> bytes:
+        more = self.handle.read(size if size is not None and 0 < size <= _CHUNK else _CHUNK)
+        data = self.carry + more
+        if not self.end and data:
+            self.end = (b"\n\0" if data[:2] in (b"\xff\xfe", b"<\0") else
+                        b"\0\n" if data[:2] in (b"\xfe\xff", b"\0<") else b"\n")
+        if len(self.end) == 2 and more:  # whole code units, so that a line end is never cut
+            cut = len(data) - len(data) % 2
+            data, self.carry = data[:cut], data[cut:]
+        else:
+            self.carry = b""
+        self._count(data)
+        return data
+
+    def _count(self, data: bytes) -> None:
+        first, last, count = self._ends(data)
+        if count:
+            self._check(self.run + first + len(self.end), 0)
+            self.run = len(data) - last - len(self.end)
+        else:
+            self.run += len(data)
+        self._check(self.run, count)
+        self.lines += count
+
+    def _ends(self, data: bytes) -> tuple[int, int, int]:
+        """Where the first and the last line end of ``data`` start, and how many there are."""
+        end = self.end
+        if len(end) == 1:
+            return data.find(end), data.rfind(end), data.count(end)
+        first = last = -1
+        count = 0
+        at = data.find(end)
+        while at >= 0:
+            if at % 2 == 0:  # (the start of a code unit: chunks are whole code units)
+                first = at if first < 0 else first
+                last = at
+                count += 1
+            at = data.find(end, at + 1)
+        return first, last, count
+
+    def _check(self, length: int, ended: int) -> None:
+        if length > MAX_LINE:
+            raise XMLArchiveError(f"the line is longer than {MAX_LINE} bytes; the rest of the input is not read",
+                                  self.lines + ended + 1, None, self.file)
+
+
 def _read(handle: BinaryIO, file: str | None) -> Iterator[GameRecord]:
+    handle = cast(BinaryIO, _BoundedLines(handle, file))
     events = etree.iterparse(handle, events=("start", "end"), tag=("mancala", "game"), **_SAFE,
                              huge_tree=True, remove_blank_text=False)
     root = None

@@ -246,7 +246,7 @@ def test_render_html_index_picks_one_game():
     assert "<select" not in result.stdout
     result = runner.invoke(app, ["render", str(TOURNAMENT), "--format", "html", "--index", "5"])
     assert result.exit_code == 2
-    assert result.stderr == f"mancala: error: {TOURNAMENT}: has no game number 5\n"
+    assert result.stderr == f"mancala: error: {TOURNAMENT}: has no game number 5 (it has 4 games)\n"
 
 
 def test_render_html_of_damaged_records_shows_them_up_to_the_error_and_exits_1(tmp_path):

@@ -219,7 +219,7 @@ def test_usage_errors_are_one_line(args, message):
 
 
 @pytest.mark.parametrize("args,message", [
-    (["render", VILLAGE, "--out-dir", "d"], "--out-dir needs --all"),
+    (["render", VILLAGE, "--out-dir", "d"], "--out-dir needs --all or --positions"),
     (["render", VILLAGE, "--all", "--out-dir", "d", "--ply", "3"],
      "--all draws every ply: give --all or --ply, not both"),
     (["render", VILLAGE, "--all", "--out-dir", "d", "-o", "x.svg"],
@@ -304,4 +304,4 @@ def test_standard_input_has_one_name_in_every_command():
     rendered = runner.invoke(app, ["render", "-f", "text", "-"], input=damaged)
     assert rendered.exit_code == 1 and rendered.stderr.splitlines()[0] == shown
     missing = runner.invoke(app, ["render", "--index", "2", "-"], input=damaged)
-    assert missing.stderr == "mancala: error: <stdin>: has no game number 2\n"
+    assert missing.stderr == "mancala: error: <stdin>: has no game number 2 (it has 1 game)\n"

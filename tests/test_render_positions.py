@@ -233,10 +233,10 @@ def test_usage_errors(args, message, tmp_path, monkeypatch):
     assert names(tmp_path) == ["L"]  # no folder made
 
 
-def test_with_a_record_out_dir_still_needs_all():
+def test_with_a_record_out_dir_needs_all_or_positions():
     village = pathlib.Path(__file__).resolve().parents[1] / "examples" / "kingulu-village-match.pmn"
     result = run("render", village, "--out-dir", "D")
-    assert (result.exit_code, result.stderr) == (2, "mancala: error: --out-dir needs --all\n")
+    assert (result.exit_code, result.stderr) == (2, "mancala: error: --out-dir needs --all or --positions\n")
 
 
 def test_an_input_that_cannot_be_read(tmp_path):

@@ -19,13 +19,16 @@ if TYPE_CHECKING:
     from .cluster import Cluster
 
 
-def answers(paths: list[str], encoding: str, task: Task, jobs: int | Cluster) -> Iterator[tuple[str, int, Any]]:
+def answers(paths: list[str], encoding: str, task: Task, jobs: int | Cluster,
+            progress: Any = None) -> Iterator[tuple[str, int, Any]]:
     """``(input name, game number in it, answer)`` for every game of every
-    input, in input order. Raises InputError or XMLArchiveError for an
-    input that cannot be read at all."""
+    input, in input order; ``progress``, the command's progress bar, if
+    any, advances with the batches. Raises InputError or XMLArchiveError
+    for an input that cannot be read at all."""
     for path in paths:
         with open_source(path, encoding) as source:
-            for index, answer in enumerate(task_results(source, task, jobs), 1):
+            advance = progress.advancer(path) if progress is not None else None
+            for index, answer in enumerate(task_results(source, task, jobs, advance), 1):
                 yield source.name, index, answer
 
 

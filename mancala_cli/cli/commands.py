@@ -19,8 +19,8 @@ from ..diagrams.text import FROM_POSITION, _FromPosition
 from ..rules.core import Game, InvalidPosition, Move, Outcome, Position, side_name
 from ..rules.registry import GAME_IDS, UnknownGame, all_games, get_game
 from ..rules.perft import divide
-from .running import (MancalaGroup, choice, choices_metavar, end_now, install_signal_handlers, integer,
-                      prepare_streams, seconds, usage_error)
+from .running import (MancalaGroup, choice, choices_metavar, completion, decimal, end_now, install_signal_handlers,
+                      integer, prepare_streams, seconds, usage_error)
 from .running import jobs as jobs_parser
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ app = typer.Typer(
 
 def _choice_option(default, *names: str, values: tuple[str, ...], help: str):
     return typer.Option(default, *names, parser=choice(names[0], values), metavar=choices_metavar(values),
-                        help=help)
+                        autocompletion=completion(values), help=help)
 
 
 def _int_option(default, *names: str, low: int, high: int | None = None, help: str):
@@ -97,11 +97,14 @@ def main_options(
     """Validate, convert and draw records of Bao la Kimasai and Bao Kingulu games."""
 
 
-GAME_OPTION = typer.Option(..., "--game", "-g", metavar="GAME", help=f"Game id: {', '.join(GAME_IDS)}.")
+#: Shell completion of ``--game``: the game ids.
+GAME_COMPLETION = completion(GAME_IDS)
+GAME_OPTION = typer.Option(..., "--game", "-g", metavar="GAME", autocompletion=GAME_COMPLETION,
+                           help=f"Game id: {', '.join(GAME_IDS)}.")
 POSITION_OPTION = typer.Option(None, "--position", "-p", metavar="POSITION", help="A position string (default: the standard start).")
 
 
-@app.command()
+@app.command(short_help="List the games: id, name, board, seeds and source.")
 def games(
     format: str = _choice_option("text", "--format", "-f", values=("text", "json"), help="Output format."),
 ) -> None:
@@ -123,7 +126,7 @@ def games(
                        f"{row['sowing']}; {row['source']}")
 
 
-@app.command()
+@app.command(short_help="Print the legal moves of a position.")
 def moves(
     game: str = GAME_OPTION,
     position: Optional[str] = POSITION_OPTION,
@@ -144,7 +147,7 @@ def moves(
             typer.echo(f"the game is over: {outcome.result} ({outcome.reason}: {outcome.message})", err=True)
 
 
-@app.command()
+@app.command(short_help="Count the move sequences of a given depth.")
 def perft(
     game: str = GAME_OPTION,
     depth: int = _int_option(..., "--depth", "-d", low=0, high=MAX_PERFT_DEPTH, help="Number of moves."),
@@ -173,12 +176,8 @@ def _seconds(option: str):
     def parse(value: Any) -> float:
         if isinstance(value, float):
             return value
-        text = str(value).strip()
-        try:
-            number = float(text) if len(text) <= 40 else float("nan")
-        except ValueError:
-            number = float("nan")
-        if not 0 < number < float("inf"):
+        number = decimal(str(value).strip())
+        if number is None or not 0 < number < float("inf"):
             raise usage_error(f"{option} must be a number of seconds > 0 (got {str(value)!r})")
         return number
     return parse
@@ -204,7 +203,7 @@ class _SolveProgress:
             sys.stderr.flush()
 
 
-@app.command()
+@app.command(short_help="Solve a position: win, draw or loss with best play.")
 def solve(
     game: str = GAME_OPTION,
     position: Optional[str] = POSITION_OPTION,
@@ -251,7 +250,7 @@ def solve(
     typer.echo(f"{solution.result} (best: {best}; {solution.nodes:,} nodes, {solution.seconds:.2f} s)")
 
 
-@app.command("random")
+@app.command("random", short_help="Write random legal games as PMN.")
 def random_games(
     game: str = GAME_OPTION,
     n: int = _int_option(1, "-n", "--number", low=0, high=MAX_RANDOM_GAMES, help="How many games."),
@@ -417,14 +416,7 @@ def _results(paths: list[str], encoding: str, options, jobs: int | Cluster, prog
     for path in paths:
         try:
             with open_source(path, encoding) as source:
-                advance = None
-                if progress:
-                    tasks: list[Any] = []  # the bar's task, once the file is read
-
-                    def advance(size, path=path, tasks=tasks):
-                        if not tasks:
-                            tasks.append(progress.start(path))
-                        progress.advance(tasks[0], size)
+                advance = progress.advancer(path) if progress else None
                 for result in results(source, options, jobs, advance):
                     yield path, result
         except (InputError, XMLArchiveError) as error:
@@ -453,6 +445,17 @@ class _Progress:
     def advance(self, task, amount: int) -> None:
         self.bar.advance(task, amount)
 
+    def advancer(self, path: str) -> Callable[[int], None]:
+        """What a file's batches tell the characters they hold: its bar
+        appears with its first batch done, and advances with each."""
+        tasks: list[Any] = []
+
+        def advance(size: int) -> None:
+            if not tasks:
+                tasks.append(self.start(path))
+            self.advance(tasks[0], size)
+        return advance
+
     def __enter__(self):
         self.bar.__enter__()
         return self
@@ -461,10 +464,11 @@ class _Progress:
         self.bar.__exit__(*exc)
 
 
-@app.command()
+@app.command(short_help="Check every game against the rules.")
 def validate(
     files: Optional[list[str]] = FILES_ARGUMENT,
-    game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", help="Game id for records without a Game tag."),
+    game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", autocompletion=GAME_COMPLETION,
+                                         help="Game id for records without a Game tag."),
     strict: bool = typer.Option(False, "--strict", help="Treat warnings as errors."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the problems."),
     format: str = _choice_option("text", "--format", "-f", values=("text", "json"),
@@ -537,7 +541,7 @@ def _counted(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
-@app.command()
+@app.command(short_help="Convert records between PMN, JSON Lines and XML.")
 def convert(
     files: Optional[list[str]] = FILES_ARGUMENT,
     to: str = _choice_option(..., "--to", "-t", values=TARGETS, help="Target format."),
@@ -545,7 +549,8 @@ def convert(
                                            help="Rewrite the moves in this coordinate style."),
     positions: bool = typer.Option(False, "--positions", help="Add the position after every move (JSON, XML)."),
     output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write here (atomically) instead of stdout."),
-    game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", help="Game id for records without a Game tag."),
+    game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", autocompletion=GAME_COMPLETION,
+                                         help="Game id for records without a Game tag."),
     encoding: str = ENCODING_OPTION,
     jobs: int = JOBS_OPTION,
     scheduler: Optional[str] = SCHEDULER_OPTION,
@@ -582,13 +587,15 @@ def convert(
                 conversion.write_xml(positions)
             else:
                 conversion.write_text(to)
+    except _NotWritten as error:
+        fail(str(error), conversion.status())
     except (InputError, XMLArchiveError) as error:
-        fail(str(error), 2 if isinstance(error, InputError) else 1)
-    if conversion.errors:
-        raise typer.Exit(1)
+        fail(str(error), max(conversion.status(), 2 if isinstance(error, InputError) else 1))
+    if conversion.status():
+        raise typer.Exit(conversion.status())
 
 
-@app.command()
+@app.command(short_help="Add the engine's proven results to the games.")
 def annotate(
     files: Optional[list[str]] = FILES_ARGUMENT,
     depth: Optional[int] = _int_option(None, "--depth", "-d", low=1, high=MAX_SOLVE_DEPTH,
@@ -599,7 +606,8 @@ def annotate(
     to: str = _choice_option("pmn", "--to", "-t", values=TARGETS, help="Format of the games written."),
     output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE",
                                          help="Write here (atomically) instead of stdout."),
-    game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", help="Game id for records without a Game tag."),
+    game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", autocompletion=GAME_COMPLETION,
+                                         help="Game id for records without a Game tag."),
     encoding: str = ENCODING_OPTION,
     jobs: int = JOBS_OPTION,
     scheduler: Optional[str] = SCHEDULER_OPTION,
@@ -654,6 +662,10 @@ def annotate(
         raise typer.Exit(1)
 
 
+class _NotWritten(Exception):
+    """``convert -o FILE`` left FILE as it was, as an input could not be read."""
+
+
 class _Conversion:
     """The games of a ``convert`` run as they are written to ``output``, and
     the errors counted on the way (each game's problems on standard error)."""
@@ -664,20 +676,37 @@ class _Conversion:
         self.progress, self.output, self.force = progress, output, force
         self.onto_input = output not in (None, "-") and any(p != "-" and _same_file(p, output) for p in paths)
         self.errors = 0
+        #: Inputs that could not be read (2) or were broken XML (1), as exit statuses.
+        self.unreadable: list[int] = []
+
+    def status(self) -> int:
+        """The exit status so far: 2 when an input could not be read, 1 for
+        problems (a broken XML document among them), else 0."""
+        return max(self.unreadable, default=1 if self.errors else 0)
 
     def results(self) -> Iterator[GameResult]:
+        """Every game's result; an input that cannot be read is told in one
+        line (as validate tells it) and the next input is read."""
+        from .inputs import InputError
+
         for path, result in _results(self.paths, self.encoding, self.options, self.jobs, self.progress):
             if isinstance(result, Exception):
-                raise result
+                self.unreadable.append(2 if isinstance(result, InputError) else 1)
+                typer.echo(f"mancala: error: {result}", err=True)
+                continue
             self.errors += result.errors
             for line in result.diagnostics:
                 typer.echo(line, err=True)
             yield result
 
     def keep_damaged_input(self) -> None:
-        """Raised inside the output block, so the temporary file is dropped."""
+        """Raised inside the output block, so the temporary file is dropped:
+        ``-o`` is not written when an input could not be read (to its end),
+        nor replaces an input with errors."""
         from .inputs import InputError
 
+        if self.unreadable and self.output not in (None, "-"):
+            raise _NotWritten(f"{self.output}: not written, as an input could not be read")
         if self.errors and self.onto_input and not self.force:
             raise InputError(f"{self.output}: is an input with errors; not replaced (--force replaces it)")
 
@@ -734,7 +763,7 @@ def _check_render_options(file: Optional[str], *, ply: Optional[int], all_plies:
         if all_plies or ply is not None:
             fail("--all and --ply need a record, not --position")
     if out_dir is not None and not all_plies and positions is None:
-        fail("--out-dir needs --all" if file is not None else "--out-dir needs --all or --positions")
+        fail("--out-dir needs --all or --positions")
     if all_plies:
         if out_dir is None:
             fail("--all needs --out-dir")
@@ -799,7 +828,7 @@ def _scale(value: Any) -> float:
 def _ply_list(text: str) -> list[int]:
     """``--plies 0,10,20``: ply numbers, a comma between."""
     parts = [part.strip() for part in text.split(",")]
-    if not all(part.isdigit() and len(part) <= 9 for part in parts):
+    if not all(part.isascii() and part.isdigit() and len(part) <= 9 for part in parts):
         fail(f"--plies must be ply numbers with a comma between, like 0,10,20 (got {text!r})")
     return [int(part) for part in parts]
 
@@ -844,7 +873,7 @@ def _stdout_is_terminal() -> bool:
         return False
 
 
-@app.command()
+@app.command(short_help="Draw a position, a game sheet or a game page.")
 def render(
     file: Optional[str] = typer.Argument(None, metavar="[FILE]", help="A record (PMN, JSON or XML); the first game is drawn."),
     ply: Optional[int] = _int_option(None, "--ply", low=0, help="Draw the position after this many moves (0: start)."),
@@ -854,7 +883,8 @@ def render(
     positions: Optional[str] = typer.Option(None, "--positions", metavar="FILE",
                                             help="Draw every position string of FILE, one a line ('-': standard "
                                                  "input), into --out-dir (with --game)."),
-    game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", help="Game id (for --position and --positions, or records without Game)."),
+    game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", autocompletion=GAME_COMPLETION,
+                                       help="Game id (for --position and --positions, or records without Game)."),
     index: Optional[int] = _int_option(None, "--index", low=1,
                                        help="Which game of the file to draw (default: the first; for html, all)."),
     flip: bool = typer.Option(False, "--flip", help="North at the bottom."),
@@ -955,13 +985,15 @@ def _render_page(file: Optional[str], *, index: Optional[int], game: Optional[st
         _game(game)
     path = file or _inputs(None)[0]
     name = STDIN_NAME if path == "-" else path
+    count = 0  # the games of the file
     try:
         records = [(k, record) for k, record in enumerate(_records(path, encoding), 1)
-                   if index is None or k == index]
+                   if (count := k) == index or index is None]
     except (InputError, XMLArchiveError) as error:
         fail(str(error))
     if not records:
-        fail(f"{name}: has no game number {index}" if index is not None else f"{name}: has no game")
+        fail(f"{name}: has no game number {index} (it has {_counted(count, 'game')})" if index is not None
+             else f"{name}: has no game")
     page = game_page((record for _, record in records), default_game=game, flip=flip,
                      numbers=[k for k, _ in records])
     found = list(page.unplayable)
@@ -1063,15 +1095,16 @@ def _read_for_render(path: str, index: int, encoding: str, game: Optional[str]) 
 
     try:
         record = None
-        for k, candidate in enumerate(_records(path, encoding), 1):
-            if k == index:
+        count = 0  # the games of the file, when it has no game number index
+        for count, candidate in enumerate(_records(path, encoding), 1):
+            if count == index:
                 record = candidate
                 break
     except (InputError, XMLArchiveError) as error:
         fail(str(error))
     name = STDIN_NAME if path == "-" else path  # as validate names it
     if record is None:
-        fail(f"{name}: has no game number {index}")
+        fail(f"{name}: has no game number {index} (it has {_counted(count, 'game')})")
     report = replay(record, game)
     if report.game is None or report.start is None:
         problem = next(p for p in report.problems if p.severity == "error")
@@ -1258,7 +1291,7 @@ class _LineNumbers:
 # -- archives: filter, split, stats ------------------------------------------------
 
 TO_OPTION = typer.Option("pmn", "--to", "-t", parser=choice("--to", TARGETS), metavar=choices_metavar(TARGETS),
-                         help="Format of the games written (canonical, as convert writes them).")
+                         autocompletion=completion(TARGETS), help="Format of the games written (canonical, as convert writes them).")
 
 
 def _criterion(option: str, parse: Callable[..., Any], *args: Any) -> Any:
@@ -1278,10 +1311,11 @@ def _read_failed(error: Exception) -> NoReturn:
     fail(str(error), 2 if isinstance(error, InputError) else 1)
 
 
-@app.command("filter")
+@app.command("filter", short_help="Write the games that match the criteria given.")
 def filter_games(
     files: Optional[list[str]] = FILES_ARGUMENT,
-    game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", help="Games of this game id (Game tag)."),
+    game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", autocompletion=GAME_COMPLETION,
+                                       help="Games of this game id (Game tag)."),
     tag: Optional[list[str]] = typer.Option(None, "--tag", metavar="NAME=REGEX",
                                             help="The tag's value matches REGEX (Python re.search); repeatable, "
                                                  "all must match."),
@@ -1310,6 +1344,7 @@ def filter_games(
     jobs: int = JOBS_OPTION,
     scheduler: Optional[str] = SCHEDULER_OPTION,
     scheduler_timeout: float = SCHEDULER_TIMEOUT_OPTION,
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:
     """Write the games that match every criterion given, in input order.
 
@@ -1336,13 +1371,16 @@ def filter_games(
         fail("--count prints a number: give --count or -o, not both")
     if duplicates is not None and output not in (None, "-") and (duplicates == output or _same_file(duplicates, output)):
         fail("--duplicates and -o name the same file")
+    if duplicates == "-" and output in (None, "-"):
+        fail(f"--duplicates - and the {'count' if count else 'games written'} would both go to standard output: "
+             f"give --duplicates FILE{'' if count else ' or -o FILE'}")
     criteria = Criteria(
         game=game,
         tags=tuple(_criterion("--tag", parse_tag, text) for text in tag or ()),
         result=result, min_plies=min_plies, max_plies=max_plies,
         reaches=tuple(target for text in reaches or ()
                       for target in _criterion("--reaches", parse_reaches, text, game)),
-        opening=_criterion("--opening", parse_opening, opening) if opening is not None else (),
+        opening=_criterion("--opening", parse_opening, opening, game) if opening is not None else (),
         valid=True if valid else False if invalid else None)
     _encoding(encoding)
     task = FilterTask(criteria, to, invert, dedupe, write=not count or duplicates is not None)
@@ -1355,11 +1393,14 @@ def filter_games(
 
     from .inputs import InputError
 
+    progress = _Progress() if _Progress.wanted(quiet) else None
     try:
         with contextlib.ExitStack() as stack:
             out = None if count else stack.enter_context(GameOutput(output, to))
             dropped = None if duplicates is None else stack.enter_context(GameOutput(duplicates, to))
-            for name, index, picked in answers(paths, encoding, task, workers):
+            if progress is not None:
+                stack.enter_context(progress)
+            for name, index, picked in answers(paths, encoding, task, workers, progress):
                 problems.report(name, index, picked)
                 if not picked.selected or picked.unwritable is not None:
                     continue
@@ -1382,7 +1423,7 @@ def filter_games(
 SPLIT_SUFFIXES = {"pmn": "pmn", "json": "jsonl", "xml": "xml"}
 
 
-@app.command()
+@app.command(short_help="Write the games in files of N games each.")
 def split(
     files: Optional[list[str]] = FILES_ARGUMENT,
     games: int = _int_option(..., "--games", "-n", low=1, help="Games per file."),
@@ -1392,6 +1433,7 @@ def split(
     jobs: int = JOBS_OPTION,
     scheduler: Optional[str] = SCHEDULER_OPTION,
     scheduler_timeout: float = SCHEDULER_TIMEOUT_OPTION,
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:
     """Write the games in files of N games each: DIR/00001.pmn, DIR/00002.pmn …
 
@@ -1417,10 +1459,11 @@ def split(
     problems = Problems()
     written: set[str] = set()
     _make_out_dir(out_dir)
+    progress = _Progress() if _Progress.wanted(quiet) else None
     try:
-        with contextlib.ExitStack() as stack:
+        with progress or contextlib.nullcontext(), contextlib.ExitStack() as stack:
             current: Optional[GameOutput] = None
-            for name, index, picked in answers(paths, encoding, FilterTask(target=to), workers):
+            for name, index, picked in answers(paths, encoding, FilterTask(target=to), workers, progress):
                 problems.report(name, index, picked)
                 if picked.unwritable is not None:
                     continue
@@ -1443,7 +1486,7 @@ def split(
         raise typer.Exit(1)
 
 
-@app.command()
+@app.command(short_help="Summarise an archive: lengths, results, openings.")
 def stats(
     files: Optional[list[str]] = FILES_ARGUMENT,
     depth: int = _int_option(2, "--depth", "-d", low=0, high=100, help="Openings up to this many plies."),
@@ -1453,6 +1496,7 @@ def stats(
     jobs: int = JOBS_OPTION,
     scheduler: Optional[str] = SCHEDULER_OPTION,
     scheduler_timeout: float = SCHEDULER_TIMEOUT_OPTION,
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:
     """Summarise an archive: games and invalid games; per game the plies
     (least, median, most, mean), the recorded results and the engine's
@@ -1473,9 +1517,11 @@ def stats(
     paths = _inputs(files)
     workers = _jobs(jobs, scheduler, scheduler_timeout)
     summary = Summary()
+    progress = _Progress() if _Progress.wanted(quiet) else None
     try:
-        for _, _, figures in answers(paths, encoding, StatsTask(depth), workers):
-            summary.add(figures)
+        with progress or contextlib.nullcontext():
+            for _, _, figures in answers(paths, encoding, StatsTask(depth), workers, progress):
+                summary.add(figures)
     except (InputError, XMLArchiveError) as error:
         _read_failed(error)
     if format == "json":

@@ -10,6 +10,7 @@ away (SIGPIPE), as other Unix tools do.
 from __future__ import annotations
 
 import errno
+import re
 import signal
 import sys
 from collections.abc import Callable, Sequence
@@ -30,6 +31,11 @@ _signalled: int | None = None
 # Help names an argument by its metavar alone (``[FILE]...``), not with its
 # Python type (``<list[str]>``) after it, as it does for options with one.
 TyperArgument.display_type_rich = lambda self, ctx: None  # type: ignore[method-assign]
+# The usage line shows an argument whose metavar already says that it is
+# optional and repeatable (``[FILE]...``) as it is, not as ``[[FILE]...]...``.
+_usage_name = TyperArgument._usage_display_name
+TyperArgument._usage_display_name = (  # type: ignore[method-assign]
+    lambda self: self.metavar if (self.metavar or "").startswith("[") else _usage_name(self))
 
 
 # Typer checks every option value once more after click has read it: it
@@ -88,6 +94,21 @@ def choice(option: str, values: Sequence[str]) -> Callable[[str], str]:
     return parse
 
 
+def completion(values: Sequence[str]) -> Callable[..., list[str]]:
+    """Shell completion of an option's value: ``values`` (typer keeps those
+    that start with what is typed). A missing required option names them too."""
+    def complete(ctx: Any, args: Any, incomplete: str) -> list[str]:
+        return list(values)
+    return complete
+
+
+#: A whole number as options take it: ASCII digits only (``int()`` would also
+#: take ``١٢`` and ``1_000``), an optional sign.
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
+#: Digits read at most: more is out of every option's range.
+_MAX_DIGITS = 40
+
+
 def integer(option: str, low: int, high: int | None = None, *,
             named: dict[str, int] | None = None) -> Callable[[str], int]:
     """A parser for an integer option in ``low..high``; ``named`` values
@@ -102,15 +123,27 @@ def integer(option: str, low: int, high: int | None = None, *,
             text = str(value).strip()
             if text in named:
                 return named[text]
-            if not text.lstrip("+-").isdigit() or len(text) > 40:
+            if not _WHOLE_NUMBER.fullmatch(text):
                 raise usage_error(f"{option} must be {kind} (got {str(value)!r})")
+            digits = len(text.lstrip("+-"))
+            if digits > _MAX_DIGITS:
+                within = f"from {_bound(low)} to {_bound(high)}" if high is not None else f"≥ {_bound(low)}"
+                raise usage_error(f"{option} must be a whole number {within} (got a number of {digits:,} digits)")
             number = int(text)
         if number < low:
-            raise usage_error(f"{option} must be ≥ {low} (got {number})")
+            raise usage_error(f"{option} must be ≥ {_bound(low)} (got {number})")
         if high is not None and number > high:
-            raise usage_error(f"{option} must be ≤ {high:,} (got {number})")
+            raise usage_error(f"{option} must be ≤ {_bound(high)} (got {number})")
         return number
     return parse
+
+
+def _bound(number: int) -> str:
+    """A bound as messages show it: ``1,000,000``; ``2^128`` for a big power of two."""
+    size = abs(number)
+    if size > 2**40 and size & (size - 1) == 0:
+        return f"{'-' if number < 0 else ''}2^{size.bit_length() - 1}"
+    return f"{number:,}" if number >= 0 else f"-{size:,}"
 
 
 def jobs(option: str) -> Callable[[str], int]:
@@ -122,14 +155,23 @@ def seconds(option: str, low: float = 0.0, high: float = 86_400.0) -> Callable[[
     """A parser for a duration in seconds, more than ``low`` and at most ``high``."""
     def parse(value: Any) -> float:
         text = str(value).strip()
-        try:
-            number = float(text)
-        except ValueError:
-            raise usage_error(f"{option} must be a number of seconds (got {str(value)!r})") from None
+        number = decimal(text)
+        if number is None:
+            raise usage_error(f"{option} must be a number of seconds (got {str(value)!r})")
         if not low < number <= high:  # (also refuses nan)
             raise usage_error(f"{option} must be more than {low:g} and at most {high:g} seconds (got {text})")
         return number
     return parse
+
+
+#: A decimal number as options take it: ASCII digits, a point, an exponent
+#: (``float()`` would also take ``١.٥``, ``1_0``, ``inf`` and ``nan``).
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?")
+
+
+def decimal(text: str) -> float | None:
+    """``text`` as a number when it is one in ASCII digits (at most 40 characters), else ``None``."""
+    return float(text) if len(text) <= _MAX_DIGITS and _DECIMAL.fullmatch(text) else None
 
 
 def choices_metavar(values: Sequence[str]) -> str:
@@ -152,10 +194,27 @@ def install_signal_handlers() -> None:
 def _message(error: _click.ClickException) -> str:
     if isinstance(error, UsageProblem):
         return error.message
+    if isinstance(error, _click.exceptions.MissingParameter) and error.param is not None:
+        return _missing(error.param, error.ctx)
     if isinstance(error, _click.exceptions.BadParameter) and error.param is not None:
         name = "/".join(getattr(error.param, "opts", []) or [error.param.name or "value"])
         return f"{name}: {error.message}"
     return error.format_message().strip().splitlines()[0]
+
+
+def _missing(param: _click.Parameter, ctx: _click.Context | None) -> str:
+    """``missing option --to (pmn, json or xml)``: the option's long name,
+    and its values when it takes one of a few (those its completion offers)."""
+    names = getattr(param, "opts", None) or [param.name or "value"]
+    name = next((n for n in names if n.startswith("--")), names[0])
+    kind = param.param_type_name  # option or argument
+    values = []
+    if ctx is not None:
+        values = [item.value for item in param.shell_complete(ctx, "")]
+    if not values:
+        return f"missing {kind} {name}"
+    listed = ", ".join(values[:-1]) + " or " + values[-1] if len(values) > 1 else values[0]
+    return f"missing {kind} {name} ({listed})"
 
 
 class _StreamFailure(Exception):
