@@ -16,6 +16,7 @@ import mancala_cli
 from mancala_cli import Line, check, get_game, parse_position, read
 from mancala_cli.cli import app
 from mancala_cli.diagrams.page import game_page
+from mancala_cli.diagrams.text import result_words
 from notation.record import MOVE, walk
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -114,7 +115,7 @@ def test_every_node_is_the_engines_position_after_its_moves(path):
         report = check(record)
         assert [nodes[n]["p"] for n in main] == [str(p) for p in report.positions]
         final = nodes[main[-1]]
-        assert final["o"] == (f"{report.result} ({report.reason})" if report.reason else None)
+        assert final["o"] == (result_words(report.outcome) if report.outcome else None)
 
 
 def test_the_page_holds_tags_moves_comments_glyphs_and_variations():

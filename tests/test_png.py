@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from mancala_cli import get_game, png
 from mancala_cli.cli import app
 from mancala_cli.diagrams.png import FONT_FILES, INSTALL_HINT, png_size, svg_to_png
-from mancala_cli.diagrams.svg import COUNT_DY, HOLE_FILL, board_svg, hole_centre, viewbox_size
+from mancala_cli.diagrams.svg import COUNT_DY, HOLE_FILL, RESULT_H, board_svg, hole_centre, viewbox_size
 
 from .test_browser import Picture, _close
 
@@ -190,7 +190,8 @@ def test_every_ply_and_many_positions_as_png(tmp_path):
     assert result.exit_code == 0, result.output
     names = sorted(p.name for p in plies.iterdir())
     assert names == sorted(["ply-000.svg"] + [f"ply-{k:03d}.png" for k in range(24)])
-    assert png_size((plies / "ply-023.png").read_bytes()) == (456, 284)
+    assert png_size((plies / "ply-022.png").read_bytes()) == (456, 284)
+    assert png_size((plies / "ply-023.png").read_bytes()) == (456, 284 + RESULT_H)  # the game is over
     single = runner.invoke(app, ["render", str(VILLAGE), "--ply", "23", "--format", "png", "--scale", "1"])
     assert (plies / "ply-023.png").read_bytes() == single.stdout_bytes
     out = tmp_path / "positions"

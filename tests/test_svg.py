@@ -14,7 +14,8 @@ import pytest
 from lxml import etree
 
 from mancala_cli import Line, get_game
-from mancala_cli.diagrams.svg import DOT_LIMIT, SVG_NS, board_svg, hole_centre, viewbox_size
+from mancala_cli.diagrams.svg import DOT_LIMIT, RESULT_H, SVG_NS, board_svg, hole_centre, result_box, viewbox_size
+from mancala_cli.diagrams.text import result_words
 from mancala_cli import parse_position
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -98,25 +99,26 @@ def test_structure(name):
     root = _parse(svg)
     board = game.board
     assert root.tag == f"{{{SVG_NS}}}svg"
+    over = game.outcome(position)
     width, height = viewbox_size(game)
+    height += 0 if over is None else RESULT_H
     assert root.get("viewBox") == f"0 0 {width} {height}"
     assert (root.get("width"), root.get("height")) == (str(width), str(height))
 
     title = root.find("svg:title", NS).text
-    over = game.outcome(position)
     if "title" in kwargs:
         assert title == kwargs["title"]
     elif over is not None:
-        assert title == f"{game.name} — move {position.move_number}, game over: {over.result} ({over.reason})"
+        assert title == f"{game.name} — move {position.move_number}, {result_words(over)}"
     else:
         side = "South" if position.side == "S" else "North"
         assert title == f"{game.name} — move {position.move_number}, {side} to move"
-    # A finished game shows its result where the side to move would be.
+    # A finished game shows its result in a strip of its own instead of the side to move.
     assert (root.find(".//svg:g[@id='to-move']", NS) is None) == (over is not None)
-    result = root.find(".//svg:g[@id='result']/svg:text", NS)
+    result = root.find("svg:g[@id='result']/svg:text", NS)
     assert (result is None) == (over is None)
     if over is not None:
-        assert result.text == f"{over.result} ({over.reason})"
+        assert result.text == result_words(over)
 
     holes = root.findall(".//svg:g[@id='holes']/svg:g", NS)
     assert len(holes) == board.size
@@ -149,8 +151,8 @@ def test_structure(name):
     markers = root.xpath("//*[@id='to-move' or @id='result']")
     assert len(markers) == 1
     mover = "south" if position.side == "S" else "north"
-    assert markers[0].get("class") == ("result" if game.outcome(position) else f"to-move {mover}")
-    assert markers[0].getparent().get("id") == f"bank-{mover}"
+    assert markers[0].get("class") == ("result" if over else f"to-move {mover}")
+    assert markers[0].getparent().get("id") == ("bank-" + mover if over is None else None)
     files = [t.text for t in root.findall(".//svg:text[@class='label file']", NS)]
     ranks = [t.text for t in root.findall(".//svg:text[@class='label rank']", NS)]
     assert sorted(set(files)) == [board.name(f)[0] for f in range(board.files)]
@@ -258,3 +260,36 @@ def test_origin_equal_to_end_draws_both_rings():
     assert {"last-origin", "last-end"} <= set(c1.get("class").split())
     assert c1.find("svg:circle[@id='last-origin']", NS) is not None
     assert c1.find("svg:circle[@id='last-end']", NS) is not None
+
+
+@pytest.mark.parametrize("flip", [False, True])
+def test_a_finished_game_names_the_winner_and_the_final_score_in_neither_bank(flip):
+    """The village match ends with North to move and no move: South wins 35-13
+    by KG-7 (store 12, own row 3, reserved holes 8 + 12), though the stores
+    read 12 and 13. The diagram says so in one line below the board, in
+    neither side's bank, flipped or not."""
+    game = get_game("kingulu")
+    position = parse_position(game, "0,0,0,8*,0,12*/0,0,0,0,0,3 N 12-13 12")
+    root = _parse(board_svg(game, position, flip=flip))
+    assert [t.text for t in root.xpath("//svg:g[starts-with(@id, 'bank-')]//svg:text", namespaces=NS)
+            if t.get("class") == "bank-count"] == (["12", "13"] if flip else ["13", "12"])
+    for bank in root.xpath("//svg:g[starts-with(@id, 'bank-')]", namespaces=NS):
+        assert "".join(bank.itertext()).split() in (["North", "store", "13"], ["South", "store", "12"])
+    strip = root.find("svg:g[@id='result']", NS)
+    assert "".join(strip.itertext()).strip() == "South wins 35–13 (KG-7)"
+    x, y, w, h = result_box(game)
+    box = strip.find("svg:rect", NS)
+    assert [int(box.get(k)) for k in ("x", "y", "width", "height")] == [x, y, w, h]
+    bottom_bank = root.find(f".//svg:g[@id='bank-{'north' if flip else 'south'}']/svg:rect", NS)
+    assert y >= int(bottom_bank.get("y")) + int(bottom_bank.get("height"))
+    assert y + h <= int(root.get("height"))
+    assert root.find("svg:title", NS).text == "Bao Kingulu — move 12, South wins 35–13 (KG-7)"
+
+
+def test_the_result_line_names_winner_draw_and_score():
+    from mancala_cli.rules.core import Outcome
+
+    assert result_words(Outcome("1-0", "KG-7", "", (35, 13))) == "South wins 35–13 (KG-7)"
+    assert result_words(Outcome("0-1", "KG-7", "", (22, 26))) == "North wins 26–22 (KG-7)"
+    assert result_words(Outcome("1/2-1/2", "KG-7", "", (24, 24))) == "Draw 24–24 (KG-7)"
+    assert result_words(Outcome("0-1", "KK-4a", "")) == "North wins (KK-4a)"

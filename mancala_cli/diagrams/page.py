@@ -31,7 +31,7 @@ from ..checking import Replay, replay
 from ..positions import format_position
 from ..rules.core import Game, Outcome, Position
 from .svg import board_svg, page_geometry
-from .text import default_title
+from .text import default_title, result_words
 
 __all__ = ["game_page", "Page", "PageGame"]
 
@@ -176,7 +176,7 @@ class _Tree(Visitor[None]):
         """The side to move or the result, and the diagram's title."""
         game = self.game
         return {"t": default_title(game, position, over), "s": position.side,
-                "o": None if over is None else f"{over.result} ({over.reason})"}
+                "o": None if over is None else result_words(over)}
 
     # -- the move list ---------------------------------------------------------------
 
