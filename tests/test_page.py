@@ -298,6 +298,7 @@ def test_render_html_leaves_out_a_game_it_cannot_replay_and_exits_1(tmp_path):
     (["--sheet", "--every", "5"], "--sheet does not go with --format html (the page holds every position of the game)"),
     (["--plies", "1,2"], "--plies does not go with --format html (the page holds every position of the game)"),
     (["--columns", "2"], "--columns does not go with --format html (the page holds every position of the game)"),
+    (["--caption"], "--caption does not go with --format html (the page names the game and the move)"),
 ])
 def test_render_html_refuses_the_options_of_one_diagram(args, message):
     result = runner.invoke(app, ["render", str(VILLAGE), "--format", "html", *args])

@@ -147,6 +147,9 @@ def test_flip_and_style_reach_every_board():
     (["--sheet", "--every", "2", "--columns", "0"], "--columns must be ≥ 1 (got 0)"),
     (["--sheet", "--every", "2", "--ply", "3"], "--sheet draws plies of a record: it does not go with --ply"),
     (["--sheet", "--every", "2", "--format", "text"], "--sheet draws SVG or PNG: it does not go with --format text"),
+    (["--sheet", "--every", "2", "--caption"], "--caption captions one diagram: a --sheet has its header and captions already"),
+    (["--caption", "--format", "text"],
+     "--caption captions SVG and PNG diagrams: a text board names the game and the move already"),
 ])
 def test_usage_errors_are_one_line_exit_2(args, message, tmp_path):
     out = tmp_path / "sheet.svg"

@@ -293,3 +293,64 @@ def test_the_result_line_names_winner_draw_and_score():
     assert result_words(Outcome("0-1", "KG-7", "", (22, 26))) == "North wins 26–22 (KG-7)"
     assert result_words(Outcome("1/2-1/2", "KG-7", "", (24, 24))) == "Draw 24–24 (KG-7)"
     assert result_words(Outcome("0-1", "KK-4a", "")) == "North wins (KK-4a)"
+
+
+def test_caption_lines_above_the_diagram_fit_its_width():
+    from mancala_cli.diagrams.sheet import _text_width
+    from mancala_cli.diagrams.svg import CAPTION_SIZE, MARGIN, caption_lines
+
+    game = get_game("kingulu")
+    head = "Bao Kingulu · Amani – Baraka · Village match · Mhonda, Morogoro · 2026.11.02 · Round 1"
+    caption = [head, "After 5. b1x2, North to move"]
+    plain = board_svg(game, game.start())
+    assert board_svg(game, game.start(), caption=None) == plain
+    root = _parse(board_svg(game, game.start(), caption=caption))
+    lines = [t.text for t in root.findall("svg:g[@id='caption']/svg:text", NS)]
+    assert lines == caption_lines(game, caption)
+    assert " · ".join(lines[:-1]) == head and lines[-1] == caption[1]    # broken at a " · " only
+    width, height = viewbox_size(game)
+    assert len(lines) >= 3 and all(_text_width(line, CAPTION_SIZE) <= width - 2 * MARGIN for line in lines)
+    assert root.findall("svg:g[@id='caption']/svg:text", NS)[0].get("font-weight") == "bold"
+    # The diagram moves down by the caption's height, and is otherwise the one without it.
+    drawing = root.find("svg:g[@id='drawing']", NS)
+    shift = int(drawing.get("transform").split()[1].rstrip(")"))
+    assert int(root.get("height")) == height + shift
+    assert root.get("viewBox") == f"0 0 {width} {height + shift}"
+    top = max(float(t.get("y")) for t in root.findall("svg:g[@id='caption']/svg:text", NS))
+    assert top < shift
+    old = _parse(plain)
+    def tree(e):
+        return (e.tag, dict(e.attrib), (e.text or "").strip(), [tree(c) for c in e])
+    assert [tree(e) for e in drawing] == [tree(e) for e in list(old)[4:]]
+    # A word too wide for any line is broken at its spaces.
+    long = ["x " * 60]
+    assert all(_text_width(line, CAPTION_SIZE) <= width - 2 * MARGIN for line in caption_lines(game, long))
+
+
+def test_render_caption_names_players_move_and_side_to_move(tmp_path):
+    """``render --caption``: the game, the players, the event, then the move
+    and the side to move (or ``game over``, the strip giving the result);
+    a position string gets the game and the move; --all captions each file."""
+    from typer.testing import CliRunner
+
+    from mancala_cli.cli import app
+
+    runner = CliRunner()
+    village = Path(__file__).resolve().parents[1] / "examples" / "kingulu-village-match.pmn"
+
+    def caption(*args):
+        result = runner.invoke(app, ["render", *map(str, args), "--caption"])
+        assert result.exit_code == 0, result.output
+        root = _parse(result.stdout)
+        return " | ".join(t.text for t in root.findall("svg:g[@id='caption']/svg:text", NS))
+
+    assert caption(village, "--ply", "9") == ("Bao Kingulu · Amani – Baraka · Village match | "
+                                              "Mhonda, Morogoro · 2026.11.02 · Round 1 | After 5. b1x2, North to move")
+    assert caption(village, "--ply", "0").endswith("| Start, South to move")
+    assert caption(village).endswith("| After 12. a1x1, game over")
+    assert caption("--game", "kingulu", "--position", "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1") == (
+        "Bao Kingulu | Move 1, South to move")
+    out = tmp_path / "plies"
+    assert runner.invoke(app, ["render", str(village), "--all", "--out-dir", str(out), "--caption"]).exit_code == 0
+    assert "After 1... d2x10, South to move" in (out / "ply-002.svg").read_text(encoding="utf-8")
+    assert "<g id=\"caption\"" not in runner.invoke(app, ["render", str(village), "--ply", "9"]).stdout
