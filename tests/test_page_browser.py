@@ -259,3 +259,35 @@ def test_the_console_check_sees_errors(browser, pages):
     errors = browser.errors()
     assert any("logged" in error for error in errors)
     assert any(error.startswith("exception:") for error in errors)
+
+
+def test_after_a_choice_the_arrow_keys_step_through_the_chosen_game(browser, pages):
+    """Game 2 chosen in the chooser (the focus on it, as after a choice with
+    the mouse or the keyboard): → and ← step through game 2, ↓ enters no
+    other game; the chooser still says game 2."""
+    records = list(read(EXAMPLES / "kingulu-tournament.pmn"))
+    game = get_game("kingulu")
+    report = check(records[1])
+    browser.events.clear()
+    browser.load(pages["kingulu-tournament"])
+    browser.evaluate("(function () { var c = document.getElementById('chooser'); c.focus(); c.value = '1';"
+                     " c.dispatchEvent(new Event('change', {bubbles: true})); })()")
+
+    def chosen():
+        return browser.evaluate("[document.getElementById('chooser').value,"
+                                " Array.from(document.querySelectorAll('section.game')).filter("
+                                "function (s) { return !s.hidden; }).map(function (s) { return s.id; })]")
+
+    assert chosen() == ["1", ["game-1"]]
+    browser.press(*RIGHT)
+    assert chosen() == ["1", ["game-1"]]
+    assert_shows(browser, game, report.positions[1].position)
+    browser.press(*DOWN)  # no variation here: nothing changes, and above all not the game
+    browser.press(*RIGHT)
+    assert chosen() == ["1", ["game-1"]]
+    assert_shows(browser, game, report.positions[2].position)
+    browser.press(*LEFT)
+    browser.press(*UP)
+    assert chosen() == ["1", ["game-1"]]
+    assert_shows(browser, game, report.positions[1].position)
+    assert browser.errors() == []
