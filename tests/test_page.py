@@ -4,6 +4,7 @@ escaping of user text, and the command's options and errors. The page in
 a real browser: tests/test_page_browser.py."""
 from __future__ import annotations
 
+import html
 import html.parser
 import json
 import pathlib
@@ -129,13 +130,42 @@ def test_the_page_holds_tags_moves_comments_glyphs_and_variations():
     assert len(buttons) == 1 + len(record.moves) - 1 + 1  # the main line and the one-move variation
     assert [b["data-node"] for b in buttons] == [str(n) for n in range(1, len(buttons) + 1)]
     assert '<span class="variation">( <span class="number">2...</span><button type="button" class="move" ' \
-           'data-node="5">c2x9</button><span class="glyph">!?</span> <span class="comment">nine at once</span> ' \
-           ')</span>' in text
+           'data-node="5">c2x9<span class="glyph"><abbr title="interesting move">!?</abbr></span></button> ' \
+           '<span class="comment">nine at once</span> )</span>' in text
     assert '<span class="comment">kuweka mtoto: f2 is South&#x27;s now</span>' in text
     assert '<input id="position" readonly' in text
     for control in ("first", "back", "forward", "last", "enter", "leave", "copy"):
         assert f'<button type="button" id="{control}"' in text
     assert "<select" not in text  # one game: no chooser
+
+
+def test_nags_are_glyphs_joined_to_their_move():
+    """``$6`` is shown as ``?!``, ``$14`` as ``⩲`` (a thin space before a
+    position's mark), a glyph sits inside its move's button (no gap), and a
+    NAG without a symbol stays ``$N``; each says what it means."""
+    record = '[Game "kingulu"]\n\n1. c1x6 $6 d2? 2. e1!? $14 c2 $3 $200 *\n'
+    text = mancala_cli.page(read(record))
+    moves = re.findall(r'<button type="button" class="move" data-node="[0-9]+">(.*?)</button>', text)
+    shown = [re.sub(r"<[^>]+>", "", html.unescape(move)) for move in moves]
+    assert shown == ["c1x6?!", "d2?", "e1!?\u2009⩲", "c2!!\u2009$200"]
+    assert '<abbr title="dubious move">?!</abbr>' in text
+    assert '<abbr title="South is slightly better">⩲</abbr>' in text
+    assert '<abbr title="annotation $200">$200</abbr>' in text
+    assert "$6" not in text and "$14" not in text and "$3" not in text
+    # every glyph inside its move's button, right after the move
+    assert text.count('<span class="glyph">') == len(re.findall(r'class="move"[^>]*>[^<]+<span class="glyph">', text)) == 4
+
+
+def test_the_title_of_an_archive_page_names_its_event():
+    text = mancala_cli.page(read(EXAMPLES / "kingulu-tournament.pmn"))
+    assert "<title>Morogoro kingulu cup — 4 games</title>" in text
+    two = ('[Game "kingulu"]\n[Event "Cup A"]\n\n1. c1x6 *\n\n[Game "kingulu"]\n[Event "Cup B"]\n\n1. c1x6 *\n'
+           '\n[Game "kingulu"]\n[Event "Cup A"]\n\n1. c1x6 *\n')
+    assert "<title>Cup A, Cup B — 3 games</title>" in mancala_cli.page(read(two))
+    three = two + '\n[Game "kingulu"]\n[Event "Cup C"]\n\n1. c1x6 *\n'
+    assert "<title>Cup A, Cup B, … — 4 games</title>" in mancala_cli.page(read(three))
+    none = '[Game "kingulu"]\n\n1. c1x6 *\n\n[Game "kimasai-klamroth"]\n\n1. b2 *\n'
+    assert "<title>Bao Kingulu, Bao la Kimasai (Klamroth) — 2 games</title>" in mancala_cli.page(read(none))
 
 
 def test_nothing_is_loaded_from_elsewhere():
