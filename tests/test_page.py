@@ -368,3 +368,52 @@ def test_render_html_of_an_empty_or_missing_file_is_one_line_and_exit_2(tmp_path
     assert (result.exit_code, result.stderr) == (2, f"mancala: error: {missing}: cannot open: No such file or "
                                                     "directory\n")
     assert not (tmp_path / "out.html").exists()
+
+
+def test_an_archive_past_the_page_cap_is_one_line_exit_2_before_any_game_is_played(tmp_path, monkeypatch):
+    """A page holds at most MAX_PAGE_POSITIONS positions: one game of one move
+    is two, so MAX/2 games fit and one more does not. Past the cap: one line
+    naming --index, exit 2, -o untouched, no game replayed or page built."""
+    from mancala_cli.diagrams import page as page_module
+    from mancala_cli.diagrams.page import MAX_PAGE_POSITIONS, PageTooLarge, bounded_records
+
+    one = '[Game "kingulu"]\n[Result "*"]\n\n1. c1x6 *\n\n'
+    fits = MAX_PAGE_POSITIONS // 2
+    assert len(bounded_records(read(one * fits))) == fits
+    with pytest.raises(PageTooLarge) as raised:
+        bounded_records(read(one * (fits + 1)))
+    assert (raised.value.number, raised.value.positions) == (fits + 1, MAX_PAGE_POSITIONS + 2)
+    with pytest.raises(PageTooLarge):
+        mancala_cli.page(read(one * (fits + 1)))
+
+    archive = tmp_path / "big.pmn"
+    archive.write_text(one * (fits + 1), encoding="utf-8")
+    out = tmp_path / "page.html"
+    out.write_text("an earlier page\n", encoding="utf-8")
+
+    def never(*args, **kwargs):
+        raise AssertionError("the games were played")
+    monkeypatch.setattr(page_module, "game_page", never)
+    result = runner.invoke(app, ["render", str(archive), "--format", "html", "-o", str(out)])
+    assert result.exit_code == 2
+    assert result.stderr == (f"mancala: error: {archive}: a page shows at most {MAX_PAGE_POSITIONS:,} positions "
+                             f"(starts and moves, variations too), and game {fits + 1} takes them to "
+                             f"{MAX_PAGE_POSITIONS + 2:,}: give --index N for the page of one game\n")
+    assert out.read_text(encoding="utf-8") == "an earlier page\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.pmn", "page.html"]
+    # One game of the archive is a page of its own.
+    monkeypatch.undo()
+    single = runner.invoke(app, ["render", str(archive), "--format", "html", "--index", str(fits + 1)])
+    assert single.exit_code == 0 and single.stdout.startswith("<!DOCTYPE html>")
+
+
+def test_one_game_past_the_page_cap_is_refused_too(tmp_path):
+    from mancala_cli.diagrams.page import MAX_PAGE_POSITIONS
+
+    moves = " ".join(["c1"] * MAX_PAGE_POSITIONS)  # (not played: counted as written)
+    archive = tmp_path / "long.pmn"
+    archive.write_text(f'[Game "kingulu"]\n\n{moves} *\n', encoding="utf-8")
+    result = runner.invoke(app, ["render", str(archive), "--format", "html", "--index", "1"])
+    assert result.exit_code == 2
+    assert result.stderr == (f"mancala: error: {archive}: a page shows at most {MAX_PAGE_POSITIONS:,} positions "
+                             f"(starts and moves, variations too), and game 1 holds {MAX_PAGE_POSITIONS + 1:,}\n")

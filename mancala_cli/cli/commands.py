@@ -957,7 +957,7 @@ def _render_page(file: Optional[str], *, index: Optional[int], game: Optional[st
     (its error reported); none left: no page, exit 1."""
     from notation.errors import XMLArchiveError
 
-    from ..diagrams.page import game_page
+    from ..diagrams.page import MAX_PAGE_POSITIONS, PageTooLarge, game_page, record_positions
     from .inputs import STDIN_NAME, InputError
     from .reporters import problem_line, sorted_problems
 
@@ -965,9 +965,20 @@ def _render_page(file: Optional[str], *, index: Optional[int], game: Optional[st
         _game(game)
     path = file or _inputs(None)[0]
     name = STDIN_NAME if path == "-" else path
+    records: list[tuple[int, Any]] = []
+    total = 0
     try:
-        records = [(k, record) for k, record in enumerate(_records(path, encoding), 1)
-                   if index is None or k == index]
+        for k, record in enumerate(_records(path, encoding), 1):
+            if index is not None and k != index:
+                continue
+            # Counted as read, before any is played: an archive too large for one page stops here.
+            total += record_positions(record)
+            if total > MAX_PAGE_POSITIONS:
+                one = "" if index is not None else ": give --index N for the page of one game"
+                fail(f"{name}: {PageTooLarge(k, total, single=not records)}{one}")
+            records.append((k, record))
+            if index is not None:
+                break
     except (InputError, XMLArchiveError) as error:
         fail(str(error))
     if not records:

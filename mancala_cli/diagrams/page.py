@@ -25,15 +25,61 @@ from collections.abc import Iterable
 from importlib import resources
 
 from notation.coords import STYLES, format_move, parse_hole
-from notation.record import SKIP, GameRecord, Problem, SkipType, Step, Visitor, visit
+from notation.record import MOVE, SKIP, GameRecord, Problem, SkipType, Step, Visitor, visit, walk
 
 from ..checking import Replay, replay
 from ..positions import format_position
-from ..rules.core import Game, Outcome, Position
+from ..rules.core import Game, MancalaError, Outcome, Position
 from .svg import board_svg, page_geometry
 from .text import default_title, result_words
 
-__all__ = ["game_page", "Page", "PageGame"]
+__all__ = ["game_page", "Page", "PageGame", "PageTooLarge", "MAX_PAGE_POSITIONS", "record_positions", "bounded_records"]
+
+#: The most positions (each game's start and every move, variations too) one
+#: page holds. The page budget (docs/commands.md) is 60 KB plus 1 KB a move;
+#: this keeps a page within 10 MB (about 3 MB in practice) and the memory of
+#: writing it within about 100 MB; a larger archive gets a page a game
+#: (``--index N``).
+MAX_PAGE_POSITIONS = 10_000
+
+
+class PageTooLarge(MancalaError, ValueError):
+    """Records that hold more positions than one page shows
+    (:data:`MAX_PAGE_POSITIONS`): ``number`` is the record that went past
+    it (counted from 1), ``positions`` how many the records up to it hold."""
+
+    def __init__(self, number: int, positions: int, single: bool = False) -> None:
+        self.number, self.positions = number, positions
+        held = f"game {number} holds {positions:,}" if single else f"game {number} takes them to {positions:,}"
+        super().__init__(f"a page shows at most {MAX_PAGE_POSITIONS:,} positions (starts and moves, "
+                         f"variations too), and {held}")
+
+
+def record_positions(record: GameRecord) -> int:
+    """The positions ``record`` gives a page: its start and one a move,
+    variations too (whether or not the moves can be played), counted
+    without playing them.
+
+        >>> from notation.pmn import read_game
+        >>> record_positions(read_game('[Game "kingulu"]\\n\\n1. c1 (1. d1 (1. e1) b2) d2 *\\n'))
+        6
+    """
+    return 1 + sum(1 for step in walk(record) if step.kind == MOVE)
+
+
+def bounded_records(records: Iterable[GameRecord], *, first: int = 1) -> list[GameRecord]:
+    """``records`` in a list, counted one by one as they come: raises
+    :class:`PageTooLarge` as soon as they hold more than a page shows, so
+    that nothing more is read and nothing is played. ``first`` is the number
+    of the first record, for the message."""
+    kept: list[GameRecord] = []
+    total = 0
+    for number, record in enumerate(records, first):
+        total += record_positions(record)
+        if total > MAX_PAGE_POSITIONS:
+            raise PageTooLarge(number, total, single=not kept)
+        kept.append(record)
+    return kept
 
 
 @dataclasses.dataclass
@@ -70,8 +116,10 @@ def game_page(records: Iterable[GameRecord], *, default_game: str | None = None,
     cannot be replayed at all (no game, a bad ``Setup``) is left out; one
     with an illegal move shows the moves up to it, and its problems.
     ``numbers`` are the records' numbers in their file, for the chooser
-    (the default: 1, 2, …)."""
+    (the default: 1, 2, …). Records of more than :data:`MAX_PAGE_POSITIONS`
+    positions raise :class:`PageTooLarge` before any is played."""
     games, unplayable, kept = [], [], []
+    records = bounded_records(records)
     for k, record in zip(numbers if numbers is not None else itertools.count(1), records):
         game, problem = _page_game(record, default_game)
         if game is not None:
