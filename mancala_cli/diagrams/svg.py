@@ -23,7 +23,10 @@ class="hole south front">`` (plus ``reserved``, ``last-origin``,
 ``last-end``), ``pit``, ``seeds``, ``count`` (``count many`` for a large
 pile), ``reserved-ring``, ``reserver``, ``last-move``, ``bank south`` /
 ``bank north``, ``to-move``, ``label file``, ``label rank``, ``board``,
-``divider``.
+``divider``; a finished game's ``g#result`` (``result-box``,
+``result-text``) and an opt-in caption's ``g#caption``
+(``diagram-caption``), drawn with presentation attributes so that the
+default style, and so every other diagram, stays the same.
 """
 from __future__ import annotations
 
