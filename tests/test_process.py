@@ -275,7 +275,7 @@ def test_a_finished_game_is_drawn_with_its_result():
     result = runner.invoke(app, ["render", VILLAGE, "--format", "text"])
     assert result.exit_code == 0
     assert result.stdout.splitlines() == [
-        "Bao Kingulu — move 12, game over: 1-0 (KG-7)",
+        "Bao Kingulu — move 12, South wins 35–13 (KG-7)",
         "   North  store 13",
         "     a    b    c    d    e    f",
         " 2   0    0    0    8*   0   12*  2",
@@ -287,9 +287,9 @@ def test_a_finished_game_is_drawn_with_its_result():
         "game over: 1-0 (KG-7: N to move has no legal move; score 35-13)",
     ]
     svg = runner.invoke(app, ["render", VILLAGE]).stdout
-    assert "<title>Bao Kingulu — position after 12. a1x1, game over: 1-0 (KG-7)</title>" in svg
+    assert "<title>Bao Kingulu — position after 12. a1x1, South wins 35–13 (KG-7)</title>" in svg
     assert 'id="to-move"' not in svg
-    assert '<g id="result" class="result">' in svg and ">1-0 (KG-7)</text>" in svg
+    assert '<g id="result" class="result">' in svg and ">South wins 35–13 (KG-7)</text>" in svg
     # The position before the last move is not over: North... South is to move.
     before = runner.invoke(app, ["render", VILLAGE, "--format", "text", "--ply", "22"]).stdout
     assert before.splitlines()[0] == "Bao Kingulu — move 12, South to move"

@@ -902,6 +902,7 @@ def render(
                                         help="The plies a --sheet shows (0: the start)."),
     every: Optional[int] = _int_option(None, "--every", low=1, help="A --sheet of ply 0, every N-th ply and the last."),
     columns: Optional[int] = _int_option(None, "--columns", low=1, high=100, help="Boards in a row of a --sheet (default 3)."),
+    caption: bool = typer.Option(False, "--caption", help="Name the game, the players and the move above an SVG or PNG diagram."),
 ) -> None:
     """Draw a position as an SVG diagram, a PNG image or a plain-text board,
     a game sheet of several positions, or a whole game as an HTML page.
@@ -915,6 +916,8 @@ def render(
         if value == "":
             fail(f"{option}: empty {what} name")
     if format == "html":
+        if caption:
+            fail("--caption does not go with --format html (the page names the game and the move)")
         _check_page_options(ply=ply, all_plies=all_plies, out_dir=out_dir, position=position, positions=positions,
                             style=style, scale=scale, sheet=sheet, plies=plies, every=every, columns=columns)
         _encoding(encoding)
@@ -925,9 +928,14 @@ def render(
                           encoding=encoding)
     _check_image_options(format=format, scale=scale, sheet=sheet, plies=plies, every=every, columns=columns,
                          ply=ply, all_plies=all_plies, position=position, positions=positions, output=output)
+    if caption and format == "text":
+        fail("--caption captions SVG and PNG diagrams: a text board names the game and the move already")
+    if caption and sheet:
+        fail("--caption captions one diagram: a --sheet has its header and captions already")
     asked = None if plies is None else _ply_list(plies)
     _encoding(encoding)
-    drawing = _Drawing(format, flip, _read_style(style), force, scale=DEFAULT_SCALE if scale is None else scale)
+    drawing = _Drawing(format, flip, _read_style(style), force, scale=DEFAULT_SCALE if scale is None else scale,
+                       caption=caption)
     if position is not None and game is not None:  # (--position needs --game)
         _render_position(drawing, _game(game), position, output)
         return
@@ -939,6 +947,8 @@ def render(
     path = drawing.source = file or _inputs(None)[0]
     name, report = _read_for_render(path, index or 1, encoding, game)
     states = _Plies(report)
+    if caption:
+        states.caption_head = _caption_head(states.rules, report.record.tags)
     if sheet:
         _render_sheet(drawing, states, report, plies_asked=asked, every=every,
                       columns=DEFAULT_COLUMNS if columns is None else columns, output=output)
@@ -977,7 +987,7 @@ def _render_page(file: Optional[str], *, index: Optional[int], game: Optional[st
     (its error reported); none left: no page, exit 1."""
     from notation.errors import XMLArchiveError
 
-    from ..diagrams.page import game_page
+    from ..diagrams.page import MAX_PAGE_POSITIONS, PageTooLarge, game_page, record_positions
     from .inputs import STDIN_NAME, InputError
     from .reporters import problem_line, sorted_problems
 
@@ -985,10 +995,22 @@ def _render_page(file: Optional[str], *, index: Optional[int], game: Optional[st
         _game(game)
     path = file or _inputs(None)[0]
     name = STDIN_NAME if path == "-" else path
-    count = 0  # the games of the file
+    records: list[tuple[int, Any]] = []
+    total = 0
+    count = 0  # the games of the file read so far
     try:
-        records = [(k, record) for k, record in enumerate(_records(path, encoding), 1)
-                   if (count := k) == index or index is None]
+        for k, record in enumerate(_records(path, encoding), 1):
+            count = k
+            if index is not None and k != index:
+                continue
+            # Counted as read, before any is played: an archive too large for one page stops here.
+            total += record_positions(record)
+            if total > MAX_PAGE_POSITIONS:
+                one = "" if index is not None else ": give --index N for the page of one game"
+                fail(f"{name}: {PageTooLarge(k, total, single=not records)}{one}")
+            records.append((k, record))
+            if index is not None:
+                break
     except (InputError, XMLArchiveError) as error:
         fail(str(error))
     if not records:
@@ -1034,6 +1056,7 @@ class _Drawing:
     force: bool
     source: Optional[str] = None  # the record file, once known
     scale: float = DEFAULT_SCALE  # PNG pixels per SVG unit
+    caption: bool = False  # --caption: lines above each SVG or PNG diagram
 
     @property
     def suffix(self) -> str:
@@ -1048,13 +1071,18 @@ class _Drawing:
         return "png" if self.format == "png" else "(?:svg|txt)"
 
     def draw(self, rules: Game, pos: Position, last: Optional[Move], title: Optional[str],
-             outcome: Optional[Outcome] | _FromPosition = FROM_POSITION) -> str:
+             outcome: Optional[Outcome] | _FromPosition = FROM_POSITION,
+             caption: Optional[list[str]] = None) -> str:
         from ..diagrams.svg import board_svg
-        from ..diagrams.text import board_text
+        from ..diagrams.text import board_text, outcome_of
 
         if self.format == "text":
             return board_text(rules, pos, last_move=last, flip=self.flip, outcome=outcome) + "\n"
-        return board_svg(rules, pos, last_move=last, flip=self.flip, title=title, style=self.css, outcome=outcome)
+        if self.caption and caption is None:  # a position without a record: the game and the move
+            over = outcome_of(rules, pos, outcome)
+            caption = [rules.name, f"Move {pos.move_number}, {_caption_state(pos, over)}"]
+        return board_svg(rules, pos, last_move=last, flip=self.flip, title=title, style=self.css, outcome=outcome,
+                         caption=caption if self.caption else None)
 
     def write(self, path: Optional[str], text: str) -> None:
         """Write a drawing (rasterised first for ``--format png``)."""
@@ -1122,6 +1150,8 @@ class _Plies:
         self.outcome = report.outcome
         self.states: list[tuple[Position, Optional[Move]]] = [(report.start, None)]
         self.states += zip(report.positions, report.moves)
+        #: The first lines of a ``--caption`` (the game, the players, the event), or None.
+        self.caption_head: Optional[list[str]] = None
 
     def outcome_at(self, k: int) -> Optional[Outcome]:
         """The engine's verdict where the record's last position ends the game."""
@@ -1134,14 +1164,43 @@ class _Plies:
         pos, move = self.states[k]
         if move is None:
             return f"{rules.name} — start, {state_words(pos, self.outcome_at(k))}"
+        return f"{rules.name} — position after {self.move_words(k)}, {state_words(pos, self.outcome_at(k))}"
+
+    def move_words(self, k: int) -> str:
+        """``12... c2x4``: the move that led to ply ``k`` (not 0)."""
+        pos, move = self.states[k]
+        assert move is not None
         before = self.states[k - 1][0]
         number = f"{before.move_number}." if before.side == "S" else f"{before.move_number}..."
-        return (f"{rules.name} — position after {number} {format_move(rules.board, move, 'algebraic', before.side)}, "
-                f"{state_words(pos, self.outcome_at(k))}")
+        return f"{number} {format_move(self.rules.board, move, 'algebraic', before.side)}"
+
+    def caption(self, k: int) -> Optional[list[str]]:
+        """The ``--caption`` of ply ``k``: the game and the players, then the
+        move and the side to move (``game over``: the result strip says the rest)."""
+        if self.caption_head is None:
+            return None
+        pos, move = self.states[k]
+        where = "Start" if move is None else f"After {self.move_words(k)}"
+        return [*self.caption_head, f"{where}, {_caption_state(pos, self.outcome_at(k))}"]
 
     def draw(self, drawing: _Drawing, k: int) -> str:
         pos, last = self.states[k]
-        return drawing.draw(self.rules, pos, last, self.title(k), self.outcome_at(k))
+        return drawing.draw(self.rules, pos, last, self.title(k), self.outcome_at(k), self.caption(k))
+
+
+def _caption_head(rules: Game, tags: list[tuple[str, str]]) -> list[str]:
+    """A caption's first line: the game, the players, event, site, date and round."""
+    from ..diagrams.sheet import header_line
+
+    return [header_line(rules, [(name, value) for name, value in tags
+                                if name in ("South", "North", "Event", "Site", "Date", "Round")])]
+
+
+def _caption_state(pos: Position, over: Optional[Outcome]) -> str:
+    """``North to move``, or ``game over`` (the result strip below the board gives the result)."""
+    from ..rules.core import side_name
+
+    return "game over" if over is not None else f"{side_name(pos.side)} to move"
 
 
 def _render_ply(drawing: _Drawing, plies: _Plies, ply: Optional[int], output: Optional[str]) -> None:
