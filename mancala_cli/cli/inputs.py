@@ -336,7 +336,10 @@ _write = os.write  # the system call, named so that tests can make it fail
 
 
 class _OutputFile(io.FileIO):
-    """A file whose failing writes raise :class:`OutputError` naming ``display``."""
+    """A file whose failing writes raise :class:`OutputError` naming
+    ``display``; a pipe or FIFO whose reader went away (``-o /dev/stdout``
+    into ``| head``) raises ``BrokenPipeError``, which ends the command
+    quietly with status 141 as on standard output."""
 
     def __init__(self, fd: int, display: str) -> None:
         super().__init__(fd, "wb", closefd=True)
@@ -345,6 +348,8 @@ class _OutputFile(io.FileIO):
     def write(self, data) -> int:
         try:
             return _write(self.fileno(), data)
+        except BrokenPipeError:
+            raise
         except OSError as error:
             raise OutputError(f"{self.display}: cannot write: {error.strerror or error}") from None
 
