@@ -204,6 +204,8 @@ def test_full_standard_output_is_one_line_exit_2():
      "--coords must be one of algebraic, numeric, relative (got 'hex')"),
     (["validate", "--format", "yaml", VILLAGE], "--format must be one of text, json (got 'yaml')"),
     (["validate", "--jobs", "0", VILLAGE], "--jobs must be ≥ 1 (got 0)"),
+    (["validate", "--scheduler-timeout", "3", VILLAGE], "--scheduler-timeout needs --scheduler"),
+    (["stats", "--jobs", "1", "--scheduler-timeout", "3", VILLAGE], "--scheduler-timeout needs --scheduler"),
     (["games", "--format", "xml"], "--format must be one of text, json (got 'xml')"),
     (["render", VILLAGE, "--format", "gif"], "--format must be one of svg, text, png, html (got 'gif')"),
     (["render", VILLAGE, "--index", "0"], "--index must be ≥ 1 (got 0)"),
