@@ -17,6 +17,8 @@ from typer.testing import CliRunner
 from mancala_cli.cli import pipeline
 from mancala_cli.cli import app
 
+from .test_stopping import wait_writing
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 VILLAGE = str(EXAMPLES / "kingulu-village-match.pmn")
@@ -153,10 +155,7 @@ def test_signals_exit_128_plus_their_number(archive, tmp_path, signum):
     child = subprocess.Popen([sys.executable, "-m", "mancala_cli", "convert", "--to", "xml", "--positions",
                               "--jobs", "2", "-o", str(target), str(big)],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
-    while not any(p.name.startswith(".mancala-") for p in tmp_path.iterdir()):
-        assert time.monotonic() < deadline and child.poll() is None
-        time.sleep(0.02)
+    wait_writing(child, tmp_path)
     child.send_signal(signum)
     _, err = child.communicate(timeout=60)
     assert child.returncode == 128 + signum

@@ -69,6 +69,26 @@ def left_after(sid: int, within: float = 5.0) -> list[int]:
     return session(sid)
 
 
+def writing(pid: int, folder: pathlib.Path) -> bool:
+    """Whether process ``pid`` has a temporary output file in ``folder`` open
+    (on Linux a file without a name, shown as ``FOLDER/#INODE (deleted)``;
+    elsewhere ``.mancala-*.tmp``)."""
+    try:
+        links = [os.readlink(f"/proc/{pid}/fd/{fd}") for fd in os.listdir(f"/proc/{pid}/fd")]
+    except OSError:
+        return False
+    return any(os.path.dirname(link) == str(folder) and
+               (link.endswith(" (deleted)") or os.path.basename(link).startswith(".mancala-")) for link in links)
+
+
+def wait_writing(process: subprocess.Popen, folder: pathlib.Path, within: float = 60.0) -> None:
+    """Wait until ``process`` writes its temporary output file in ``folder``."""
+    deadline = time.monotonic() + within
+    while not writing(process.pid, folder):
+        assert process.poll() is None and time.monotonic() < deadline, "the output file was never opened"
+        time.sleep(0.02)
+
+
 class Command:
     """``mancala ARGS`` in a session of its own; whatever is left of it is
     killed when the test ends."""
@@ -128,6 +148,7 @@ def busy(command, games: pathlib.Path, target: pathlib.Path, prelude: str = "") 
     target.write_text("old\n", encoding="utf-8")
     run = command("annotate", "--time", "2", "--jobs", "2", "-o", str(target), str(games), prelude=prelude)
     run.workers(2)
+    wait_writing(run.process, target.parent)
     time.sleep(0.3)
     return run
 
@@ -224,4 +245,17 @@ def test_workers_end_with_a_killed_main_process(command, games, tmp_path, prelud
     run.process.kill()
     run.process.wait(timeout=10)
     assert left_after(run.sid, 3) == []
+    # Nor is anything left of the output: it had no name yet (where the
+    # system cannot make such a file, a .mancala-*.tmp file stays).
     assert target.read_text(encoding="utf-8") == "old\n"
+    if unnamed_files(tmp_path):
+        assert listing(tmp_path) == ["annotated.pmn"]
+
+
+def unnamed_files(folder: pathlib.Path) -> bool:
+    """Whether files without a name (``O_TMPFILE``) can be made in ``folder``."""
+    try:
+        os.close(os.open(folder, os.O_WRONLY | getattr(os, "O_TMPFILE", 0), 0o600))
+    except (OSError, ValueError):
+        return False
+    return hasattr(os, "O_TMPFILE")
