@@ -195,6 +195,41 @@ def test_a_signal_while_a_closed_pipe_is_cleaned_up_prints_nothing(command, game
         assert left_after(run.sid) == []
 
 
+#: Sends SIGINT to the command itself as its workers are being stopped: a
+#: signal in the middle of the cleanup after a closed pipe or another signal.
+SIGNAL_IN_CLEANUP = """
+import os, signal
+from mancala_cli.cli import pipeline
+made = pipeline.process_pool
+def process_pool(workers):
+    pool = made(workers)
+    stop = pool.shutdown
+    def shutdown(*args, **kwargs):
+        os.kill(os.getpid(), signal.SIGINT)
+        return stop(*args, **kwargs)
+    pool.shutdown = shutdown
+    return pool
+pipeline.process_pool = process_pool
+"""
+
+
+def test_a_signal_in_the_cleanup_after_a_closed_pipe_prints_no_traceback(command, games):
+    run = command("convert", "--to", "xml", "--jobs", "2", str(games), prelude=SIGNAL_IN_CLEANUP)
+    assert run.process.stdout.readline()
+    run.process.stdout.close()
+    assert run.end(10) == (141, "")
+    assert left_after(run.sid) == []
+
+
+def test_a_second_signal_in_the_cleanup_prints_no_traceback(command, games, tmp_path):
+    target = tmp_path / "annotated.pmn"
+    run = busy(command, games, target, SIGNAL_IN_CLEANUP)
+    run.process.send_signal(signal.SIGTERM)
+    assert run.end(3) == (143, "")
+    assert left_after(run.sid, 2) == []
+    assert target.read_text(encoding="utf-8") == "old\n" and listing(tmp_path) == ["annotated.pmn"]
+
+
 def test_an_error_ends_the_workers(command, games):
     run = command("convert", "--to", "xml", "--jobs", "2", "-o", "/dev/full", str(games), stdout=subprocess.DEVNULL)
     assert run.end(60) == (2, "mancala: error: /dev/full: cannot write: No space left on device\n")

@@ -141,12 +141,16 @@ def choices_metavar(values: Sequence[str]) -> str:
 
 
 def _on_signal(signum: int, frame: object) -> None:
-    global _signalled
-    if _ending:  # already on the way out: cleaning up is not interrupted
+    """A stop signal ends the command (KeyboardInterrupt); one that comes
+    once it is ending is noted and interrupts nothing, so that the cleanup
+    (workers stopped, temporary files removed) runs to its end."""
+    global _signalled, _ending
+    if _ending:
         if _signalled is None:
             _signalled = signum
         return
     _signalled = signum
+    _ending = True
     raise KeyboardInterrupt
 
 
