@@ -43,7 +43,7 @@ def archive(tmp_path_factory) -> pathlib.Path:
 # -- --jobs -----------------------------------------------------------------------
 
 class _Pool:
-    """Stands in for ProcessPoolExecutor and records how many workers were asked for."""
+    """Stands in for the worker pool and records how many workers were asked for."""
 
     made: list[int] = []
 

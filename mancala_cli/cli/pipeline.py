@@ -481,8 +481,8 @@ def process_pool(workers: int) -> WorkerPool:
 
 
 class WorkerPool:
-    """Worker processes forked from this one, each given one batch at a time
-    over a socket pair; the part of ``concurrent.futures.Executor`` the
+    """Worker processes forked from this one, each given at most two batches
+    at a time (the one it works on and the next) over a socket pair; the part of ``concurrent.futures.Executor`` the
     pipeline uses (``submit``, ``shutdown``), without its threads and
     queues, so that every way out is under this process's control:
 
@@ -530,10 +530,6 @@ class WorkerPool:
             self.shutdown()
             raise
 
-    @property
-    def pids(self) -> list[int]:
-        return [worker.pid for worker in self._workers]
-
     def submit(self, function: Callable[..., Any], *args: Any) -> _Answer:
         """``function(*args)`` in a worker, as soon as one is free."""
         answer = _Answer(self)
@@ -544,14 +540,16 @@ class WorkerPool:
     def _dispatch(self) -> None:
         """Give queued calls to the workers, at most :data:`AHEAD` each (the
         next one waits in the worker while it works on one)."""
-        for worker in sorted(self._workers, key=lambda worker: len(worker.answers)):
-            while self._queue and len(worker.answers) < AHEAD:
-                answer, call = self._queue.popleft()
-                try:
-                    worker.conn.send(call)
-                except OSError:  # (the worker is gone)
-                    self._lost(worker)
-                worker.answers.append(answer)
+        while self._queue:
+            worker = min(self._workers, key=lambda worker: len(worker.answers))
+            if len(worker.answers) >= AHEAD:
+                return
+            answer, call = self._queue.popleft()
+            try:
+                worker.conn.send(call)
+            except OSError:  # (the worker is gone)
+                self._lost(worker)
+            worker.answers.append(answer)
 
     def _wait(self) -> None:
         """Wait for the answer of at least one busy worker."""
@@ -561,7 +559,7 @@ class WorkerPool:
             raise RuntimeError("the worker processes are stopped")
         busy = {worker.conn: worker for worker in self._workers if worker.answers}
         for conn in wait(list(busy)):
-            worker = busy[conn]  # type: ignore[index]
+            worker = busy[conn]
             try:
                 ok, value = worker.conn.recv()
             except (EOFError, OSError):  # the worker died
