@@ -73,6 +73,8 @@ def writing(pid: int, folder: pathlib.Path) -> bool:
     """Whether process ``pid`` has a temporary output file in ``folder`` open
     (on Linux a file without a name, shown as ``FOLDER/#INODE (deleted)``;
     elsewhere ``.mancala-*.tmp``)."""
+    if not os.path.isdir("/proc/self/fd"):
+        return any(name.startswith(".mancala-") for name in os.listdir(folder))
     try:
         links = [os.readlink(f"/proc/{pid}/fd/{fd}") for fd in os.listdir(f"/proc/{pid}/fd")]
     except OSError:
