@@ -17,6 +17,8 @@ from typer.testing import CliRunner
 from mancala_cli.cli import pipeline
 from mancala_cli.cli import app
 
+from .test_stopping import wait_writing
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 VILLAGE = str(EXAMPLES / "kingulu-village-match.pmn")
@@ -41,7 +43,7 @@ def archive(tmp_path_factory) -> pathlib.Path:
 # -- --jobs -----------------------------------------------------------------------
 
 class _Pool:
-    """Stands in for ProcessPoolExecutor and records how many workers were asked for."""
+    """Stands in for the worker pool and records how many workers were asked for."""
 
     made: list[int] = []
 
@@ -153,10 +155,7 @@ def test_signals_exit_128_plus_their_number(archive, tmp_path, signum):
     child = subprocess.Popen([sys.executable, "-m", "mancala_cli", "convert", "--to", "xml", "--positions",
                               "--jobs", "2", "-o", str(target), str(big)],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
-    while not any(p.name.startswith(".mancala-") for p in tmp_path.iterdir()):
-        assert time.monotonic() < deadline and child.poll() is None
-        time.sleep(0.02)
+    wait_writing(child, tmp_path)
     child.send_signal(signum)
     _, err = child.communicate(timeout=60)
     assert child.returncode == 128 + signum
@@ -204,6 +203,8 @@ def test_full_standard_output_is_one_line_exit_2():
      "--coords must be one of algebraic, numeric, relative (got 'hex')"),
     (["validate", "--format", "yaml", VILLAGE], "--format must be one of text, json (got 'yaml')"),
     (["validate", "--jobs", "0", VILLAGE], "--jobs must be ≥ 1 (got 0)"),
+    (["validate", "--scheduler-timeout", "3", VILLAGE], "--scheduler-timeout needs --scheduler"),
+    (["stats", "--jobs", "1", "--scheduler-timeout", "3", VILLAGE], "--scheduler-timeout needs --scheduler"),
     (["games", "--format", "xml"], "--format must be one of text, json (got 'xml')"),
     (["render", VILLAGE, "--format", "gif"], "--format must be one of svg, text, png, html (got 'gif')"),
     (["render", VILLAGE, "--index", "0"], "--index must be ≥ 1 (got 0)"),

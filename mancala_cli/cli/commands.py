@@ -379,6 +379,7 @@ def _jobs(jobs: int, scheduler: Optional[str] = None, timeout: float = 10.0) -> 
 
     if scheduler is not None:
         return _cluster(scheduler, timeout)
+    _no_scheduler_timeout()
     cores = usable_cores()
     if jobs == 0:
         return cores
@@ -386,6 +387,16 @@ def _jobs(jobs: int, scheduler: Optional[str] = None, timeout: float = 10.0) -> 
         typer.echo(f"mancala: warning: --jobs {jobs} is more than 4 × the {cores} usable "
                    f"core{'s' if cores != 1 else ''}; using {cores}", err=True)
     return jobs
+
+
+def _no_scheduler_timeout() -> None:
+    """``--scheduler-timeout`` without ``--scheduler`` is a usage error."""
+    from typer._click.core import ParameterSource
+    from typer._click.globals import get_current_context
+
+    context = get_current_context(silent=True)
+    if context is not None and context.get_parameter_source("scheduler_timeout") == ParameterSource.COMMANDLINE:
+        fail("--scheduler-timeout needs --scheduler")
 
 
 def _cluster(address: str, timeout: float) -> Cluster:
