@@ -1,0 +1,2 @@
+static void search_init(void) {}
+#define SEARCH_METHODS
