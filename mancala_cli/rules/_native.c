@@ -472,7 +472,7 @@ static int read_rest(int game, PyObject *side, PyObject *banks, PyObject *number
     if (n != 2) return -1;
     for (int i = 0; i < 2; i++) {
         long long v;
-        if (read_int(items[i], &v) || v < 0 || v > 1000000) return -1;
+        if (read_int(items[i], &v) || v < 0 || v > 65535) return -1;
         s->banks[i] = (int)v;
     }
     if (read_int(number, &s->move_number) || s->move_number > (1LL << 60)) return -1;
@@ -804,6 +804,16 @@ PyMODINIT_FUNC PyInit__native(void)
     search_init();
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
+    if (PyType_Ready(&SearchType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&SearchType);
+    if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
+        Py_DECREF(&SearchType);
+        Py_DECREF(m);
+        return NULL;
+    }
     if (PyModule_AddStringConstant(m, "SOURCE_DIGEST", SOURCE_DIGEST) < 0 ||
         PyModule_AddIntConstant(m, "LAP_LIMIT", LAP_LIMIT) < 0 ||
         PyModule_AddIntConstant(m, "WATCH_FROM", WATCH_FROM) < 0) {

@@ -19,6 +19,7 @@ together::
 from __future__ import annotations
 
 import importlib
+import time
 from collections.abc import Collection, Iterator
 from types import ModuleType
 
@@ -28,6 +29,7 @@ from .core import (NORTH, SOUTH, IllegalMove, Move, MutablePosition, Outcome, Po
 TYPE_CHECKING = False  # (typing itself is not loaded for this: start-up counts)
 if TYPE_CHECKING:
     from . import kimasai_klamroth, kimasai_mackay, kingulu
+    from .solver import Solver
 
 _native.init(Move, Position, SOUTH, NORTH)
 
@@ -99,6 +101,25 @@ class _Native:
         if pairs is None:
             return super().successors(position, history=history)  # type: ignore[misc]
         return iter(pairs)
+
+
+    def search_kernel(self, solver: Solver, root: Position) -> _native.Search:
+        """The native search of one :meth:`Solver.solve` from ``root``
+        (:meth:`Solver.search` step for step, its table bounded as the
+        solver's: ``max_entries`` positions, and ``memory`` bytes where the
+        solver has such a bound)."""
+        from . import solver as solver_module
+
+        progress = solver.progress
+        report = None
+        if progress is not None:
+            def report(nodes: int) -> None:
+                progress(solver.reached, nodes, time.monotonic() - solver.started)
+        memory = getattr(solver, "memory", None)
+        kernel = _native.Search(self.code, solver.max_entries, solver_module.MAX_PLIES, solver.node_limit,
+                                solver.deadline, report, memory or 0)
+        kernel.root(root)
+        return kernel
 
 
 class _MackayEnd:
