@@ -66,6 +66,11 @@ def _bare_env(tmp_path):
     return env
 
 
+ONCE = pytest.mark.skipif(os.environ.get("MANCALA_PURE", "") not in ("", "0"),
+                          reason="the installs without a compiler run once, on the default-core run")
+
+
+@ONCE
 def test_without_a_compiler_the_build_makes_the_pure_package(tmp_path):
     """A wheel built with no compiler on PATH holds the sources and no
     extension module, and runs on the pure core."""
@@ -99,6 +104,7 @@ def _copy_of_the_project(tmp_path):
     return str(copy)
 
 
+@ONCE
 def test_the_readme_commands_work_in_a_venv_without_a_compiler(tmp_path):
     """The README's two commands in a fresh venv whose PATH has no compiler:
     the install (here from the packages already installed beside this
