@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from mancala_cli.cli import app
 
 pytestmark = pytest.mark.skipif(os.environ.get("MANCALA_PURE", "") not in ("", "0"),
-                                reason="the cluster tests run once, on the compiled-core run")
+                                reason="the cluster tests run once, on the native-core run")
 distributed = pytest.importorskip("distributed", reason="Dask distributed is not installed (pip install '.[dask]')")
 
 runner = CliRunner()

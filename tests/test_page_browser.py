@@ -30,7 +30,7 @@ ONE_OF_EACH = ["kingulu-village-match", "kimasai-mackay-annotated", "kimasai-kla
 
 pytestmark = [
     pytest.mark.skipif(os.environ.get("MANCALA_PURE", "") not in ("", "0"),
-                       reason="the browser test of the game page runs once, on the compiled-core run"),
+                       reason="the browser test of the game page runs once, on the native-core run"),
 ]
 
 RIGHT, LEFT, UP, DOWN = ("ArrowRight", 39), ("ArrowLeft", 37), ("ArrowUp", 38), ("ArrowDown", 40)

@@ -1,7 +1,7 @@
 """PNG images (``render --format png``, ``mancala_cli.png``): the size from
 --scale, the same bytes on every run and with no system fonts, labels drawn
 with the shipped font, a missing extra, a terminal refused, atomic writes,
---all and --positions. The rasteriser's tests run once, on the compiled core."""
+--all and --positions. The rasteriser's tests run once, on the native core."""
 from __future__ import annotations
 
 import os
@@ -21,7 +21,7 @@ from .test_browser import Picture, _close
 
 pytestmark = [
     pytest.mark.skipif(os.environ.get("MANCALA_PURE", "") not in ("", "0"),
-                       reason="the rasteriser's tests run once, on the compiled-core run"),
+                       reason="the rasteriser's tests run once, on the native-core run"),
 ]
 resvg_py = pytest.importorskip("resvg_py", reason="the png extra is not installed: pip install -e '.[test]'")
 

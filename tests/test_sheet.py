@@ -196,7 +196,7 @@ def test_library_errors_are_bad_sheet():
 
 
 @pytest.mark.skipif(os.environ.get("MANCALA_PURE", "") not in ("", "0"),
-                    reason="the rasteriser's tests run once, on the compiled-core run")
+                    reason="the rasteriser's tests run once, on the native-core run")
 def test_a_sheet_as_png(tmp_path):
     pytest.importorskip("resvg_py", reason="the png extra is not installed")
     from mancala_cli.diagrams.png import png_size

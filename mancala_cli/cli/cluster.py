@@ -41,8 +41,9 @@ class ClusterError(Exception):
 
 def stamp() -> str:
     """The project's version and a digest of the sources that decide its
-    output (the rules, the notation, the checks), the same for the compiled
-    and the pure core, which are built from the same sources.
+    output (the rules, the notation, the checks), the same for the native
+    and the pure core, which give the same results (a differential test
+    holds them together).
 
         >>> stamp().startswith("mancala 0.1.0 ")
         True
