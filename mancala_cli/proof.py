@@ -95,7 +95,7 @@ class Proof:
                 plies[k] = known
             return known
 
-        line = []
+        line: list[int] = []
         position = self.start
         while True:
             if position.side == self.winner:
@@ -111,10 +111,6 @@ class Proof:
                 move, position = max(replies, key=lambda reply: length(reply[1]))
                 origin = move.origin
             line.append(origin)
-
-    def longest_line(self) -> int:
-        """The most moves any line of the proof takes to the end."""
-        return len(self.principal_variation())
 
 
 def write_proof(game: Game, start: Position, *, solver: Solver | None = None) -> Proof:
