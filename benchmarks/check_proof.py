@@ -1,6 +1,6 @@
 """Checks a proof that the side to move wins a position, with the rules alone.
 
-usage: python benchmarks/check_proof.py [PROOF]   (default: docs/kingulu-proof.txt.xz)
+usage: python benchmarks/check_proof.py [PROOF...]   (default: docs/kingulu-proof*.txt.xz)
 
 The proof (``mancala_cli/proof.py`` writes it; ``.xz`` files are
 lzma-compressed) names, for positions of the winner, the hole the winner sows
@@ -13,8 +13,8 @@ win).
 
 It uses the rules' legal moves, play and outcome, run as a script on the
 pure-Python core (``MANCALA_PURE=1`` unless set otherwise), and nothing of
-the solver or of the notation layer: it reads the position strings itself. Exit 0 and a summary if the proof holds, else exit 1 and one
-line ``check_proof: error: ...``.
+the solver or of the notation layer: it reads the position strings itself. Exit 0 and a summary of each proof if all hold, else exit 1
+and one line ``check_proof: error: FILE: ...``.
 """
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ if __name__ == "__main__":
 from mancala_cli.rules.core import Position  # noqa: E402
 from mancala_cli.rules.registry import get_game  # noqa: E402
 
-DEFAULT = pathlib.Path(__file__).resolve().parents[1] / "docs" / "kingulu-proof.txt.xz"
+DEFAULTS = pathlib.Path(__file__).resolve().parents[1] / "docs"
 
 
 class ProofError(Exception):
@@ -100,7 +100,8 @@ def read(path: pathlib.Path):
 
 def check(game, start: Position, winner: str, strategy: dict) -> dict:
     """Raise :class:`ProofError` unless ``strategy`` wins every line from ``start``.
-    Returns the counts: positions of each side, finished positions, longest line."""
+    Returns the counts: the proof's moves (all used), the positions reached,
+    those that end the game, and the longest line (moves)."""
     won = "1-0" if winner == "S" else "0-1"
     done: dict = {}     # positions proven won -> the longest line from them
     line: set = set()   # positions on the line being played
@@ -137,26 +138,27 @@ def check(game, start: Position, winner: str, strategy: dict) -> dict:
     longest = visit(start)
     if len(used) != len(strategy):
         raise ProofError(f"{len(strategy) - len(used)} positions of the proof are never reached")
-    return {"winner positions": len(used), "loser positions": sum(k[1] != winner for k in done),
-            "finished positions": sum(1 for n in done.values() if n == 0), "longest line": longest}
+    return {"proof moves": len(used), "positions": len(done), "finished": sum(1 for n in done.values() if n == 0),
+            "longest line": longest}
 
 
 def main() -> int:
-    path = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT
-    began = time.process_time()
-    try:
-        game, start, winner, strategy = read(path)
-        counts = check(game, start, winner, strategy)
-    except (OSError, ProofError, KeyError, ValueError, lzma.LZMAError) as error:
-        print(f"check_proof: error: {error}", file=sys.stderr)
-        return 1
     import resource
 
     from mancala_cli.rules.selection import CORE
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"{path.name}: {game.id}, {winner} to move wins from {show(game, start)}: the proof holds")
-    print(", ".join(f"{name} {count:,}" for name, count in counts.items())
-          + f"; {CORE} core, {time.process_time() - began:.1f} s CPU, {peak:,.0f} MB peak")
+    paths = [pathlib.Path(name) for name in sys.argv[1:]] or sorted(DEFAULTS.glob("kingulu-proof*.txt.xz"))
+    for path in paths:
+        began = time.process_time()
+        try:
+            game, start, winner, strategy = read(path)
+            counts = check(game, start, winner, strategy)
+        except (OSError, ProofError, KeyError, ValueError, lzma.LZMAError) as error:
+            print(f"check_proof: error: {path.name}: {error}", file=sys.stderr)
+            return 1
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"{path.name}: {game.id}, {winner} to move wins from {show(game, start)}: the proof holds")
+        print("  " + ", ".join(f"{name} {count:,}" for name, count in counts.items())
+              + f"; {CORE} core, {time.process_time() - began:.1f} s CPU, {peak:,.0f} MB peak so far")
     return 0
 
 

@@ -38,10 +38,10 @@ def _checker():
     return module
 
 
-def _check(path: pathlib.Path) -> subprocess.CompletedProcess:
+def _check(*paths: pathlib.Path) -> subprocess.CompletedProcess:
     """Run the checker as a script on the pure core; it reports the modules it loaded."""
     program = ("import runpy, sys\n"
-               f"sys.argv = ['check_proof.py', {str(path)!r}]\n"
+               f"sys.argv = ['check_proof.py', *{[str(path) for path in paths]!r}]\n"
                "try:\n"
                f"    runpy.run_path({str(CHECKER)!r}, run_name='__main__')\n"
                "finally:\n"
@@ -61,14 +61,36 @@ def _proof_lines() -> list[str]:
     return lzma.decompress(PROOF.read_bytes()).decode("ascii").splitlines()
 
 
-def test_the_published_proof_holds_on_the_pure_rules_without_the_solver():
-    done = _check(PROOF)
+def test_the_published_proofs_hold_on_the_pure_rules_without_the_solver():
+    done = _check()  # every docs/kingulu-proof*.txt.xz
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0] == "kingulu-proof.txt.xz: kingulu, S to move wins from 4,4,4,4,4,4/4,4,4,4,4,4 S 0-0: the proof holds"
-    assert "; pure core," in lines[1]
+    # a proof for the start, and one for each losing first move (North, to move after it, wins)
+    headlines = [line for line in lines if line.endswith(": the proof holds")]
+    assert headlines == [
+        "kingulu-proof-d1x6.txt.xz: kingulu, N to move wins from 0,6,6,6,1,0/1,6,6,2,7,0 N 7-0: the proof holds",
+        "kingulu-proof-e1.txt.xz: kingulu, N to move wins from 6,6,6,1,6,1/0,1,6,6,2,7 N 0-0: the proof holds",
+        "kingulu-proof-f1.txt.xz: kingulu, N to move wins from 6,6,1,6,1,7/6,0,1,6,6,2 N 0-0: the proof holds",
+        "kingulu-proof.txt.xz: kingulu, S to move wins from 4,4,4,4,4,4/4,4,4,4,4,4 S 0-0: the proof holds",
+    ]
+    assert all("; pure core," in line for line in lines[1:-1:2])
     # the rules' selection module, and nothing of the solver, the proof writer or the notation
     assert lines[-1] == "loaded: ['mancala_cli.rules.selection']"
+
+
+def test_every_first_move_of_the_solution_has_a_proof():
+    checker = _checker()
+    game = get_game("kingulu")
+    for entry in _solution()["moves"]:
+        line = Line(game)
+        line.play(entry["move"])
+        if entry["result"] == "win":  # the start's proof plays it
+            _, start, winner, strategy = checker.read(PROOF)
+            assert (start, winner, strategy[checker.key(start)]) == (game.start(), "S", line.moves[0].origin)
+        else:
+            assert entry["result"] == "loss"
+            _, start, winner, _ = checker.read(PROOF.with_name(f"kingulu-proof-{entry['move']}.txt.xz"))
+            assert (start, winner) == (line.position._replace(move_number=1), "N")
 
 
 def test_the_solution_file_has_the_published_shape_and_agrees_with_the_proof():
@@ -117,7 +139,7 @@ def test_the_proof_writer_writes_what_the_checker_accepts(tmp_path):
     path.write_text(proof.text(), encoding="ascii")
     checker = _checker()
     found = checker.check(*checker.read(path))
-    assert found["winner positions"] == len(proof.strategy) == 4
+    assert found["proof moves"] == len(proof.strategy) == 4
     assert found["longest line"] == len(proof.principal_variation())
     with pytest.raises(NoProof):  # South to move loses this one
         write_proof(game, Position((0, 0, 0, 0, 0, 1) + (0, 0, 0, 0, 0, 1), "S", (23, 23), 20))
@@ -140,23 +162,23 @@ def _count(lines: list[str]) -> list[str]:
 
 def test_the_checker_rejects_a_missing_position(tmp_path):
     error = _broken(tmp_path, lambda lines: _count(lines[:-1]))
-    assert error == "check_proof: error: no move in the proof for 0,1,0,8*,1,10*/0,0,0,0,0,2 S 10-16"
+    assert error == "check_proof: error: broken.txt: no move in the proof for 0,1,0,8*,1,10*/0,0,0,0,0,2 S 10-16"
 
 
 def test_the_checker_rejects_an_illegal_move(tmp_path):
     error = _broken(tmp_path, lambda lines: [*lines[:5], lines[5].replace(" d1", " a1"), *lines[6:]])
-    assert error == "check_proof: error: the proof's move a1 is illegal at 0,0,0,6*,2,9*/0,0,2,2,4,0 S 10-13"
+    assert error == "check_proof: error: broken.txt: the proof's move a1 is illegal at 0,0,0,6*,2,9*/0,0,2,2,4,0 S 10-13"
 
 
 def test_the_checker_rejects_a_line_the_winner_loses(tmp_path):
     # b1x14 wins; d1 ends the game at once, won by North
     error = _broken(tmp_path, lambda lines: [*lines[:5], lines[5].replace(" b1", " d1")], SHORT_WIN)
-    assert error == "check_proof: error: a line ends 0-1 at 0,0,14,0,0,0/0,1,0,0,1,1 N 18-13"
+    assert error == "check_proof: error: broken.txt: a line ends 0-1 at 0,0,14,0,0,0/0,1,0,0,1,1 N 18-13"
 
 
 def test_the_checker_rejects_a_position_never_reached(tmp_path):
     error = _broken(tmp_path, lambda lines: _count([*lines, "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 c1"]))
-    assert error == "check_proof: error: 1 positions of the proof are never reached"
+    assert error == "check_proof: error: broken.txt: 1 positions of the proof are never reached"
 
 
 def test_the_checker_rejects_a_line_that_returns_to_a_position():
