@@ -40,7 +40,9 @@ PROOF = ROOT / "docs" / "kingulu-proof.txt.xz"
 def run(command: list[str], env: dict | None = None) -> tuple[str, float, float]:
     """Output, CPU seconds (user + system) and peak memory (MB) of a child process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run(command, capture_output=True, text=True, env=env, check=True)
+    done = subprocess.run(command, capture_output=True, text=True, env=env)
+    if done.returncode:
+        sys.exit(f"{' '.join(command[:2])} failed: {done.stderr.strip()}")  # nothing written
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
     return done.stdout, cpu, after.ru_maxrss / 1024
