@@ -52,7 +52,9 @@ class BadCriterion(ValueError):
 # -- criteria from text -------------------------------------------------------------
 
 def parse_tag(text: str) -> tuple[str, str]:
-    """``NAME=REGEX`` as ``(NAME, REGEX)``; the expression must compile.
+    """``NAME=REGEX`` as ``(NAME, REGEX)``; the expression must compile
+    (Python's ``re`` syntax, matched by the ``regex`` package with a time
+    limit: :data:`REGEX_SECONDS`).
 
         >>> parse_tag("Event=^Village")
         ('Event', '^Village')
@@ -60,11 +62,21 @@ def parse_tag(text: str) -> tuple[str, str]:
     name, equals, pattern = text.partition("=")
     if not equals or not name:
         raise BadCriterion(f"{text!r} is not NAME=REGEX")
+    import regex
+
     try:
         re.compile(pattern)
-    except re.error as error:
-        raise BadCriterion(f"{text!r}: bad regular expression: {error}") from None
+        _regex(pattern)
+    except (re.error, regex.error) as error:
+        raise BadCriterion(f"{_short(text)}: bad regular expression: {error}") from None
+    except RecursionError:
+        raise BadCriterion(f"{_short(text)}: bad regular expression: nested too deeply") from None
     return name, pattern
+
+
+def _short(text: str) -> str:
+    """``repr(text)``, cut to about 60 characters (a pattern can be long)."""
+    return repr(text) if len(text) <= 60 else repr(text[:57]) + "..."
 
 
 def _target(game: Game, text: str) -> Target:
@@ -155,7 +167,7 @@ class Criteria:
             return False
         for name, pattern in self.tags:
             value = record.tag(name)
-            if value is None or _regex(pattern).search(value) is None:
+            if value is None or _search(pattern, name, value, record) is None:
                 return False
         if self.result is not None and recorded_result(record) != self.result:
             return False
@@ -173,9 +185,32 @@ class Criteria:
         return not self.reaches or _reaches(report, self.reaches)
 
 
+#: The longest a ``--tag`` expression may search one tag value, in seconds.
+#: Python's ``re`` cannot be stopped (a pattern such as ``^(a+)+$`` takes
+#: exponential time on a long value), so expressions are matched by the
+#: ``regex`` package, whose matching takes a time limit.
+REGEX_SECONDS = 1.0
+
+
+class RegexTimeout(BadCriterion):
+    """A ``--tag`` expression that ran past :data:`REGEX_SECONDS` on a game."""
+
+
 @lru_cache(maxsize=256)
-def _regex(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern)
+def _regex(pattern: str) -> Any:
+    import regex
+
+    return regex.compile(pattern, regex.V0)
+
+
+def _search(pattern: str, name: str, value: str, record: GameRecord) -> Any:
+    try:
+        return _regex(pattern).search(value, timeout=REGEX_SECONDS)
+    except TimeoutError:
+        where = f"{record.file or '-'}:{record.line or 0}"
+        raise RegexTimeout(f"{_short(name + '=' + pattern)}: the regular expression ran longer than "
+                           f"{REGEX_SECONDS:g} s on the {name} tag of the game at {where}; stopped (it backtracks "
+                           "without bound: write it without nested repetition or back-references)") from None
 
 
 def _reaches(report: Replay, targets: tuple[Target, ...]) -> bool:

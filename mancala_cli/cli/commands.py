@@ -976,20 +976,35 @@ def _render_page(file: Optional[str], *, index: Optional[int], game: Optional[st
         raise typer.Exit(1)
 
 
+#: The longest ``--style`` file read, in bytes.
+MAX_STYLE = 1 << 20
+
+
 def _read_style(style: Optional[str]) -> Optional[str]:
-    """The CSS of ``--style`` (UTF-8, line ends made ``\\n``), or ``None``."""
+    """The CSS of ``--style`` (UTF-8, line ends made ``\\n``), or ``None``: at
+    most :data:`MAX_STYLE` bytes of characters an SVG (XML) can hold."""
+    import re
+
     if style is None:
         return None
     try:
         with open(style, "rb") as handle:
-            data = handle.read()
+            data = handle.read(MAX_STYLE + 1)
     except OSError as error:
         fail(f"{style}: cannot read: {error.strerror or error}")
+    if len(data) > MAX_STYLE:
+        fail(f"{style}: cannot read: longer than {MAX_STYLE:,} bytes")
     try:
-        return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+        decoded = data.decode("utf-8")
     except UnicodeDecodeError as error:
         fail(f"{style}: cannot read: bytes {data[error.start:error.end].hex(' ')} "
              f"at byte offset {error.start} are not valid UTF-8")
+    bad = re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]", decoded)
+    if bad is not None:
+        fail(f"{style}: cannot read: the character U+{ord(bad.group()):04X} at byte offset "
+             f"{len(decoded[:bad.start()].encode('utf-8'))} cannot be written in an SVG (XML)")
+    text = decoded.replace("\r\n", "\n").replace("\r", "\n")
+    return text
 
 
 @dataclass
@@ -1318,7 +1333,8 @@ def filter_games(
 
     Example: mancala filter examples/kingulu-tournament.pmn --tag "South=^Amani" --result 0-1
     """
-    from ..archives import Criteria, DigestSet, FilterTask, known_game, parse_opening, parse_reaches, parse_tag
+    from ..archives import (Criteria, DigestSet, FilterTask, RegexTimeout, known_game, parse_opening, parse_reaches,
+                            parse_tag)
     from .archiving import GameOutput, Problems, answers
 
     for option, value in (("--output", output), ("--duplicates", duplicates)):
@@ -1372,6 +1388,8 @@ def filter_games(
                     out.add(picked)
     except (InputError, XMLArchiveError) as error:
         _read_failed(error)
+    except RegexTimeout as error:
+        fail(f"--tag: {error}")
     if count:
         typer.echo(str(written))
     if problems.errors:
