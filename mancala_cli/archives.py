@@ -489,6 +489,14 @@ class StatsTask:
 SOUTH_POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
 
+#: The most distinct openings (prefixes of 1 to ``--depth`` plies) that
+#: ``stats`` counts per game id: the ones first seen, in input order. A game
+#: whose opening goes past them has only its shorter prefixes counted, and
+#: the output says how many games were cut so (memory stays bounded
+#: whatever ``--depth`` and the archive).
+MAX_OPENINGS = 10_000
+
+
 class _GameFigures:
     """The figures of one game id, summed up."""
 
@@ -497,8 +505,15 @@ class _GameFigures:
         self.plies: Counter[int] = Counter()
         self.results: Counter[str] = Counter()
         self.endings: Counter[str] = Counter()
-        #: prefix → [games, finished games, South's points]
-        self.openings: dict[tuple[str, ...], list[float]] = {}
+        #: The openings as a tree: (parent node, move) → node; node 0 is the
+        #: empty opening. Per node: its parent, its move and
+        #: [games, finished games, South's points].
+        self.nodes: dict[tuple[int, str], int] = {}
+        self.parents: list[int] = [0]
+        self.moves: list[str] = [""]
+        self.counts: list[list[float]] = [[0, 0, 0.0]]
+        #: Games whose opening went past the first :data:`MAX_OPENINGS` ones.
+        self.cut = 0
 
     def add(self, figures: Figures) -> None:
         self.games += 1
@@ -507,21 +522,43 @@ class _GameFigures:
         if figures.reason is not None:
             self.endings[figures.reason] += 1
         points = SOUTH_POINTS.get(figures.result)
-        for k in range(1, len(figures.opening) + 1):
-            counts = self.openings.setdefault(figures.opening[:k], [0, 0, 0.0])
+        node = 0
+        for move in figures.opening:
+            child = self.nodes.get((node, move))
+            if child is None:
+                if len(self.parents) > MAX_OPENINGS:
+                    self.cut += 1
+                    break
+                child = self.nodes[(node, move)] = len(self.parents)
+                self.parents.append(node)
+                self.moves.append(move)
+                self.counts.append([0, 0, 0.0])
+            node = child
+            counts = self.counts[node]
             counts[0] += 1
             if points is not None:
                 counts[1] += 1
                 counts[2] += points
 
+    def opening(self, node: int) -> tuple[str, ...]:
+        moves = []
+        while node:
+            moves.append(self.moves[node])
+            node = self.parents[node]
+        return tuple(reversed(moves))
+
     def as_json(self) -> dict[str, Any]:
-        return {"games": self.games, "plies": _ply_figures(self.plies),
+        openings = sorted(((self.opening(node), self.counts[node]) for node in range(1, len(self.parents))),
+                          key=lambda item: (-item[1][0], len(item[0]), item[0]))
+        data = {"games": self.games, "plies": _ply_figures(self.plies),
                 "results": {result: self.results[result] for result in RESULTS},
                 "endings": dict(sorted(self.endings.items(), key=lambda item: (-item[1], item[0]))),
                 "openings": [{"moves": list(moves), "games": int(counts[0]),
                               "south_score": round(counts[2] / counts[1], 3) if counts[1] else None}
-                             for moves, counts in sorted(self.openings.items(),
-                                                         key=lambda item: (-item[1][0], len(item[0]), item[0]))]}
+                             for moves, counts in openings]}
+        if self.cut:
+            data["openings_cut"] = self.cut
+        return data
 
 
 def _ply_figures(plies: Counter[int]) -> dict[str, Any]:
@@ -587,7 +624,15 @@ class Summary:
                                      *([" ".join(o["moves"]), str(o["games"]),
                                         "-" if o["south_score"] is None else f"{o['south_score']:.3f}"]
                                        for o in figures["openings"])])]
+            if figures.get("openings_cut"):
+                out.append(f"({MAX_OPENINGS:,} openings at most are counted, the first seen; "
+                           f"{_counted(figures['openings_cut'], 'game')} went past them and "
+                           "counted only in their shorter openings)")
         return "\n".join(out) + "\n"
+
+
+def _counted(number: int, noun: str) -> str:
+    return f"{number:,} {noun}{'' if number == 1 else 's'}"
 
 
 def _table(rows: list[list[str]]) -> list[str]:
