@@ -621,7 +621,7 @@ def annotate(
 
     from ..annotating import AnnotateTask, Limits
     from .archiving import GameOutput, answers
-    from .inputs import InputError
+    from .inputs import InputError, refuse_damaged_input
     from .reporters import problem_line, sorted_problems
 
     if output == "":
@@ -630,7 +630,6 @@ def annotate(
         _game(game)
     _encoding(encoding)
     paths = _inputs(files)
-    onto_input = output not in (None, "-") and any(p != "-" and _same_file(p, output) for p in paths)
     workers = _jobs(jobs, scheduler, scheduler_timeout)
     task = AnnotateTask(to, Limits(depth, nodes, time), game)
     errors = 0
@@ -646,8 +645,7 @@ def annotate(
                     errors += 1
                     continue
                 out.add(picked)
-            if errors and onto_input and not force:  # (inside the block: the temporary file is dropped)
-                raise InputError(f"{output}: is an input with errors; not replaced (--force replaces it)")
+            refuse_damaged_input(output, paths, errors, force)  # (inside the block: the temporary file is dropped)
     except (InputError, XMLArchiveError) as error:
         _read_failed(error)
     if errors:
@@ -662,7 +660,6 @@ class _Conversion:
                  progress: Optional[_Progress], output: Optional[str], force: bool) -> None:
         self.paths, self.encoding, self.options, self.jobs = paths, encoding, options, jobs
         self.progress, self.output, self.force = progress, output, force
-        self.onto_input = output not in (None, "-") and any(p != "-" and _same_file(p, output) for p in paths)
         self.errors = 0
 
     def results(self) -> Iterator[GameResult]:
@@ -676,10 +673,9 @@ class _Conversion:
 
     def keep_damaged_input(self) -> None:
         """Raised inside the output block, so the temporary file is dropped."""
-        from .inputs import InputError
+        from .inputs import refuse_damaged_input
 
-        if self.errors and self.onto_input and not self.force:
-            raise InputError(f"{self.output}: is an input with errors; not replaced (--force replaces it)")
+        refuse_damaged_input(self.output, self.paths, self.errors, self.force)
 
     def write_text(self, to: str) -> None:
         """PMN (games a blank line apart) or JSON Lines."""
@@ -1041,11 +1037,10 @@ class _Drawing:
 
     def write(self, path: Optional[str], text: str) -> None:
         """Write a drawing (rasterised first for ``--format png``)."""
-        from .inputs import InputError, atomic_output
+        from .inputs import InputError, atomic_output, names_input
 
         source = self.source
-        if (not self.force and path not in (None, "-") and source not in (None, "-")
-                and _same_file(source, path)):
+        if not self.force and source is not None and names_input(path, [source]):
             fail(f"{path}: is the input file; not replaced (--force replaces it)")
         data: str | bytes = text
         if self.format == "png":
@@ -1189,11 +1184,13 @@ def _remove_stale(out_dir: str, pattern: str, kept: Callable[[str], bool], path:
     import os
     import re
 
+    from .inputs import names_input
+
     try:
         stale = sorted(entry.path for entry in os.scandir(out_dir)
                        if re.fullmatch(pattern, entry.name) and not kept(entry.name)
                        and (entry.is_symlink() or entry.is_file())
-                       and (path is None or not _same_file(entry.path, path)))
+                       and (path is None or not names_input(entry.path, [path])))
         for old in stale:
             os.unlink(old)
     except OSError as error:
@@ -1247,7 +1244,7 @@ def _render_positions(drawing: _Drawing, rules: Game, path: str, out_dir: str) -
 
     # Diagrams of an earlier run (a longer list, a line that is bad now,
     # the other format) would pass for this run's: remove them.
-    _remove_stale(out_dir, rf"pos-[0-9]{{4,}}\.{drawing.stale}", kept, None if path == "-" else path)
+    _remove_stale(out_dir, rf"pos-[0-9]{{4,}}\.{drawing.stale}", kept, path)
     if bad:
         raise typer.Exit(1)
 
@@ -1325,6 +1322,8 @@ def filter_games(
     jobs: int = JOBS_OPTION,
     scheduler: Optional[str] = SCHEDULER_OPTION,
     scheduler_timeout: float = SCHEDULER_TIMEOUT_OPTION,
+    force: bool = typer.Option(False, "--force", help="Replace an input that has errors when -o or --duplicates "
+                                                      "names it."),
 ) -> None:
     """Write the games that match every criterion given, in input order.
 
@@ -1369,7 +1368,7 @@ def filter_games(
     written = 0
     from notation.errors import XMLArchiveError
 
-    from .inputs import InputError
+    from .inputs import InputError, refuse_damaged_input
 
     try:
         with contextlib.ExitStack() as stack:
@@ -1386,6 +1385,9 @@ def filter_games(
                 written += 1
                 if out is not None:
                     out.add(picked)
+            # (inside the blocks: their temporary files are dropped)
+            for target in (output, duplicates):
+                refuse_damaged_input(target, paths, problems.errors, force)
     except (InputError, XMLArchiveError) as error:
         _read_failed(error)
     except RegexTimeout as error:
@@ -1424,7 +1426,7 @@ def split(
 
     from ..archives import FilterTask
     from .archiving import GameOutput, Problems, answers
-    from .inputs import InputError
+    from .inputs import InputError, names_input
 
     if out_dir == "":
         fail("--out-dir: empty folder name")
@@ -1446,7 +1448,7 @@ def split(
                     stack.close()
                     file_name = f"{len(written) + 1:05d}.{suffix}"
                     path = os.path.join(out_dir, file_name)
-                    if any(p != "-" and _same_file(p, path) for p in paths):
+                    if names_input(path, paths):
                         fail(f"{path}: is an input file; not replaced")
                     current = stack.enter_context(GameOutput(path, to))
                     written.add(file_name)
@@ -1454,7 +1456,7 @@ def split(
     except (InputError, XMLArchiveError) as error:
         _read_failed(error)
     def kept(name: str) -> bool:  # written now, or an input
-        return name in written or any(p != "-" and _same_file(os.path.join(out_dir, name), p) for p in paths)
+        return name in written or names_input(os.path.join(out_dir, name), paths)
 
     _remove_stale(out_dir, r"[0-9]{5,}\.(?:pmn|jsonl|xml)", kept, None)
     if problems.errors:
