@@ -408,9 +408,10 @@ class FilterTask:
 def write_picked(picked: Picked, record: GameRecord, report: Replay, target: str) -> None:
     """``record`` in ``target`` as ``convert`` writes it."""
     if target == "pmn":
-        from notation.pmn import write_game
+        from notation.pmn import unheld, write_game
 
         picked.out = write_game(record)
+        picked.problems.extend(unheld(record))  # (warnings that make the exit status 1)
         return
     start = format_position(report.game, report.start) if report.game and report.start else None
     if target == "json":

@@ -29,10 +29,10 @@ from typing import TextIO
 
 from .coords import Side, move_token
 from .grammar import PLAIN_LINE_RE, TAG_LINE_RE, TOKEN_RE, escape, unescape
-from .record import (MAX_PROBLEMS, MAX_TAG_NAME, MAX_TAG_VALUE, MAX_VARIATION_DEPTH, SEVEN_TAGS, GameRecord, MoveNode,
-                     Problem, Step, Visitor, visit)
+from .record import (MAX_PROBLEMS, MAX_TAG_NAME, MAX_TAG_VALUE, MAX_VARIATION_DEPTH, MOVE, SEVEN_TAGS, GameRecord,
+                     MoveNode, Problem, Step, Visitor, visit, walk)
 
-__all__ = ["read_games", "read_game", "write_game", "write_games", "WIDTH", "MAX_PROBLEMS", "MAX_TAG_VALUE"]
+__all__ = ["read_games", "read_game", "write_game", "write_games", "unheld", "WIDTH", "MAX_PROBLEMS", "MAX_TAG_VALUE"]
 
 #: Canonical movetext lines are at most this long (docs/notation.md, "Canonical writing").
 WIDTH = 79
@@ -969,3 +969,77 @@ def write_games(records: Iterable[GameRecord], out: TextIO, coords: str | None =
         out.write(write_game(record, coords))
         count += 1
     return count
+
+
+# ---------------------------------------------------------------- what PMN cannot hold
+
+
+def _comment_change(text: str) -> str | None:
+    """How :func:`write_game` changes a comment's text, or ``None`` when it
+    reads back as it is (but for the spaces where a long line is broken)."""
+    if "\r" in text:
+        return "its carriage returns are written as line breaks"
+    if "\n" not in text:
+        return None
+    if _no_tag_section(text) != text:
+        return "a blank line followed by '[' (a new game to a reader) is written with a space instead of its line break"
+    if "}" in text and any("}" in w and "\n" in w for w in text.split(" ")):
+        return "a line break in a word that holds '}' is written as a space"
+    return None
+
+
+def unheld(record: GameRecord) -> list[Problem]:
+    """What canonical PMN cannot hold exactly in ``record``: one
+    ``warning`` (code ``pmn-inexact``) per tag or comment whose text
+    :func:`write_game` changes, naming it (PMN has no escape for a line
+    break in a tag value, a carriage return in a comment, …; see
+    docs/notation.md, "What PMN cannot hold"). Empty for a record read
+    from PMN, but where an empty variation was dropped between a move and
+    a comment.
+
+        >>> record = read_game('[Game "kingulu"]\\n\\n1. c1 *\\n')
+        >>> record.tags.append(("Event", "a\\nb"))
+        >>> [p.message for p in unheld(record)]
+        ['the Event tag: its line breaks are written as spaces (a tag value is one line)']
+    """
+    found: list[Problem] = []
+    for name, value in record.tags:
+        if "\n" in value or "\r" in value:
+            line, column = record.tag_at.get(name, (record.line, None))
+            found.append(Problem("warning", "pmn-inexact", f"the {name} tag: its line breaks are written as "
+                                 "spaces (a tag value is one line)", line, column))
+    if record.comment is not None:
+        why = _comment_change(record.comment)
+        if why is None and record.moves:
+            why = "it is written as (and reads back as) the comment before the first move"
+        if why is not None:
+            found.append(Problem("warning", "pmn-inexact", f"the comment before the moves: {why}", record.line, None))
+    if not record.moves:
+        return found
+    # A comment before a move that follows another move (not a variation) is
+    # read back as that move's comment: PMN has one place between two moves.
+    merged = set()
+    lines = [record.moves]
+    while lines:
+        line = lines.pop()
+        for k, node in enumerate(line):
+            if k and node.before is not None and not any(line[k - 1].variations):
+                merged.add(id(node))
+            lines.extend(node.variations)
+    side, number = _start(record)
+    for step in walk(record, side=side, number=number):
+        if step.kind != MOVE:
+            continue
+        node = step.node
+        for where, text in (("before", node.before), ("after", node.comment)):
+            if text is None:
+                continue
+            why = _comment_change(text)
+            if why is None and where == "before" and id(node) in merged:
+                why = "it reads back as the comment after the move before it (PMN has one place between two moves)"
+            if why is not None:
+                dots = "." if step.side == "S" else "..."
+                found.append(Problem("warning", "pmn-inexact",
+                                     f"the comment {where} {step.number}{dots} {node.text}: {why}",
+                                     node.line, node.column))
+    return found

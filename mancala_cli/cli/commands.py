@@ -638,7 +638,8 @@ def annotate(
             for name, index, picked in answers(paths, encoding, task, workers):
                 for problem in sorted_problems(picked.problems):
                     typer.echo(problem_line(name, problem), err=True)
-                errors += sum(problem.severity == "error" for problem in picked.problems)
+                errors += sum(problem.severity == "error" or problem.code == "pmn-inexact"
+                              for problem in picked.problems)
                 if picked.unwritable is not None:
                     line, reason = picked.unwritable
                     typer.echo(f"{name}:{line}:0: error: unwritable: game {index}: {reason}", err=True)

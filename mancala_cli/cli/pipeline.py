@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from notation.grammar import TAG_LINE_RE, TOKEN_RE
-from notation.pmn import read_games, write_game
+from notation.pmn import read_games, unheld, write_game
 from notation.position import format_position
 from notation.record import GameRecord, Problem
 
@@ -407,6 +407,10 @@ def format_result(options: Options, record: GameRecord, report: Replay) -> GameR
     result.diagnostics = [problem_line(name, p) for p in problems]
     if options.target == "pmn":
         result.out = write_game(record)
+        inexact = unheld(record)
+        if inexact:  # what PMN cannot hold: said, and the exit status is 1
+            result.diagnostics += [problem_line(name, p) for p in inexact]
+            result.errors += len(inexact)
         return result
     start = format_position(report.game, report.start) if report.game and report.start else None
     if options.target == "json":
