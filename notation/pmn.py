@@ -32,7 +32,18 @@ from .grammar import PLAIN_LINE_RE, TAG_LINE_RE, TOKEN_RE, escape, unescape
 from .record import (MAX_PROBLEMS, MAX_TAG_NAME, MAX_TAG_VALUE, MAX_VARIATION_DEPTH, MOVE, SEVEN_TAGS, GameRecord,
                      MoveNode, Problem, Step, Visitor, visit, walk)
 
-__all__ = ["read_games", "read_game", "write_game", "write_games", "unheld", "WIDTH", "MAX_PROBLEMS", "MAX_TAG_VALUE"]
+__all__ = ["read_games", "read_game", "write_game", "write_games", "unheld", "WIDTH", "MAX_PROBLEMS", "MAX_TAG_VALUE",
+           "MAX_GAME_TEXT", "MAX_GAME_LINES"]
+
+#: The longest text of one game, in characters, each line counted with one
+#: for its line end (as long as the longest line, 4 MiB): past it the game
+#: gets the error ``game-too-long`` and the rest of its text is passed over
+#: up to the next line that starts with ``[`` after a blank line, so that
+#: memory stays bounded whatever the input (docs/notation.md).
+MAX_GAME_TEXT = 4 << 20
+#: The most lines of one game (each line costs memory of its own, however
+#: short): past them, as past :data:`MAX_GAME_TEXT`.
+MAX_GAME_LINES = 100_000
 
 #: Canonical movetext lines are at most this long (docs/notation.md, "Canonical writing").
 WIDTH = 79
@@ -123,9 +134,20 @@ class _Reader:
         self.nproblems = 0
         self.nwarnings = 0
         self.end = (lineno, 1)  # just after the game's last text (for missing-result)
+        self.size = 0  # the characters of the game's lines so far (MAX_GAME_TEXT)
+        self.nlines = 0  # and its lines (MAX_GAME_LINES)
+        self.over = False  # past MAX_GAME_TEXT: the rest of the game is passed over
 
     def finish(self) -> GameRecord:
         rec = self.rec
+        if self.over:  # one error says it all; what was open stays open
+            self.comment = None
+            self.stack = []
+            self.skipping = 0
+            self.number = None
+            self.flush_before(None)
+            self.flush_node()
+            return self.close(rec)
         if self.comment is not None:
             line, col, parts = self.comment
             self.comment = None
@@ -141,6 +163,9 @@ class _Reader:
         if rec.result is None:
             self.problem("error", "missing-result",
                          "the movetext has no result token (1-0, 0-1, 1/2-1/2 or *)", *self.end)
+        return self.close(rec)
+
+    def close(self, rec: GameRecord) -> GameRecord:
         if len(rec.problems) > 1:
             rec.problems.sort(key=lambda p: (p.line or 0, p.column or 0))
         del self.rec  # (the reader keeps no finished game)
@@ -545,9 +570,41 @@ class _Reader:
             self.attach = True
         return None
 
+    def too_long(self, lineno: int) -> None:
+        """The game's text went past :data:`MAX_GAME_TEXT` or :data:`MAX_GAME_LINES` at line ``lineno``."""
+        self.over = True
+        what = f"{MAX_GAME_TEXT:,} characters" if self.size > MAX_GAME_TEXT else f"{MAX_GAME_LINES:,} lines"
+        self.rec.problems.append(Problem(
+            "error", "game-too-long", f"the game's text is longer than {what}; the rest "
+            "of it, up to a line that starts with '[' after a blank line, is not read", lineno, 1))
+
     def run(self, lines: Iterable[str], first_line: int = 1) -> Iterator[GameRecord]:
         prev_blank = False
+        last = 0  # the characters of the line before, with its line end
         for lineno, line in enumerate(lines, first_line):
+            if self.phase != _BETWEEN:
+                if not self.over:
+                    # the line before belongs to this game (read as it is)
+                    self.size += last
+                    self.nlines += 1
+                    if self.size > MAX_GAME_TEXT or self.nlines > MAX_GAME_LINES:
+                        self.too_long(lineno - 1)
+                if self.over:  # passing over the rest of a game too long
+                    if not line.strip():
+                        prev_blank = True
+                        continue
+                    if not (prev_blank and _TAG_START(line)):
+                        prev_blank = False
+                        continue
+                    yield self.finish()
+                    self.start(lineno)
+                    self.phase = _TAGS
+                    self.tag_line(line, lineno)
+                    self.end = (lineno, len(line.rstrip()) + 1)
+                    prev_blank = False
+                    last = len(line) + 1
+                    continue
+            last = len(line) + 1
             if self.comment is not None:  # inside a { comment spanning lines
                 if not line.strip():
                     self.comment[2].append(line)
@@ -599,6 +656,11 @@ class _Reader:
             else:
                 self.movetext(line, lineno, 0)
         if self.phase != _BETWEEN:
+            if not self.over:
+                self.size += last
+                self.nlines += 1
+                if self.size > MAX_GAME_TEXT or self.nlines > MAX_GAME_LINES:
+                    self.too_long(lineno)
             yield self.finish()
 
 
