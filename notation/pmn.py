@@ -1081,13 +1081,13 @@ def unheld(record: GameRecord) -> list[Problem]:
     # A comment before a move that follows another move (not a variation) is
     # read back as that move's comment: PMN has one place between two moves.
     merged = set()
-    lines = [record.moves]
-    while lines:
-        line = lines.pop()
-        for k, node in enumerate(line):
-            if k and node.before is not None and not any(line[k - 1].variations):
+    todo = [record.moves]
+    while todo:
+        seq = todo.pop()
+        for k, node in enumerate(seq):
+            if k and node.before is not None and not any(seq[k - 1].variations):
                 merged.add(id(node))
-            lines.extend(node.variations)
+            todo.extend(node.variations)
     side, number = _start(record)
     for step in walk(record, side=side, number=number):
         if step.kind != MOVE:
