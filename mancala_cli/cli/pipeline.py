@@ -138,6 +138,11 @@ def batches(lines: Iterable[str], kind: str, file: str, pending: list[Problem],
                 passing = None
                 first = number
                 blank_before = True
+            elif number > 1 and line[:1] == "\ufeff":
+                # (a reader drops a BOM from the first line of a batch only:
+                # the blank line passed over before it comes first)
+                chunk.append("\n")
+                first = number - 1
         if len(chunk) >= size or chars >= BATCH_CHARS:
             if not pmn or _game_starts(line, blank_before, between):
                 yield _batch(kind, file, first, chunk, pending)
