@@ -640,7 +640,7 @@ def annotate(
 
     from ..annotating import AnnotateTask, Limits
     from .archiving import GameOutput, answers
-    from .inputs import InputError
+    from .inputs import InputError, refuse_damaged_input
     from .reporters import problem_line, sorted_problems
 
     if output == "":
@@ -649,7 +649,6 @@ def annotate(
         _game(game)
     _encoding(encoding)
     paths = _inputs(files)
-    onto_input = output not in (None, "-") and any(p != "-" and _same_file(p, output) for p in paths)
     workers = _jobs(jobs, scheduler, scheduler_timeout)
     task = AnnotateTask(to, Limits(depth, nodes, time), game)
     errors = 0
@@ -658,15 +657,15 @@ def annotate(
             for name, index, picked in answers(paths, encoding, task, workers):
                 for problem in sorted_problems(picked.problems):
                     typer.echo(problem_line(name, problem), err=True)
-                errors += sum(problem.severity == "error" for problem in picked.problems)
+                errors += sum(problem.severity == "error" or problem.code == "pmn-inexact"
+                              for problem in picked.problems)
                 if picked.unwritable is not None:
                     line, reason = picked.unwritable
                     typer.echo(f"{name}:{line}:0: error: unwritable: game {index}: {reason}", err=True)
                     errors += 1
                     continue
                 out.add(picked)
-            if errors and onto_input and not force:  # (inside the block: the temporary file is dropped)
-                raise InputError(f"{output}: is an input with errors; not replaced (--force replaces it)")
+            refuse_damaged_input(output, paths, errors, force)  # (inside the block: the temporary file is dropped)
     except (InputError, XMLArchiveError) as error:
         _read_failed(error)
     if errors:
@@ -685,7 +684,6 @@ class _Conversion:
                  progress: Optional[_Progress], output: Optional[str], force: bool) -> None:
         self.paths, self.encoding, self.options, self.jobs = paths, encoding, options, jobs
         self.progress, self.output, self.force = progress, output, force
-        self.onto_input = output not in (None, "-") and any(p != "-" and _same_file(p, output) for p in paths)
         self.errors = 0
         #: Inputs that could not be read (2) or were broken XML (1), as exit statuses.
         self.unreadable: list[int] = []
@@ -714,12 +712,11 @@ class _Conversion:
         """Raised inside the output block, so the temporary file is dropped:
         ``-o`` is not written when an input could not be read (to its end),
         nor replaces an input with errors."""
-        from .inputs import InputError
+        from .inputs import refuse_damaged_input
 
         if self.unreadable and self.output not in (None, "-"):
             raise _NotWritten(f"{self.output}: not written, as an input could not be read")
-        if self.errors and self.onto_input and not self.force:
-            raise InputError(f"{self.output}: is an input with errors; not replaced (--force replaces it)")
+        refuse_damaged_input(self.output, self.paths, self.errors, self.force)
 
     def write_text(self, to: str) -> None:
         """PMN (games a blank line apart) or JSON Lines."""
@@ -1041,20 +1038,35 @@ def _render_page(file: Optional[str], *, index: Optional[int], game: Optional[st
         raise typer.Exit(1)
 
 
+#: The longest ``--style`` file read, in bytes.
+MAX_STYLE = 1 << 20
+
+
 def _read_style(style: Optional[str]) -> Optional[str]:
-    """The CSS of ``--style`` (UTF-8, line ends made ``\\n``), or ``None``."""
+    """The CSS of ``--style`` (UTF-8, line ends made ``\\n``), or ``None``: at
+    most :data:`MAX_STYLE` bytes of characters an SVG (XML) can hold."""
+    import re
+
     if style is None:
         return None
     try:
         with open(style, "rb") as handle:
-            data = handle.read()
+            data = handle.read(MAX_STYLE + 1)
     except OSError as error:
         fail(f"{style}: cannot read: {error.strerror or error}")
+    if len(data) > MAX_STYLE:
+        fail(f"{style}: cannot read: longer than {MAX_STYLE:,} bytes")
     try:
-        return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+        decoded = data.decode("utf-8")
     except UnicodeDecodeError as error:
         fail(f"{style}: cannot read: bytes {data[error.start:error.end].hex(' ')} "
              f"at byte offset {error.start} are not valid UTF-8")
+    bad = re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]", decoded)
+    if bad is not None:
+        fail(f"{style}: cannot read: the character U+{ord(bad.group()):04X} at byte offset "
+             f"{len(decoded[:bad.start()].encode('utf-8'))} cannot be written in an SVG (XML)")
+    text = decoded.replace("\r\n", "\n").replace("\r", "\n")
+    return text
 
 
 @dataclass
@@ -1097,11 +1109,10 @@ class _Drawing:
 
     def write(self, path: Optional[str], text: str) -> None:
         """Write a drawing (rasterised first for ``--format png``)."""
-        from .inputs import InputError, atomic_output
+        from .inputs import InputError, atomic_output, names_input
 
         source = self.source
-        if (not self.force and path not in (None, "-") and source not in (None, "-")
-                and _same_file(source, path)):
+        if not self.force and source is not None and names_input(path, [source]):
             fail(f"{path}: is the input file; not replaced (--force replaces it)")
         data: str | bytes = text
         if self.format == "png":
@@ -1277,11 +1288,13 @@ def _remove_stale(out_dir: str, pattern: str, kept: Callable[[str], bool], path:
     import os
     import re
 
+    from .inputs import names_input
+
     try:
         stale = sorted(entry.path for entry in os.scandir(out_dir)
                        if re.fullmatch(pattern, entry.name) and not kept(entry.name)
                        and (entry.is_symlink() or entry.is_file())
-                       and (path is None or not _same_file(entry.path, path)))
+                       and (path is None or not names_input(entry.path, [path])))
         for old in stale:
             os.unlink(old)
     except OSError as error:
@@ -1335,7 +1348,7 @@ def _render_positions(drawing: _Drawing, rules: Game, path: str, out_dir: str) -
 
     # Diagrams of an earlier run (a longer list, a line that is bad now,
     # the other format) would pass for this run's: remove them.
-    _remove_stale(out_dir, rf"pos-[0-9]{{4,}}\.{drawing.stale}", kept, None if path == "-" else path)
+    _remove_stale(out_dir, rf"pos-[0-9]{{4,}}\.{drawing.stale}", kept, path)
     if bad:
         raise typer.Exit(1)
 
@@ -1415,6 +1428,8 @@ def filter_games(
     scheduler: Optional[str] = SCHEDULER_OPTION,
     scheduler_timeout: float = SCHEDULER_TIMEOUT_OPTION,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    force: bool = typer.Option(False, "--force", help="Replace an input that has errors when -o or --duplicates "
+                                                      "names it."),
 ) -> None:
     """Write the games that match every criterion given, in input order.
 
@@ -1423,7 +1438,8 @@ def filter_games(
 
     Example: mancala filter examples/kingulu-tournament.pmn --tag "South=^Amani" --result 0-1
     """
-    from ..archives import Criteria, DigestSet, FilterTask, known_game, parse_opening, parse_reaches, parse_tag
+    from ..archives import (Criteria, DigestSet, FilterTask, RegexTimeout, known_game, parse_opening, parse_reaches,
+                            parse_tag)
     from .archiving import GameOutput, Problems, answers
 
     for option, value in (("--output", output), ("--duplicates", duplicates)):
@@ -1461,7 +1477,7 @@ def filter_games(
     written = 0
     from notation.errors import XMLArchiveError
 
-    from .inputs import InputError
+    from .inputs import InputError, refuse_damaged_input
 
     progress = _Progress() if _Progress.wanted(quiet) else None
     try:
@@ -1481,8 +1497,13 @@ def filter_games(
                 written += 1
                 if out is not None:
                     out.add(picked)
+            # (inside the blocks: their temporary files are dropped)
+            for target in (output, duplicates):
+                refuse_damaged_input(target, paths, problems.errors, force)
     except (InputError, XMLArchiveError) as error:
         _read_failed(error)
+    except RegexTimeout as error:
+        fail(f"--tag: {error}")
     if count:
         typer.echo(str(written))
     if problems.errors:
@@ -1518,7 +1539,7 @@ def split(
 
     from ..archives import FilterTask
     from .archiving import GameOutput, Problems, answers
-    from .inputs import InputError
+    from .inputs import InputError, names_input
 
     if out_dir == "":
         fail("--out-dir: empty folder name")
@@ -1541,7 +1562,7 @@ def split(
                     stack.close()
                     file_name = f"{len(written) + 1:05d}.{suffix}"
                     path = os.path.join(out_dir, file_name)
-                    if any(p != "-" and _same_file(p, path) for p in paths):
+                    if names_input(path, paths):
                         fail(f"{path}: is an input file; not replaced")
                     current = stack.enter_context(GameOutput(path, to))
                     written.add(file_name)
@@ -1549,7 +1570,7 @@ def split(
     except (InputError, XMLArchiveError) as error:
         _read_failed(error)
     def kept(name: str) -> bool:  # written now, or an input
-        return name in written or any(p != "-" and _same_file(os.path.join(out_dir, name), p) for p in paths)
+        return name in written or names_input(os.path.join(out_dir, name), paths)
 
     _remove_stale(out_dir, r"[0-9]{5,}\.(?:pmn|jsonl|xml)", kept, None)
     if problems.errors:

@@ -572,3 +572,33 @@ def _replacing(path: str, target: str, info: os.stat_result | None, binary: bool
             with contextlib.suppress(OSError):
                 os.unlink(temporary)
         raise
+
+
+def names_input(target: str | None, paths: Iterable[str]) -> bool:
+    """Whether writing ``target`` would replace one of the inputs ``paths``:
+    the same regular file under any name, standard input (``-``) included
+    when the file behind it is ``target`` (``< FILE``)."""
+    if target is None or target in ("-", ""):
+        return False
+    try:
+        info = os.stat(target)
+    except (OSError, ValueError):
+        return False
+    if not stat.S_ISREG(info.st_mode):
+        return False
+    for path in paths:
+        try:
+            other = os.fstat(0) if path == "-" else os.stat(path)
+        except (OSError, ValueError):
+            continue
+        if (other.st_dev, other.st_ino) == (info.st_dev, info.st_ino):
+            return True
+    return False
+
+
+def refuse_damaged_input(target: str | None, paths: Iterable[str], errors: int, force: bool) -> None:
+    """Raise :class:`InputError` when ``target`` is an input (:func:`names_input`)
+    and reading found ``errors``, unless ``force``: called inside the block
+    that writes ``target`` atomically, so the input stays as it was."""
+    if errors and not force and names_input(target, paths):
+        raise InputError(f"{target}: is an input with errors; not replaced (--force replaces it)")

@@ -29,11 +29,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NoReturn, Protocol
 
 from notation.grammar import TAG_LINE_RE, TOKEN_RE
-from notation.pmn import read_games, write_game
+from notation.pmn import MAX_GAME_LINES, MAX_GAME_TEXT, read_games, unheld, write_game
 from notation.position import format_position
 from notation.record import GameRecord, Problem
 
-from .inputs import STOP_SIGNALS, Source, cap_encoding_problems, sniff
+from .inputs import MAX_ENCODING_PROBLEMS, STOP_SIGNALS, Source, cap_encoding_problems, sniff
 from .streams import CommandError, live
 from .reporters import game_report, problem_line, report_line, sorted_problems
 from ..checking import Replay, replay
@@ -114,8 +114,36 @@ def batches(lines: Iterable[str], kind: str, file: str, pending: list[Problem],
     blank_before = True
     pmn = kind == "pmn"
     between: _Between | None = None
+    passing: _Passing | None = None  # the rest of a game too long, passed over
+    raw = 0  # lines as the decoder counts them (for its problems: it takes no CR for a line end)
+    game_line = 1  # where the game being read starts, so counted (known while between is followed)
+    thin_at = _FEW_PROBLEMS  # the pending problems are thinned when there are more
     for line in lines:
         number += 1
+        raw += 1
+        if pmn and (passing is not None or not chunk):
+            if passing is not None and not passing.resumes(line):
+                # The reader passes these lines over: they are not kept
+                # (their encoding problems are the game's, which has its error).
+                if pending:
+                    pending[:] = [p for p in pending if p.code != "encoding"]
+                if "\r" in line:
+                    number += _extra_lines(line)
+                continue
+            if passing is None and not line.strip() and "\r" not in line and line[:1] != "\ufeff":
+                # blank lines between games are not kept either
+                first = number + 1
+                blank_before = True
+                continue
+            if passing is not None:
+                passing = None
+                first = number
+                blank_before = True
+            elif number > 1 and line[:1] == "\ufeff":
+                # (a reader drops a BOM from the first line of a batch only:
+                # the blank line passed over before it comes first)
+                chunk.append("\n")
+                first = number - 1
         if len(chunk) >= size or chars >= BATCH_CHARS:
             if not pmn or _game_starts(line, blank_before, between):
                 yield _batch(kind, file, first, chunk, pending)
@@ -123,6 +151,11 @@ def batches(lines: Iterable[str], kind: str, file: str, pending: list[Problem],
                 chars = 0
                 first = number
                 between = None
+                thin_at = _FEW_PROBLEMS
+                if pmn and not line.strip() and "\r" not in line:  # (blank lines between games are not kept)
+                    first = number + 1
+                    blank_before = True
+                    continue
             elif pmn and between is None and (len(chunk) >= 2 * size or chars >= 2 * BATCH_CHARS):
                 between = _Between()
                 for old in chunk:
@@ -131,11 +164,89 @@ def batches(lines: Iterable[str], kind: str, file: str, pending: list[Problem],
         chars += len(line)
         blank_before = not line.strip()
         if between is not None:
+            games = between.games
             between.feed(line)
+            if between.games != games:
+                game_line = raw
+            if between.over:  # the reader passes the rest of this game over: the batch ends here
+                passing = _Passing(between.prev_blank)
+        elif pmn and (chars > MAX_GAME_TEXT or len(chunk) > MAX_GAME_LINES or len(pending) > _FEW_PROBLEMS):
+            between = _Between()  # (a game may be too long, or hold very many problems: follow the reader)
+            game_line = k = raw - len(chunk) + 1
+            for old in chunk:
+                games = between.games
+                between.feed(old)
+                if between.games != games:
+                    game_line = k
+                k += 1
+            if between.over:
+                passing = _Passing(between.prev_blank)
+        if between is not None and len(pending) > thin_at:
+            _thin(pending, game_line)
+            thin_at = len(pending) + _FEW_PROBLEMS
         if pmn and "\r" in line:  # the reader counts a CR inside a line as a line end
-            number += len(_LINE_BREAK.split(_without_end(line))) - 1
+            number += _extra_lines(line)
+        if passing is not None:
+            yield _batch(kind, file, first, chunk, pending)
+            chunk = []
+            chars = 0
+            between = None
+            thin_at = _FEW_PROBLEMS
     if chunk or pending:  # a first line too long to read leaves only its problem
         yield _batch(kind, file, first, chunk, pending)
+
+
+#: Decoding problems held for a batch before those of its last game are
+#: thinned (a game reports at most MAX_ENCODING_PROBLEMS of them).
+_FEW_PROBLEMS = 4 * MAX_ENCODING_PROBLEMS
+
+
+def _thin(pending: list[Problem], game_line: int) -> None:
+    """Keep, of the encoding problems on the lines of the game that starts
+    on line ``game_line`` (as the decoder counts lines; the last problems:
+    they come in line order), the first ones that game reports (and the
+    one that says there are more)."""
+    k = len(pending)
+    while k and (pending[k - 1].line or 0) >= game_line:
+        k -= 1
+    seen = 0
+    kept = []
+    for problem in pending[k:]:
+        if problem.code == "encoding":
+            seen += 1
+            if seen > MAX_ENCODING_PROBLEMS + 1:
+                continue
+        kept.append(problem)
+    pending[k:] = kept
+
+
+def _extra_lines(line: str) -> int:
+    """The lines the reader counts in ``line`` but one (it takes a CR inside a line for a line end)."""
+    return len(_LINE_BREAK.split(_without_end(line))) - 1 if "\r" in line else 0
+
+
+class _Passing:
+    """Follows the reader while it passes over the rest of a game too long
+    (notation.pmn.MAX_GAME_TEXT): up to a line that starts with ``[`` after
+    a blank line."""
+
+    def __init__(self, prev_blank: bool) -> None:
+        self.prev_blank = prev_blank
+
+    def resumes(self, raw: str) -> bool:
+        """Whether the reader reads ``raw`` (a new game starts in it)."""
+        if "\r" not in raw and "[" not in raw:  # (most lines: only whether it is blank matters)
+            self.prev_blank = not raw.strip()
+            return False
+        text = _without_end(raw)
+        for line in (_LINE_BREAK.split(text) if "\r" in text or "\n" in text else (text,)):
+            if not line.strip():
+                self.prev_blank = True
+                continue
+            if self.prev_blank and _TAG_START(line):
+                return True
+            self.prev_blank = False
+        return False
 
 
 def _game_starts(line: str, blank_before: bool, between: _Between | None) -> bool:
@@ -143,7 +254,7 @@ def _game_starts(line: str, blank_before: bool, between: _Between | None) -> boo
     line, or a line where the reader (followed by ``between``) is between games."""
     if blank_before and line.lstrip().startswith("["):
         return True
-    return between is not None and between.clean and bool(line.strip()) and line[0] != "\ufeff"
+    return between is not None and between.clean and line[0] != "\ufeff"
 
 
 _TAG_START = re.compile(r"\s*\[").match
@@ -164,7 +275,9 @@ class _Between:
     between games) just far enough to know where it is between games again:
     after a blank line that follows a result token outside comments, as the
     reader ends a game there. Cutting there gives the same games as reading
-    on."""
+    on. It also counts the text of the game being read as the reader does,
+    to know where the reader passes the rest of a game too long over
+    (notation.pmn.MAX_GAME_TEXT): ``over``."""
 
     def __init__(self) -> None:
         self.phase = "between"  # between | tags | moves | done
@@ -172,10 +285,19 @@ class _Between:
         self.prev_blank = False
         self.first = True
         self.lost = False
+        self.size = 0  # the game's characters before the line before
+        self.nlines = 0  # and its lines
+        self.last = 0  # the line before's, with its line end
+        self.over = False
+        self.games = 0  # games started
 
     @property
     def clean(self) -> bool:
-        return self.phase == "between" and not self.comment and not self.lost
+        return self.phase == "between" and not self.comment and not self.lost and not self.over
+
+    def _new_game(self) -> None:
+        self.size = self.nlines = 0
+        self.games += 1
 
     def feed(self, raw: str) -> None:
         text = _without_end(raw)
@@ -186,6 +308,27 @@ class _Between:
             self._line(line)
 
     def _line(self, line: str) -> None:
+        # (as notation.pmn._Reader.run counts a game's text)
+        if self.phase != "between":
+            if not self.over:
+                self.size += self.last
+                self.nlines += 1
+                self.over = self.size > MAX_GAME_TEXT or self.nlines > MAX_GAME_LINES
+            if self.over:
+                if not line.strip():
+                    self.prev_blank = True
+                    return
+                if not (self.prev_blank and _TAG_START(line)):
+                    self.prev_blank = False
+                    return
+                self.over = self.comment = False
+                self.phase = "tags"
+                self._new_game()
+                self.last = len(line) + 1
+                self.prev_blank = False
+                self._tags(line)
+                return
+        self.last = len(line) + 1
         if self.comment:
             if not line.strip():
                 self.prev_blank = True
@@ -193,6 +336,7 @@ class _Between:
             if self.prev_blank and _TAG_START(line):
                 self.comment = False
                 self.phase = "tags"
+                self._new_game()
                 self.prev_blank = False
                 self._tags(line)
                 return
@@ -210,8 +354,10 @@ class _Between:
         is_tag = _TAG_START(line) is not None
         if self.phase == "between":
             self.phase = "tags" if is_tag else "moves"
+            self._new_game()
         elif is_tag and (self.phase != "tags" or self.prev_blank):
             self.phase = "tags"
+            self._new_game()
         elif self.phase == "tags" and not is_tag:
             self.phase = "moves"
         self.prev_blank = False
@@ -222,11 +368,17 @@ class _Between:
 
     def _tags(self, line: str) -> None:
         # A line that is not one well-formed tag pair may end in movetext
-        # (the reader's careful scanner); when that could open a comment or
-        # hold a result, the state is not followed further (no cut until the
-        # next ``[`` line after a blank line).
-        if _TAG_LINE(line) is None and not _NOTHING_TO_SEE(line):
-            self.lost = True
+        # (the reader's careful scanner): the reader's own scanner says.
+        if _TAG_LINE(line) is None:
+            # what the reader makes of it (tags, then perhaps movetext), as it reads it
+            from notation.pmn import _DONE, _MOVES, _TAGS, _Reader
+
+            reader = _Reader(None)
+            reader.start(1)
+            reader.phase = _TAGS
+            reader.careful_tag_line(line, 1)
+            self.comment = reader.comment is not None
+            self.phase = {_TAGS: "tags", _MOVES: "moves", _DONE: "done"}[reader.phase]
 
     def _movetext(self, line: str, pos: int) -> None:
         if _NOTHING_TO_SEE(line, pos):  # no comment, no result: nothing changes
@@ -408,6 +560,10 @@ def format_result(options: Options, record: GameRecord, report: Replay) -> GameR
     result.diagnostics = [problem_line(name, p) for p in problems]
     if options.target == "pmn":
         result.out = write_game(record)
+        inexact = unheld(record)
+        if inexact:  # what PMN cannot hold: said, and the exit status is 1
+            result.diagnostics += [problem_line(name, p) for p in inexact]
+            result.errors += len(inexact)
         return result
     start = format_position(report.game, report.start) if report.game and report.start else None
     if options.target == "json":

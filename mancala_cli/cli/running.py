@@ -38,8 +38,14 @@ TyperArgument.display_type_rich = lambda self, ctx: None  # type: ignore[method-
 # The usage line shows an argument whose metavar already says that it is
 # optional and repeatable (``[FILE]...``) as it is, not as ``[[FILE]...]...``.
 _usage_name = TyperArgument._usage_display_name
-TyperArgument._usage_display_name = (  # type: ignore[method-assign]
-    lambda self: self.metavar if (self.metavar or "").startswith("[") else _usage_name(self))
+
+
+def _usage_display_name(self: TyperArgument) -> str:
+    metavar = self.metavar or ""
+    return metavar if metavar.startswith("[") else _usage_name(self)
+
+
+TyperArgument._usage_display_name = _usage_display_name  # type: ignore[method-assign]
 
 
 # Typer checks every option value once more after click has read it: it
