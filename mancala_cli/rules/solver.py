@@ -64,16 +64,18 @@ MAX_PLIES: Final = 400
 #: memory stays bounded however long a search runs.
 DEFAULT_MEMORY: Final = 1 << 30
 #: The time limit of :func:`mancala_cli.solve` and ``mancala solve`` when
-#: none is given (seconds): enough to prove the kingulu start on either core.
+#: none is given (seconds): meant to prove the kingulu start on either core
+#: (docs/commands.md, "Limits, and what is known so far").
 DEFAULT_SECONDS: Final = 300.0
 #: What one table entry costs in memory, in bytes, by game: the key (with
 #: the position's holes, banks and reserved holes, which the table keeps
-#: alive), the value and the table's own slot, measured with tracemalloc
-#: over searches from the start and from positions 12 to 60 moves in
-#: (kingulu 376-412, kimasai-mackay 527-531, kimasai-klamroth 836-1,103
-#: without its frozensets of earlier positions, which are charged apart, at
-#: their own size), with room for the table's growth (a dict grows by
-#: doubling). ``benchmarks/solver_memory.py`` measures them again.
+#: alive), the value and the table's own slot. Measured with tracemalloc
+#: (``benchmarks/solver_memory.py``) over searches from the start and from
+#: positions 4 to 60 moves into random games: kingulu 367-393 bytes,
+#: kimasai-mackay 527-550, kimasai-klamroth about 1,100 besides its
+#: frozensets of earlier positions, which are charged apart, at their own
+#: size; each figure here is some 5-30 % above, for the table's growth (a
+#: dict grows by doubling).
 ENTRY_BYTES: Final = {"kingulu": 460, "kimasai-mackay": 580, "kimasai-klamroth": 1150}
 #: The cost of an entry of a game not listed above.
 OTHER_ENTRY_BYTES: Final = 1200
@@ -146,7 +148,7 @@ class Solution:
     def __repr__(self) -> str:
         low, high = self.bounds
         interval = "" if low == high or (low, high) == ("loss", "win") else f" ({low} to {high})"
-        stopped = "" if self.stopped is None else f", stopped by {self.stopped}"
+        stopped = "" if self.stopped is None else f", stopped: {self.stopped}"
         return (f"<Solution {self.result}{interval}: {len(self.moves)} moves, {len(self.best)} best, "
                 f"depth {self.depth}, {self.nodes} nodes{stopped}>")
 
