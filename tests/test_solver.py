@@ -507,3 +507,15 @@ def test_the_published_deepening_from_the_kingulu_start():
         solution = Solver(game).solve(game.start(), depth=depth)
         assert (depth, solution.nodes, solution.result) == (depth, rows[depth], "unknown")
         assert {result for _, result in solution.moves} == {"unknown"}
+
+
+def test_with_a_node_limit_the_search_takes_the_same_path_whatever_the_time():
+    """A search with a node limit stops deepening after a share of its nodes,
+    not of its time: a slow machine (here, a slow progress callback) gives
+    the same nodes and results, as annotate --nodes promises."""
+    import time
+
+    game = get_game("kingulu")
+    plain = Solver(game).solve(game.start(), nodes=40_000, seconds=10)
+    slow = Solver(game).solve(game.start(), nodes=40_000, seconds=10, progress=lambda *told: time.sleep(0.2))
+    assert (slow.nodes, slow.depth, slow.moves, slow.stopped) == (plain.nodes, plain.depth, plain.moves, "nodes")

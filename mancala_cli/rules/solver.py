@@ -19,7 +19,7 @@ depths: a deeper search only narrows them. A search with a depth limit
 deepens one ply at a time until every first move is proven or a limit is
 reached. A search limited in time or positions only deepens as long as that
 is cheap (each iteration until one has used :data:`DEEPENING_SHARE` of the
-limit), then searches every line to its end, as a search without limits
+node limit, or without one, of the time limit), then searches every line to its end, as a search without limits
 does: deepening alone would not prove a position whose lines are long.
 Whatever stops a search, what it found so far is its answer: the interval
 of each move, the deepest complete iteration, and why it stopped.
@@ -276,9 +276,11 @@ class Solver:
                         stopped=self.stop_reason)
 
     def spent(self, share: float) -> bool:
-        """Whether the search has used ``share`` of its time or node limit."""
-        if self.node_limit >= 0 and self.nodes >= share * self.node_limit:
-            return True
+        """Whether the search has used ``share`` of its node limit, or where
+        it has none, of its time limit (so that a search with a node limit
+        takes the same path on every machine, whatever its time limit)."""
+        if self.node_limit >= 0:
+            return self.nodes >= share * self.node_limit
         if self.deadline >= 0.0:
             now = time.monotonic()
             return now - self.started >= share * (self.deadline - self.started)
