@@ -23,8 +23,9 @@ if TYPE_CHECKING:
                         Move, MutablePosition, Outcome, Position, UnknownGame, all_games, get_game, other)
     from .rules.perft import divide, perft
     from .rules.selection import CORE
-    from .api import (GamePosition, Line, Report, annotate, check, copy_record, page, png, read, sheet, svg, text,
-                      write)
+    from .api import (GamePosition, Line, Report, annotate, check, copy_record, page, png, read, sheet, solve, svg,
+                      text, write)
+    from .rules.solver import Solution
     from .errors import (BadArchive, BadCoordinate, BadImage, BadMove, BadPosition, BadSheet, PngUnavailable,
                          UnreadableInput)
     from .positions import format_position, parse_position
@@ -39,8 +40,9 @@ _LATER = {
                                   "UnknownGame", "all_games", "get_game", "other")},
     **{name: "rules.perft" for name in ("divide", "perft")},
     "CORE": "rules.selection",
+    "Solution": "rules.solver",
     **{name: "api" for name in ("GamePosition", "Line", "Report", "annotate", "check", "copy_record", "page", "png",
-                                "read", "sheet", "svg", "text", "write")},
+                                "read", "sheet", "solve", "svg", "text", "write")},
     **{name: "errors" for name in ("BadArchive", "BadCoordinate", "BadImage", "BadMove", "BadPosition", "BadSheet",
                                    "PngUnavailable", "UnreadableInput")},
     **{name: "positions" for name in ("format_position", "parse_position")},

@@ -35,6 +35,8 @@ annotated (:func:`annotate_record` leaves the others as they are).
 """
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from notation.coords import format_move
@@ -44,7 +46,8 @@ from .archives import Picked
 from .checking import Replay, replay
 from .rules.core import NORTH, SOUTH, Game, Move, Position, side_name
 
-__all__ = ["Limits", "Annotated", "annotate_record", "AnnotateTask", "DEFAULT_SECONDS"]
+__all__ = ["Limits", "Annotated", "annotate_record", "AnnotateTask", "AnnotatedPicked", "DEFAULT_SECONDS",
+           "watch_positions"]
 
 #: The time limit per move when none is given (seconds): a record of N
 #: moves is annotated in at most about N times this.
@@ -76,13 +79,43 @@ class Annotated:
     report: Replay
     start: str = "unknown"
     results: list[str] | None = None
+    #: Positions solved (the start and every main-line position before a move).
+    searched: int = 0
+    #: Of those, the ones whose result was proven.
+    proven: int = 0
+    #: Glyphs and comments added to the record.
+    marks: int = 0
+    #: Positions visited by the searches, all told.
+    nodes: int = 0
+
+
+#: A callback told of each position solved: ``(positions done, positions
+#: in the game)``.
+PositionProgress = Callable[[int, int], None]
+
+#: The process that set :func:`watch_positions`'s callback, and the callback.
+_watcher: tuple[int, PositionProgress] | None = None
+
+
+def watch_positions(callback: PositionProgress | None) -> None:
+    """Tell ``callback`` of every position :class:`AnnotateTask` solves in
+    this process (not in worker processes, forked or not); ``None`` stops.
+    ``mancala annotate`` shows its progress line with it."""
+    global _watcher
+    _watcher = None if callback is None else (os.getpid(), callback)
+
+
+def _watching() -> PositionProgress | None:
+    watcher = _watcher
+    return watcher[1] if watcher is not None and watcher[0] == os.getpid() else None
 
 
 def annotate_record(record: GameRecord, default_game: str | None = None, *,
-                    limits: Limits = Limits()) -> Annotated:
+                    limits: Limits = Limits(), progress: PositionProgress | None = None) -> Annotated:
     """A copy of ``record`` with the engine's facts for its main line (the
     record is left untouched); ``default_game`` is the game of a record
-    without a ``Game`` tag."""
+    without a ``Game`` tag; ``progress`` is told of every position solved
+    (see :data:`PositionProgress`)."""
     from .api import copy_record
     from .rules.solver import Solver
 
@@ -97,22 +130,28 @@ def annotate_record(record: GameRecord, default_game: str | None = None, *,
     solver = Solver(game)
     history: list[tuple] = []
     results: list[str] = []
-    for k in range(max(len(twin.moves), 1)):
+    total = max(len(twin.moves), 1)
+    for k in range(total):
         position = before[k]
         solution = solver.solve(position, depth=limits.depth, nodes=limits.nodes, seconds=limits.seconds,
                                 history=set(history))
+        annotated.searched += 1
+        annotated.nodes += solution.nodes
+        annotated.proven += solution.result != "unknown"
         if k == 0:
             annotated.start = solution.result
             if solution.result != "unknown":
-                _start_comment(twin, _proven(solution.result, position))
+                annotated.marks += _start_comment(twin, _proven(solution.result, position))
         if k < len(twin.moves):
             played = report.moves[k]
             mine = _result_of(solution.moves, played)
             results.append(mine)
-            _mark(twin.moves[k], game, style, position, played, mine, solution.result, solution.moves,
-                  solution.best)
+            annotated.marks += _mark(twin.moves[k], game, style, position, played, mine, solution.result,
+                                     solution.moves, solution.best)
         if game.uses_history:
             history.append(position.key())
+        if progress is not None:
+            progress(k + 1, total)
     annotated.results = results
     return annotated
 
@@ -133,25 +172,27 @@ def _result_of(moves: list[tuple[Move, str]], played: Move) -> str:
 
 
 def _mark(node: MoveNode, game: Game, style: str, position: Position, played: Move, mine: str, best: str,
-          moves: list[tuple[Move, str]], keeping: list[Move]) -> None:
-    """The glyph and comment of one main-line move."""
+          moves: list[tuple[Move, str]], keeping: list[Move]) -> int:
+    """The glyph and comment of one main-line move; how many were added."""
     if best == "unknown" or mine == "unknown":
-        return
+        return 0
     drop = _RANK[best] - _RANK[mine]
     if drop > 0 and keeping:
-        _add_glyph(node, "??" if drop == 2 else "?")
         token = format_move(game.board, keeping[0], style, position.side)
-        _add_comment(node, "comment", f"{token} keeps the {best}")
+        return _add_glyph(node, "??" if drop == 2 else "?") + \
+            _add_comment(node, "comment", f"{token} keeps the {best}")
     elif best == mine == "win" and len(moves) > 1 and all(
             result in ("draw", "loss") for move, result in moves
             if (move.origin, move.end) != (played.origin, played.end)):
-        _add_glyph(node, "!")
+        return _add_glyph(node, "!")
+    return 0
 
 
-def _add_glyph(node: MoveNode, glyph: str) -> None:
+def _add_glyph(node: MoveNode, glyph: str) -> int:
     if glyph in node.glyphs or _GLYPH_NAGS[glyph] in node.nags:
-        return
+        return 0
     node.glyphs.append(glyph)
+    return 1
 
 
 def _holds(comment: str | None, text: str) -> bool:
@@ -160,20 +201,34 @@ def _holds(comment: str | None, text: str) -> bool:
     return comment is not None and text in " ".join(comment.split())
 
 
-def _add_comment(node: MoveNode | GameRecord, name: str, text: str) -> None:
+def _add_comment(node: MoveNode | GameRecord, name: str, text: str) -> int:
     old = getattr(node, name)
     if old is None:
         setattr(node, name, text)
     elif not _holds(old, text):
         setattr(node, name, f"{old} {text}")
+    else:
+        return 0
+    return 1
 
 
-def _start_comment(record: GameRecord, text: str) -> None:
+def _start_comment(record: GameRecord, text: str) -> int:
     if record.moves:
         if not _holds(record.comment, text):
-            _add_comment(record.moves[0], "before", text)
-    else:
-        _add_comment(record, "comment", text)
+            return _add_comment(record.moves[0], "before", text)
+        return 0
+    return _add_comment(record, "comment", text)
+
+
+@dataclass
+class AnnotatedPicked(Picked):
+    """One game as :class:`AnnotateTask` wrote it, with what its annotation
+    found (see :class:`Annotated`); all zero for an invalid game."""
+
+    searched: int = 0
+    proven: int = 0
+    marks: int = 0
+    nodes: int = 0
 
 
 @dataclass(frozen=True)
@@ -190,8 +245,9 @@ class AnnotateTask:
     def process(self, record: GameRecord) -> Picked:
         from .archives import write_picked
 
-        done = annotate_record(record, self.default_game, limits=self.limits)
-        picked = Picked(True, problems=list(done.report.problems), plies=len(record.moves))
+        done = annotate_record(record, self.default_game, limits=self.limits, progress=_watching())
+        picked = AnnotatedPicked(True, problems=list(done.report.problems), plies=len(record.moves),
+                                 searched=done.searched, proven=done.proven, marks=done.marks, nodes=done.nodes)
         converted = replay(done.record, self.default_game, fill_marks=True)
         write_picked(picked, done.record, converted, self.target)
         return picked

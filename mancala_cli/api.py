@@ -19,7 +19,7 @@ import os
 import re
 from collections.abc import Iterable, Iterator
 from collections.abc import Sequence
-from typing import IO, Any, BinaryIO, Literal, overload
+from typing import IO, TYPE_CHECKING, Any, BinaryIO, Literal, overload
 
 from notation.coords import STYLES, format_move, parse_hole
 from notation.errors import CoordinateError, XMLArchiveError
@@ -30,9 +30,13 @@ from .positions import format_position, parse_position
 from .rules import core
 from .rules.core import Game, Move, Outcome, Position
 from .rules.registry import get_game
+from .rules.solver import DEFAULT_MEMORY, DEFAULT_SECONDS
 
-__all__ = ["read", "write", "check", "annotate", "svg", "png", "sheet", "text", "page", "Report", "GamePosition",
-           "Line", "copy_record"]
+if TYPE_CHECKING:
+    from .rules.solver import Progress, Solution
+
+__all__ = ["read", "write", "check", "annotate", "solve", "svg", "png", "sheet", "text", "page", "Report",
+           "GamePosition", "Line", "copy_record"]
 
 FORMATS = ("pmn", "json", "xml")
 
@@ -62,6 +66,9 @@ class GamePosition:
 
     def __str__(self) -> str:
         return format_position(self.game, self.position)
+
+    def __repr__(self) -> str:
+        return f"GamePosition.from_string({self.game.id!r}, {str(self)!r})"
 
     def __getattr__(self, name: str) -> Any:  # holes, side, banks, move_number, reserved …
         return getattr(self.position, name)
@@ -296,6 +303,11 @@ class Line(core.Line):
         """The current position with its game."""
         return GamePosition(self.game, self.position)
 
+    def __repr__(self) -> str:
+        moves = len(self.moves)
+        return (f"<Line {self.game.id} after {moves} move{'' if moves == 1 else 's'}: "
+                f"{format_position(self.game, self.position)}>")
+
     def _repr_svg_(self) -> str:
         last = self.moves[-1] if self.moves else None
         return svg(self.position, game=self.game, last_move=last)
@@ -409,6 +421,14 @@ class Report:
     def warnings(self) -> list[Problem]:
         return [p for p in self.problems if p.severity == "warning"]
 
+    def __repr__(self) -> str:
+        game = "unknown game" if self.game is None else self.game.id
+        errors, warnings = len(self.errors), len(self.warnings)
+        ended = f" ({self.reason})" if self.reason else ""
+        return (f"<Report {game}: {'valid' if self.valid else 'invalid'}, {self.plies} "
+                f"pl{'y' if self.plies == 1 else 'ies'}, {self.result}{ended}, {errors} "
+                f"error{'' if errors == 1 else 's'}, {warnings} warning{'' if warnings == 1 else 's'}>")
+
 
 def check(record: GameRecord, *, game: str | None = None, strict: bool = False) -> Report:
     """Replay ``record`` against the rules, with every check of ``mancala
@@ -472,6 +492,52 @@ def annotate(record: GameRecord, *, depth: int | None = None, nodes: int | None 
         if value is not None and value < 1:
             raise ValueError(f"{name} must be at least 1, not {value!r}")
     return annotate_record(record, game, limits=Limits(depth, nodes, time)).record
+
+
+def solve(position: Position | GamePosition | Line | str, *, game: Game | str | None = None,
+          depth: int | None = None, nodes: int | None = None, time: float | None = DEFAULT_SECONDS,
+          memory: int = DEFAULT_MEMORY, progress: Progress | None = None) -> Solution:
+    """The result with best play for the side to move, as ``mancala solve``
+    finds it: a :class:`~mancala_cli.rules.solver.Solution` with ``result``
+    (``win``, ``draw``, ``loss`` or ``unknown``), ``moves`` (each legal move
+    with its result for the mover), ``best``, the interval ``bounds``,
+    ``depth``, ``nodes``, ``seconds`` and ``complete`` (no limit stopped
+    the search; ``stopped`` says which one did).
+
+    ``position`` is a :class:`GamePosition`, a :class:`Line` (whose earlier
+    positions count for KK-4b), or a :class:`Position` or position string
+    with ``game``. The search stops after ``depth`` plies, ``nodes``
+    positions or ``time`` seconds (``None``: no such limit; without any, it
+    may run for ever), and what it found so far is the answer; its table
+    uses at most ``memory`` bytes. ``progress(depth, nodes, seconds)`` hears
+    of the search under way.
+
+        >>> from mancala_cli import solve
+        >>> solution = solve("0,0,0,0,3,2/1,0,0,0,0,2 S 20-20 12", game="kingulu")
+        >>> solution.result, solution.complete, [r for _, r in solution.moves]
+        ('win', True, ['loss', 'win'])
+        >>> solve("0,0,0,0,3,2/1,0,0,0,0,2 S 20-20 12", game="kingulu", depth=1).bounds
+        ('loss', 'win')
+    """
+    from .rules.solver import Solver
+
+    history: Iterable[tuple] = ()
+    if isinstance(position, core.Line):
+        rules, where, history = position.game, position.position, position.history
+    elif isinstance(position, GamePosition):
+        rules, where = position.game, position.position
+    else:
+        if game is None:
+            raise TypeError("solve() needs game= for a position that is not a GamePosition or a Line")
+        rules = _rules(game)
+        where = _position(position, rules)
+    if time is not None and not 0 < time < float("inf"):
+        raise ValueError(f"time must be a number of seconds > 0, not {time!r}")
+    for name, value in (("depth", depth), ("nodes", nodes)):
+        if value is not None and value < 1:
+            raise ValueError(f"{name} must be at least 1, not {value!r}")
+    return Solver(rules, memory=memory).solve(where, depth=depth, nodes=nodes, seconds=time, history=set(history),
+                                              progress=progress)
 
 
 def _record_svg(record: GameRecord) -> str | None:

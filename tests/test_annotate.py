@@ -2,6 +2,7 @@
 record's main line, on a constructed Kingulu ending whose every position the
 solver proves at once."""
 import json
+import re
 
 from typer.testing import CliRunner
 
@@ -57,9 +58,19 @@ def write(tmp_path, name, text):
     return path
 
 
+def summary(games, searched, proven, marks):
+    """The summary line's pattern (the nodes depend on the time limit)."""
+    return (rf"{games} games?, {searched} positions? searched \([0-9,]+ nodes?\), {proven} proven, "
+            rf"{marks} marks? added\n")
+
+
 def test_blunders_and_only_moves(tmp_path):
     result = run("annotate", write(tmp_path, "ending.pmn", ENDING), *AMPLE)
-    assert (result.exit_code, result.stdout, result.stderr) == (0, ANNOTATED, "")
+    assert (result.exit_code, result.stdout) == (0, ANNOTATED)
+    # The start and the seven positions after a move, all proven; a comment
+    # and eight glyphs and comments of the moves.
+    assert re.fullmatch(summary(1, 8, 8, 9), result.stderr), result.stderr
+    assert run("annotate", "--quiet", write(tmp_path, "ending.pmn", ENDING), *AMPLE).stderr == ""
 
 
 def test_glyphs_and_comments_in_json_and_xml(tmp_path):
@@ -85,6 +96,7 @@ def test_glyphs_and_comments_in_json_and_xml(tmp_path):
 def test_annotating_again_changes_nothing(tmp_path):
     result = run("annotate", write(tmp_path, "annotated.pmn", ANNOTATED), *AMPLE)
     assert (result.exit_code, result.stdout) == (0, ANNOTATED)
+    assert re.fullmatch(summary(1, 8, 8, 0), result.stderr), result.stderr
 
 
 def test_the_records_own_comments_glyphs_and_variations_stay(tmp_path):
@@ -102,7 +114,8 @@ def test_what_the_limits_leave_unknown_is_left_alone(tmp_path):
     path = write(tmp_path, "ending.pmn", ENDING)
     converted = run("convert", path, "--to", "pmn").stdout
     result = run("annotate", path, "--nodes", "1")
-    assert (result.exit_code, result.stdout, result.stderr) == (0, converted, "")
+    assert (result.exit_code, result.stdout) == (0, converted)
+    assert result.stderr == "1 game, 8 positions searched (8 nodes), 0 proven, 0 marks added\n"
     # Six plies deep prove only that b2 throws North's win away (and which
     # move keeps it); the start, and every other move, stay unknown.
     shallow = run("annotate", path, "--depth", "6")
@@ -119,7 +132,8 @@ def test_an_invalid_record_is_reported_and_passed_through(tmp_path):
     error = (f"{path}:13:25: error: 11. a1: KG-FIRSTLAP: a1: the first lap ends in c1, an occupied hole of "
              f"S's own row [position 0,4,14*,0,0,0/2,0,1,2,0,1 S 6-18 11; legal: f1]\n")
     assert validate.stdout == error.replace(str(path), str(bad)).replace(":13:", ":6:")
-    assert (result.exit_code, result.stderr) == (1, error)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(error) and re.fullmatch(summary(2, 8, 8, 9), result.stderr[len(error):])
     assert result.stdout == ANNOTATED + "\n" + converted.stdout
 
 
@@ -154,12 +168,14 @@ def test_examples_read_back_valid_and_annotate_the_same_again(tmp_path):
     # rule (KK-4b: the line's earlier positions go into every search).
     folder = pathlib.Path(__file__).resolve().parents[1] / "examples"
     examples = [folder / "kimasai-klamroth-annotated.pmn", folder / "kingulu-tournament.pmn"]
-    once = run("annotate", *examples, "--nodes", "300")
+    once = run("annotate", *examples, "--nodes", "300", "--quiet")
     assert (once.exit_code, once.stderr) == (0, "")
     assert " ".join(once.stdout.split()).count("keeps the win}") >= 2  # (the tournament's short games)
     path = write(tmp_path, "once.pmn", once.stdout)
     assert run("validate", "--quiet", path).exit_code == 0
-    assert run("annotate", path, "--nodes", "300").stdout == once.stdout
+    again = run("annotate", path, "--nodes", "300")
+    assert again.stdout == once.stdout
+    assert again.stderr.endswith(" 0 marks added\n")
 
 
 def test_library_annotate_leaves_the_record_alone():
@@ -215,3 +231,37 @@ def test_the_move_that_keeps_the_result_is_written_in_the_records_coordinates(tm
     assert (result.exit_code, result.stdout.split("\n\n")[1]) == (0, (
         "{Proven: win for North} 9... N6 10. S5x2 N3! 11. S6 N5?? {N1 keeps the win}\n"
         "12. S2? {S4 keeps the win} 12... N6^? {N1x1 keeps the draw} 13. S5x1! 1-0\n"))
+
+
+def test_an_input_without_a_game_is_an_error_as_for_convert(tmp_path):
+    empty = write(tmp_path, "empty.pmn", "")
+    for args, name in (([str(empty)], str(empty)), (["/dev/null"], "/dev/null"), ([], "<stdin>")):
+        converted = run("convert", *args, "--to", "pmn", input="")
+        result = run("annotate", *args, input="")
+        line = f"{name}:1:1: error: no-games: no game in the input\n"
+        assert (converted.exit_code, converted.stderr) == (1, line)
+        assert (result.exit_code, result.stdout) == (1, "")
+        assert result.stderr == line + "0 games, 0 positions searched (0 nodes), 0 proven, 0 marks added\n"
+    # A file without a game among others: the others are annotated.
+    both = run("annotate", empty, write(tmp_path, "ending.pmn", ENDING), *AMPLE)
+    assert (both.exit_code, both.stdout) == (1, ANNOTATED)
+
+
+def test_progress_shows_on_a_terminal_only(tmp_path):
+    import subprocess
+    import sys
+
+    from .conftest import on_terminal
+
+    path = write(tmp_path, "ending.pmn", ENDING)
+    command = [sys.executable, "-m", "mancala_cli", "annotate", str(path), *AMPLE]
+    piped = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert piped.stdout == ANNOTATED and re.fullmatch(summary(1, 8, 8, 9), piped.stderr)
+    out, seen = on_terminal(command)
+    assert out.decode() == ANNOTATED
+    steps = re.findall(rb"\r\x1b\[Kannotating: ([^;]*); ([0-9,]+) positions searched, ([0-9,]+) proven, "
+                       rb"([0-9,]+) marks, [0-9]+\.[0-9] s", seen)
+    assert [step[0] for step in steps] == [f"ending.pmn game 1, position {k} of 8".encode() for k in range(1, 9)] \
+        + [b"ending.pmn, 1 game done"]
+    assert steps[-1][1:] == (b"8", b"8", b"9")
+    assert seen.endswith(b"\r\x1b[K" + piped.stderr.replace("\n", "\r\n").encode())

@@ -231,3 +231,89 @@ def test_the_library_gives_no_command_line_advice():
     assert [p.message for p in mancala.check(record).problems] == ["no Game tag"]
     shown = CliRunner().invoke(app, ["validate", "-"], input=b'[Event "x"]\n\n1. c1x6 *\n').stdout
     assert shown.startswith("<stdin>:1:1: error: unknown-game: no Game tag (give the game with --game)\n")
+
+
+# -- solve and the classes' repr --------------------------------------------------------
+
+ENDGAME = "0,0,0,0,3,2/1,0,0,0,0,2 S 20-20 12"
+
+
+def test_solve_gives_what_the_command_gives():
+    import json
+
+    kingulu = mancala.get_game("kingulu")
+    solution = mancala.solve(ENDGAME, game="kingulu")
+    command = json.loads(runner_run("solve", "--game", "kingulu", "--position", ENDGAME, "--format", "json"))
+    line = mancala.Line(kingulu, mancala.parse_position(kingulu, ENDGAME))
+    assert [{"move": line.token(m), "result": r, "low": lo, "high": hi}
+            for (m, r), (lo, hi) in zip(solution.moves, solution.move_bounds)] == command["moves"]
+    assert (solution.result, [line.token(m) for m in solution.best], solution.bounds, solution.complete,
+            solution.stopped, solution.depth, solution.nodes) == (
+        command["result"], command["best"], (command["low"], command["high"]), command["complete"],
+        command["stopped"], command["depth"], command["nodes"])
+    # The same from a GamePosition, a Position with its game, and a Line.
+    for given in (mancala.GamePosition.from_string("kingulu", ENDGAME), line):
+        assert mancala.solve(given).moves == solution.moves
+    assert mancala.solve(line.position, game=kingulu).moves == solution.moves
+    shallow = mancala.solve(ENDGAME, game="kingulu", depth=1)
+    assert (shallow.result, shallow.complete, shallow.stopped) == ("unknown", False, "depth")
+
+
+def test_solve_takes_a_lines_history_kk_4b():
+    """In kimasai-klamroth a position that recurs on the line is a draw: a
+    Line's earlier positions go into the search."""
+    game = mancala.get_game("kimasai-klamroth")
+    from mancala_cli.rules.solver import Solver
+
+    line = mancala.Line(game)
+    for _ in range(6):
+        line.play(line.legal_moves()[0].origin)
+    assert mancala.solve(line, depth=3).moves == Solver(game).solve(line.position, depth=3,
+                                                                    history=line.history).moves
+
+
+def test_solve_refuses_bad_arguments():
+    for arguments, error in (({}, TypeError), ({"game": "kingulu", "time": 0}, ValueError),
+                             ({"game": "kingulu", "depth": 0}, ValueError),
+                             ({"game": "kingulu", "nodes": -1}, ValueError),
+                             ({"game": "kingulu", "memory": -1}, ValueError)):
+        with pytest.raises(error):
+            mancala.solve(ENDGAME, **arguments)
+    with pytest.raises(TypeError):
+        mancala.solve(ENDGAME, "kingulu")  # (options are keyword-only)
+
+
+def runner_run(*args) -> str:
+    return CliRunner().invoke(app, list(args)).stdout
+
+
+def test_every_public_class_has_a_useful_repr():
+    """No public class prints as ``<… object at 0x…>``: each one's repr names
+    what it holds."""
+    import inspect
+
+    kingulu = mancala.get_game("kingulu")
+    line = mancala.Line(kingulu)
+    line.play("c1x6")
+    record = next(mancala.read(VILLAGE))
+    examples = {
+        "Board": kingulu.board, "Game": kingulu, "Move": line.moves[0], "Position": line.position,
+        "MutablePosition": mancala.MutablePosition(line.position), "Outcome": mancala.check(record).outcome,
+        "Line": line, "GamePosition": line.board(), "Report": mancala.check(record),
+        "Solution": mancala.solve(ENDGAME, game="kingulu"),
+    }
+    exported = {name for name in mancala.__all__ if inspect.isclass(getattr(mancala, name))
+                and not issubclass(getattr(mancala, name), BaseException)}
+    assert exported == set(examples)
+    for name, value in examples.items():
+        assert isinstance(value, getattr(mancala, name))
+        assert " object at 0x" not in repr(value), (name, repr(value))
+    assert repr(kingulu) == "<Game kingulu: Bao Kingulu, 2x6>"
+    assert repr(line) == f"<Line kingulu after 1 move: {line.board()}>"
+    assert eval(repr(line.board()), {"GamePosition": mancala.GamePosition}) == line.board()
+    assert repr(mancala.check(record)) == "<Report kingulu: valid, 23 plies, 1-0 (KG-7), 0 errors, 0 warnings>"
+    assert repr(examples["Solution"]).startswith("<Solution win: 2 moves, 1 best, depth ")
+    twin = eval(repr(examples["MutablePosition"]).replace("MutablePosition(", "dict("))
+    assert (tuple(twin["holes"]), twin["side"], tuple(twin["banks"])) == line.position[:3]
+    # Errors print as Python's errors do: their class and message.
+    assert repr(mancala.BadMove("x")) == "BadMove('x')"

@@ -5,16 +5,28 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 
+from mancala_cli.positions import parse_position
 from mancala_cli.rules.core import Position
 from mancala_cli.rules.randomgames import random_line
 from mancala_cli.rules.registry import get_game
-from mancala_cli.rules.solver import Solver
+from mancala_cli.rules.solver import ENTRY_BYTES, Solver
 
 from .conftest import on_terminal
 from .test_cli import run
+
+
+def pure_game(game_id):
+    """The game on the pure rules: the tests that look into the Python
+    solver's table use it (the native search keeps its table in C; see
+    tests/test_native_search.py)."""
+    from mancala_cli.rules import kimasai_klamroth, kimasai_mackay, kingulu
+
+    return {"kingulu": kingulu.Kingulu, "kimasai-mackay": kimasai_mackay.KimasaiMackay,
+            "kimasai-klamroth": kimasai_klamroth.KimasaiKlamroth}[game_id]()
 
 
 class Endless(Exception):
@@ -144,7 +156,7 @@ def test_klamroth_repetition_draws_depend_on_the_line():
 
 
 def test_transpositions_are_found_once():
-    game = get_game("kingulu")
+    game = pure_game("kingulu")
     position = kingulu_endgames(1)[0]
     solver = Solver(game)
     solution = solver.solve(position)
@@ -159,18 +171,74 @@ def test_a_full_table_costs_searches_never_results_or_memory():
     unbounded table (and of the plain minimax), the table never holds more,
     and the search only grows."""
     for game_id, positions in (("kingulu", kingulu_endgames(3)),
-                               ("kimasai-klamroth", small_positions(get_game("kimasai-klamroth"),
-                                                                    lambda rng: scattered(get_game("kimasai-klamroth"),
+                               ("kimasai-klamroth", small_positions(pure_game("kimasai-klamroth"),
+                                                                    lambda rng: scattered(pure_game("kimasai-klamroth"),
                                                                                           rng, 2), 2))):
-        game = get_game(game_id)
+        game = pure_game(game_id)
         for position in positions:
             free = Solver(game).solve(position)
-            small = Solver(game, max_entries=8)
+            small = Solver(game, memory=8 * ENTRY_BYTES[game_id])
             bounded = small.solve(position)
             assert [(m.origin, r) for m, r in bounded.moves] == [(m.origin, r) for m, r in free.moves]
             assert (bounded.result, bounded.best) == (free.result, free.best)
-            assert len(small.table) <= 8 and bounded.nodes >= free.nodes
+            assert len(small.table) <= 8 and small.used <= small.memory and bounded.nodes >= free.nodes
             check_against_minimax(game, position)
+
+
+def table_bytes(game, position, memory, **limits):
+    """The solver and the bytes its table holds after a search (tracemalloc:
+    everything the search left allocated, which is the table's)."""
+    import gc
+    import tracemalloc
+
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        solver = Solver(game, memory=memory)
+        solution = solver.solve(position, **limits)
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    return solver, solution, held
+
+
+@pytest.mark.parametrize("game_id, plies", [("kingulu", 0), ("kingulu", 4), ("kimasai-mackay", 0),
+                                            ("kimasai-mackay", 30), ("kimasai-klamroth", 0),
+                                            ("kimasai-klamroth", 60)])
+def test_an_entry_costs_no_more_than_it_is_charged(game_id, plies):
+    """What the table really holds (tracemalloc) is within what its entries
+    are charged, from the start and from deep into a random game (where
+    kimasai-klamroth's keys hold many earlier positions)."""
+    from mancala_cli import Line
+
+    game = pure_game(game_id)
+    line = Line(game)
+    for move in random_line(game, random.Random(5), max_plies=plies).moves if plies else ():
+        line.play(move.origin)
+    assert len(line.moves) == plies and line.legal_moves()
+    solver, _, held = table_bytes(game, line.position, 1 << 30, nodes=6000, history=line.history)
+    assert len(solver.table) > 300
+    assert held <= solver.used
+    assert solver.used <= 1.6 * held  # (charged for what it costs, not wildly more)
+
+
+def test_a_small_budget_bounds_the_table_and_keeps_the_results():
+    """With a budget of 1 MB, a search that would hold several times that
+    keeps its table within the budget, and gives the unbounded table's
+    results."""
+    game = pure_game("kingulu")
+    free, free_solution, free_held = table_bytes(game, game.start(), 1 << 30, depth=10)
+    bounded, solution, held = table_bytes(game, game.start(), 1 << 20, depth=10)
+    assert free_held > 4 << 20
+    assert held <= bounded.used <= 1 << 20
+    assert (solution.result, solution.moves, solution.depth) == (free_solution.result, free_solution.moves,
+                                                                 free_solution.depth)
+    for position in kingulu_endgames(2):
+        exact = Solver(game).solve(position)
+        tight = Solver(game, memory=1 << 12).solve(position)
+        assert (tight.result, tight.moves, tight.best) == (exact.result, exact.moves, exact.best)
 
 
 def test_results_do_not_depend_on_the_order_asked():
@@ -229,7 +297,9 @@ def test_solve_text_output():
     assert result.exit_code == 0
     lines = result.output.splitlines()
     assert lines[:2] == ["a1: loss", "f1^: win"]
-    assert lines[2].startswith("win (best: f1^; 10 nodes, ")
+    solution = Solver(get_game("kingulu")).solve(parse_position(get_game("kingulu"), ENDGAME), seconds=300)
+    assert lines[2].startswith(f"win (best: f1^; proven; depth {solution.depth}, {solution.nodes} nodes, ")
+    assert len(lines) == 3
 
 
 def test_solve_json_output():
@@ -238,23 +308,163 @@ def test_solve_json_output():
     answer = json.loads(result.output)
     seconds = answer.pop("seconds")
     assert isinstance(seconds, float) and seconds >= 0
+    solution = Solver(get_game("kingulu")).solve(parse_position(get_game("kingulu"), ENDGAME), seconds=300)
     assert answer == {"game": "kingulu", "position": ENDGAME, "result": "win", "best": ["f1^"],
-                      "moves": [{"move": "a1", "result": "loss"}, {"move": "f1^", "result": "win"}],
-                      "nodes": 10}
+                      "moves": [{"move": "a1", "result": "loss", "low": "loss", "high": "loss"},
+                                {"move": "f1^", "result": "win", "low": "win", "high": "win"}],
+                      "nodes": solution.nodes, "low": "win", "high": "win", "complete": True, "stopped": None,
+                      "depth": solution.depth, "over": None}
+    assert 0 < solution.depth < 400
 
 
-def test_solve_with_limits_says_unknown():
+def test_solve_with_limits_says_unknown_and_exits_3():
     result = run("solve", "--game", "kingulu", "--depth", "3", "--format", "json")
-    assert result.exit_code == 0
+    assert result.exit_code == 3
     answer = json.loads(result.output)
     assert (answer["result"], answer["best"]) == ("unknown", [])
-    assert answer["moves"] == [{"move": m, "result": "unknown"} for m in ("c1x6", "d1x6", "e1", "f1")]
-    assert json.loads(run("solve", "--game", "kingulu", "--nodes", "20", "-f", "json").output)["nodes"] <= 20
+    assert answer["moves"] == [{"move": m, "result": "unknown", "low": "loss", "high": "win"}
+                               for m in ("c1x6", "d1x6", "e1", "f1")]
+    assert (answer["complete"], answer["stopped"], answer["depth"]) == (False, "depth", 3)
+    assert (answer["low"], answer["high"]) == ("loss", "win")
+    counted = run("solve", "--game", "kingulu", "--nodes", "20", "-f", "json")
+    assert counted.exit_code == 3
+    assert json.loads(counted.output)["nodes"] <= 20 and json.loads(counted.output)["stopped"] == "nodes"
+    text = run("solve", "--game", "kingulu", "--depth", "3")
+    assert (text.exit_code, text.output.splitlines()[4]) == (3, "unknown (stopped at the depth limit; depth 3, "
+                                                                "93 nodes, " + text.output.split(", ")[-1].strip())
+
+
+def test_a_time_limit_prints_what_is_known_so_far():
+    """kimasai-klamroth's start is far from proven: a time limit stops the
+    search, which prints each move, the depth reached and why it stopped."""
+    result = run("solve", "--game", "kimasai-klamroth", "--time", "0.5", "--format", "json")
+    assert result.exit_code == 3
+    answer = json.loads(result.output)
+    assert (answer["complete"], answer["stopped"], answer["result"]) == (False, "time", "unknown")
+    assert [m["move"] for m in answer["moves"]] == ["b2x2"]
+    assert answer["depth"] >= 1 and answer["nodes"] > 1
+    text = run("solve", "--game", "kimasai-klamroth", "--time", "0.5")
+    assert text.exit_code == 3
+    assert text.output.splitlines()[0] == "b2x2: unknown"
+    assert re.fullmatch(r"unknown \(stopped by the time limit; depth [0-9]+, [0-9,]+ nodes, [0-9.]+ s\)\n",
+                        text.output.split("\n", 1)[1]), text.output
+
+
+def test_the_default_limits_are_the_solvers_and_the_help_says_them():
+    import typer.main
+
+    from mancala_cli.cli import app
+    from mancala_cli.rules.solver import DEFAULT_MEMORY, DEFAULT_SECONDS
+
+    command = typer.main.get_command(app).commands["solve"]
+    defaults = {param.name: param.default for param in command.params}
+    assert (defaults["time"], defaults["memory"]) == (DEFAULT_SECONDS, DEFAULT_MEMORY)
+    assert DEFAULT_SECONDS <= 300 and DEFAULT_MEMORY <= 2 << 30
+    help_text = " ".join(run("solve", "--help").output.split())
+    assert f"(default: {DEFAULT_SECONDS:g})" in help_text
+    assert f"(default: {DEFAULT_MEMORY >> 30}G)" in help_text
+    assert "Exit status 0 when the search ran to its end, 3 when a limit stopped it, 130 after Ctrl-C." in help_text
 
 
 def test_solve_finished_game():
     result = run("solve", "--game", "kingulu", "--position", "0,0,0,0,0,2/0,0,0,0,0,0 S 20-26 20")
-    assert (result.exit_code, result.output) == (0, "loss (best: -; 1 nodes, 0.00 s)\n")
+    assert (result.exit_code, result.output) == (
+        0, "loss (the game is over: 0-1, KG-7: S to move has no legal move; score 20-28)\n")
+    answer = json.loads(run("solve", "--game", "kingulu", "--position", "0,0,0,0,0,2/0,0,0,0,0,0 S 20-26 20",
+                            "--format", "json").output)
+    assert (answer["result"], answer["moves"], answer["complete"], answer["depth"]) == ("loss", [], True, 0)
+    assert answer["over"] == {"result": "0-1", "reason": "KG-7",
+                              "message": "S to move has no legal move; score 20-28"}
+
+
+def _solving(*args):
+    """``mancala solve ARGS`` in a session of its own, after 2 s of searching."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    child = subprocess.Popen([sys.executable, "-m", "mancala_cli", "solve", *args], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, start_new_session=True)
+    time.sleep(2)
+    assert child.poll() is None
+    return child, os.getpgid(child.pid)
+
+
+@pytest.mark.parametrize("format", ["json", "text"])
+def test_ctrl_c_prints_what_is_known_so_far_and_exits_130(format):
+    import os
+    import signal
+    import subprocess
+
+    child, group = _solving("--game", "kimasai-mackay", "--format", format)
+    try:
+        os.killpg(group, signal.SIGINT)
+        out, err = child.communicate(timeout=1)
+    except subprocess.TimeoutExpired:
+        os.killpg(group, signal.SIGKILL)
+        child.communicate()
+        raise
+    assert (child.returncode, err) == (130, b"")
+    game = get_game("kimasai-mackay")
+    first = len(game.legal_moves(game.start()))
+    if format == "json":
+        answer = json.loads(out)
+        assert (answer["complete"], answer["stopped"], answer["result"]) == (False, "interrupted", "unknown")
+        assert len(answer["moves"]) == first and answer["nodes"] > 1000
+    else:
+        lines = out.decode().splitlines()
+        assert len(lines) == first + 1 and all(line.endswith(": unknown") for line in lines[:first])
+        assert re.fullmatch(r"unknown \(interrupted; depth [0-9]+, [0-9,]+ nodes, [0-9.]+ s\)", lines[first])
+
+
+def test_memory_option_bounds_the_table_and_bad_sizes_are_usage_errors():
+    result = run("solve", "--game", "kingulu", "--position", ENDGAME, "--memory", "1M", "-f", "json")
+    assert (result.exit_code, json.loads(result.output)["result"]) == (0, "win")
+    for value in ("1.5G", "512m", "2GiB", "1048576"):
+        assert run("solve", "--game", "kingulu", "--position", ENDGAME, "--memory", value).exit_code == 0
+    for value, message in (("lots", "--memory must be a size in bytes such as 512M or 2G (got 'lots')"),
+                           ("-1G", "--memory must be a size in bytes such as 512M or 2G (got '-1G')"),
+                           ("1000", "--memory must be at least 1M (got '1000')")):
+        bad = run("solve", "--game", "kingulu", "--memory", value)
+        assert (bad.exit_code, bad.output) == (2, f"mancala: error: {message}\n")
+
+
+def _capped_solve(*args: str, pure: bool):
+    import os
+    import resource
+    import subprocess
+    import sys
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (300 << 20, 300 << 20))
+
+    env = {**os.environ, "MANCALA_PURE": "1" if pure else "0"}
+    return subprocess.run([sys.executable, "-m", "mancala_cli", "solve", "--game", "kimasai-klamroth",
+                           "--memory", "100G", *args], capture_output=True, text=True, timeout=200,
+                          preexec_fn=cap, env=env)
+
+
+def test_running_out_of_memory_is_one_line():
+    """Under an address-space cap smaller than the table's budget, the
+    Python table's MemoryError is one line and exit 2, not a traceback."""
+    done = _capped_solve("--time", "120", pure=True)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("mancala: error: out of memory while solving (the table may use 107,374,182,400 bytes; "
+                           "--memory gives it less)\n")
+
+
+def test_the_native_table_stops_growing_where_memory_ends():
+    """The native search's table grows by doubling: a doubling the system
+    refuses leaves it at the size it has (full, so new positions are searched
+    again), and the search goes on to its limit."""
+    from mancala_cli.rules.selection import CORE
+
+    if CORE != "native":
+        pytest.skip("the native core is not in use")
+    done = _capped_solve("--time", "3", pure=False)
+    assert (done.returncode, done.stderr) == (3, "")
+    assert "stopped by the time limit" in done.stdout
 
 
 @pytest.mark.parametrize("args, message", [
@@ -298,7 +508,7 @@ def test_solve_shows_progress_only_on_a_terminal():
 
     command = [sys.executable, "-m", "mancala_cli", "solve", "--game", "kingulu", "--depth", "3"]
     piped = subprocess.run(command, capture_output=True, text=True, timeout=60)
-    assert (piped.returncode, piped.stderr) == (0, "")
+    assert (piped.returncode, piped.stderr) == (3, "")
     out, seen = on_terminal(command)
     assert out.split(b" nodes, ")[0] == piped.stdout.encode().split(b" nodes, ")[0]  # (the times differ)
     import re
@@ -326,3 +536,15 @@ def test_the_published_deepening_from_the_kingulu_start():
         solution = Solver(game).solve(game.start(), depth=depth)
         assert (depth, solution.nodes, solution.result) == (depth, rows[depth], "unknown")
         assert {result for _, result in solution.moves} == {"unknown"}
+
+
+def test_with_a_node_limit_the_search_takes_the_same_path_whatever_the_time():
+    """A search with a node limit stops deepening after a share of its nodes,
+    not of its time: a slow machine (here, a slow progress callback) gives
+    the same nodes and results, as annotate --nodes promises."""
+    import time
+
+    game = get_game("kingulu")
+    plain = Solver(game).solve(game.start(), nodes=40_000, seconds=10)
+    slow = Solver(game).solve(game.start(), nodes=40_000, seconds=10, progress=lambda *told: time.sleep(0.2))
+    assert (slow.nodes, slow.depth, slow.moves, slow.stopped) == (plain.nodes, plain.depth, plain.moves, "nodes")

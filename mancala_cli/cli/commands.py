@@ -19,6 +19,8 @@ from ..diagrams.text import FROM_POSITION, _FromPosition
 from ..rules.core import Game, InvalidPosition, Move, Outcome, Position, side_name
 from ..rules.registry import GAME_IDS, UnknownGame, all_games, get_game
 from ..rules.perft import divide
+from ..rules.solver import DEFAULT_MEMORY as DEFAULT_SOLVE_MEMORY
+from ..rules.solver import DEFAULT_SECONDS as DEFAULT_SOLVE_SECONDS
 from .running import (MancalaGroup, choice, choices_metavar, completion, decimal, end_now, install_signal_handlers,
                       integer, prepare_streams, seconds, usage_error)
 from .running import jobs as jobs_parser
@@ -203,6 +205,46 @@ class _SolveProgress:
             sys.stderr.flush()
 
 
+#: The exit status of ``solve`` when a limit stopped the search before its
+#: end (what it found so far is printed, ``complete`` false).
+SOLVE_STOPPED = 3
+#: The multiples a size (``--memory``) may be given in.
+_SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def _size(option: str):
+    """A parser for a size in bytes: ``1073741824``, ``512M``, ``2G`` (K, M,
+    G, T: multiples of 1,024; a trailing ``B`` or ``iB`` is allowed)."""
+    import re
+
+    def parse(value: Any) -> int:
+        if isinstance(value, int):
+            return value
+        text = str(value).strip()
+        match = re.fullmatch(r"([0-9]{1,15}(?:\.[0-9]{1,9})?)\s*([kKmMgGtT]?)(?:i?[bB])?", text)
+        if match is None or (match[1].count(".") and not match[2]):
+            raise usage_error(f"{option} must be a size in bytes such as 512M or 2G (got {str(value)!r})")
+        number = int(float(match[1]) * _SIZE_UNITS[match[2].upper()])
+        if number < 1 << 20:
+            raise usage_error(f"{option} must be at least 1M (got {str(value)!r})")
+        return number
+    return parse
+
+
+def _interval(low: str, high: str) -> str:
+    """A result as ``solve`` writes it: ``win``, or ``unknown`` with what is
+    known of it (``unknown (draw or win)``)."""
+    if low == high:
+        return low
+    if (low, high) == ("loss", "win"):
+        return "unknown"
+    return f"unknown ({low} or {high})"
+
+
+_STOPPED_TEXT = {"time": "stopped by the time limit", "nodes": "stopped by the node limit",
+                 "depth": "stopped at the depth limit", "interrupted": "interrupted"}
+
+
 @app.command(short_help="Solve a position: win, draw or loss with best play.")
 def solve(
     game: str = GAME_OPTION,
@@ -210,8 +252,14 @@ def solve(
     depth: Optional[int] = _int_option(None, "--depth", "-d", low=1, high=MAX_SOLVE_DEPTH,
                                        help="Search at most this many moves deep."),
     nodes: Optional[int] = _int_option(None, "--nodes", low=1, help="Search at most this many positions."),
-    time: Optional[float] = typer.Option(None, "--time", parser=_seconds("--time"), metavar="SECONDS",
-                                         help="Search for at most this many seconds."),
+    time: float = typer.Option(DEFAULT_SOLVE_SECONDS, "--time", parser=_seconds("--time"), metavar="SECONDS",
+                               show_default=False,
+                               help=f"Search for at most this many seconds (default: {DEFAULT_SOLVE_SECONDS:g}), "
+                                    "then print what is known so far."),
+    memory: int = typer.Option(DEFAULT_SOLVE_MEMORY, "--memory", parser=_size("--memory"), metavar="SIZE",
+                               show_default=False,
+                               help="Memory for the search's table, in bytes or as 512M, 2G (default: "
+                                    f"{DEFAULT_SOLVE_MEMORY >> 30}G); once it is full, the search goes on, slower."),
     format: str = _choice_option("text", "--format", "-f", values=("text", "json"), help="Output format."),
 ) -> None:
     """Solve a position: the result with best play for the side to move (win,
@@ -219,35 +267,81 @@ def solve(
     move with its result, then the result and the best moves. On a terminal,
     standard error shows the search under way.
 
+    A limit (--time, --nodes, --depth) or Ctrl-C prints what is known so far:
+    each move's result or interval, the depth reached and why the search
+    stopped. Exit status 0 when the search ran to its end, 3 when a limit
+    stopped it, 130 after Ctrl-C.
+
     Example: mancala solve --game kingulu --position "0,0,0,0,3,2/1,0,0,0,0,2 S 20-20 12"
     """
+    import signal
+
     from ..rules.solver import Solver
 
     rules = _game(game)
     start = _position(rules, position)
     progress = _SolveProgress() if sys.stderr.isatty() else None
+    solver = Solver(rules, memory=memory)
     try:
-        solution = Solver(rules).solve(start, depth=depth, nodes=nodes, seconds=time, progress=progress)
-    finally:
-        if progress is not None:
-            progress.clear()
+        previous = signal.signal(signal.SIGINT, lambda signum, frame: solver.stop())
+        try:
+            solution = solver.solve(start, depth=depth, nodes=nodes, seconds=time, progress=progress)
+        finally:
+            signal.signal(signal.SIGINT, previous)
+            solver.table = {}
+            if progress is not None:
+                progress.clear()
+        _write_solution(rules, start, solution, format)
+    except (MemoryError, SystemError):
+        # (Under an address-space limit, CPython reports some failed
+        # allocations deep in the search as a SystemError, "error return
+        # without exception set", instead of a MemoryError.)
+        solver.table = {}
+        fail(f"out of memory while solving (the table may use {memory:,} bytes; --memory gives it less)")
+    if solution.stopped == "interrupted":
+        raise typer.Exit(128 + signal.SIGINT)
+    if solution.stopped is not None:
+        raise typer.Exit(SOLVE_STOPPED)
 
+
+def _write_solution(rules: Game, start: Position, solution: Any, format: str) -> None:
+    """``solve``'s output: the moves and the result line, or one JSON object."""
     def text(move: Move) -> str:
         return format_move(rules.board, move, "algebraic", start.side)
 
+    over = solution.outcome
     if format == "json":
         import json as _json
 
+        low, high = solution.bounds
         typer.echo(_json.dumps({
             "game": rules.id, "position": format_position(rules, start), "result": solution.result,
             "best": [text(move) for move in solution.best],
-            "moves": [{"move": text(move), "result": result} for move, result in solution.moves],
-            "nodes": solution.nodes, "seconds": round(solution.seconds, 3)}, ensure_ascii=False))
+            "moves": [{"move": text(move), "result": result, "low": bounds[0], "high": bounds[1]}
+                      for (move, result), bounds in zip(solution.moves, solution.move_bounds)],
+            "nodes": solution.nodes, "seconds": round(solution.seconds, 3),
+            "low": low, "high": high, "complete": solution.complete, "stopped": solution.stopped,
+            "depth": solution.depth,
+            "over": None if over is None else {"result": over.result, "reason": over.reason,
+                                               "message": over.message}}, ensure_ascii=False))
         return
-    for move, result in solution.moves:
-        typer.echo(f"{text(move)}: {result}")
-    best = " ".join(text(move) for move in solution.best) or "-"
-    typer.echo(f"{solution.result} (best: {best}; {solution.nodes:,} nodes, {solution.seconds:.2f} s)")
+    for (move, result), bounds in zip(solution.moves, solution.move_bounds):
+        typer.echo(f"{text(move)}: {_interval(*bounds)}")
+    if over is not None:
+        typer.echo(f"{solution.result} (the game is over: {over.result}, {over.reason}: {over.message})")
+        return
+    parts = []
+    if solution.best:
+        parts.append("best: " + " ".join(text(move) for move in solution.best))
+    if solution.stopped is not None:
+        parts.append(_STOPPED_TEXT[solution.stopped])
+    elif solution.result == "unknown":
+        parts.append("unproven: lines that never end")
+    else:
+        parts.append("proven")
+    nodes = solution.nodes
+    parts.append(f"depth {solution.depth}, {nodes:,} node{'' if nodes == 1 else 's'}, {solution.seconds:.2f} s")
+    typer.echo(f"{_interval(*solution.bounds)} ({'; '.join(parts)})")
 
 
 @app.command("random", short_help="Write random legal games as PMN.")
@@ -624,6 +718,7 @@ def annotate(
     scheduler: Optional[str] = SCHEDULER_OPTION,
     scheduler_timeout: float = SCHEDULER_TIMEOUT_OPTION,
     force: bool = typer.Option(False, "--force", help="Replace an input that has errors when -o names it."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress line and no summary."),
 ) -> None:
     """Write every game back with the engine's facts for its main line: the
     start's proven result as a comment; ? or ?? and a move that keeps the
@@ -631,14 +726,17 @@ def annotate(
     move that keeps a win. What the limits leave unproven is left alone.
 
     Invalid games are reported as validate reports them (standard error,
-    exit 1) and written unannotated. Each move is searched for at most
-    --time seconds, so a game of N moves takes at most about N times that.
+    exit 1) and written unannotated; so is an input without a game. Each
+    move is searched for at most --time seconds, so a game of N moves takes
+    at most about N times that. On a terminal, standard error shows the
+    work under way; at the end, a summary line: the positions searched, the
+    proven ones and the marks added.
 
     Example: mancala annotate examples/kingulu-village-match.pmn --time 0.5
     """
     from notation.errors import XMLArchiveError
 
-    from ..annotating import AnnotateTask, Limits
+    from ..annotating import AnnotateTask, Limits, watch_positions
     from .archiving import GameOutput, answers
     from .inputs import InputError, refuse_damaged_input
     from .reporters import problem_line, sorted_problems
@@ -652,28 +750,128 @@ def annotate(
     workers = _jobs(jobs, scheduler, scheduler_timeout)
     task = AnnotateTask(to, Limits(depth, nodes, time), game)
     errors = 0
+    totals = _AnnotateTotals()
+    progress = _AnnotateProgress(totals) if not quiet and sys.stderr.isatty() else None
     try:
+        if progress is not None:
+            watch_positions(progress.position)
         with GameOutput(output, to) as out:
-            for name, index, picked in answers(paths, encoding, task, workers):
-                for problem in sorted_problems(picked.problems):
-                    typer.echo(problem_line(name, problem), err=True)
-                errors += sum(problem.severity == "error" or problem.code == "pmn-inexact"
-                              for problem in picked.problems)
-                if picked.unwritable is not None:
-                    line, reason = picked.unwritable
-                    typer.echo(f"{name}:{line}:0: error: unwritable: game {index}: {reason}", err=True)
+            for path in paths:
+                found = 0
+                if progress is not None:
+                    progress.file(path)
+                for name, index, picked in answers([path], encoding, task, workers):
+                    found += 1
+                    totals.add(picked)
+                    if progress is not None:
+                        progress.game(index)
+                    problems = [problem_line(name, problem) for problem in sorted_problems(picked.problems)]
+                    errors += sum(problem.severity == "error" or problem.code == "pmn-inexact"
+                                  for problem in picked.problems)
+                    if picked.unwritable is not None:
+                        line, reason = picked.unwritable
+                        problems.append(f"{name}:{line}:0: error: unwritable: game {index}: {reason}")
+                        errors += 1
+                    if problems:
+                        _above(progress, "\n".join(problems))
+                    if picked.unwritable is None:
+                        out.add(picked)
+                if not found:
+                    from notation.record import Problem
+
+                    name = "<stdin>" if path == "-" else path
+                    _above(progress, problem_line(name, Problem("error", "no-games", "no game in the input", 1, 1)))
                     errors += 1
-                    continue
-                out.add(picked)
             refuse_damaged_input(output, paths, errors, force)  # (inside the block: the temporary file is dropped)
     except (InputError, XMLArchiveError) as error:
+        if progress is not None:
+            progress.clear()
         _read_failed(error)
+    finally:
+        if progress is not None:
+            watch_positions(None)
+            progress.clear()
+    if not quiet:
+        typer.echo(totals.summary(), err=True)
     if errors:
         raise typer.Exit(1)
 
 
 class _NotWritten(Exception):
     """``convert -o FILE`` left FILE as it was, as an input could not be read."""
+
+
+class _AnnotateTotals:
+    """What ``annotate`` did so far, for its progress line and summary."""
+
+    def __init__(self) -> None:
+        self.games = self.searched = self.proven = self.marks = self.nodes = 0
+
+    def add(self, picked: Any) -> None:
+        self.games += 1
+        self.searched += getattr(picked, "searched", 0)
+        self.proven += getattr(picked, "proven", 0)
+        self.marks += getattr(picked, "marks", 0)
+        self.nodes += getattr(picked, "nodes", 0)
+
+    def summary(self) -> str:
+        """``2 games, 16 positions searched (4,021 nodes), 15 proven, 9 marks added``."""
+        return (f"{_counted(self.games, 'game')}, {_counted(self.searched, 'position')} searched "
+                f"({self.nodes:,} node{'' if self.nodes == 1 else 's'}), {self.proven} proven, "
+                f"{_counted(self.marks, 'mark')} added")
+
+
+class _AnnotateProgress:
+    """``annotate`` under way, on one line of standard error (a terminal),
+    written over: the input and game being annotated, the position being
+    searched when the work is done in this process, and the totals."""
+
+    def __init__(self, totals: _AnnotateTotals) -> None:
+        import time
+
+        self.totals = totals
+        self.started = time.monotonic()
+        self.name = ""
+        self.started_games = 0
+        self.shown = False
+
+    def file(self, path: str) -> None:
+        import os
+
+        self.name = "<stdin>" if path == "-" else os.path.basename(path)
+        self.started_games = 0
+
+    def position(self, done: int, total: int) -> None:
+        """Told by the annotation, in this process (the games of a batch are
+        annotated before any is written)."""
+        if done == 1:
+            self.started_games += 1
+        self.show(f"{self.name} game {self.started_games}, position {done} of {total}")
+
+    def game(self, number: int) -> None:
+        self.show(f"{self.name}, {_counted(number, 'game')} done")
+
+    def show(self, doing: str) -> None:
+        import time
+
+        totals = self.totals
+        sys.stderr.write(f"\r\x1b[Kannotating: {doing}; {totals.searched:,} positions searched, "
+                         f"{totals.proven:,} proven, {totals.marks:,} marks, {time.monotonic() - self.started:.1f} s")
+        sys.stderr.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+            self.shown = False
+
+
+def _above(progress: Optional[_AnnotateProgress], lines: str) -> None:
+    """Lines on standard error, above the progress line if there is one."""
+    if progress is not None:
+        progress.clear()
+    typer.echo(lines, err=True)
 
 
 class _Conversion:

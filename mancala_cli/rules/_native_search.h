@@ -74,6 +74,7 @@ typedef struct {
     double deadline;
     long long nodes;
     int stopped, failed;
+    int longest;             /* the longest line searched (plies) */
     PyObject *progress;      /* called with the node count every PROGRESS_EVERY nodes, or None */
     Entry *table;
     size_t capacity, count, max_entries, max_capacity;
@@ -357,6 +358,7 @@ static void search(SearchObject *S, const State *s, int depth, int alpha, int be
         return;
     }
     S->nodes++;
+    if (ply > S->longest) S->longest = ply;
     const Geo *g = &GEO[S->game];
     uint64_t hash = state_hash(s, g->size);
     Entry *entry = lookup(S, hash, s, past);
@@ -630,6 +632,18 @@ static PyObject *Search_search(SearchObject *S, PyObject *args)
 
 static PyObject *Search_get_nodes(SearchObject *S, void *closure) { return PyLong_FromLongLong(S->nodes); }
 static PyObject *Search_get_stopped(SearchObject *S, void *closure) { return PyBool_FromLong(S->stopped); }
+static int Search_set_stopped(SearchObject *S, PyObject *value, void *closure)
+{
+    if (value == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "stopped cannot be deleted");
+        return -1;
+    }
+    int truth = PyObject_IsTrue(value);
+    if (truth < 0) return -1;
+    S->stopped = truth;
+    return 0;
+}
+static PyObject *Search_get_longest(SearchObject *S, void *closure) { return PyLong_FromLong(S->longest); }
 static PyObject *Search_get_entries(SearchObject *S, void *closure) { return PyLong_FromSize_t(S->count); }
 static PyObject *Search_get_bytes(SearchObject *S, void *closure)
 {
@@ -638,7 +652,9 @@ static PyObject *Search_get_bytes(SearchObject *S, void *closure)
 
 static PyGetSetDef Search_getset[] = {
     {"nodes", (getter)Search_get_nodes, NULL, "positions searched", NULL},
-    {"stopped", (getter)Search_get_stopped, NULL, "whether a limit stopped the search", NULL},
+    {"stopped", (getter)Search_get_stopped, (setter)Search_set_stopped,
+     "whether a limit stopped the search (set it to stop the search under way)", NULL},
+    {"longest", (getter)Search_get_longest, NULL, "the longest line searched (plies)", NULL},
     {"entries", (getter)Search_get_entries, NULL, "positions in the table", NULL},
     {"table_bytes", (getter)Search_get_bytes, NULL, "the table's memory", NULL},
     {NULL, NULL, NULL, NULL, NULL}};

@@ -228,6 +228,10 @@ class MutablePosition:
         self.move_number = position.move_number
         self.reserved = position.reserved
 
+    def __repr__(self) -> str:
+        return (f"MutablePosition(holes={self.holes!r}, side={self.side!r}, banks={self.banks!r}, "
+                f"move_number={self.move_number!r}, reserved={self.reserved!r})")
+
     def key(self) -> tuple[tuple[int, ...], Side]:
         """The same key as :meth:`Position.key`."""
         return (tuple(self.holes), self.side)
@@ -337,6 +341,9 @@ class Game(ABC):
     hole_capacity: int | None = None
     #: Whether a move may be written ``origin-destination`` (Klamroth's steps).
     long_form_moves: bool = False
+
+    def __repr__(self) -> str:
+        return f"<Game {self.id}: {self.name}, {self.board.ranks}x{self.board.files}>"
 
     @property
     def ranks(self) -> int:

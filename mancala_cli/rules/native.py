@@ -106,8 +106,7 @@ class _Native:
     def search_kernel(self, solver: Solver, root: Position) -> _native.Search:
         """The native search of one :meth:`Solver.solve` from ``root``
         (:meth:`Solver.search` step for step, its table bounded as the
-        solver's: ``max_entries`` positions, and ``memory`` bytes where the
-        solver has such a bound)."""
+        solver's: at most ``memory`` bytes)."""
         from . import solver as solver_module
 
         progress = solver.progress
@@ -115,9 +114,10 @@ class _Native:
         if progress is not None:
             def report(nodes: int) -> None:
                 progress(solver.reached, nodes, time.monotonic() - solver.started)
-        memory = getattr(solver, "memory", None)
-        kernel = _native.Search(self.code, solver.max_entries, solver_module.MAX_PLIES, solver.node_limit,
-                                solver.deadline, report, memory or 0)
+        memory = solver.memory
+        # (max_bytes 0 would mean "no byte bound": a table of 0 bytes is 1 byte, room for none.)
+        kernel = _native.Search(self.code, memory, solver_module.MAX_PLIES, solver.node_limit,
+                                solver.deadline, report, max(memory, 1))
         kernel.root(root)
         return kernel
 

@@ -15,8 +15,19 @@ is wider, and only a one-point interval is a proven result::
     ('loss', [('f1', 'loss')])
 
 Since a bound is sound however it was found, the table keeps bounds, not
-depths: a deeper search only narrows them. Limited searches deepen one ply
-at a time until every first move is proven or a limit is reached.
+depths: a deeper search only narrows them. A search with a depth limit
+deepens one ply at a time until every first move is proven or a limit is
+reached. A search limited in time or positions only deepens as long as that
+is cheap (each iteration until one has used :data:`DEEPENING_SHARE` of the
+node limit, or without one, of the time limit), then searches every line to its end, as a search without limits
+does: deepening alone would not prove a position whose lines are long.
+Whatever stops a search, what it found so far is its answer: the interval
+of each move, the deepest complete iteration, and why it stopped.
+
+The table is bounded in bytes (``memory``, :data:`DEFAULT_MEMORY`): each
+entry is charged what it costs in memory (:data:`ENTRY_BYTES`, measured for
+each game, plus its earlier positions in ``kimasai-klamroth``), and once the
+budget is spent, new positions are searched again rather than stored.
 
 Two details of the games:
 
@@ -35,11 +46,12 @@ next: results do not depend on the order in which positions are asked.
 """
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable, Collection
 from typing import Any, Final
 
-from .core import DRAW, SOUTH, Game, Move, Position
+from .core import DRAW, SOUTH, Game, Move, Outcome, Position
 
 WIN: Final = 1
 DRAW_VALUE: Final = 0
@@ -47,11 +59,29 @@ LOSS: Final = -1
 #: The longest line searched: deeper, a line is left unknown (and the
 #: interpreter's stack is safe).
 MAX_PLIES: Final = 400
-#: The most positions the table holds (about 0.9 GB of memory for kingulu,
-#: 1.1 GB for kimasai-mackay and 2.7 GB for kimasai-klamroth, whose keys
-#: hold earlier positions): once it is full, positions not in it are searched
-#: again rather than stored, so memory stays bounded however long a search runs.
-MAX_ENTRIES: Final = 2_000_000
+#: The table's memory when none is given (bytes): once it is spent,
+#: positions not in the table are searched again rather than stored, so
+#: memory stays bounded however long a search runs.
+DEFAULT_MEMORY: Final = 1 << 30
+#: The time limit of :func:`mancala_cli.solve` and ``mancala solve`` when
+#: none is given (seconds): meant to prove the kingulu start on either core
+#: (docs/commands.md, "Limits, and what is known so far").
+DEFAULT_SECONDS: Final = 300.0
+#: What one table entry costs in memory, in bytes, by game: the key (with
+#: the position's holes, banks and reserved holes, which the table keeps
+#: alive), the value and the table's own slot. Measured with tracemalloc
+#: (``benchmarks/solver_memory.py``) over searches from the start and from
+#: positions 4 to 60 moves into random games: kingulu 367-393 bytes,
+#: kimasai-mackay 527-550, kimasai-klamroth about 1,100 besides its
+#: frozensets of earlier positions, which are charged apart, at their own
+#: size; each figure here is some 5-30 % above, for the table's growth (a
+#: dict grows by doubling).
+ENTRY_BYTES: Final = {"kingulu": 460, "kimasai-mackay": 580, "kimasai-klamroth": 1150}
+#: The cost of an entry of a game not listed above.
+OTHER_ENTRY_BYTES: Final = 1200
+#: The share of a time or node limit after which a search stops deepening
+#: and searches every line to its end.
+DEEPENING_SHARE: Final = 1 / 32
 #: How often (in nodes) the clock is read.
 CLOCK_EVERY: Final = 1024
 #: How often (in nodes) a progress callback hears of a search under way.
@@ -70,34 +100,80 @@ def result_name(low: int, high: int) -> str:
     return RESULT_NAMES[low] if low == high else "unknown"
 
 
+#: Why a search stopped before its end (:attr:`Solution.stopped`).
+STOP_REASONS: Final = ("depth", "nodes", "time", "interrupted")
+
+
 class Solution:
     """What :meth:`Solver.solve` found for the side to move.
 
-    ``result`` is ``win``, ``draw``, ``loss`` or ``unknown``; ``moves`` every
-    legal move with its result for the mover; ``best`` the moves that achieve
-    the proven result (none while it is unknown); ``nodes`` the positions
-    searched, ``seconds`` the time taken and ``depth`` the deepest complete
-    iteration (plies).
+    ``result`` is ``win``, ``draw``, ``loss`` or ``unknown``, and ``bounds``
+    the interval that holds the true result, ``(low, high)`` as result names
+    (``("draw", "win")``: at least a draw); ``moves`` every legal move with
+    its result for the mover, and ``move_bounds`` their intervals in the same
+    order; ``best`` the moves that achieve the proven result (none while it
+    is unknown); ``nodes`` the positions searched, ``seconds`` the time
+    taken; ``depth`` the moves searched ahead: the deepest complete iteration
+    or, where every line was searched to its end, the longest line searched
+    (0 for a finished position); ``stopped`` what stopped the search before
+    its end (``depth``, ``nodes``, ``time`` or ``interrupted``), ``None``
+    when it ran to its end, and ``complete`` says the same: every move's
+    result is final (proven, or unknown only because its lines never end
+    within :data:`MAX_PLIES`). ``outcome`` is the rules' end of the game
+    when the position is finished (no moves).
     """
 
     def __init__(self, result: str, moves: list[tuple[Move, str]], best: list[Move], nodes: int,
-                 seconds: float, depth: int) -> None:
+                 seconds: float, depth: int, *, bounds: tuple[str, str] | None = None,
+                 move_bounds: list[tuple[str, str]] | None = None, stopped: str | None = None,
+                 outcome: Outcome | None = None) -> None:
         self.result = result
         self.moves = moves
         self.best = best
         self.nodes = nodes
         self.seconds = seconds
         self.depth = depth
+        self.bounds = bounds if bounds is not None else \
+            ((result, result) if result != "unknown" else ("loss", "win"))
+        self.move_bounds = move_bounds if move_bounds is not None else \
+            [(r, r) if r != "unknown" else ("loss", "win") for _, r in moves]
+        self.stopped = stopped
+        self.outcome = outcome
+
+    @property
+    def complete(self) -> bool:
+        """Whether the search ran to its end (no limit stopped it)."""
+        return self.stopped is None
+
+    def __repr__(self) -> str:
+        low, high = self.bounds
+        interval = "" if low == high or (low, high) == ("loss", "win") else f" ({low} to {high})"
+        stopped = "" if self.stopped is None else f", stopped: {self.stopped}"
+        return (f"<Solution {self.result}{interval}: {len(self.moves)} moves, {len(self.best)} best, "
+                f"depth {self.depth}, {self.nodes} nodes{stopped}>")
 
 
 class Solver:
     """Solves positions of one game. Each :meth:`solve` starts from an empty
-    table and an empty node count; the table holds at most ``max_entries``
-    positions (:data:`MAX_ENTRIES`)."""
+    table and an empty node count; the table costs at most ``memory`` bytes
+    (:data:`DEFAULT_MEMORY`; see :data:`ENTRY_BYTES`).
 
-    def __init__(self, game: Game, *, max_entries: int = MAX_ENTRIES) -> None:
+        >>> from mancala_cli.rules.registry import get_game
+        >>> Solver(get_game("kingulu"), memory=64 << 20)
+        <Solver kingulu, table of at most 67,108,864 bytes>
+    """
+
+    def __init__(self, game: Game, *, memory: int = DEFAULT_MEMORY) -> None:
+        if memory < 0:
+            raise ValueError(f"memory must be a number of bytes >= 0, not {memory!r}")
         self.game = game
-        self.max_entries = max_entries
+        self.memory = memory
+        self.entry_bytes: int = ENTRY_BYTES.get(game.id, OTHER_ENTRY_BYTES)
+        #: The bytes the table's entries cost so far.
+        self.used = 0
+        self.longest = 0
+        self.interrupted = False
+        self.stop_reason: str | None = None
         self.history_game = game.uses_history
         self.table: dict[tuple, tuple[int, int, int]] = {}
         self.path: set[tuple] = set()
@@ -111,7 +187,19 @@ class Solver:
         #: The native search of the solve under way, where the game runs on the native kernel.
         self.kernel: Any = None
 
+    def __repr__(self) -> str:
+        return f"<Solver {self.game.id}, table of at most {self.memory:,} bytes>"
+
     # -- the public API ----------------------------------------------------
+    def stop(self) -> None:
+        """Stop the search under way (from a signal handler or another
+        thread): :meth:`solve` returns what it found so far, ``stopped``
+        ``interrupted``."""
+        self.interrupted = True
+        self.stopped = True
+        if self.kernel is not None:  # (a signal handler runs between the native search's steps)
+            self.kernel.stopped = True
+
     def solve(self, position: Position, *, depth: int | None = None, nodes: int | None = None,
               seconds: float | None = None, history: Collection = (),
               progress: Progress | None = None) -> Solution:
@@ -125,9 +213,13 @@ class Solver:
         self.progress = progress
         self.reached = 0
         self.table = {}
+        self.used = 0
+        self.longest = 0
         self.path = set()
         self.nodes = 0
         self.stopped = False
+        self.interrupted = False
+        self.stop_reason = None
         self.node_limit = -1 if nodes is None else nodes
         self.deadline = -1.0 if seconds is None else started + seconds
         game = self.game
@@ -140,19 +232,19 @@ class Solver:
             outcome = game.outcome(position, history=past, moves=[])
             value = DRAW_VALUE if outcome is None else self.value_of(outcome.result, position)
             self.nodes = 1
-            return Solution(RESULT_NAMES[value], [], [], 1, time.monotonic() - started, 0)
+            return Solution(RESULT_NAMES[value], [], [], 1, time.monotonic() - started, 0, outcome=outcome)
         self.nodes = 1
         bounds = [(LOSS, WIN) for _ in children]
         limited = depth is not None or nodes is not None or seconds is not None
         deepest = MAX_PLIES if depth is None else min(depth, MAX_PLIES)
         reached = 0
-        first = 1 if limited else deepest
+        iteration = 1 if limited else deepest
         root_key = self.key(position, past)
         if not self.history_game:
             self.path.add(root_key)
         search_kernel = getattr(game, "search_kernel", None)
         self.kernel = None if search_kernel is None else search_kernel(self, position)
-        for iteration in range(first, deepest + 1):
+        while True:
             for i, (move, after) in enumerate(children):
                 low, high = bounds[i]
                 if low == high:
@@ -170,12 +262,35 @@ class Solver:
                 progress(iteration, self.nodes, time.monotonic() - started)
             if all(low == high for low, high in bounds):
                 break
+            if iteration >= deepest:
+                if depth is not None and depth < MAX_PLIES:
+                    self.stop_reason = "depth"
+                break
+            iteration = deepest if depth is None and self.spent(DEEPENING_SHARE) else iteration + 1
+        if self.stopped:
+            self.stop_reason = "interrupted" if self.interrupted else self.stop_reason or "time"
         low = max(b[0] for b in bounds)
         high = max(b[1] for b in bounds)
         result = result_name(low, high)
         moves = [(move, result_name(b[0], b[1])) for (move, _), b in zip(children, bounds)]
         best = [move for (move, _), b in zip(children, bounds) if low == high and b[0] == b[1] == low]
-        return Solution(result, moves, best, self.nodes, time.monotonic() - started, reached)
+        if reached == MAX_PLIES:
+            reached = min(self.longest, MAX_PLIES)
+        return Solution(result, moves, best, self.nodes, time.monotonic() - started, reached,
+                        bounds=(RESULT_NAMES[low], RESULT_NAMES[high]),
+                        move_bounds=[(RESULT_NAMES[b[0]], RESULT_NAMES[b[1]]) for b in bounds],
+                        stopped=self.stop_reason)
+
+    def spent(self, share: float) -> bool:
+        """Whether the search has used ``share`` of its node limit, or where
+        it has none, of its time limit (so that a search with a node limit
+        takes the same path on every machine, whatever its time limit)."""
+        if self.node_limit >= 0:
+            return self.nodes >= share * self.node_limit
+        if self.deadline >= 0.0:
+            now = time.monotonic()
+            return now - self.started >= share * (self.deadline - self.started)
+        return False
 
     # -- the search ------------------------------------------------------
     def value_of(self, result: str, position: Position) -> int:
@@ -206,11 +321,13 @@ class Solver:
     def out_of_time(self) -> bool:
         nodes = self.nodes
         if self.node_limit >= 0 and nodes >= self.node_limit:
+            self.stop_reason = "nodes"
             return True
         if nodes % CLOCK_EVERY == 0:
             if self.progress is not None and nodes % PROGRESS_EVERY == 0:
                 self.progress(self.reached, nodes, time.monotonic() - self.started)
             if self.deadline >= 0.0 and time.monotonic() >= self.deadline:
+                self.stop_reason = "time"
                 return True
         return False
 
@@ -220,13 +337,19 @@ class Solver:
         move; the search may stop once it knows the value is at most ``alpha``
         or at least ``beta``."""
         if self.kernel is not None:  # the same search, native (rules/native.py)
-            bounds = self.kernel.search(position, depth, alpha, beta, past, ply, self.nodes)
-            self.nodes, self.stopped = self.kernel.nodes, self.kernel.stopped
+            kernel = self.kernel
+            bounds = kernel.search(position, depth, alpha, beta, past, ply, self.nodes)
+            self.nodes, self.stopped = kernel.nodes, kernel.stopped
+            self.longest = max(self.longest, kernel.longest)
+            if self.stopped and self.stop_reason is None and not self.interrupted:
+                self.stop_reason = "nodes" if 0 <= self.node_limit <= self.nodes else "time"
             return bounds
         if self.stopped or self.out_of_time():
             self.stopped = True
             return LOSS, WIN
         self.nodes += 1
+        if ply > self.longest:
+            self.longest = ply
         key = self.key(position, past)
         entry = self.table.get(key)
         hint = -1
@@ -281,7 +404,16 @@ class Solver:
     def store(self, key: tuple, low: int, high: int, best: int) -> None:
         """Keep what was found of ``key`` (a bound is sound however it was
         found, so one left out costs a search again, never a wrong result):
-        a new position only while the table has room."""
+        a new position only while its cost fits in the memory budget."""
         table = self.table
-        if len(table) < self.max_entries or key in table:
+        if key in table:
             table[key] = (low, high, best)
+            return
+        cost = self.entry_bytes
+        if self.history_game:
+            earlier = key[-1]
+            if earlier:
+                cost += sys.getsizeof(earlier)
+        if self.used + cost <= self.memory:
+            table[key] = (low, high, best)
+            self.used += cost
