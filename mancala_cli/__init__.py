@@ -25,8 +25,8 @@ if TYPE_CHECKING:
     from .rules.selection import CORE
     from .api import (GamePosition, Line, Report, annotate, check, copy_record, page, png, read, sheet, svg, text,
                       write)
-    from .errors import (BadArchive, BadCoordinate, BadImage, BadMove, BadPosition, BadSheet, PngUnavailable,
-                         UnreadableInput)
+    from .errors import (BadArchive, BadCoordinate, BadImage, BadMove, BadPosition, BadQuery, BadSheet,
+                         PngUnavailable, UnreadableInput)
     from .positions import format_position, parse_position
     from .records import random_game
 
@@ -41,8 +41,8 @@ _LATER = {
     "CORE": "rules.selection",
     **{name: "api" for name in ("GamePosition", "Line", "Report", "annotate", "check", "copy_record", "page", "png",
                                 "read", "sheet", "svg", "text", "write")},
-    **{name: "errors" for name in ("BadArchive", "BadCoordinate", "BadImage", "BadMove", "BadPosition", "BadSheet",
-                                   "PngUnavailable", "UnreadableInput")},
+    **{name: "errors" for name in ("BadArchive", "BadCoordinate", "BadImage", "BadMove", "BadPosition", "BadQuery",
+                                   "BadSheet", "PngUnavailable", "UnreadableInput")},
     **{name: "positions" for name in ("format_position", "parse_position")},
     "random_game": "records",
 }
