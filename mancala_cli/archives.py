@@ -17,6 +17,7 @@ figures; the command line keeps the set of digests for ``--dedupe``).
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import operator
 import re
@@ -356,9 +357,7 @@ def _compile(node: Node) -> tuple[Check, int]:
         parts = sorted((_compile(term) for term in node.terms), key=lambda part: part[1])  # (stable)
         checks = tuple(check for check, _ in parts)
         cost = max(cost for _, cost in parts)
-        if isinstance(node, And):
-            return (lambda g: all(check(g) for check in checks)), cost
-        return (lambda g: any(check(g) for check in checks)), cost
+        return functools.reduce(_both if isinstance(node, And) else _either, reversed(checks)), cost
     if isinstance(node, Not):
         check, cost = _compile(node.term)
         return (lambda g: not check(g)), cost
@@ -375,6 +374,14 @@ def _compile(node: Node) -> tuple[Check, int]:
         column = getattr(node, "value_column", 0) or node.column
         raise BadQuery(f"{error} at column {column}", column) from None
     raise TypeError(f"not a criterion: {node!r}")
+
+
+def _both(second: Check, first: Check) -> Check:
+    return lambda g: first(g) and second(g)
+
+
+def _either(second: Check, first: Check) -> Check:
+    return lambda g: first(g) or second(g)
 
 
 def _compile_test(node: Any) -> tuple[Check, int]:
@@ -396,6 +403,13 @@ def _compile_comparison(node: Any) -> tuple[Check, int]:
         value = _position_text(value)
     if op == "~":
         test = regex_test(value)
+        if node.field.startswith("tag."):
+            tag = node.field[4:]
+
+            def tag_matches(g: _Judged) -> bool:
+                text = g.record.tag(tag)
+                return text is not None and test(text)
+            return tag_matches, cost
 
         def matches(g: _Judged) -> bool:
             text = get(g)
@@ -407,6 +421,9 @@ def _compile_comparison(node: Any) -> tuple[Check, int]:
             text = get(g)
             return text is not None and _INTEGER.match(text) is not None and compare(int(text), value)
         return number, cost
+
+    if node.field == "plies":
+        return (lambda g: compare(len(g.record.moves), value)), cost
 
     def check(g: _Judged) -> bool:
         found = get(g)

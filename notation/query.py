@@ -30,7 +30,8 @@ A mistake is a :class:`QueryError` that names the column:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field as _field
 from functools import lru_cache
 from typing import Any, Union
 
@@ -60,8 +61,8 @@ class Comparison:
     field: str
     op: str
     value: Union[str, int, bool]
-    column: int = field(default=0, compare=False, repr=False)
-    value_column: int = field(default=0, compare=False, repr=False)
+    column: int = _field(default=0, compare=False, repr=False)
+    value_column: int = _field(default=0, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -74,8 +75,8 @@ class Test:
 
     name: str
     argument: str
-    column: int = field(default=0, compare=False, repr=False)
-    game: Union[str, None] = field(default=None, repr=False)
+    column: int = _field(default=0, compare=False, repr=False)
+    game: Union[str, None] = _field(default=None, repr=False)
 
 
 @dataclass(frozen=True)
@@ -144,7 +145,8 @@ def _grammar() -> Any:
         .set_parse_action(comparison_action)
     atom = (test | comparison | (pp.Suppress("(") - query - pp.Suppress(")").set_name("')'"))) \
         .set_name("a comparison")
-    not_term = pp.Forward().set_name("a comparison")
+    not_term = pp.Forward()
+    not_term.set_name("a comparison")
     not_term <<= ((pp.Suppress(NOT) - not_term).set_parse_action(lambda t: Not(t[0])) | atom) \
         .set_name("a comparison")
     and_term = (not_term + pp.ZeroOrMore(pp.Suppress(AND) - not_term)).set_parse_action(
@@ -234,7 +236,7 @@ def parse(text: str) -> Node:
     if depth:
         raise _at(f"the expression nests more than {MAX_DEPTH} parentheses deep", depth)
     try:
-        return _grammar().parse_string(text, parse_all=True)[0]  # type: ignore[no-any-return]
+        return _grammar().parse_string(text, parse_all=True)[0]
     except QueryError:
         raise
     except pp.ParseBaseException as error:
