@@ -120,7 +120,7 @@ def _grammar() -> Any:
     name = pp.Regex(rf"(?!(?:{reserved})(?![A-Za-z0-9_.\-]))(?:tag\.[A-Za-z0-9_]+|[A-Za-z_][A-Za-z0-9_]*)"
                     r"(?![A-Za-z0-9_.\-])").set_name("a field")
     op = pp.Regex(r"!=|<=|>=|=|<|>|~").set_name("an operator (=, !=, <, <=, >, >=, ~)") \
-        .add_parse_action(lambda s, loc, t: (t[0], pp.col(loc, s)))
+        .add_parse_action(lambda s, loc, t: (t[0], loc + 1))
     string = pp.QuotedString('"', esc_char="\\").set_name('a "quoted" string')
     bare = pp.Regex(rf"(?!(?:{'|'.join(KEYWORDS)})(?![A-Za-z0-9_.\-/+]))-?[A-Za-z0-9_][A-Za-z0-9_.\-/+]*") \
         .set_name("a value")
@@ -128,14 +128,14 @@ def _grammar() -> Any:
              | bare.copy().add_parse_action(lambda s, loc, t: ("word", t[0], loc))).set_name("a value")
 
     def comparison_action(s: str, loc: int, t: Any) -> Any:
-        column = pp.col(loc, s)
+        column = loc + 1
         if len(t) == 1:
             return _check(t[0], None, None, column, 0, 0)
         kind, text, at = t[2]
-        return _check(t[0], t[1][0], (kind, text), column, t[1][1], pp.col(at, s))
+        return _check(t[0], t[1][0], (kind, text), column, t[1][1], at + 1)
 
     def test_action(s: str, loc: int, t: Any) -> Any:
-        return Test(t[0], t[1], pp.col(loc, s))
+        return Test(t[0], t[1], loc + 1)
 
     query = pp.Forward()
     tests = pp.Regex(rf"(?:{'|'.join(TESTS)})(?![A-Za-z0-9_.\-])")
@@ -154,7 +154,7 @@ def _grammar() -> Any:
     query <<= (and_term + pp.ZeroOrMore(pp.Suppress(OR) - and_term)).set_parse_action(
         lambda t: t[0] if len(t) == 1 else Or(tuple(t)))
     end = pp.StringEnd().set_name("'and', 'or' or the end")
-    return query - end
+    return (query - end).parse_with_tabs()  # (a tab in a string stays a tab)
 
 
 def _check(name: str, op: str | None, value: tuple[str, str] | None, column: int, op_column: int,
@@ -240,7 +240,7 @@ def parse(text: str) -> Node:
     except QueryError:
         raise
     except pp.ParseBaseException as error:
-        column = pp.col(error.loc, text) if error.loc < len(text) else len(text) + 1
+        column = min(error.loc, len(text)) + 1  # (columns count characters; a line break is one)
         expected = str(error.msg).removeprefix("Expected ")
         rest = text[error.loc:].lstrip()
         if not rest:

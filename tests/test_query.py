@@ -102,6 +102,14 @@ def test_a_bad_expression_names_the_column_and_what_was_expected(text, message):
     assert caught.value.column == int(re.search(r"column ([0-9]+)", message).group(1))
 
 
+def test_columns_count_characters_across_tabs_and_line_breaks():
+    assert parse('tag.X = "a\tb"') == Comparison("tag.X", "=", "a\tb")
+    with pytest.raises(QueryError, match=r"^expected a value at column 20: \"and\"$"):
+        parse("valid and\n\tplies > and")
+    with pytest.raises(QueryError, match=r"at column 18$"):
+        parse("valid or\n\tgame = 3")
+
+
 def test_deep_nesting_and_long_expressions_are_errors_not_crashes():
     assert parse("(" * 32 + "valid" + ")" * 32) == Comparison("valid", "=", True)
     with pytest.raises(QueryError, match=r"^the expression nests more than 32 parentheses deep at column 51$"):
