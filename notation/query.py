@@ -99,6 +99,15 @@ Node = Union[Comparison, Test, Not, And, Or]
 _NUMBER = re.compile(r"-?[0-9]+\Z")
 
 
+_ESCAPE = re.compile(r'\\(["\\])')
+
+
+def _unescape(text: str) -> str:
+    """A string's text: ``\\"`` and ``\\\\`` are the only escapes (as in a PMN tag
+    value), so that a regular expression keeps its ``\\d``."""
+    return _ESCAPE.sub(r"\1", text)
+
+
 def _quoted(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
@@ -121,7 +130,8 @@ def _grammar() -> Any:
                     r"(?![A-Za-z0-9_.\-])").set_name("a field")
     op = pp.Regex(r"!=|<=|>=|=|<|>|~").set_name("an operator (=, !=, <, <=, >, >=, ~)") \
         .add_parse_action(lambda s, loc, t: (t[0], loc + 1))
-    string = pp.QuotedString('"', esc_char="\\").set_name('a "quoted" string')
+    string = pp.Regex(r'"((?:[^"\\]|\\.)*)"', flags=re.S).set_name('a "quoted" string') \
+        .set_parse_action(lambda t: _unescape(t[0][1:-1]))
     bare = pp.Regex(rf"(?!(?:{'|'.join(KEYWORDS)})(?![A-Za-z0-9_.\-/+]))-?[A-Za-z0-9_][A-Za-z0-9_.\-/+]*") \
         .set_name("a value")
     value = (string.copy().add_parse_action(lambda s, loc, t: ("string", t[0], loc))

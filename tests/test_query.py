@@ -64,6 +64,7 @@ def test_precedence_not_and_or():
 
 def test_values_strings_numbers_and_words():
     assert parse('tag.Event = "a \\"b\\" \\\\ c"') == Comparison("tag.Event", "=", 'a "b" \\ c')
+    assert parse(r'tag.Date ~ "^\d{4}\.\t"') == Comparison("tag.Date", "~", r"^\d{4}\.\t")  # a regex keeps its \d
     assert parse("game = kimasai-mackay") == Comparison("game", "=", "kimasai-mackay")
     assert parse("result = 1/2-1/2") == Comparison("result", "=", "1/2-1/2")
     assert parse("tag.Round >= 3") == Comparison("tag.Round", ">=", 3)
@@ -83,6 +84,7 @@ def test_values_strings_numbers_and_words():
     ("plies >= 30 x", "expected 'and', 'or' or the end at column 13: \"x\""),
     ("game = and", 'expected a value at column 8: "and"'),
     ("= 3", 'expected a comparison at column 1: "= 3"'),
+    ('tag.X = "open', 'expected a value at column 9: "\\"open"'),
     ("reaches 3", 'expected a "quoted" argument at column 9: "3"'),
     ("", "expected a comparison at column 1: the expression is empty"),
     ('plies ~ "x"', "plies is a number: compare it with =, !=, <, <=, > or >=, not ~ at column 7"),
