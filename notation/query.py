@@ -40,7 +40,8 @@ from .errors import QueryError
 __all__ = ["FIELDS", "TESTS", "OPERATORS", "Comparison", "Test", "Not", "And", "Or", "Node", "parse", "QueryError"]
 
 #: The fields and their types (``tag.NAME`` is any tag: text, or a number
-#: when compared with one). ``word``: text that is an id (``game = kingulu``).
+#: when compared with one). Text is written in double quotes, or as a bare
+#: word when it is an id (``game = kingulu``, ``ending = KG-7``).
 FIELDS = {"game": "text", "plies": "number", "moves": "text", "result": "text", "ending": "text",
           "score": "text", "valid": "boolean", "start": "text"}
 #: The tests that take a quoted argument: ``reaches "POSITION"``, ``opening "MOVES"``.
@@ -118,7 +119,10 @@ def _grammar() -> Any:
     ``and-term := not-term ("and" not-term)*``, ``not-term := "not" not-term |
     atom``, ``atom := comparison | test | "(" query ")"``. Each alternative is
     followed by ``-`` where the text can be nothing else, so that a mistake is
-    reported where it is, with what was expected there."""
+    reported where it is, with what was expected there. (This is what
+    :func:`pyparsing.infix_notation` builds for three operators, written out
+    so that each level can stop at a mistake instead of backtracking to the
+    start of the expression.)"""
     import pyparsing as pp
 
     def keyword(word: str) -> Any:
