@@ -8,8 +8,8 @@
 Every name loads when first used: the rules with the first of theirs, the
 library's reading, checking, writing and drawing (``docs/library.md``) with
 the first of theirs, so that a command that needs none of them starts
-quickly. :data:`CORE` says which core the rules run on (``"compiled"`` or
-``"pure"``; ``docs/library.md``, "The compiled core").
+quickly. :data:`CORE` says which core the rules run on (``"native"`` or
+``"pure"``; ``docs/library.md``, "The native core").
 """
 from __future__ import annotations
 

@@ -151,7 +151,7 @@ def sheet(record: GameRecord, *, plies: Sequence[int] | None = None, every: int 
         >>> drawing.count('class="diagram"'), drawing.count('class="caption"')
         (4, 4)
         >>> import re; re.findall(r'class="caption"[^>]*>([^<]*)<', drawing)
-        ['Start', '5... b2', '10... c2', '12. a1x1']
+        ['Start', '5... b2', '10... c2', '12. a1x1 · South wins 35–13 (KG-7)']
         >>> sheet(record, plies=[30])
         Traceback (most recent call last):
         ...

@@ -24,7 +24,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Literal, Sequence
 
 from notation.coords import hole_names, hole_table
 from notation.record import RESULTS, GameRecord, Problem
@@ -57,7 +57,9 @@ class BadCriterion(ValueError):
 # -- criteria from text -------------------------------------------------------------
 
 def parse_tag(text: str) -> tuple[str, str]:
-    """``NAME=REGEX`` as ``(NAME, REGEX)``; the expression must compile.
+    """``NAME=REGEX`` as ``(NAME, REGEX)``; the expression must compile
+    (Python's ``re`` syntax, matched by the ``regex`` package with a time
+    limit: :data:`REGEX_SECONDS`).
 
         >>> parse_tag("Event=^Village")
         ('Event', '^Village')
@@ -65,11 +67,21 @@ def parse_tag(text: str) -> tuple[str, str]:
     name, equals, pattern = text.partition("=")
     if not equals or not name:
         raise BadCriterion(f"{text!r} is not NAME=REGEX")
+    import regex
+
     try:
         re.compile(pattern)
-    except re.error as error:
-        raise BadCriterion(f"{text!r}: bad regular expression: {error}") from None
+        _regex(pattern)
+    except (re.error, regex.error) as error:
+        raise BadCriterion(f"{_short(text)}: bad regular expression: {error}") from None
+    except RecursionError:
+        raise BadCriterion(f"{_short(text)}: bad regular expression: nested too deeply") from None
     return name, pattern
+
+
+def _short(text: str) -> str:
+    """``repr(text)``, cut to about 60 characters (a pattern can be long)."""
+    return repr(text) if len(text) <= 60 else repr(text[:57]) + "..."
 
 
 def _target(game: Game, text: str) -> Target:
@@ -113,6 +125,11 @@ _MOVE_NUMBER = re.compile(r"[0-9]+\.(?:\.\.)?\Z")
 _HOLE_TOKEN = re.compile(r"[SN]?[0-9]+|[a-z][0-9]+")
 
 
+#: The coordinate styles and sides an opening's hole may be written in.
+_HOLE_STYLES: tuple[tuple[str, Literal["S", "N"]], ...] = (
+    ("algebraic", "S"), ("numeric", "S"), ("relative", "S"), ("relative", "N"))
+
+
 def parse_opening(text: str, game: str | None = None) -> tuple[str, ...]:
     """The move tokens of ``"1. c1 d2 2. e1"`` (move numbers dropped); each
     hole must be one of the board of ``game``, or of some game's board.
@@ -132,7 +149,7 @@ def parse_opening(text: str, game: str | None = None) -> tuple[str, ...]:
             raise BadCriterion(f"{word!r} is not a move token (a hole, then xN or ^ if any)")
         for hole in _HOLE_TOKEN.findall(word.split("x")[0]):
             if not any(hole in hole_table(board, style, side) for board in boards
-                       for style, side in (("algebraic", "S"), ("numeric", "S"), ("relative", "S"), ("relative", "N"))):
+                       for style, side in _HOLE_STYLES):
                 where = f"of {game}'s {boards[0].ranks} × {boards[0].files} board" if game else "of any game's board"
                 raise BadCriterion(f"{hole!r} is not a hole {where}")
         tokens.append(word)
@@ -299,11 +316,24 @@ def regex_test(pattern: str) -> Callable[[str], bool]:
         >>> regex_test("^Vil")("Village"), regex_test("^Vil")("A village")
         (True, False)
     """
+    import regex
+
     try:
+        re.compile(pattern)  # (its messages; the regex package matches)
         search = _regex(pattern).search
-    except re.error as error:
+    except (re.error, regex.error) as error:
         raise BadCriterion(f"bad regular expression: {error}") from None
-    return lambda text: search(text) is not None
+    except RecursionError:
+        raise BadCriterion("bad regular expression: nested too deeply") from None
+
+    def test(text: str) -> bool:
+        try:
+            return search(text, timeout=REGEX_SECONDS) is not None
+        except TimeoutError:
+            raise RegexTimeout(f"{_short(pattern)}: the regular expression ran longer than {REGEX_SECONDS:g} s; "
+                               "stopped (it backtracks without bound: write it without nested repetition or "
+                               "back-references)") from None
+    return test
 
 
 #: What a field of a game is: how it is found, and whether it needs the replay.
@@ -408,7 +438,7 @@ def _compile_comparison(node: Any) -> tuple[Check, int]:
 
             def tag_matches(g: _Judged) -> bool:
                 text = g.record.tag(tag)
-                return text is not None and test(text)
+                return text is not None and _search(value, tag, text, g.record) is not None
             return tag_matches, cost
 
         def matches(g: _Judged) -> bool:
@@ -438,9 +468,32 @@ def _position_text(text: str) -> str:
     return format_position(game, parse_position(game, text))
 
 
+#: The longest a ``--tag`` expression may search one tag value, in seconds.
+#: Python's ``re`` cannot be stopped (a pattern such as ``^(a+)+$`` takes
+#: exponential time on a long value), so expressions are matched by the
+#: ``regex`` package, whose matching takes a time limit.
+REGEX_SECONDS = 1.0
+
+
+class RegexTimeout(BadCriterion):
+    """A ``--tag`` expression that ran past :data:`REGEX_SECONDS` on a game."""
+
+
 @lru_cache(maxsize=256)
-def _regex(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern)
+def _regex(pattern: str) -> Any:
+    import regex
+
+    return regex.compile(pattern, regex.V0)
+
+
+def _search(pattern: str, name: str, value: str, record: GameRecord) -> Any:
+    try:
+        return _regex(pattern).search(value, timeout=REGEX_SECONDS)
+    except TimeoutError:
+        where = f"{record.file or '-'}:{record.line or 0}"
+        raise RegexTimeout(f"{_short(name + '=' + pattern)}: the regular expression ran longer than "
+                           f"{REGEX_SECONDS:g} s on the {name} tag of the game at {where}; stopped (it backtracks "
+                           "without bound: write it without nested repetition or back-references)") from None
 
 
 def _reaches(report: Replay, targets: tuple[Target, ...]) -> bool:
@@ -637,9 +690,10 @@ class FilterTask:
 def write_picked(picked: Picked, record: GameRecord, report: Replay, target: str) -> None:
     """``record`` in ``target`` as ``convert`` writes it."""
     if target == "pmn":
-        from notation.pmn import write_game
+        from notation.pmn import unheld, write_game
 
         picked.out = write_game(record)
+        picked.problems.extend(unheld(record))  # (warnings that make the exit status 1)
         return
     start = format_position(report.game, report.start) if report.game and report.start else None
     if target == "json":
@@ -725,6 +779,14 @@ class StatsTask:
 SOUTH_POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
 
+#: The most distinct openings (prefixes of 1 to ``--depth`` plies) that
+#: ``stats`` counts per game id: the ones first seen, in input order. A game
+#: whose opening goes past them has only its shorter prefixes counted, and
+#: the output says how many games were cut so (memory stays bounded
+#: whatever ``--depth`` and the archive).
+MAX_OPENINGS = 10_000
+
+
 class _GameFigures:
     """The figures of one game id, summed up."""
 
@@ -733,8 +795,15 @@ class _GameFigures:
         self.plies: Counter[int] = Counter()
         self.results: Counter[str] = Counter()
         self.endings: Counter[str] = Counter()
-        #: prefix → [games, finished games, South's points]
-        self.openings: dict[tuple[str, ...], list[float]] = {}
+        #: The openings as a tree: (parent node, move) → node; node 0 is the
+        #: empty opening. Per node: its parent, its move and
+        #: [games, finished games, South's points].
+        self.nodes: dict[tuple[int, str], int] = {}
+        self.parents: list[int] = [0]
+        self.moves: list[str] = [""]
+        self.counts: list[list[float]] = [[0, 0, 0.0]]
+        #: Games whose opening went past the first :data:`MAX_OPENINGS` ones.
+        self.cut = 0
 
     def add(self, figures: Figures) -> None:
         self.games += 1
@@ -743,21 +812,43 @@ class _GameFigures:
         if figures.reason is not None:
             self.endings[figures.reason] += 1
         points = SOUTH_POINTS.get(figures.result)
-        for k in range(1, len(figures.opening) + 1):
-            counts = self.openings.setdefault(figures.opening[:k], [0, 0, 0.0])
+        node = 0
+        for move in figures.opening:
+            child = self.nodes.get((node, move))
+            if child is None:
+                if len(self.parents) > MAX_OPENINGS:
+                    self.cut += 1
+                    break
+                child = self.nodes[(node, move)] = len(self.parents)
+                self.parents.append(node)
+                self.moves.append(move)
+                self.counts.append([0, 0, 0.0])
+            node = child
+            counts = self.counts[node]
             counts[0] += 1
             if points is not None:
                 counts[1] += 1
                 counts[2] += points
 
+    def opening(self, node: int) -> tuple[str, ...]:
+        moves = []
+        while node:
+            moves.append(self.moves[node])
+            node = self.parents[node]
+        return tuple(reversed(moves))
+
     def as_json(self) -> dict[str, Any]:
-        return {"games": self.games, "plies": _ply_figures(self.plies),
+        openings = sorted(((self.opening(node), self.counts[node]) for node in range(1, len(self.parents))),
+                          key=lambda item: (-item[1][0], len(item[0]), item[0]))
+        data = {"games": self.games, "plies": _ply_figures(self.plies),
                 "results": {result: self.results[result] for result in RESULTS},
                 "endings": dict(sorted(self.endings.items(), key=lambda item: (-item[1], item[0]))),
                 "openings": [{"moves": list(moves), "games": int(counts[0]),
                               "south_score": round(counts[2] / counts[1], 3) if counts[1] else None}
-                             for moves, counts in sorted(self.openings.items(),
-                                                         key=lambda item: (-item[1][0], len(item[0]), item[0]))]}
+                             for moves, counts in openings]}
+        if self.cut:
+            data["openings_cut"] = self.cut
+        return data
 
 
 def _ply_figures(plies: Counter[int]) -> dict[str, Any]:
@@ -825,7 +916,15 @@ class Summary:
                                      *([" ".join(o["moves"]), str(o["games"]),
                                         "-" if o["south_score"] is None else f"{o['south_score']:.3f}"]
                                        for o in figures["openings"])])]
+            if figures.get("openings_cut"):
+                out.append(f"({MAX_OPENINGS:,} openings at most are counted, the first seen; "
+                           f"{_counted(figures['openings_cut'], 'game')} went past them and "
+                           "counted only in their shorter openings)")
         return "\n".join(out) + "\n"
+
+
+def _counted(number: int, noun: str) -> str:
+    return f"{number:,} {noun}{'' if number == 1 else 's'}"
 
 
 def _table(rows: list[list[str]]) -> list[str]:

@@ -29,10 +29,21 @@ from typing import TextIO
 
 from .coords import Side, move_token
 from .grammar import PLAIN_LINE_RE, TAG_LINE_RE, TOKEN_RE, escape, unescape
-from .record import (MAX_PROBLEMS, MAX_TAG_NAME, MAX_TAG_VALUE, MAX_VARIATION_DEPTH, SEVEN_TAGS, GameRecord, MoveNode,
-                     Problem, Step, Visitor, visit)
+from .record import (MAX_PROBLEMS, MAX_TAG_NAME, MAX_TAG_VALUE, MAX_VARIATION_DEPTH, MOVE, SEVEN_TAGS, GameRecord,
+                     MoveNode, Problem, Step, Visitor, visit, walk)
 
-__all__ = ["read_games", "read_game", "write_game", "write_games", "WIDTH", "MAX_PROBLEMS", "MAX_TAG_VALUE"]
+__all__ = ["read_games", "read_game", "write_game", "write_games", "unheld", "WIDTH", "MAX_PROBLEMS", "MAX_TAG_VALUE",
+           "MAX_GAME_TEXT", "MAX_GAME_LINES"]
+
+#: The longest text of one game, in characters, each line counted with one
+#: for its line end (as long as the longest line, 4 MiB): past it the game
+#: gets the error ``game-too-long`` and the rest of its text is passed over
+#: up to the next line that starts with ``[`` after a blank line, so that
+#: memory stays bounded whatever the input (docs/notation.md).
+MAX_GAME_TEXT = 4 << 20
+#: The most lines of one game (each line costs memory of its own, however
+#: short): past them, as past :data:`MAX_GAME_TEXT`.
+MAX_GAME_LINES = 100_000
 
 #: Canonical movetext lines are at most this long (docs/notation.md, "Canonical writing").
 WIDTH = 79
@@ -123,9 +134,20 @@ class _Reader:
         self.nproblems = 0
         self.nwarnings = 0
         self.end = (lineno, 1)  # just after the game's last text (for missing-result)
+        self.size = 0  # the characters of the game's lines so far (MAX_GAME_TEXT)
+        self.nlines = 0  # and its lines (MAX_GAME_LINES)
+        self.over = False  # past MAX_GAME_TEXT: the rest of the game is passed over
 
     def finish(self) -> GameRecord:
         rec = self.rec
+        if self.over:  # one error says it all; what was open stays open
+            self.comment = None
+            self.stack = []
+            self.skipping = 0
+            self.number = None
+            self.flush_before(None)
+            self.flush_node()
+            return self.close(rec)
         if self.comment is not None:
             line, col, parts = self.comment
             self.comment = None
@@ -141,6 +163,9 @@ class _Reader:
         if rec.result is None:
             self.problem("error", "missing-result",
                          "the movetext has no result token (1-0, 0-1, 1/2-1/2 or *)", *self.end)
+        return self.close(rec)
+
+    def close(self, rec: GameRecord) -> GameRecord:
         if len(rec.problems) > 1:
             rec.problems.sort(key=lambda p: (p.line or 0, p.column or 0))
         del self.rec  # (the reader keeps no finished game)
@@ -545,9 +570,41 @@ class _Reader:
             self.attach = True
         return None
 
+    def too_long(self, lineno: int) -> None:
+        """The game's text went past :data:`MAX_GAME_TEXT` or :data:`MAX_GAME_LINES` at line ``lineno``."""
+        self.over = True
+        what = f"{MAX_GAME_TEXT:,} characters" if self.size > MAX_GAME_TEXT else f"{MAX_GAME_LINES:,} lines"
+        self.rec.problems.append(Problem(
+            "error", "game-too-long", f"the game's text is longer than {what}; the rest "
+            "of it, up to a line that starts with '[' after a blank line, is not read", lineno, 1))
+
     def run(self, lines: Iterable[str], first_line: int = 1) -> Iterator[GameRecord]:
         prev_blank = False
+        last = 0  # the characters of the line before, with its line end
         for lineno, line in enumerate(lines, first_line):
+            if self.phase != _BETWEEN:
+                if not self.over:
+                    # the line before belongs to this game (read as it is)
+                    self.size += last
+                    self.nlines += 1
+                    if self.size > MAX_GAME_TEXT or self.nlines > MAX_GAME_LINES:
+                        self.too_long(lineno - 1)
+                if self.over:  # passing over the rest of a game too long
+                    if not line.strip():
+                        prev_blank = True
+                        continue
+                    if not (prev_blank and _TAG_START(line)):
+                        prev_blank = False
+                        continue
+                    yield self.finish()
+                    self.start(lineno)
+                    self.phase = _TAGS
+                    self.tag_line(line, lineno)
+                    self.end = (lineno, len(line.rstrip()) + 1)
+                    prev_blank = False
+                    last = len(line) + 1
+                    continue
+            last = len(line) + 1
             if self.comment is not None:  # inside a { comment spanning lines
                 if not line.strip():
                     self.comment[2].append(line)
@@ -599,6 +656,11 @@ class _Reader:
             else:
                 self.movetext(line, lineno, 0)
         if self.phase != _BETWEEN:
+            if not self.over:
+                self.size += last
+                self.nlines += 1
+                if self.size > MAX_GAME_TEXT or self.nlines > MAX_GAME_LINES:
+                    self.too_long(lineno)
             yield self.finish()
 
 
@@ -969,3 +1031,77 @@ def write_games(records: Iterable[GameRecord], out: TextIO, coords: str | None =
         out.write(write_game(record, coords))
         count += 1
     return count
+
+
+# ---------------------------------------------------------------- what PMN cannot hold
+
+
+def _comment_change(text: str) -> str | None:
+    """How :func:`write_game` changes a comment's text, or ``None`` when it
+    reads back as it is (but for the spaces where a long line is broken)."""
+    if "\r" in text:
+        return "its carriage returns are written as line breaks"
+    if "\n" not in text:
+        return None
+    if _no_tag_section(text) != text:
+        return "a blank line followed by '[' (a new game to a reader) is written with a space instead of its line break"
+    if "}" in text and any("}" in w and "\n" in w for w in text.split(" ")):
+        return "a line break in a word that holds '}' is written as a space"
+    return None
+
+
+def unheld(record: GameRecord) -> list[Problem]:
+    """What canonical PMN cannot hold exactly in ``record``: one
+    ``warning`` (code ``pmn-inexact``) per tag or comment whose text
+    :func:`write_game` changes, naming it (PMN has no escape for a line
+    break in a tag value, a carriage return in a comment, …; see
+    docs/notation.md, "What PMN cannot hold"). Empty for a record read
+    from PMN, but where an empty variation was dropped between a move and
+    a comment.
+
+        >>> record = read_game('[Game "kingulu"]\\n\\n1. c1 *\\n')
+        >>> record.tags.append(("Event", "a\\nb"))
+        >>> [p.message for p in unheld(record)]
+        ['the Event tag: its line breaks are written as spaces (a tag value is one line)']
+    """
+    found: list[Problem] = []
+    for name, value in record.tags:
+        if "\n" in value or "\r" in value:
+            line, column = record.tag_at.get(name, (record.line, None))
+            found.append(Problem("warning", "pmn-inexact", f"the {name} tag: its line breaks are written as "
+                                 "spaces (a tag value is one line)", line, column))
+    if record.comment is not None:
+        why = _comment_change(record.comment)
+        if why is None and record.moves:
+            why = "it is written as (and reads back as) the comment before the first move"
+        if why is not None:
+            found.append(Problem("warning", "pmn-inexact", f"the comment before the moves: {why}", record.line, None))
+    if not record.moves:
+        return found
+    # A comment before a move that follows another move (not a variation) is
+    # read back as that move's comment: PMN has one place between two moves.
+    merged = set()
+    todo = [record.moves]
+    while todo:
+        seq = todo.pop()
+        for k, node in enumerate(seq):
+            if k and node.before is not None and not any(seq[k - 1].variations):
+                merged.add(id(node))
+            todo.extend(node.variations)
+    side, number = _start(record)
+    for step in walk(record, side=side, number=number):
+        if step.kind != MOVE:
+            continue
+        node = step.node
+        for where, text in (("before", node.before), ("after", node.comment)):
+            if text is None:
+                continue
+            why = _comment_change(text)
+            if why is None and where == "before" and id(node) in merged:
+                why = "it reads back as the comment after the move before it (PMN has one place between two moves)"
+            if why is not None:
+                dots = "." if step.side == "S" else "..."
+                found.append(Problem("warning", "pmn-inexact",
+                                     f"the comment {where} {step.number}{dots} {node.text}: {why}",
+                                     node.line, node.column))
+    return found

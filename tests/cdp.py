@@ -148,6 +148,17 @@ class Browser:
         for kind in ("mousePressed", "mouseReleased"):
             self.page("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
 
+    def viewport(self, width: int, height: int) -> None:
+        """The page's viewport (CSS pixels, a device pixel each) from now on."""
+        self.page("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1,
+                  mobile=False)
+
+    def screenshot(self, path: Path) -> None:
+        """What the viewport shows, as a PNG file."""
+        import base64
+
+        path.write_bytes(base64.b64decode(self.page("Page.captureScreenshot", format="png")["data"]))
+
     def errors(self) -> list[str]:
         """What the console showed as errors, and uncaught exceptions, so far."""
         self.evaluate("0")  # (the events sent before its answer are in)

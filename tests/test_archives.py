@@ -14,7 +14,7 @@ from mancala_cli import get_game, parse_position
 from mancala_cli.cli import app
 from mancala_cli.cli.pipeline import BATCH_LINES
 from mancala_cli.records import random_game
-from notation.pmn import write_game
+from notation.pmn import read_game, write_game
 
 runner = CliRunner()
 PLAYERS = ("Amani", "Baraka", "Chausiku", "Daudi")
@@ -412,3 +412,37 @@ def test_a_game_xml_cannot_hold_is_left_out_as_convert_leaves_it(tmp_path):
     assert picked.stdout == converted.stdout and picked.stdout.count("<game") == 1
     assert picked.stderr == converted.stderr == \
         f"{path}:1:0: error: unwritable: game 1: comment after move 'c1': character U+0007 is not allowed\n"
+
+
+def test_stats_counts_a_bounded_number_of_openings_and_says_so(tmp_path, monkeypatch):
+    from mancala_cli import archives
+
+    rng = random.Random(7)
+    texts = [write_game(random_game(get_game("kingulu"), rng, 12)) for _ in range(30)]
+    path = tmp_path / "a.pmn"
+    path.write_text("\n".join(texts))
+    full = run("stats", path, "--depth", 12, "--format", "json", "--jobs", 1)
+    every = json.loads(full.stdout)["by_game"]["kingulu"]
+    assert "openings_cut" not in every
+    monkeypatch.setattr(archives, "MAX_OPENINGS", 40)
+    result = run("stats", path, "--depth", 12, "--format", "json", "--jobs", 1)
+    kept = json.loads(result.stdout)["by_game"]["kingulu"]
+    assert len(kept["openings"]) == 40
+    # The first 40 distinct prefixes seen, in input order, each with its full count.
+    seen = []
+    cut = 0
+    for text in texts:
+        moves = [node.hole for node in read_game(text).moves[:12]]
+        for k in range(1, len(moves) + 1):
+            if tuple(moves[:k]) not in seen:
+                if len(seen) == 40:
+                    cut += 1
+                    break
+                seen.append(tuple(moves[:k]))
+    counts = {tuple(o["moves"]): o for o in every["openings"]}
+    assert sorted(tuple(o["moves"]) for o in kept["openings"]) == sorted(seen)
+    assert all(o == counts[tuple(o["moves"])] for o in kept["openings"])
+    assert kept["openings_cut"] == cut > 0
+    text = run("stats", path, "--depth", 12, "--jobs", 1).stdout
+    assert text.endswith(f"\n(40 openings at most are counted, the first seen; {cut} games went past them and "
+                         "counted only in their shorter openings)\n")

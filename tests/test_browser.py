@@ -221,7 +221,7 @@ PNG_POSITION = "0,1,0,3,1,6*/0,11,1,1,3,3 S 7-11 4"
 @pytest.fixture(scope="module")
 def image_screenshots():
     if os.environ.get("MANCALA_PURE", "") not in ("", "0"):
-        pytest.skip("the sheet and PNG screenshots run once, on the compiled-core run")
+        pytest.skip("the sheet and PNG screenshots run once, on the native-core run")
     pytest.importorskip("resvg_py", reason="the png extra is not installed: pip install -e '.[test]'")
     chromium = chromium_path()
     if chromium is None:

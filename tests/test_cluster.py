@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from mancala_cli.cli import app
 
 pytestmark = pytest.mark.skipif(os.environ.get("MANCALA_PURE", "") not in ("", "0"),
-                                reason="the cluster tests run once, on the compiled-core run")
+                                reason="the cluster tests run once, on the native-core run")
 distributed = pytest.importorskip("distributed", reason="Dask distributed is not installed (pip install '.[dask]')")
 
 runner = CliRunner()
@@ -277,3 +277,64 @@ def test_the_dask_bag_pattern_of_scale_out_md(cluster, archive, tmp_path):
     assert [(row["plies"], row["valid"], len(row["errors"])) for row in rows] == \
         [(report["plies"], report["valid"], len(report["problems"])) for report in reports]
     assert sum(not row["valid"] for row in rows) == 7
+
+
+class _FakePeer:
+    """A TCP server on 127.0.0.1 that is no Dask scheduler: it answers HTTP,
+    sends 0xFF bytes, or accepts and never says a word."""
+
+    def __init__(self, kind):
+        import threading
+
+        self.kind = kind
+        self.server = socket.socket()
+        self.server.bind(("127.0.0.1", 0))
+        self.server.listen(8)
+        self.port = self.server.getsockname()[1]
+        self.held = []
+        threading.Thread(target=self.serve, daemon=True).start()
+
+    def serve(self):
+        while True:
+            try:
+                peer, _ = self.server.accept()
+            except OSError:
+                return
+            self.held.append(peer)
+            try:
+                if self.kind == "http":
+                    peer.recv(65536)
+                    peer.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+                elif self.kind == "0xff":
+                    peer.sendall(b"\xff" * 4096)
+            except OSError:
+                pass
+
+    def close(self):
+        self.server.close()
+        for peer in self.held:
+            peer.close()
+
+
+@pytest.mark.parametrize("kind, reason", [
+    ("http", r"what answered is not a Dask scheduler \(MemoryError\)"),
+    ("0xff", r"what answered is not a Dask scheduler \(OverflowError: .*\)"),
+    ("silent", r"no Dask scheduler answered within 2 s"),
+])
+def test_a_peer_that_is_no_scheduler_is_one_line_within_the_timeout(archive, tmp_path, kind, reason):
+    peer = _FakePeer(kind)
+    out = tmp_path / "out.jsonl"
+    out.write_text("old\n")
+    address = f"tcp://127.0.0.1:{peer.port}"
+    try:
+        started = time.monotonic()
+        done = subprocess.run([sys.executable, "-m", "mancala_cli", "convert", "--to", "json", "-o", str(out),
+                               "--scheduler", address, "--scheduler-timeout", "2", str(archive)],
+                              capture_output=True, text=True, timeout=60)
+        took = time.monotonic() - started
+    finally:
+        peer.close()
+    assert (done.returncode, done.stdout) == (2, "")
+    assert re.fullmatch(rf"mancala: error: --scheduler {re.escape(address)}: {reason}\n", done.stderr), done.stderr
+    assert out.read_text() == "old\n" and os.listdir(tmp_path) == ["out.jsonl"]
+    assert took < 15

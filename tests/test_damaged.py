@@ -150,3 +150,84 @@ def test_bad_position_option_exits_2():
                      "4,4,4,4,4,x/4,4,4,4,4,4 S 0-0 1"):
         result = runner.invoke(app, ["moves", "--game", "kingulu", "--position", position])
         assert result.exit_code == 2 and result.output.startswith("mancala: error: bad position")
+
+
+# -- an input with errors is never replaced without --force ---------------------------------------
+
+import os  # noqa: E402
+import pathlib  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+
+DAMAGED = pathlib.Path(__file__).parent.parent / "examples" / "broken" / "damaged-records.pmn"
+LATIN1 = GOOD.replace("intact", "caf\xe9").encode("latin-1")
+
+#: Every writing command with an output option that names the input (``IN``).
+WRITERS = [
+    ["filter", "IN", "-o", "IN"],
+    ["filter", "IN", "--dedupe", "--duplicates", "IN"],
+    ["filter", "IN", "--dedupe", "--duplicates", "IN", "-o", "other.pmn"],
+    ["convert", "IN", "--to", "pmn", "-o", "IN"],
+    ["convert", "IN", "--to", "json", "-o", "IN"],
+    ["annotate", "IN", "--time", "0.01", "-o", "IN"],
+]
+
+
+def mancala(args, cwd, stdin=None):
+    return subprocess.run([sys.executable, "-m", "mancala_cli", *args], cwd=cwd, stdin=stdin,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("data", [DAMAGED.read_bytes(), LATIN1], ids=["unterminated-comment", "latin-1"])
+@pytest.mark.parametrize("args", WRITERS, ids=lambda a: " ".join(a))
+@pytest.mark.parametrize("stdin", [False, True], ids=["file", "stdin"])
+def test_an_input_with_errors_is_not_replaced_without_force(tmp_path, data, args, stdin):
+    path = tmp_path / "d.pmn"
+    path.write_bytes(data)
+    words = [("-" if stdin else "d.pmn") if w == "IN" and k == 1 else "d.pmn" if w == "IN" else w
+             for k, w in enumerate(args)]
+    with open(path, "rb") as handle:
+        done = mancala(words, tmp_path, stdin=handle if stdin else subprocess.DEVNULL)
+    assert "Traceback" not in done.stderr
+    assert done.returncode == 2
+    assert done.stderr.endswith("mancala: error: d.pmn: is an input with errors; not replaced (--force replaces it)\n")
+    assert path.read_bytes() == data
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d.pmn"]  # no other file, no temporary file
+    with open(path, "rb") as handle:
+        forced = mancala([*words, "--force"], tmp_path, stdin=handle if stdin else subprocess.DEVNULL)
+    assert forced.returncode == 1, forced.stderr
+    assert path.read_bytes() != data
+
+
+def test_an_input_without_errors_may_be_replaced(tmp_path):
+    path = tmp_path / "d.pmn"
+    path.write_text(GOOD)
+    with open(path, "rb") as handle:
+        done = mancala(["filter", "-", "-o", "d.pmn"], tmp_path, stdin=handle)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert path.read_text() == GOOD.replace("e1 *", "e1^ *")  # rewritten canonically (marks filled in)
+
+
+def test_split_never_replaces_standard_input_nor_removes_it(tmp_path):
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    mine = parts / "00002.pmn"
+    mine.write_text(GOOD + "\n" + GOOD)
+    with open(mine, "rb") as handle:
+        done = mancala(["split", "-", "--games", "1", "--out-dir", "parts"], tmp_path, stdin=handle)
+    assert (done.returncode, done.stderr) == (2, "mancala: error: parts/00002.pmn: is an input file; not replaced\n")
+    assert mine.read_text() == GOOD + "\n" + GOOD
+    with open(mine, "rb") as handle:
+        done = mancala(["split", "-", "--games", "2", "--out-dir", "parts"], tmp_path, stdin=handle)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert mine.read_text() == GOOD + "\n" + GOOD  # not removed as a file of an earlier split
+
+
+def test_render_does_not_replace_standard_input(tmp_path):
+    path = tmp_path / "g.pmn"
+    path.write_text(GOOD)
+    with open(path, "rb") as handle:
+        done = mancala(["render", "-", "-o", "g.pmn"], tmp_path, stdin=handle)
+    assert (done.returncode, done.stderr) == (2, "mancala: error: g.pmn: is the input file; not replaced "
+                                                 "(--force replaces it)\n")
+    assert path.read_text() == GOOD

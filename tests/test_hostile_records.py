@@ -324,3 +324,81 @@ def test_xml_bad_tags_are_reported_a_hundred_at_most():
     assert game.tags == [("Game", "kingulu")] and len(game.moves) == 1
     assert len(game.problems) == 101
     assert game.problems[-1].message == "more than 100 bad tags in this game; the others are not reported"
+
+
+# -- JSON → PMN: what PMN cannot hold is said, the rest comes back byte for byte -------------------
+
+from notation.jsonl import record_to_json  # noqa: E402
+from notation.pmn import read_game, unheld  # noqa: E402
+
+#: Text with every character that PMN treats specially, but no space (the
+#: canonical writer may break a long line at a comment's space, which reads
+#: back as a line break: docs/notation.md, "What PMN cannot hold").
+SPECIAL = st.text(alphabet=st.sampled_from(list('ab"\\[]{};()$!?*\n\r\t.1-0')), max_size=12)
+
+
+@st.composite
+def lossy_records(draw):
+    tags = {"Game": "kingulu"}
+    names = draw(st.lists(st.sampled_from(["Event", "Site", "Annotator", "Source"]), unique=True, max_size=3))
+    for name in sorted(names, key=["Event", "Site", "Annotator", "Source"].index):  # (in the canonical order)
+        tags[name] = draw(SPECIAL)
+    moves = []
+    for hole in ("c1", "d2", "e1")[:draw(st.integers(0, 3))]:
+        move = {"move": hole}
+        if draw(st.booleans()):
+            move["comment"] = draw(SPECIAL)
+        if draw(st.booleans()):
+            move["before"] = draw(SPECIAL)
+        moves.append(move)
+    obj = {"game": "kingulu", "tags": tags, "moves": moves, "result": "*"}
+    if draw(st.booleans()):
+        obj["comment"] = draw(SPECIAL)
+    return obj
+
+
+@settings(max_examples=400, deadline=None)
+@given(lossy_records())
+def test_json_to_pmn_to_json_is_byte_identical_unless_a_warning_names_the_change(obj):
+    try:
+        record = json_line_to_record(json.dumps(obj))
+    except JSONRecordError:
+        return
+    original = record_to_json(record, "kingulu", None)
+    back = read_game(write_game(record))
+    again = record_to_json(back, "kingulu", None)
+    said = unheld(record)
+    if not said:
+        assert again == original
+    else:
+        assert again != original
+        # each warning names a tag or comment whose text did change
+        for problem in said:
+            name = re.match(r"the (\w+) tag", problem.message)
+            if name:
+                assert back.tag(name.group(1)) != record.tag(name.group(1))
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"tags": {"Game": "kingulu", "Event": "a\nb"}}, "the Event tag: its line breaks are written as spaces"),
+    ({"tags": {"Game": "kingulu", "Event": "a\r\nb"}}, "the Event tag: its line breaks are written as spaces"),
+    ({"tags": {"Game": "kingulu", "Event": "a\rb"}}, "the Event tag: its line breaks are written as spaces"),
+    ({"moves": [{"move": "c1", "comment": "a\r\nb"}]}, "the comment after 1. c1x6: its carriage returns are "
+                                                       "written as line breaks"),
+    ({"moves": [{"move": "c1", "comment": '"\n\n['}]}, "the comment after 1. c1x6: a blank line followed by '[' "
+                                                      "(a new game to a reader) is written with a space instead "
+                                                      "of its line break"),
+    ({"moves": [{"move": "c1", "comment": "x}\ny"}]}, "the comment after 1. c1x6: a line break in a word that "
+                                                      "holds '}' is written as a space"),
+])
+@pytest.mark.parametrize("command", [["convert", "--to", "pmn"], ["filter"], ["split", "--games", "1"]])
+def test_what_pmn_cannot_hold_is_a_warning_and_exit_1(tmp_path, change, message, command):
+    obj = {"game": "kingulu", "tags": {"Game": "kingulu"}, "moves": [{"move": "c1"}], "result": "*", **change}
+    path = tmp_path / "g.jsonl"
+    path.write_text(json.dumps(obj) + "\n")
+    args = [*command, path] + (["--out-dir", tmp_path / "parts"] if command[0] == "split" else [])
+    result = run(*args)
+    assert result.exit_code == 1
+    assert result.stderr == f"{path}:1:0: warning: pmn-inexact: {message}" + (
+        " (a tag value is one line)\n" if "tag" in message else "\n")
+    assert run("convert", path, "--to", "xml").exit_code == 0  # XML holds it all: no warning

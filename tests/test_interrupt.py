@@ -11,6 +11,8 @@ from mancala_cli import get_game
 from mancala_cli.records import random_game
 from notation.pmn import write_game
 
+from .test_stopping import wait_writing
+
 
 @pytest.fixture(scope="module")
 def archive(tmp_path_factory):
@@ -30,11 +32,8 @@ def test_interrupted_convert_keeps_the_old_file(tmp_path, archive, signum, jobs)
     child = subprocess.Popen([sys.executable, "-m", "mancala_cli", "convert", "--to", "xml", "--positions",
                               "--jobs", jobs, "-o", str(target), str(archive)],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    # Wait until the temporary file exists: the conversion is under way.
-    deadline = time.monotonic() + 30
-    while not any(p.name.startswith(".mancala-") for p in tmp_path.iterdir()):
-        assert time.monotonic() < deadline and child.poll() is None
-        time.sleep(0.02)
+    # Wait until the temporary file is open: the conversion is under way.
+    wait_writing(child, tmp_path)
     time.sleep(0.2)
     child.send_signal(signum)
     _, err = child.communicate(timeout=30)

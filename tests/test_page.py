@@ -4,6 +4,7 @@ escaping of user text, and the command's options and errors. The page in
 a real browser: tests/test_page_browser.py."""
 from __future__ import annotations
 
+import html
 import html.parser
 import json
 import pathlib
@@ -16,6 +17,7 @@ import mancala_cli
 from mancala_cli import Line, check, get_game, parse_position, read
 from mancala_cli.cli import app
 from mancala_cli.diagrams.page import game_page
+from mancala_cli.diagrams.text import result_words
 from notation.record import MOVE, walk
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -114,7 +116,7 @@ def test_every_node_is_the_engines_position_after_its_moves(path):
         report = check(record)
         assert [nodes[n]["p"] for n in main] == [str(p) for p in report.positions]
         final = nodes[main[-1]]
-        assert final["o"] == (f"{report.result} ({report.reason})" if report.reason else None)
+        assert final["o"] == (result_words(report.outcome) if report.outcome else None)
 
 
 def test_the_page_holds_tags_moves_comments_glyphs_and_variations():
@@ -128,13 +130,42 @@ def test_the_page_holds_tags_moves_comments_glyphs_and_variations():
     assert len(buttons) == 1 + len(record.moves) - 1 + 1  # the main line and the one-move variation
     assert [b["data-node"] for b in buttons] == [str(n) for n in range(1, len(buttons) + 1)]
     assert '<span class="variation">( <span class="number">2...</span><button type="button" class="move" ' \
-           'data-node="5">c2x9</button><span class="glyph">!?</span> <span class="comment">nine at once</span> ' \
-           ')</span>' in text
+           'data-node="5">c2x9<span class="glyph"><abbr title="interesting move">!?</abbr></span></button> ' \
+           '<span class="comment">nine at once</span> )</span>' in text
     assert '<span class="comment">kuweka mtoto: f2 is South&#x27;s now</span>' in text
     assert '<input id="position" readonly' in text
     for control in ("first", "back", "forward", "last", "enter", "leave", "copy"):
         assert f'<button type="button" id="{control}"' in text
     assert "<select" not in text  # one game: no chooser
+
+
+def test_nags_are_glyphs_joined_to_their_move():
+    """``$6`` is shown as ``?!``, ``$14`` as ``⩲`` (a thin space before a
+    position's mark), a glyph sits inside its move's button (no gap), and a
+    NAG without a symbol stays ``$N``; each says what it means."""
+    record = '[Game "kingulu"]\n\n1. c1x6 $6 d2? 2. e1!? $14 c2 $3 $200 *\n'
+    text = mancala_cli.page(read(record))
+    moves = re.findall(r'<button type="button" class="move" data-node="[0-9]+">(.*?)</button>', text)
+    shown = [re.sub(r"<[^>]+>", "", html.unescape(move)) for move in moves]
+    assert shown == ["c1x6?!", "d2?", "e1!?\u2009⩲", "c2!!\u2009$200"]
+    assert '<abbr title="dubious move">?!</abbr>' in text
+    assert '<abbr title="South is slightly better">⩲</abbr>' in text
+    assert '<abbr title="annotation $200">$200</abbr>' in text
+    assert "$6" not in text and "$14" not in text and "$3" not in text
+    # every glyph inside its move's button, right after the move
+    assert text.count('<span class="glyph">') == len(re.findall(r'class="move"[^>]*>[^<]+<span class="glyph">', text)) == 4
+
+
+def test_the_title_of_an_archive_page_names_its_event():
+    text = mancala_cli.page(read(EXAMPLES / "kingulu-tournament.pmn"))
+    assert "<title>Morogoro kingulu cup — 4 games</title>" in text
+    two = ('[Game "kingulu"]\n[Event "Cup A"]\n\n1. c1x6 *\n\n[Game "kingulu"]\n[Event "Cup B"]\n\n1. c1x6 *\n'
+           '\n[Game "kingulu"]\n[Event "Cup A"]\n\n1. c1x6 *\n')
+    assert "<title>Cup A, Cup B — 3 games</title>" in mancala_cli.page(read(two))
+    three = two + '\n[Game "kingulu"]\n[Event "Cup C"]\n\n1. c1x6 *\n'
+    assert "<title>Cup A, Cup B, … — 4 games</title>" in mancala_cli.page(read(three))
+    none = '[Game "kingulu"]\n\n1. c1x6 *\n\n[Game "kimasai-klamroth"]\n\n1. b2 *\n'
+    assert "<title>Bao Kingulu, Bao la Kimasai (Klamroth) — 2 games</title>" in mancala_cli.page(read(none))
 
 
 def test_nothing_is_loaded_from_elsewhere():
@@ -297,6 +328,7 @@ def test_render_html_leaves_out_a_game_it_cannot_replay_and_exits_1(tmp_path):
     (["--sheet", "--every", "5"], "--sheet does not go with --format html (the page holds every position of the game)"),
     (["--plies", "1,2"], "--plies does not go with --format html (the page holds every position of the game)"),
     (["--columns", "2"], "--columns does not go with --format html (the page holds every position of the game)"),
+    (["--caption"], "--caption does not go with --format html (the page names the game and the move)"),
 ])
 def test_render_html_refuses_the_options_of_one_diagram(args, message):
     result = runner.invoke(app, ["render", str(VILLAGE), "--format", "html", *args])
@@ -336,3 +368,52 @@ def test_render_html_of_an_empty_or_missing_file_is_one_line_and_exit_2(tmp_path
     assert (result.exit_code, result.stderr) == (2, f"mancala: error: {missing}: cannot open: No such file or "
                                                     "directory\n")
     assert not (tmp_path / "out.html").exists()
+
+
+def test_an_archive_past_the_page_cap_is_one_line_exit_2_before_any_game_is_played(tmp_path, monkeypatch):
+    """A page holds at most MAX_PAGE_POSITIONS positions: one game of one move
+    is two, so MAX/2 games fit and one more does not. Past the cap: one line
+    naming --index, exit 2, -o untouched, no game replayed or page built."""
+    from mancala_cli.diagrams import page as page_module
+    from mancala_cli.diagrams.page import MAX_PAGE_POSITIONS, PageTooLarge, bounded_records
+
+    one = '[Game "kingulu"]\n[Result "*"]\n\n1. c1x6 *\n\n'
+    fits = MAX_PAGE_POSITIONS // 2
+    assert len(bounded_records(read(one * fits))) == fits
+    with pytest.raises(PageTooLarge) as raised:
+        bounded_records(read(one * (fits + 1)))
+    assert (raised.value.number, raised.value.positions) == (fits + 1, MAX_PAGE_POSITIONS + 2)
+    with pytest.raises(PageTooLarge):
+        mancala_cli.page(read(one * (fits + 1)))
+
+    archive = tmp_path / "big.pmn"
+    archive.write_text(one * (fits + 1), encoding="utf-8")
+    out = tmp_path / "page.html"
+    out.write_text("an earlier page\n", encoding="utf-8")
+
+    def never(*args, **kwargs):
+        raise AssertionError("the games were played")
+    monkeypatch.setattr(page_module, "game_page", never)
+    result = runner.invoke(app, ["render", str(archive), "--format", "html", "-o", str(out)])
+    assert result.exit_code == 2
+    assert result.stderr == (f"mancala: error: {archive}: a page shows at most {MAX_PAGE_POSITIONS:,} positions "
+                             f"(starts and moves, variations too), and game {fits + 1} takes them to "
+                             f"{MAX_PAGE_POSITIONS + 2:,}: give --index N for the page of one game\n")
+    assert out.read_text(encoding="utf-8") == "an earlier page\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.pmn", "page.html"]
+    # One game of the archive is a page of its own.
+    monkeypatch.undo()
+    single = runner.invoke(app, ["render", str(archive), "--format", "html", "--index", str(fits + 1)])
+    assert single.exit_code == 0 and single.stdout.startswith("<!DOCTYPE html>")
+
+
+def test_one_game_past_the_page_cap_is_refused_too(tmp_path):
+    from mancala_cli.diagrams.page import MAX_PAGE_POSITIONS
+
+    moves = " ".join(["c1"] * MAX_PAGE_POSITIONS)  # (not played: counted as written)
+    archive = tmp_path / "long.pmn"
+    archive.write_text(f'[Game "kingulu"]\n\n{moves} *\n', encoding="utf-8")
+    result = runner.invoke(app, ["render", str(archive), "--format", "html", "--index", "1"])
+    assert result.exit_code == 2
+    assert result.stderr == (f"mancala: error: {archive}: a page shows at most {MAX_PAGE_POSITIONS:,} positions "
+                             f"(starts and moves, variations too), and game 1 holds {MAX_PAGE_POSITIONS + 1:,}\n")

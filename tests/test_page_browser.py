@@ -30,7 +30,7 @@ ONE_OF_EACH = ["kingulu-village-match", "kimasai-mackay-annotated", "kimasai-kla
 
 pytestmark = [
     pytest.mark.skipif(os.environ.get("MANCALA_PURE", "") not in ("", "0"),
-                       reason="the browser test of the game page runs once, on the compiled-core run"),
+                       reason="the browser test of the game page runs once, on the native-core run"),
 ]
 
 RIGHT, LEFT, UP, DOWN = ("ArrowRight", 39), ("ArrowLeft", 37), ("ArrowUp", 38), ("ArrowDown", 40)
@@ -259,3 +259,101 @@ def test_the_console_check_sees_errors(browser, pages):
     errors = browser.errors()
     assert any("logged" in error for error in errors)
     assert any(error.startswith("exception:") for error in errors)
+
+
+def test_after_a_choice_the_arrow_keys_step_through_the_chosen_game(browser, pages):
+    """Game 2 chosen in the chooser (the focus on it, as after a choice with
+    the mouse or the keyboard): → and ← step through game 2, ↓ enters no
+    other game; the chooser still says game 2."""
+    records = list(read(EXAMPLES / "kingulu-tournament.pmn"))
+    game = get_game("kingulu")
+    report = check(records[1])
+    browser.events.clear()
+    browser.load(pages["kingulu-tournament"])
+    browser.evaluate("(function () { var c = document.getElementById('chooser'); c.focus(); c.value = '1';"
+                     " c.dispatchEvent(new Event('change', {bubbles: true})); })()")
+
+    def chosen():
+        return browser.evaluate("[document.getElementById('chooser').value,"
+                                " Array.from(document.querySelectorAll('section.game')).filter("
+                                "function (s) { return !s.hidden; }).map(function (s) { return s.id; })]")
+
+    assert chosen() == ["1", ["game-1"]]
+    browser.press(*RIGHT)
+    assert chosen() == ["1", ["game-1"]]
+    assert_shows(browser, game, report.positions[1].position)
+    browser.press(*DOWN)  # no variation here: nothing changes, and above all not the game
+    browser.press(*RIGHT)
+    assert chosen() == ["1", ["game-1"]]
+    assert_shows(browser, game, report.positions[2].position)
+    browser.press(*LEFT)
+    browser.press(*UP)
+    assert chosen() == ["1", ["game-1"]]
+    assert_shows(browser, game, report.positions[1].position)
+    assert browser.errors() == []
+
+
+#: The geometry a reader sees: the viewport, the widest thing on the page, the
+#: board's box, the move list's box, the current move's box (CSS pixels).
+GEOMETRY = """(function () {
+  function box(e) { var r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }
+  var section = document.querySelector('section.game:not([hidden])');
+  var list = section.querySelector('.moves'), current = section.querySelector('button.move.current');
+  var widest = 0;
+  document.querySelectorAll('body *').forEach(function (e) {
+    if (e.closest('[hidden]') || e.closest('template') || e.getClientRects().length === 0) { return; }
+    widest = Math.max(widest, e.getBoundingClientRect().right);
+  });
+  var inner = list.getBoundingClientRect();
+  return { width: window.innerWidth, height: window.innerHeight,
+           scrollWidth: document.documentElement.scrollWidth, widest: widest,
+           board: box(document.querySelector('#diagram svg')), list: box(list),
+           listInside: [inner.top + list.clientTop, inner.top + list.clientTop + list.clientHeight],
+           current: current ? box(current) : null,
+           controls: Array.from(document.querySelectorAll('.controls button, #copy')).map(box) };
+})()"""
+
+
+@pytest.mark.parametrize("width, height", [(420, 800), (1280, 900), (1920, 1080)])
+@pytest.mark.parametrize("name", ["kimasai-klamroth-annotated", "kingulu-tournament"])
+def test_the_page_fits_the_screen_and_keeps_the_current_move_in_view(browser, pages, tmp_path, name, width, height):
+    """At 420 px nothing is wider than the viewport and the board scales down
+    to fit; at 1280 and 1920 px the move list stands beside the board, its
+    top above the fold, and after End the current move is inside the list's
+    visible area (the page itself does not scroll). Screenshots are kept in
+    the test's folder."""
+    browser.events.clear()
+    browser.viewport(width, height)
+    try:
+        browser.load(pages[name])
+        shown = browser.evaluate(GEOMETRY)
+        browser.screenshot(tmp_path / f"{name}-{width}-start.png")
+        assert shown["width"] == width
+        assert shown["scrollWidth"] <= width and shown["widest"] <= width + 0.5, shown
+        left, top, right, bottom = shown["board"]
+        assert 0 <= left and right <= width, shown
+        for button in shown["controls"]:
+            assert 0 <= button[0] and button[2] <= width, shown
+        natural = get_game(next(read(EXAMPLES / f"{name}.pmn")).tag("Game"))
+        from mancala_cli.diagrams.svg import viewbox_size
+        natural_width = viewbox_size(natural)[0]
+        if width < natural_width + 40:
+            assert right - left < natural_width  # scaled down to the width
+        else:
+            assert right - left == pytest.approx(natural_width, abs=1)
+        if width >= 1280:
+            list_box = shown["list"]
+            assert list_box[0] >= right, shown           # beside the board
+            assert list_box[1] < bottom and list_box[1] < height - 100, shown  # not below the fold
+        browser.press("End", 35)
+        shown = browser.evaluate(GEOMETRY)
+        browser.screenshot(tmp_path / f"{name}-{width}-end.png")
+        assert browser.evaluate("window.scrollY") == 0 or width < 1280
+        if width >= 1280:
+            inside_top, inside_bottom = shown["listInside"]
+            assert shown["current"] is not None
+            assert inside_top <= shown["current"][1] and shown["current"][3] <= inside_bottom, shown
+            assert shown["current"][3] <= height
+        assert browser.errors() == []
+    finally:
+        browser.page("Emulation.clearDeviceMetricsOverride")

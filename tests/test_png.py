@@ -1,7 +1,7 @@
 """PNG images (``render --format png``, ``mancala_cli.png``): the size from
 --scale, the same bytes on every run and with no system fonts, labels drawn
 with the shipped font, a missing extra, a terminal refused, atomic writes,
---all and --positions. The rasteriser's tests run once, on the compiled core."""
+--all and --positions. The rasteriser's tests run once, on the native core."""
 from __future__ import annotations
 
 import os
@@ -15,13 +15,13 @@ from typer.testing import CliRunner
 from mancala_cli import get_game, png
 from mancala_cli.cli import app
 from mancala_cli.diagrams.png import FONT_FILES, INSTALL_HINT, png_size, svg_to_png
-from mancala_cli.diagrams.svg import COUNT_DY, HOLE_FILL, board_svg, hole_centre, viewbox_size
+from mancala_cli.diagrams.svg import COUNT_DY, HOLE_FILL, RESULT_H, board_svg, hole_centre, result_box, viewbox_size
 
 from .test_browser import Picture, _close
 
 pytestmark = [
     pytest.mark.skipif(os.environ.get("MANCALA_PURE", "") not in ("", "0"),
-                       reason="the rasteriser's tests run once, on the compiled-core run"),
+                       reason="the rasteriser's tests run once, on the native-core run"),
 ]
 resvg_py = pytest.importorskip("resvg_py", reason="the png extra is not installed: pip install -e '.[test]'")
 
@@ -190,7 +190,8 @@ def test_every_ply_and_many_positions_as_png(tmp_path):
     assert result.exit_code == 0, result.output
     names = sorted(p.name for p in plies.iterdir())
     assert names == sorted(["ply-000.svg"] + [f"ply-{k:03d}.png" for k in range(24)])
-    assert png_size((plies / "ply-023.png").read_bytes()) == (456, 284)
+    assert png_size((plies / "ply-022.png").read_bytes()) == (456, 284)
+    assert png_size((plies / "ply-023.png").read_bytes()) == (456, 284 + RESULT_H)  # the game is over
     single = runner.invoke(app, ["render", str(VILLAGE), "--ply", "23", "--format", "png", "--scale", "1"])
     assert (plies / "ply-023.png").read_bytes() == single.stdout_bytes
     out = tmp_path / "positions"
@@ -215,3 +216,46 @@ def test_library_errors_of_the_family():
     with pytest.raises(mancala_cli.BadImage) as caught:
         svg_to_png('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><g></svg>')
     assert str(caught.value).startswith("resvg cannot draw the document: ")
+
+
+def _dark_rows(pic: Picture, colour: str = "#3b2a18") -> list[int]:
+    """The rows holding pixels of ``colour`` (the captions' and the result strip's dark brown)."""
+    return [y for y in range(pic.height) if any(_close(pic.at(x, y), colour, 40) for x in range(pic.width))]
+
+
+def test_the_final_png_shows_the_result_strip_below_the_board(tmp_path):
+    """The last position of the village match: a dark strip across the
+    bottom, below South's bank, that the unfinished positions lack."""
+    game = get_game("kingulu")
+    final = picture(runner.invoke(app, ["render", str(VILLAGE), "--format", "png", "--scale", "1"]).stdout_bytes,
+                    tmp_path, "final.png")
+    width, height = viewbox_size(game)
+    assert (final.width, final.height) == (width, height + RESULT_H)
+    x, y, w, h = result_box(game)
+    inside = [final.at(x + dx, y + h // 2) for dx in range(12, w - 12, 7)]
+    assert sum(_close(p, "#3b2a18", 8) for p in inside) > len(inside) // 2   # the strip's fill
+    assert sum(_close(p, "#fff3d6", 60) for p in inside) >= 2                # and its light text
+    earlier = picture(runner.invoke(app, ["render", str(VILLAGE), "--ply", "22", "--format", "png",
+                                          "--scale", "1"]).stdout_bytes, tmp_path, "earlier.png")
+    assert (earlier.width, earlier.height) == (width, height)
+
+
+def test_caption_is_visible_text_above_the_diagram(tmp_path):
+    """--caption: lines of dark text above the diagram, which moves down;
+    without it the image is the same as before."""
+    plain = runner.invoke(app, ["render", str(VILLAGE), "--ply", "9", "--format", "png", "--scale", "1"])
+    captioned = runner.invoke(app, ["render", str(VILLAGE), "--ply", "9", "--format", "png", "--scale", "1",
+                                    "--caption"])
+    assert plain.exit_code == captioned.exit_code == 0
+    before, after = picture(plain.stdout_bytes, tmp_path, "plain.png"), picture(captioned.stdout_bytes, tmp_path)
+    game = get_game("kingulu")
+    assert (before.width, before.height) == viewbox_size(game)
+    assert after.width == before.width and after.height > before.height
+    shift = after.height - before.height
+    assert [row for row in _dark_rows(after) if row < shift]             # text above the diagram
+    assert not [row for row in _dark_rows(before) if row < 8]            # (the plain one starts with its bank)
+    # The diagram itself is unchanged, lower down by the caption's height.
+    for y in range(0, before.height, 13):
+        assert after.rows[y + shift] == before.rows[y]
+    assert plain.stdout_bytes == runner.invoke(app, ["render", str(VILLAGE), "--ply", "9", "--format", "png",
+                                                     "--scale", "1"]).stdout_bytes

@@ -17,6 +17,8 @@ from typer.testing import CliRunner
 from mancala_cli.cli import pipeline
 from mancala_cli.cli import app
 
+from .test_stopping import wait_writing
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 VILLAGE = str(EXAMPLES / "kingulu-village-match.pmn")
@@ -41,7 +43,7 @@ def archive(tmp_path_factory) -> pathlib.Path:
 # -- --jobs -----------------------------------------------------------------------
 
 class _Pool:
-    """Stands in for ProcessPoolExecutor and records how many workers were asked for."""
+    """Stands in for the worker pool and records how many workers were asked for."""
 
     made: list[int] = []
 
@@ -153,10 +155,7 @@ def test_signals_exit_128_plus_their_number(archive, tmp_path, signum):
     child = subprocess.Popen([sys.executable, "-m", "mancala_cli", "convert", "--to", "xml", "--positions",
                               "--jobs", "2", "-o", str(target), str(big)],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
-    while not any(p.name.startswith(".mancala-") for p in tmp_path.iterdir()):
-        assert time.monotonic() < deadline and child.poll() is None
-        time.sleep(0.02)
+    wait_writing(child, tmp_path)
     child.send_signal(signum)
     _, err = child.communicate(timeout=60)
     assert child.returncode == 128 + signum
@@ -204,6 +203,8 @@ def test_full_standard_output_is_one_line_exit_2():
      "--coords must be one of algebraic, numeric, relative (got 'hex')"),
     (["validate", "--format", "yaml", VILLAGE], "--format must be one of text, json (got 'yaml')"),
     (["validate", "--jobs", "0", VILLAGE], "--jobs must be ≥ 1 (got 0)"),
+    (["validate", "--scheduler-timeout", "3", VILLAGE], "--scheduler-timeout needs --scheduler"),
+    (["stats", "--jobs", "1", "--scheduler-timeout", "3", VILLAGE], "--scheduler-timeout needs --scheduler"),
     (["games", "--format", "xml"], "--format must be one of text, json (got 'xml')"),
     (["render", VILLAGE, "--format", "gif"], "--format must be one of svg, text, png, html (got 'gif')"),
     (["render", VILLAGE, "--index", "0"], "--index must be ≥ 1 (got 0)"),
@@ -275,7 +276,7 @@ def test_a_finished_game_is_drawn_with_its_result():
     result = runner.invoke(app, ["render", VILLAGE, "--format", "text"])
     assert result.exit_code == 0
     assert result.stdout.splitlines() == [
-        "Bao Kingulu — move 12, game over: 1-0 (KG-7)",
+        "Bao Kingulu — move 12, South wins 35–13 (KG-7)",
         "   North  store 13",
         "     a    b    c    d    e    f",
         " 2   0    0    0    8*   0   12*  2",
@@ -287,9 +288,9 @@ def test_a_finished_game_is_drawn_with_its_result():
         "game over: 1-0 (KG-7: N to move has no legal move; score 35-13)",
     ]
     svg = runner.invoke(app, ["render", VILLAGE]).stdout
-    assert "<title>Bao Kingulu — position after 12. a1x1, game over: 1-0 (KG-7)</title>" in svg
+    assert "<title>Bao Kingulu — position after 12. a1x1, South wins 35–13 (KG-7)</title>" in svg
     assert 'id="to-move"' not in svg
-    assert '<g id="result" class="result">' in svg and ">1-0 (KG-7)</text>" in svg
+    assert '<g id="result" class="result">' in svg and ">South wins 35–13 (KG-7)</text>" in svg
     # The position before the last move is not over: North... South is to move.
     before = runner.invoke(app, ["render", VILLAGE, "--format", "text", "--ply", "22"]).stdout
     assert before.splitlines()[0] == "Bao Kingulu — move 12, South to move"

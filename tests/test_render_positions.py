@@ -53,7 +53,7 @@ def test_one_diagram_per_line_named_by_its_line_and_byte_identical(tmp_path):
     assert (out / "pos-0001.svg").read_bytes() == drawn(START)
     assert (out / "pos-0003.svg").read_bytes() == drawn(LATER)
     assert (out / "pos-0005.svg").read_bytes() == drawn(f"  {OVER}\t") == drawn(OVER)
-    assert b"game over" in (out / "pos-0005.svg").read_bytes()
+    assert "South wins 36–12 (KG-7)".encode() in (out / "pos-0005.svg").read_bytes()
 
 
 def test_text_flip_and_style_apply_to_every_diagram(tmp_path):

@@ -43,22 +43,22 @@ def test_plies_in_the_order_given_with_their_moves_and_the_tags_on_top():
     result = run("render", VILLAGE, "--sheet", "--plies", "0,10,20,23")
     assert result.exit_code == 0, result.output
     document = result.stdout
-    assert captions(document) == ["Start", "5... b2", "10... c2", "12. a1x1"]
+    assert captions(document) == ["Start", "5... b2", "10... c2", "12. a1x1 · South wins 35–13 (KG-7)"]
     assert re.findall(r'<text class="header"[^>]*>([^<]*)</text>', document) == [HEADER]
     assert re.findall(r'<g id="(ply-[0-9]+)" class="diagram" transform="([^"]*)"', document) == [
         ("ply-0", "translate(0 40)"), ("ply-10", "translate(472 40)"), ("ply-20", "translate(944 40)"),
         ("ply-23", "translate(0 370)")]
     assert 'viewBox="0 0 1400 684"' in document
-    # the last position shows how the game ended, the others who moves
-    assert document.count('class="result"') == 1 and document.count('class="to-move ') == 3
+    # the last position's caption says how the game ended (no strip: the grid stays even), the others who moves
+    assert document.count('class="result"') == 0 and document.count('class="to-move ') == 3
     assert run("render", VILLAGE, "--sheet", "--plies", "0,10,20,23").stdout == document  # same bytes
 
 
 def test_every_n_shows_the_start_every_nth_ply_and_the_last():
     document = run("render", VILLAGE, "--sheet", "--every", "10").stdout
-    assert captions(document) == ["Start", "5... b2", "10... c2", "12. a1x1"]
-    assert captions(run("render", VILLAGE, "--sheet", "--every", "23").stdout) == ["Start", "12. a1x1"]
-    assert captions(run("render", VILLAGE, "--sheet", "--every", "99").stdout) == ["Start", "12. a1x1"]
+    assert captions(document) == ["Start", "5... b2", "10... c2", "12. a1x1 · South wins 35–13 (KG-7)"]
+    assert captions(run("render", VILLAGE, "--sheet", "--every", "23").stdout) == ["Start", "12. a1x1 · South wins 35–13 (KG-7)"]
+    assert captions(run("render", VILLAGE, "--sheet", "--every", "99").stdout) == ["Start", "12. a1x1 · South wins 35–13 (KG-7)"]
     assert choose_plies(0, every=5) == [0]
     assert choose_plies(20, every=5) == [0, 5, 10, 15, 20]
 
@@ -147,6 +147,9 @@ def test_flip_and_style_reach_every_board():
     (["--sheet", "--every", "2", "--columns", "0"], "--columns must be ≥ 1 (got 0)"),
     (["--sheet", "--every", "2", "--ply", "3"], "--sheet draws plies of a record: it does not go with --ply"),
     (["--sheet", "--every", "2", "--format", "text"], "--sheet draws SVG or PNG: it does not go with --format text"),
+    (["--sheet", "--every", "2", "--caption"], "--caption captions one diagram: a --sheet has its header and captions already"),
+    (["--caption", "--format", "text"],
+     "--caption captions SVG and PNG diagrams: a text board names the game and the move already"),
 ])
 def test_usage_errors_are_one_line_exit_2(args, message, tmp_path):
     out = tmp_path / "sheet.svg"
@@ -193,7 +196,7 @@ def test_library_errors_are_bad_sheet():
 
 
 @pytest.mark.skipif(os.environ.get("MANCALA_PURE", "") not in ("", "0"),
-                    reason="the rasteriser's tests run once, on the compiled-core run")
+                    reason="the rasteriser's tests run once, on the native-core run")
 def test_a_sheet_as_png(tmp_path):
     pytest.importorskip("resvg_py", reason="the png extra is not installed")
     from mancala_cli.diagrams.png import png_size
@@ -211,7 +214,7 @@ def test_a_sheet_as_png(tmp_path):
 def test_the_example_sheet_is_what_the_command_draws():
     example = (EXAMPLES / "kingulu-village-match-sheet.svg").read_text(encoding="utf-8")
     assert example == run("render", VILLAGE, "--sheet", "--every", "6", "--columns", "2").stdout
-    assert captions(example) == ["Start", "3... a2", "6... a2", "9... b2", "12. a1x1"]
+    assert captions(example) == ["Start", "3... a2", "6... a2", "9... b2", "12. a1x1 · South wins 35–13 (KG-7)"]
 
 
 def test_a_sheet_shows_at_most_a_thousand_positions():

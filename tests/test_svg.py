@@ -14,7 +14,8 @@ import pytest
 from lxml import etree
 
 from mancala_cli import Line, get_game
-from mancala_cli.diagrams.svg import DOT_LIMIT, SVG_NS, board_svg, hole_centre, viewbox_size
+from mancala_cli.diagrams.svg import DOT_LIMIT, RESULT_H, SVG_NS, board_svg, hole_centre, result_box, viewbox_size
+from mancala_cli.diagrams.text import result_words
 from mancala_cli import parse_position
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -98,25 +99,26 @@ def test_structure(name):
     root = _parse(svg)
     board = game.board
     assert root.tag == f"{{{SVG_NS}}}svg"
+    over = game.outcome(position)
     width, height = viewbox_size(game)
+    height += 0 if over is None else RESULT_H
     assert root.get("viewBox") == f"0 0 {width} {height}"
     assert (root.get("width"), root.get("height")) == (str(width), str(height))
 
     title = root.find("svg:title", NS).text
-    over = game.outcome(position)
     if "title" in kwargs:
         assert title == kwargs["title"]
     elif over is not None:
-        assert title == f"{game.name} — move {position.move_number}, game over: {over.result} ({over.reason})"
+        assert title == f"{game.name} — move {position.move_number}, {result_words(over)}"
     else:
         side = "South" if position.side == "S" else "North"
         assert title == f"{game.name} — move {position.move_number}, {side} to move"
-    # A finished game shows its result where the side to move would be.
+    # A finished game shows its result in a strip of its own instead of the side to move.
     assert (root.find(".//svg:g[@id='to-move']", NS) is None) == (over is not None)
-    result = root.find(".//svg:g[@id='result']/svg:text", NS)
+    result = root.find("svg:g[@id='result']/svg:text", NS)
     assert (result is None) == (over is None)
     if over is not None:
-        assert result.text == f"{over.result} ({over.reason})"
+        assert result.text == result_words(over)
 
     holes = root.findall(".//svg:g[@id='holes']/svg:g", NS)
     assert len(holes) == board.size
@@ -149,8 +151,8 @@ def test_structure(name):
     markers = root.xpath("//*[@id='to-move' or @id='result']")
     assert len(markers) == 1
     mover = "south" if position.side == "S" else "north"
-    assert markers[0].get("class") == ("result" if game.outcome(position) else f"to-move {mover}")
-    assert markers[0].getparent().get("id") == f"bank-{mover}"
+    assert markers[0].get("class") == ("result" if over else f"to-move {mover}")
+    assert markers[0].getparent().get("id") == ("bank-" + mover if over is None else None)
     files = [t.text for t in root.findall(".//svg:text[@class='label file']", NS)]
     ranks = [t.text for t in root.findall(".//svg:text[@class='label rank']", NS)]
     assert sorted(set(files)) == [board.name(f)[0] for f in range(board.files)]
@@ -258,3 +260,97 @@ def test_origin_equal_to_end_draws_both_rings():
     assert {"last-origin", "last-end"} <= set(c1.get("class").split())
     assert c1.find("svg:circle[@id='last-origin']", NS) is not None
     assert c1.find("svg:circle[@id='last-end']", NS) is not None
+
+
+@pytest.mark.parametrize("flip", [False, True])
+def test_a_finished_game_names_the_winner_and_the_final_score_in_neither_bank(flip):
+    """The village match ends with North to move and no move: South wins 35-13
+    by KG-7 (store 12, own row 3, reserved holes 8 + 12), though the stores
+    read 12 and 13. The diagram says so in one line below the board, in
+    neither side's bank, flipped or not."""
+    game = get_game("kingulu")
+    position = parse_position(game, "0,0,0,8*,0,12*/0,0,0,0,0,3 N 12-13 12")
+    root = _parse(board_svg(game, position, flip=flip))
+    assert [t.text for t in root.xpath("//svg:g[starts-with(@id, 'bank-')]//svg:text", namespaces=NS)
+            if t.get("class") == "bank-count"] == (["12", "13"] if flip else ["13", "12"])
+    for bank in root.xpath("//svg:g[starts-with(@id, 'bank-')]", namespaces=NS):
+        assert "".join(bank.itertext()).split() in (["North", "store", "13"], ["South", "store", "12"])
+    strip = root.find("svg:g[@id='result']", NS)
+    assert "".join(strip.itertext()).strip() == "South wins 35–13 (KG-7)"
+    x, y, w, h = result_box(game)
+    box = strip.find("svg:rect", NS)
+    assert [int(box.get(k)) for k in ("x", "y", "width", "height")] == [x, y, w, h]
+    bottom_bank = root.find(f".//svg:g[@id='bank-{'north' if flip else 'south'}']/svg:rect", NS)
+    assert y >= int(bottom_bank.get("y")) + int(bottom_bank.get("height"))
+    assert y + h <= int(root.get("height"))
+    assert root.find("svg:title", NS).text == "Bao Kingulu — move 12, South wins 35–13 (KG-7)"
+
+
+def test_the_result_line_names_winner_draw_and_score():
+    from mancala_cli.rules.core import Outcome
+
+    assert result_words(Outcome("1-0", "KG-7", "", (35, 13))) == "South wins 35–13 (KG-7)"
+    assert result_words(Outcome("0-1", "KG-7", "", (22, 26))) == "North wins 26–22 (KG-7)"
+    assert result_words(Outcome("1/2-1/2", "KG-7", "", (24, 24))) == "Draw 24–24 (KG-7)"
+    assert result_words(Outcome("0-1", "KK-4a", "")) == "North wins (KK-4a)"
+
+
+def test_caption_lines_above_the_diagram_fit_its_width():
+    from mancala_cli.diagrams.sheet import _text_width
+    from mancala_cli.diagrams.svg import CAPTION_SIZE, MARGIN, caption_lines
+
+    game = get_game("kingulu")
+    head = "Bao Kingulu · Amani – Baraka · Village match · Mhonda, Morogoro · 2026.11.02 · Round 1"
+    caption = [head, "After 5. b1x2, North to move"]
+    plain = board_svg(game, game.start())
+    assert board_svg(game, game.start(), caption=None) == plain
+    root = _parse(board_svg(game, game.start(), caption=caption))
+    lines = [t.text for t in root.findall("svg:g[@id='caption']/svg:text", NS)]
+    assert lines == caption_lines(game, caption)
+    assert " · ".join(lines[:-1]) == head and lines[-1] == caption[1]    # broken at a " · " only
+    width, height = viewbox_size(game)
+    assert len(lines) >= 3 and all(_text_width(line, CAPTION_SIZE) <= width - 2 * MARGIN for line in lines)
+    assert root.findall("svg:g[@id='caption']/svg:text", NS)[0].get("font-weight") == "bold"
+    # The diagram moves down by the caption's height, and is otherwise the one without it.
+    drawing = root.find("svg:g[@id='drawing']", NS)
+    shift = int(drawing.get("transform").split()[1].rstrip(")"))
+    assert int(root.get("height")) == height + shift
+    assert root.get("viewBox") == f"0 0 {width} {height + shift}"
+    top = max(float(t.get("y")) for t in root.findall("svg:g[@id='caption']/svg:text", NS))
+    assert top < shift
+    old = _parse(plain)
+    def tree(e):
+        return (e.tag, dict(e.attrib), (e.text or "").strip(), [tree(c) for c in e])
+    assert [tree(e) for e in drawing] == [tree(e) for e in list(old)[4:]]
+    # A word too wide for any line is broken at its spaces.
+    long = ["x " * 60]
+    assert all(_text_width(line, CAPTION_SIZE) <= width - 2 * MARGIN for line in caption_lines(game, long))
+
+
+def test_render_caption_names_players_move_and_side_to_move(tmp_path):
+    """``render --caption``: the game, the players, the event, then the move
+    and the side to move (or ``game over``, the strip giving the result);
+    a position string gets the game and the move; --all captions each file."""
+    from typer.testing import CliRunner
+
+    from mancala_cli.cli import app
+
+    runner = CliRunner()
+    village = Path(__file__).resolve().parents[1] / "examples" / "kingulu-village-match.pmn"
+
+    def caption(*args):
+        result = runner.invoke(app, ["render", *map(str, args), "--caption"])
+        assert result.exit_code == 0, result.output
+        root = _parse(result.stdout)
+        return " | ".join(t.text for t in root.findall("svg:g[@id='caption']/svg:text", NS))
+
+    assert caption(village, "--ply", "9") == ("Bao Kingulu · Amani – Baraka · Village match | "
+                                              "Mhonda, Morogoro · 2026.11.02 · Round 1 | After 5. b1x2, North to move")
+    assert caption(village, "--ply", "0").endswith("| Start, South to move")
+    assert caption(village).endswith("| After 12. a1x1, game over")
+    assert caption("--game", "kingulu", "--position", "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1") == (
+        "Bao Kingulu | Move 1, South to move")
+    out = tmp_path / "plies"
+    assert runner.invoke(app, ["render", str(village), "--all", "--out-dir", str(out), "--caption"]).exit_code == 0
+    assert "After 1... d2x10, South to move" in (out / "ply-002.svg").read_text(encoding="utf-8")
+    assert "<g id=\"caption\"" not in runner.invoke(app, ["render", str(village), "--ply", "9"]).stdout

@@ -100,3 +100,14 @@ def test_klamroth_captured_and_deterministic():
     assert lines[2] == "     a    b    c    d    e    f    g    h    i    j    k    l"
     assert lines[6] == " 2  (1)  [0]   1    1    1    1    1    1    1    1    1    1   2"
     assert all(line == line.rstrip() for line in lines)
+
+
+def test_a_finished_game_says_who_won_and_the_final_score():
+    """The stores read 12 and 13, the final score (KG-7) is 35-13 for South:
+    the first line says so, naming no side's bank."""
+    game = get_game("kingulu")
+    position = parse_position(game, "0,0,0,8*,0,12*/0,0,0,0,0,3 N 12-13 12")
+    lines = board_text(game, position).split("\n")
+    assert lines[0] == "Bao Kingulu — move 12, South wins 35–13 (KG-7)"
+    assert lines[1] == "   North  store 13" and lines[6] == "   South  store 12"
+    assert lines[-1] == "game over: 1-0 (KG-7: N to move has no legal move; score 35-13)"

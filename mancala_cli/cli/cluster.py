@@ -41,8 +41,9 @@ class ClusterError(Exception):
 
 def stamp() -> str:
     """The project's version and a digest of the sources that decide its
-    output (the rules, the notation, the checks), the same for the compiled
-    and the pure core, which are built from the same sources.
+    output (the rules, the notation, the checks), the same for the native
+    and the pure core, which give the same results (a differential test
+    holds them together).
 
         >>> stamp().startswith("mancala 0.1.0 ")
         True
@@ -198,10 +199,13 @@ def connect(address: str, timeout: float) -> Cluster:
         get_address_host_port(address)
     except (ValueError, TypeError) as error:
         raise ClusterError(f"--scheduler {address}: not a scheduler address ({_one_line(error)})") from None
+    _probe(address, timeout)
     try:
         client = distributed.Client(address, timeout=timeout, set_as_default=False)
     except (OSError, TimeoutError, ValueError, TypeError):
         raise ClusterError(f"--scheduler {address}: no Dask scheduler answered within {timeout:g} s") from None
+    except Exception as error:  # noqa: BLE001 (whatever else the peer's answers make Dask raise)
+        raise ClusterError(f"--scheduler {address}: the Dask scheduler failed ({_one_line(error)})") from None
     try:
         try:
             client.wait_for_workers(1, timeout=timeout)
@@ -220,6 +224,32 @@ def connect(address: str, timeout: float) -> Cluster:
         client.close(timeout=5)
         raise
     return Cluster(client, address, threads, own)
+
+
+def _probe(address: str, timeout: float) -> None:
+    """Connect to ``address`` and read its Dask handshake, all within
+    ``timeout`` seconds (Dask's own connection waits for the handshake
+    without a bound, and a peer that is not a Dask scheduler, a web server
+    say, can make it raise anything). Raises :class:`ClusterError`."""
+    import asyncio
+
+    from distributed.comm import connect as open_comm
+
+    async def probe() -> None:
+        comm = await open_comm(address, timeout=timeout)
+        await comm.close()
+
+    async def bounded() -> None:
+        await asyncio.wait_for(probe(), timeout)
+
+    try:
+        asyncio.run(bounded())
+    except (OSError, TimeoutError, asyncio.TimeoutError):
+        raise ClusterError(f"--scheduler {address}: no Dask scheduler answered within {timeout:g} s") from None
+    except Exception as error:  # noqa: BLE001 (MemoryError, OverflowError, ... from reading what is not Dask's)
+        name, text = type(error).__name__, _one_line(error)
+        raise ClusterError(f"--scheduler {address}: what answered is not a Dask scheduler "
+                           f"({name if text == name else f'{name}: {text}'})") from None
 
 
 def _ask_workers(client: Any, timeout: float) -> dict[str, Any]:

@@ -379,6 +379,7 @@ def _jobs(jobs: int, scheduler: Optional[str] = None, timeout: float = 10.0) -> 
 
     if scheduler is not None:
         return _cluster(scheduler, timeout)
+    _no_scheduler_timeout()
     cores = usable_cores()
     if jobs == 0:
         return cores
@@ -386,6 +387,16 @@ def _jobs(jobs: int, scheduler: Optional[str] = None, timeout: float = 10.0) -> 
         typer.echo(f"mancala: warning: --jobs {jobs} is more than 4 × the {cores} usable "
                    f"core{'s' if cores != 1 else ''}; using {cores}", err=True)
     return jobs
+
+
+def _no_scheduler_timeout() -> None:
+    """``--scheduler-timeout`` without ``--scheduler`` is a usage error."""
+    from typer._click.core import ParameterSource
+    from typer._click.globals import get_current_context
+
+    context = get_current_context(silent=True)
+    if context is not None and context.get_parameter_source("scheduler_timeout") == ParameterSource.COMMANDLINE:
+        fail("--scheduler-timeout needs --scheduler")
 
 
 def _cluster(address: str, timeout: float) -> Cluster:
@@ -638,7 +649,7 @@ def annotate(
 
     from ..annotating import AnnotateTask, Limits
     from .archiving import GameOutput, answers
-    from .inputs import InputError
+    from .inputs import InputError, refuse_damaged_input
     from .reporters import problem_line, sorted_problems
 
     if output == "":
@@ -647,7 +658,6 @@ def annotate(
         _game(game)
     _encoding(encoding)
     paths = _inputs(files)
-    onto_input = output not in (None, "-") and any(p != "-" and _same_file(p, output) for p in paths)
     workers = _jobs(jobs, scheduler, scheduler_timeout)
     task = AnnotateTask(to, Limits(depth, nodes, time), game)
     errors = 0
@@ -656,15 +666,15 @@ def annotate(
             for name, index, picked in answers(paths, encoding, task, workers):
                 for problem in sorted_problems(picked.problems):
                     typer.echo(problem_line(name, problem), err=True)
-                errors += sum(problem.severity == "error" for problem in picked.problems)
+                errors += sum(problem.severity == "error" or problem.code == "pmn-inexact"
+                              for problem in picked.problems)
                 if picked.unwritable is not None:
                     line, reason = picked.unwritable
                     typer.echo(f"{name}:{line}:0: error: unwritable: game {index}: {reason}", err=True)
                     errors += 1
                     continue
                 out.add(picked)
-            if errors and onto_input and not force:  # (inside the block: the temporary file is dropped)
-                raise InputError(f"{output}: is an input with errors; not replaced (--force replaces it)")
+            refuse_damaged_input(output, paths, errors, force)  # (inside the block: the temporary file is dropped)
     except (InputError, XMLArchiveError) as error:
         _read_failed(error)
     if errors:
@@ -683,7 +693,6 @@ class _Conversion:
                  progress: Optional[_Progress], output: Optional[str], force: bool) -> None:
         self.paths, self.encoding, self.options, self.jobs = paths, encoding, options, jobs
         self.progress, self.output, self.force = progress, output, force
-        self.onto_input = output not in (None, "-") and any(p != "-" and _same_file(p, output) for p in paths)
         self.errors = 0
         #: Inputs that could not be read (2) or were broken XML (1), as exit statuses.
         self.unreadable: list[int] = []
@@ -712,12 +721,11 @@ class _Conversion:
         """Raised inside the output block, so the temporary file is dropped:
         ``-o`` is not written when an input could not be read (to its end),
         nor replaces an input with errors."""
-        from .inputs import InputError
+        from .inputs import refuse_damaged_input
 
         if self.unreadable and self.output not in (None, "-"):
             raise _NotWritten(f"{self.output}: not written, as an input could not be read")
-        if self.errors and self.onto_input and not self.force:
-            raise InputError(f"{self.output}: is an input with errors; not replaced (--force replaces it)")
+        refuse_damaged_input(self.output, self.paths, self.errors, self.force)
 
     def write_text(self, to: str) -> None:
         """PMN (games a blank line apart) or JSON Lines."""
@@ -911,6 +919,7 @@ def render(
                                         help="The plies a --sheet shows (0: the start)."),
     every: Optional[int] = _int_option(None, "--every", low=1, help="A --sheet of ply 0, every N-th ply and the last."),
     columns: Optional[int] = _int_option(None, "--columns", low=1, high=100, help="Boards in a row of a --sheet (default 3)."),
+    caption: bool = typer.Option(False, "--caption", help="Name the game, the players and the move above an SVG or PNG diagram."),
 ) -> None:
     """Draw a position as an SVG diagram, a PNG image or a plain-text board,
     a game sheet of several positions, or a whole game as an HTML page.
@@ -924,6 +933,8 @@ def render(
         if value == "":
             fail(f"{option}: empty {what} name")
     if format == "html":
+        if caption:
+            fail("--caption does not go with --format html (the page names the game and the move)")
         _check_page_options(ply=ply, all_plies=all_plies, out_dir=out_dir, position=position, positions=positions,
                             style=style, scale=scale, sheet=sheet, plies=plies, every=every, columns=columns)
         _encoding(encoding)
@@ -934,9 +945,14 @@ def render(
                           encoding=encoding)
     _check_image_options(format=format, scale=scale, sheet=sheet, plies=plies, every=every, columns=columns,
                          ply=ply, all_plies=all_plies, position=position, positions=positions, output=output)
+    if caption and format == "text":
+        fail("--caption captions SVG and PNG diagrams: a text board names the game and the move already")
+    if caption and sheet:
+        fail("--caption captions one diagram: a --sheet has its header and captions already")
     asked = None if plies is None else _ply_list(plies)
     _encoding(encoding)
-    drawing = _Drawing(format, flip, _read_style(style), force, scale=DEFAULT_SCALE if scale is None else scale)
+    drawing = _Drawing(format, flip, _read_style(style), force, scale=DEFAULT_SCALE if scale is None else scale,
+                       caption=caption)
     if position is not None and game is not None:  # (--position needs --game)
         _render_position(drawing, _game(game), position, output)
         return
@@ -948,6 +964,8 @@ def render(
     path = drawing.source = file or _inputs(None)[0]
     name, report = _read_for_render(path, index or 1, encoding, game)
     states = _Plies(report)
+    if caption:
+        states.caption_head = _caption_head(states.rules, report.record.tags)
     if sheet:
         _render_sheet(drawing, states, report, plies_asked=asked, every=every,
                       columns=DEFAULT_COLUMNS if columns is None else columns, output=output)
@@ -986,7 +1004,7 @@ def _render_page(file: Optional[str], *, index: Optional[int], game: Optional[st
     (its error reported); none left: no page, exit 1."""
     from notation.errors import XMLArchiveError
 
-    from ..diagrams.page import game_page
+    from ..diagrams.page import MAX_PAGE_POSITIONS, PageTooLarge, game_page, record_positions
     from .inputs import STDIN_NAME, InputError
     from .reporters import problem_line, sorted_problems
 
@@ -994,10 +1012,22 @@ def _render_page(file: Optional[str], *, index: Optional[int], game: Optional[st
         _game(game)
     path = file or _inputs(None)[0]
     name = STDIN_NAME if path == "-" else path
-    count = 0  # the games of the file
+    records: list[tuple[int, Any]] = []
+    total = 0
+    count = 0  # the games of the file read so far
     try:
-        records = [(k, record) for k, record in enumerate(_records(path, encoding), 1)
-                   if (count := k) == index or index is None]
+        for k, record in enumerate(_records(path, encoding), 1):
+            count = k
+            if index is not None and k != index:
+                continue
+            # Counted as read, before any is played: an archive too large for one page stops here.
+            total += record_positions(record)
+            if total > MAX_PAGE_POSITIONS:
+                one = "" if index is not None else ": give --index N for the page of one game"
+                fail(f"{name}: {PageTooLarge(k, total, single=not records)}{one}")
+            records.append((k, record))
+            if index is not None:
+                break
     except (InputError, XMLArchiveError) as error:
         fail(str(error))
     if not records:
@@ -1017,20 +1047,35 @@ def _render_page(file: Optional[str], *, index: Optional[int], game: Optional[st
         raise typer.Exit(1)
 
 
+#: The longest ``--style`` file read, in bytes.
+MAX_STYLE = 1 << 20
+
+
 def _read_style(style: Optional[str]) -> Optional[str]:
-    """The CSS of ``--style`` (UTF-8, line ends made ``\\n``), or ``None``."""
+    """The CSS of ``--style`` (UTF-8, line ends made ``\\n``), or ``None``: at
+    most :data:`MAX_STYLE` bytes of characters an SVG (XML) can hold."""
+    import re
+
     if style is None:
         return None
     try:
         with open(style, "rb") as handle:
-            data = handle.read()
+            data = handle.read(MAX_STYLE + 1)
     except OSError as error:
         fail(f"{style}: cannot read: {error.strerror or error}")
+    if len(data) > MAX_STYLE:
+        fail(f"{style}: cannot read: longer than {MAX_STYLE:,} bytes")
     try:
-        return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+        decoded = data.decode("utf-8")
     except UnicodeDecodeError as error:
         fail(f"{style}: cannot read: bytes {data[error.start:error.end].hex(' ')} "
              f"at byte offset {error.start} are not valid UTF-8")
+    bad = re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]", decoded)
+    if bad is not None:
+        fail(f"{style}: cannot read: the character U+{ord(bad.group()):04X} at byte offset "
+             f"{len(decoded[:bad.start()].encode('utf-8'))} cannot be written in an SVG (XML)")
+    text = decoded.replace("\r\n", "\n").replace("\r", "\n")
+    return text
 
 
 @dataclass
@@ -1043,6 +1088,7 @@ class _Drawing:
     force: bool
     source: Optional[str] = None  # the record file, once known
     scale: float = DEFAULT_SCALE  # PNG pixels per SVG unit
+    caption: bool = False  # --caption: lines above each SVG or PNG diagram
 
     @property
     def suffix(self) -> str:
@@ -1057,21 +1103,25 @@ class _Drawing:
         return "png" if self.format == "png" else "(?:svg|txt)"
 
     def draw(self, rules: Game, pos: Position, last: Optional[Move], title: Optional[str],
-             outcome: Optional[Outcome] | _FromPosition = FROM_POSITION) -> str:
+             outcome: Optional[Outcome] | _FromPosition = FROM_POSITION,
+             caption: Optional[list[str]] = None) -> str:
         from ..diagrams.svg import board_svg
-        from ..diagrams.text import board_text
+        from ..diagrams.text import board_text, outcome_of
 
         if self.format == "text":
             return board_text(rules, pos, last_move=last, flip=self.flip, outcome=outcome) + "\n"
-        return board_svg(rules, pos, last_move=last, flip=self.flip, title=title, style=self.css, outcome=outcome)
+        if self.caption and caption is None:  # a position without a record: the game and the move
+            over = outcome_of(rules, pos, outcome)
+            caption = [rules.name, f"Move {pos.move_number}, {_caption_state(pos, over)}"]
+        return board_svg(rules, pos, last_move=last, flip=self.flip, title=title, style=self.css, outcome=outcome,
+                         caption=caption if self.caption else None)
 
     def write(self, path: Optional[str], text: str) -> None:
         """Write a drawing (rasterised first for ``--format png``)."""
-        from .inputs import InputError, atomic_output
+        from .inputs import InputError, atomic_output, names_input
 
         source = self.source
-        if (not self.force and path not in (None, "-") and source not in (None, "-")
-                and _same_file(source, path)):
+        if not self.force and source is not None and names_input(path, [source]):
             fail(f"{path}: is the input file; not replaced (--force replaces it)")
         data: str | bytes = text
         if self.format == "png":
@@ -1131,6 +1181,8 @@ class _Plies:
         self.outcome = report.outcome
         self.states: list[tuple[Position, Optional[Move]]] = [(report.start, None)]
         self.states += zip(report.positions, report.moves)
+        #: The first lines of a ``--caption`` (the game, the players, the event), or None.
+        self.caption_head: Optional[list[str]] = None
 
     def outcome_at(self, k: int) -> Optional[Outcome]:
         """The engine's verdict where the record's last position ends the game."""
@@ -1143,14 +1195,43 @@ class _Plies:
         pos, move = self.states[k]
         if move is None:
             return f"{rules.name} — start, {state_words(pos, self.outcome_at(k))}"
+        return f"{rules.name} — position after {self.move_words(k)}, {state_words(pos, self.outcome_at(k))}"
+
+    def move_words(self, k: int) -> str:
+        """``12... c2x4``: the move that led to ply ``k`` (not 0)."""
+        pos, move = self.states[k]
+        assert move is not None
         before = self.states[k - 1][0]
         number = f"{before.move_number}." if before.side == "S" else f"{before.move_number}..."
-        return (f"{rules.name} — position after {number} {format_move(rules.board, move, 'algebraic', before.side)}, "
-                f"{state_words(pos, self.outcome_at(k))}")
+        return f"{number} {format_move(self.rules.board, move, 'algebraic', before.side)}"
+
+    def caption(self, k: int) -> Optional[list[str]]:
+        """The ``--caption`` of ply ``k``: the game and the players, then the
+        move and the side to move (``game over``: the result strip says the rest)."""
+        if self.caption_head is None:
+            return None
+        pos, move = self.states[k]
+        where = "Start" if move is None else f"After {self.move_words(k)}"
+        return [*self.caption_head, f"{where}, {_caption_state(pos, self.outcome_at(k))}"]
 
     def draw(self, drawing: _Drawing, k: int) -> str:
         pos, last = self.states[k]
-        return drawing.draw(self.rules, pos, last, self.title(k), self.outcome_at(k))
+        return drawing.draw(self.rules, pos, last, self.title(k), self.outcome_at(k), self.caption(k))
+
+
+def _caption_head(rules: Game, tags: list[tuple[str, str]]) -> list[str]:
+    """A caption's first line: the game, the players, event, site, date and round."""
+    from ..diagrams.sheet import header_line
+
+    return [header_line(rules, [(name, value) for name, value in tags
+                                if name in ("South", "North", "Event", "Site", "Date", "Round")])]
+
+
+def _caption_state(pos: Position, over: Optional[Outcome]) -> str:
+    """``North to move``, or ``game over`` (the result strip below the board gives the result)."""
+    from ..rules.core import side_name
+
+    return "game over" if over is not None else f"{side_name(pos.side)} to move"
 
 
 def _render_ply(drawing: _Drawing, plies: _Plies, ply: Optional[int], output: Optional[str]) -> None:
@@ -1216,11 +1297,13 @@ def _remove_stale(out_dir: str, pattern: str, kept: Callable[[str], bool], path:
     import os
     import re
 
+    from .inputs import names_input
+
     try:
         stale = sorted(entry.path for entry in os.scandir(out_dir)
                        if re.fullmatch(pattern, entry.name) and not kept(entry.name)
                        and (entry.is_symlink() or entry.is_file())
-                       and (path is None or not _same_file(entry.path, path)))
+                       and (path is None or not names_input(entry.path, [path])))
         for old in stale:
             os.unlink(old)
     except OSError as error:
@@ -1274,7 +1357,7 @@ def _render_positions(drawing: _Drawing, rules: Game, path: str, out_dir: str) -
 
     # Diagrams of an earlier run (a longer list, a line that is bad now,
     # the other format) would pass for this run's: remove them.
-    _remove_stale(out_dir, rf"pos-[0-9]{{4,}}\.{drawing.stale}", kept, None if path == "-" else path)
+    _remove_stale(out_dir, rf"pos-[0-9]{{4,}}\.{drawing.stale}", kept, path)
     if bad:
         raise typer.Exit(1)
 
@@ -1366,6 +1449,8 @@ def filter_games(
     scheduler: Optional[str] = SCHEDULER_OPTION,
     scheduler_timeout: float = SCHEDULER_TIMEOUT_OPTION,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    force: bool = typer.Option(False, "--force", help="Replace an input that has errors when -o or --duplicates "
+                                                      "names it."),
 ) -> None:
     """Write the games that match every criterion given, in input order.
 
@@ -1374,7 +1459,7 @@ def filter_games(
 
     Example: mancala filter examples/kingulu-tournament.pmn --where 'tag.South ~ "^Amani" and result = "0-1"'
     """
-    from ..archives import BadCriterion, Criteria, DigestSet, FilterTask, known_game
+    from ..archives import BadCriterion, Criteria, DigestSet, FilterTask, RegexTimeout, known_game
     from ..errors import BadQuery
     from .archiving import GameOutput, Problems, answers
 
@@ -1413,7 +1498,7 @@ def filter_games(
     written = 0
     from notation.errors import XMLArchiveError
 
-    from .inputs import InputError
+    from .inputs import InputError, refuse_damaged_input
 
     progress = _Progress() if _Progress.wanted(quiet) else None
     try:
@@ -1433,8 +1518,13 @@ def filter_games(
                 written += 1
                 if out is not None:
                     out.add(picked)
+            # (inside the blocks: their temporary files are dropped)
+            for target in (output, duplicates):
+                refuse_damaged_input(target, paths, problems.errors, force)
     except (InputError, XMLArchiveError) as error:
         _read_failed(error)
+    except RegexTimeout as error:
+        fail(f"{'--where' if where is not None and not tag else '--tag'}: {error}")
     if count:
         typer.echo(str(written))
     if problems.errors:
@@ -1471,7 +1561,7 @@ def split(
 
     from ..archives import FilterTask
     from .archiving import GameOutput, Problems, answers
-    from .inputs import InputError
+    from .inputs import InputError, names_input
 
     if out_dir == "":
         fail("--out-dir: empty folder name")
@@ -1495,7 +1585,7 @@ def split(
                     stack.close()
                     file_name = f"{len(written) + 1:05d}.{suffix}"
                     path = os.path.join(out_dir, file_name)
-                    if any(p != "-" and _same_file(p, path) for p in paths):
+                    if names_input(path, paths):
                         fail(f"{path}: is an input file; not replaced")
                     current = stack.enter_context(GameOutput(path, to))
                     written.add(file_name)
@@ -1503,7 +1593,7 @@ def split(
     except (InputError, XMLArchiveError) as error:
         _read_failed(error)
     def kept(name: str) -> bool:  # written now, or an input
-        return name in written or any(p != "-" and _same_file(os.path.join(out_dir, name), p) for p in paths)
+        return name in written or names_input(os.path.join(out_dir, name), paths)
 
     _remove_stale(out_dir, r"[0-9]{5,}\.(?:pmn|jsonl|xml)", kept, None)
     if problems.errors:

@@ -336,7 +336,10 @@ _write = os.write  # the system call, named so that tests can make it fail
 
 
 class _OutputFile(io.FileIO):
-    """A file whose failing writes raise :class:`OutputError` naming ``display``."""
+    """A file whose failing writes raise :class:`OutputError` naming
+    ``display``; a pipe or FIFO whose reader went away (``-o /dev/stdout``
+    into ``| head``) raises ``BrokenPipeError``, which ends the command
+    quietly with status 141 as on standard output."""
 
     def __init__(self, fd: int, display: str) -> None:
         super().__init__(fd, "wb", closefd=True)
@@ -345,6 +348,8 @@ class _OutputFile(io.FileIO):
     def write(self, data) -> int:
         try:
             return _write(self.fileno(), data)
+        except BrokenPipeError:
+            raise
         except OSError as error:
             raise OutputError(f"{self.display}: cannot write: {error.strerror or error}") from None
 
@@ -401,11 +406,21 @@ STDIN_NAME = "<stdin>"
 
 
 
-def _temporary(folder: str, path: str) -> tuple[int, str]:
-    """A new empty file ``.mancala-*.tmp`` in ``folder``, created with mode
-    0666 so that the umask (and a default ACL) applies as to any new file."""
+def _temporary(folder: str, path: str) -> tuple[int, str | None]:
+    """A new empty file in ``folder``, created with mode 0666 so that the
+    umask (and a default ACL) applies as to any new file, and its name:
+    where the system can, a file without a name (Linux's ``O_TMPFILE``:
+    nothing is left of it if the process is killed, even with SIGKILL),
+    named only when it is complete (:func:`_named`); elsewhere a file
+    ``.mancala-*.tmp``."""
+    if _UNNAMED:
+        try:
+            return os.open(folder, os.O_WRONLY | _UNNAMED | os.O_CLOEXEC, 0o666), None
+        except OSError as error:
+            if error.errno not in (errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL):  # (not on this file system)
+                raise _cannot(path, error) from None
     for _ in range(100):
-        name = os.path.join(folder, f".mancala-{os.urandom(4).hex()}.tmp")
+        name = _temporary_name(folder)
         try:
             return os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666), name
         except FileExistsError:
@@ -413,6 +428,39 @@ def _temporary(folder: str, path: str) -> tuple[int, str]:
         except OSError as error:
             raise _cannot(path, error) from None
     raise _cannot(path, FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST)))
+
+
+#: ``O_TMPFILE`` where files without a name can be made and then linked into
+#: a folder (through /proc/self/fd), else 0.
+_UNNAMED = (getattr(os, "O_TMPFILE", 0) if os.path.isdir("/proc/self/fd") and os.link in os.supports_dir_fd
+            and os.link in os.supports_follow_symlinks else 0)
+
+
+def _temporary_name(folder: str) -> str:
+    return os.path.join(folder, f".mancala-{os.urandom(4).hex()}.tmp")
+
+
+def _named(fd: int, folder: str, path: str) -> str:
+    """A name ``.mancala-*.tmp`` in ``folder`` for the unnamed file ``fd``
+    (``linkat`` with ``AT_SYMLINK_FOLLOW``, which os.link uses with a
+    folder's descriptor)."""
+    try:
+        where = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError as error:
+        raise _cannot(path, error) from None
+    try:
+        for _ in range(100):
+            name = _temporary_name(folder)
+            try:
+                os.link(f"/proc/self/fd/{fd}", os.path.basename(name), dst_dir_fd=where, follow_symlinks=True)
+                return name
+            except FileExistsError:
+                continue
+            except OSError as error:
+                raise _cannot(path, error) from None
+        raise _cannot(path, FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST)))
+    finally:
+        os.close(where)
 
 
 @contextlib.contextmanager
@@ -509,6 +557,9 @@ def _replacing(path: str, target: str, info: os.stat_result | None, binary: bool
             os.fchmod(fd, stat.S_IMODE(info.st_mode))
         stream = _stream(raw, binary)
         yield stream
+        stream.flush()
+        if temporary is None:
+            temporary = _named(fd, os.path.dirname(target), path)
         _finish(stream, raw)
         try:
             os.replace(temporary, target)
@@ -517,6 +568,37 @@ def _replacing(path: str, target: str, info: os.stat_result | None, binary: bool
     except BaseException:
         with contextlib.suppress(OSError):
             raw.close()
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
+        if temporary is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
         raise
+
+
+def names_input(target: str | None, paths: Iterable[str]) -> bool:
+    """Whether writing ``target`` would replace one of the inputs ``paths``:
+    the same regular file under any name, standard input (``-``) included
+    when the file behind it is ``target`` (``< FILE``)."""
+    if target is None or target in ("-", ""):
+        return False
+    try:
+        info = os.stat(target)
+    except (OSError, ValueError):
+        return False
+    if not stat.S_ISREG(info.st_mode):
+        return False
+    for path in paths:
+        try:
+            other = os.fstat(0) if path == "-" else os.stat(path)
+        except (OSError, ValueError):
+            continue
+        if (other.st_dev, other.st_ino) == (info.st_dev, info.st_ino):
+            return True
+    return False
+
+
+def refuse_damaged_input(target: str | None, paths: Iterable[str], errors: int, force: bool) -> None:
+    """Raise :class:`InputError` when ``target`` is an input (:func:`names_input`)
+    and reading found ``errors``, unless ``force``: called inside the block
+    that writes ``target`` atomically, so the input stays as it was."""
+    if errors and not force and names_input(target, paths):
+        raise InputError(f"{target}: is an input with errors; not replaced (--force replaces it)")

@@ -19,25 +19,26 @@ import dataclasses
 import gc
 import itertools
 import os
+import pickle
 import re
 import signal
+import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol
 
 from notation.grammar import TAG_LINE_RE, TOKEN_RE
-from notation.pmn import read_games, write_game
+from notation.pmn import MAX_GAME_LINES, MAX_GAME_TEXT, read_games, unheld, write_game
 from notation.position import format_position
 from notation.record import GameRecord, Problem
 
-from .inputs import STOP_SIGNALS, Source, cap_encoding_problems, sniff
+from .inputs import MAX_ENCODING_PROBLEMS, STOP_SIGNALS, Source, cap_encoding_problems, sniff
+from .streams import CommandError, live
 from .reporters import game_report, problem_line, report_line, sorted_problems
 from ..checking import Replay, replay
 
 if TYPE_CHECKING:
-    from concurrent.futures import Executor
-
     from .cluster import Cluster, DaskExecutor
     from ..archives import Criteria
 
@@ -118,8 +119,36 @@ def batches(lines: Iterable[str], kind: str, file: str, pending: list[Problem],
     blank_before = True
     pmn = kind == "pmn"
     between: _Between | None = None
+    passing: _Passing | None = None  # the rest of a game too long, passed over
+    raw = 0  # lines as the decoder counts them (for its problems: it takes no CR for a line end)
+    game_line = 1  # where the game being read starts, so counted (known while between is followed)
+    thin_at = _FEW_PROBLEMS  # the pending problems are thinned when there are more
     for line in lines:
         number += 1
+        raw += 1
+        if pmn and (passing is not None or not chunk):
+            if passing is not None and not passing.resumes(line):
+                # The reader passes these lines over: they are not kept
+                # (their encoding problems are the game's, which has its error).
+                if pending:
+                    pending[:] = [p for p in pending if p.code != "encoding"]
+                if "\r" in line:
+                    number += _extra_lines(line)
+                continue
+            if passing is None and not line.strip() and "\r" not in line and line[:1] != "\ufeff":
+                # blank lines between games are not kept either
+                first = number + 1
+                blank_before = True
+                continue
+            if passing is not None:
+                passing = None
+                first = number
+                blank_before = True
+            elif number > 1 and line[:1] == "\ufeff":
+                # (a reader drops a BOM from the first line of a batch only:
+                # the blank line passed over before it comes first)
+                chunk.append("\n")
+                first = number - 1
         if len(chunk) >= size or chars >= BATCH_CHARS:
             if not pmn or _game_starts(line, blank_before, between):
                 yield _batch(kind, file, first, chunk, pending)
@@ -127,6 +156,11 @@ def batches(lines: Iterable[str], kind: str, file: str, pending: list[Problem],
                 chars = 0
                 first = number
                 between = None
+                thin_at = _FEW_PROBLEMS
+                if pmn and not line.strip() and "\r" not in line:  # (blank lines between games are not kept)
+                    first = number + 1
+                    blank_before = True
+                    continue
             elif pmn and between is None and (len(chunk) >= 2 * size or chars >= 2 * BATCH_CHARS):
                 between = _Between()
                 for old in chunk:
@@ -135,11 +169,89 @@ def batches(lines: Iterable[str], kind: str, file: str, pending: list[Problem],
         chars += len(line)
         blank_before = not line.strip()
         if between is not None:
+            games = between.games
             between.feed(line)
+            if between.games != games:
+                game_line = raw
+            if between.over:  # the reader passes the rest of this game over: the batch ends here
+                passing = _Passing(between.prev_blank)
+        elif pmn and (chars > MAX_GAME_TEXT or len(chunk) > MAX_GAME_LINES or len(pending) > _FEW_PROBLEMS):
+            between = _Between()  # (a game may be too long, or hold very many problems: follow the reader)
+            game_line = k = raw - len(chunk) + 1
+            for old in chunk:
+                games = between.games
+                between.feed(old)
+                if between.games != games:
+                    game_line = k
+                k += 1
+            if between.over:
+                passing = _Passing(between.prev_blank)
+        if between is not None and len(pending) > thin_at:
+            _thin(pending, game_line)
+            thin_at = len(pending) + _FEW_PROBLEMS
         if pmn and "\r" in line:  # the reader counts a CR inside a line as a line end
-            number += len(_LINE_BREAK.split(_without_end(line))) - 1
+            number += _extra_lines(line)
+        if passing is not None:
+            yield _batch(kind, file, first, chunk, pending)
+            chunk = []
+            chars = 0
+            between = None
+            thin_at = _FEW_PROBLEMS
     if chunk or pending:  # a first line too long to read leaves only its problem
         yield _batch(kind, file, first, chunk, pending)
+
+
+#: Decoding problems held for a batch before those of its last game are
+#: thinned (a game reports at most MAX_ENCODING_PROBLEMS of them).
+_FEW_PROBLEMS = 4 * MAX_ENCODING_PROBLEMS
+
+
+def _thin(pending: list[Problem], game_line: int) -> None:
+    """Keep, of the encoding problems on the lines of the game that starts
+    on line ``game_line`` (as the decoder counts lines; the last problems:
+    they come in line order), the first ones that game reports (and the
+    one that says there are more)."""
+    k = len(pending)
+    while k and (pending[k - 1].line or 0) >= game_line:
+        k -= 1
+    seen = 0
+    kept = []
+    for problem in pending[k:]:
+        if problem.code == "encoding":
+            seen += 1
+            if seen > MAX_ENCODING_PROBLEMS + 1:
+                continue
+        kept.append(problem)
+    pending[k:] = kept
+
+
+def _extra_lines(line: str) -> int:
+    """The lines the reader counts in ``line`` but one (it takes a CR inside a line for a line end)."""
+    return len(_LINE_BREAK.split(_without_end(line))) - 1 if "\r" in line else 0
+
+
+class _Passing:
+    """Follows the reader while it passes over the rest of a game too long
+    (notation.pmn.MAX_GAME_TEXT): up to a line that starts with ``[`` after
+    a blank line."""
+
+    def __init__(self, prev_blank: bool) -> None:
+        self.prev_blank = prev_blank
+
+    def resumes(self, raw: str) -> bool:
+        """Whether the reader reads ``raw`` (a new game starts in it)."""
+        if "\r" not in raw and "[" not in raw:  # (most lines: only whether it is blank matters)
+            self.prev_blank = not raw.strip()
+            return False
+        text = _without_end(raw)
+        for line in (_LINE_BREAK.split(text) if "\r" in text or "\n" in text else (text,)):
+            if not line.strip():
+                self.prev_blank = True
+                continue
+            if self.prev_blank and _TAG_START(line):
+                return True
+            self.prev_blank = False
+        return False
 
 
 def _game_starts(line: str, blank_before: bool, between: _Between | None) -> bool:
@@ -147,7 +259,7 @@ def _game_starts(line: str, blank_before: bool, between: _Between | None) -> boo
     line, or a line where the reader (followed by ``between``) is between games."""
     if blank_before and line.lstrip().startswith("["):
         return True
-    return between is not None and between.clean and bool(line.strip()) and line[0] != "\ufeff"
+    return between is not None and between.clean and line[0] != "\ufeff"
 
 
 _TAG_START = re.compile(r"\s*\[").match
@@ -168,7 +280,9 @@ class _Between:
     between games) just far enough to know where it is between games again:
     after a blank line that follows a result token outside comments, as the
     reader ends a game there. Cutting there gives the same games as reading
-    on."""
+    on. It also counts the text of the game being read as the reader does,
+    to know where the reader passes the rest of a game too long over
+    (notation.pmn.MAX_GAME_TEXT): ``over``."""
 
     def __init__(self) -> None:
         self.phase = "between"  # between | tags | moves | done
@@ -176,10 +290,19 @@ class _Between:
         self.prev_blank = False
         self.first = True
         self.lost = False
+        self.size = 0  # the game's characters before the line before
+        self.nlines = 0  # and its lines
+        self.last = 0  # the line before's, with its line end
+        self.over = False
+        self.games = 0  # games started
 
     @property
     def clean(self) -> bool:
-        return self.phase == "between" and not self.comment and not self.lost
+        return self.phase == "between" and not self.comment and not self.lost and not self.over
+
+    def _new_game(self) -> None:
+        self.size = self.nlines = 0
+        self.games += 1
 
     def feed(self, raw: str) -> None:
         text = _without_end(raw)
@@ -190,6 +313,27 @@ class _Between:
             self._line(line)
 
     def _line(self, line: str) -> None:
+        # (as notation.pmn._Reader.run counts a game's text)
+        if self.phase != "between":
+            if not self.over:
+                self.size += self.last
+                self.nlines += 1
+                self.over = self.size > MAX_GAME_TEXT or self.nlines > MAX_GAME_LINES
+            if self.over:
+                if not line.strip():
+                    self.prev_blank = True
+                    return
+                if not (self.prev_blank and _TAG_START(line)):
+                    self.prev_blank = False
+                    return
+                self.over = self.comment = False
+                self.phase = "tags"
+                self._new_game()
+                self.last = len(line) + 1
+                self.prev_blank = False
+                self._tags(line)
+                return
+        self.last = len(line) + 1
         if self.comment:
             if not line.strip():
                 self.prev_blank = True
@@ -197,6 +341,7 @@ class _Between:
             if self.prev_blank and _TAG_START(line):
                 self.comment = False
                 self.phase = "tags"
+                self._new_game()
                 self.prev_blank = False
                 self._tags(line)
                 return
@@ -214,8 +359,10 @@ class _Between:
         is_tag = _TAG_START(line) is not None
         if self.phase == "between":
             self.phase = "tags" if is_tag else "moves"
+            self._new_game()
         elif is_tag and (self.phase != "tags" or self.prev_blank):
             self.phase = "tags"
+            self._new_game()
         elif self.phase == "tags" and not is_tag:
             self.phase = "moves"
         self.prev_blank = False
@@ -226,11 +373,17 @@ class _Between:
 
     def _tags(self, line: str) -> None:
         # A line that is not one well-formed tag pair may end in movetext
-        # (the reader's careful scanner); when that could open a comment or
-        # hold a result, the state is not followed further (no cut until the
-        # next ``[`` line after a blank line).
-        if _TAG_LINE(line) is None and not _NOTHING_TO_SEE(line):
-            self.lost = True
+        # (the reader's careful scanner): the reader's own scanner says.
+        if _TAG_LINE(line) is None:
+            # what the reader makes of it (tags, then perhaps movetext), as it reads it
+            from notation.pmn import _DONE, _MOVES, _TAGS, _Reader
+
+            reader = _Reader(None)
+            reader.start(1)
+            reader.phase = _TAGS
+            reader.careful_tag_line(line, 1)
+            self.comment = reader.comment is not None
+            self.phase = {_TAGS: "tags", _MOVES: "moves", _DONE: "done"}[reader.phase]
 
     def _movetext(self, line: str, pos: int) -> None:
         if _NOTHING_TO_SEE(line, pos):  # no comment, no result: nothing changes
@@ -417,6 +570,10 @@ def format_result(options: Options, record: GameRecord, report: Replay) -> GameR
     result.diagnostics = [problem_line(name, p) for p in problems]
     if options.target == "pmn":
         result.out = write_game(record)
+        inexact = unheld(record)
+        if inexact:  # what PMN cannot hold: said, and the exit status is 1
+            result.diagnostics += [problem_line(name, p) for p in inexact]
+            result.errors += len(inexact)
         return result
     start = format_position(report.game, report.start) if report.game and report.start else None
     if options.target == "json":
@@ -456,7 +613,8 @@ def run(task: Task, work: Iterable[Batch],
         jobs: int | Cluster = 1) -> Iterator[tuple[Batch, list[Any]]]:
     """Process batches in order, over worker processes when ``jobs`` is more
     than one: at most ``jobs``, the usable cores and the number of batches;
-    or on the Dask cluster ``jobs`` (:mod:`.cluster`)."""
+    or on the Dask cluster ``jobs`` (:mod:`.cluster`). However the run ends
+    (done, an error, an interrupt, a closed pipe), the workers end with it."""
     work = iter(work)
     if not isinstance(jobs, int):
         cluster = jobs.executor()
@@ -471,44 +629,295 @@ def run(task: Task, work: Iterable[Batch],
         for batch in itertools.chain(ahead, work):
             yield batch, process_batch(task, batch)
         return
-    # The workers are forked, and later stopped, with the stop signals held
-    # back: a signal in the middle of a fork would be lost in the fork's own
-    # handlers, and one in the middle of the shutdown would leave workers
-    # behind. A held signal takes effect as soon as it is let through.
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
-    pool = None
+    pool = process_pool(workers)
     try:
-        pool = process_pool(workers)
-        pool.submit(int).result()  # starts every worker now
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
         yield from _ordered(pool, task, itertools.chain(ahead, work), 2 * workers)
     finally:
-        signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+        # Batches not yet done are dropped: busy workers are killed at once.
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+#: Calls a worker holds at a time: the one it works on and the next.
+AHEAD = 2
+
+
+def process_pool(workers: int) -> WorkerPool:
+    """The worker processes, started now."""
+    return WorkerPool(workers)
+
+
+class WorkerPool:
+    """Worker processes forked from this one, each given at most two batches
+    at a time (the one it works on and the next) over a socket pair; the part of ``concurrent.futures.Executor`` the
+    pipeline uses (``submit``, ``shutdown``), without its threads and
+    queues, so that every way out is under this process's control:
+
+    - :meth:`shutdown` (at the end of :func:`run`, and for any pool still
+      alive when the command ends, :func:`.streams.stop_live`) kills the
+      busy workers with SIGKILL and waits for them, within a bound: an
+      interrupt ends the command within a second, whatever the workers are
+      doing.
+    - A worker that dies (a signal, the out-of-memory killer) ends the
+      command with one line naming it (:class:`.streams.CommandError`,
+      exit status 2), not with a traceback or a hang.
+    - A worker whose parent dies (SIGKILL, the out-of-memory killer) ends
+      too: on Linux the kernel kills it (``PR_SET_PDEATHSIG``), elsewhere
+      a thread that watches the parent's process id ends it within a second.
+    - Workers ignore Ctrl-C (SIGINT goes to the whole process group; the
+      main process stops them); SIGTERM and SIGHUP end a worker at once.
+    """
+
+    def __init__(self, workers: int) -> None:
+        from multiprocessing.connection import Pipe
+
+        self._workers: list[_Worker] = []
+        self._queue: deque[tuple[_Answer, tuple[Any, ...]]] = deque()
+        self._closed = False
+        parent = os.getpid()
+        # Signals wait while the workers are forked: one in the middle of a
+        # fork would reach the child's copy of this process's handlers.
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
         try:
-            if pool is not None:
-                # On an interrupt or a closed pipe, batches not yet started are dropped.
-                pool.shutdown(wait=True, cancel_futures=True)
+            live.add(self)
+            for _ in range(workers):
+                mine, theirs = Pipe(duplex=True)
+                pid = os.fork()
+                if pid == 0:  # the worker; it never returns from _serve
+                    _serve(theirs, parent, [worker.conn.fileno() for worker in self._workers] + [mine.fileno()])
+                theirs.close()
+                self._workers.append(_Worker(pid, mine))
+        except BaseException:
+            self.shutdown()
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+            raise
+        try:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a held signal takes effect here
+        except BaseException:
+            self.shutdown()
+            raise
+
+    def submit(self, function: Callable[..., Any], *args: Any) -> _Answer:
+        """``function(*args)`` in a worker, as soon as one is free."""
+        answer = _Answer(self)
+        self._queue.append((answer, (function, args)))
+        self._dispatch()
+        return answer
+
+    def _dispatch(self) -> None:
+        """Give queued calls to the workers, at most :data:`AHEAD` each (the
+        next one waits in the worker while it works on one)."""
+        while self._queue:
+            worker = min(self._workers, key=lambda worker: len(worker.answers))
+            if len(worker.answers) >= AHEAD:
+                return
+            answer, call = self._queue.popleft()
+            try:
+                worker.conn.send(call)
+            except OSError:  # (the worker is gone)
+                self._lost(worker)
+            worker.answers.append(answer)
+
+    def _wait(self) -> None:
+        """Wait for the answer of at least one busy worker."""
+        from multiprocessing.connection import wait
+
+        if self._closed:
+            raise RuntimeError("the worker processes are stopped")
+        busy = {worker.conn: worker for worker in self._workers if worker.answers}
+        for conn in wait(list(busy)):
+            worker = busy[conn]
+            try:
+                ok, value = worker.conn.recv()
+            except (EOFError, OSError):  # the worker died
+                self._lost(worker)
+            answer = worker.answers.popleft()
+            answer.done, answer.ok, answer.value = True, ok, value
+        self._dispatch()
+
+    def _lost(self, worker: _Worker) -> NoReturn:
+        status = _reap(worker.pid, 1.0)
+        if status is None:
+            how = "stopped answering"
+        elif os.WIFSIGNALED(status):
+            number = os.WTERMSIG(status)
+            try:
+                name = signal.Signals(number).name
+            except ValueError:
+                name = f"signal {number}"
+            how = f"was killed by {name}"
+        else:
+            how = f"ended with status {os.waitstatus_to_exitcode(status)}"
+        pid, worker.pid = worker.pid, 0  # (reaped)
+        self.shutdown()
+        raise CommandError(f"worker process {pid} {how}; the command stopped")
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Stop every worker: an idle one ends as its socket closes, a busy
+        one is killed; then wait for them (at most about a second each)."""
+        if self._closed:
+            return
+        self._closed = True
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+        try:
+            for worker in self._workers:
+                if worker.answers and worker.pid:
+                    _kill(worker.pid)
+                worker.conn.close()
+            for worker in self._workers:
+                if worker.pid and _reap(worker.pid, 1.0) is None:
+                    _kill(worker.pid)
+                    _reap(worker.pid, 1.0)
+            self._queue.clear()
+            live.discard(self)
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
-def _quiet_worker() -> None:
-    """Workers leave interrupts to the main process, which cleans up and
-    exits; a hang-up or SIGTERM sent to a worker ends it at once."""
+@dataclass
+class _Worker:
+    pid: int
+    conn: Any  # multiprocessing.connection.Connection
+    answers: deque[_Answer] = field(default_factory=deque)  # of the calls it was given, in order
+
+
+class _Answer:
+    """A batch's answer, once its worker gave it (``result()`` waits for it)."""
+
+    def __init__(self, pool: WorkerPool) -> None:
+        self.pool = pool
+        self.done = False
+        self.ok = True
+        self.value: Any = None
+
+    def result(self) -> Any:
+        while not self.done:
+            self.pool._wait()
+        if not self.ok:
+            raise self.value
+        return self.value
+
+
+def _kill(pid: int) -> None:
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
+
+
+def _reap(pid: int, within: float) -> int | None:
+    """The wait status of the child ``pid`` once it ended (``None`` if it
+    still runs after ``within`` seconds; 0 if it was reaped already)."""
+    import time
+
+    deadline = time.monotonic() + within
+    pause = 0.0005
+    while True:
+        try:
+            done, status = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            return 0
+        if done:
+            return status
+        if time.monotonic() >= deadline:
+            return None
+        time.sleep(pause)
+        pause = min(2 * pause, 0.02)
+
+
+def _serve(conn: Any, parent: int, others: list[int]) -> NoReturn:
+    """A worker's life: batches in, answers out, until its socket closes."""
+    code = 0
+    try:
+        _quiet_worker(parent)
+        for fd in others:  # the main process's ends of the sockets
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        null = os.open(os.devnull, os.O_RDWR)
+        os.dup2(null, 0)
+        os.dup2(null, 1)
+        os.close(null)
+        inbox = _inbox(conn)
+        while (call := inbox.get()) is not None:
+            function, args = call
+            try:
+                answer: tuple[bool, Any] = (True, function(*args))
+            except Exception as error:  # noqa: BLE001 (given back to the main process, which raises it)
+                answer = (False, error)
+            try:
+                conn.send(answer)
+            except (pickle.PicklingError, TypeError, AttributeError) as error:
+                conn.send((False, RuntimeError(f"a worker's answer cannot be sent back: {error}")))
+    except BaseException:  # noqa: BLE001 (the main process sees the worker end)
+        code = 1
+    finally:
+        os._exit(code)
+
+
+def _inbox(conn: Any) -> Any:
+    """The calls that come on ``conn``, read as they come by a thread of
+    their own (so that the main process never waits to hand over the next
+    one), then ``None``."""
+    import queue
+    import threading
+
+    inbox: queue.SimpleQueue = queue.SimpleQueue()
+
+    def read() -> None:
+        try:
+            while True:
+                inbox.put(conn.recv())
+        except BaseException:  # noqa: BLE001 (EOF: the main process closed its end, or ended)
+            inbox.put(None)
+
+    threading.Thread(target=read, daemon=True).start()
+    return inbox
+
+
+def _quiet_worker(parent: int) -> None:
+    """Workers leave interrupts to the main process, which stops them; a
+    hang-up or SIGTERM sent to a worker ends it at once; a worker whose
+    parent dies ends too."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    if not _die_with(parent):
+        import threading
+
+        threading.Thread(target=_watch, args=(parent,), daemon=True).start()
+    if os.getppid() != parent:  # the parent died before the watch began
+        os._exit(1)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
 
 
-def process_pool(workers: int) -> Executor:
-    """The worker processes (concurrent.futures loads only when a run needs them)."""
-    from concurrent.futures import ProcessPoolExecutor
+#: ``prctl`` option: the signal this process gets when its parent dies (Linux).
+_PR_SET_PDEATHSIG = 1
+#: Whether workers ask the kernel for that signal (else they watch the parent).
+_USE_PDEATHSIG = True
 
-    return ProcessPoolExecutor(max_workers=workers, initializer=_quiet_worker)
+
+def _die_with(parent: int) -> bool:
+    """Ask the kernel to kill this process when its parent dies (Linux);
+    whether it will."""
+    if not (_USE_PDEATHSIG and sys.platform.startswith("linux")):
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+    except (OSError, AttributeError, ImportError):
+        return False
 
 
-def _ordered(pool: Executor | DaskExecutor, task: Task, work: Iterable[Batch], window: int):
+def _watch(parent: int) -> None:
+    """End this worker within a second of its parent's death (where the
+    kernel cannot be asked to)."""
+    import time
+
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
+
+
+def _ordered(pool: WorkerPool | DaskExecutor, task: Task, work: Iterable[Batch], window: int):
     flight: deque = deque()
     for batch in work:
         flight.append((batch, pool.submit(process_batch, task, batch)))

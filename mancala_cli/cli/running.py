@@ -23,10 +23,14 @@ from typer import _coercion as _typer_coercion
 from typer import core as _typer_core
 from typer.core import TyperArgument, TyperGroup
 
-from .streams import BROKEN_PIPE, STOP_SIGNALS, end_now, error_line, os_error_text, prepare_streams, silence
+from .streams import (BROKEN_PIPE, STOP_SIGNALS, CommandError, end_now, error_line, os_error_text, prepare_streams,
+                      silence, stop_live)
 
 #: The signal that is ending the command, if any (set by :func:`_on_signal`).
 _signalled: int | None = None
+#: Whether the command is ending (an error, an interrupt or a closed pipe
+#: left it): a stop signal then interrupts nothing (the cleanup runs on).
+_ending = False
 
 # Help names an argument by its metavar alone (``[FILE]...``), not with its
 # Python type (``<list[str]>``) after it, as it does for options with one.
@@ -34,8 +38,14 @@ TyperArgument.display_type_rich = lambda self, ctx: None  # type: ignore[method-
 # The usage line shows an argument whose metavar already says that it is
 # optional and repeatable (``[FILE]...``) as it is, not as ``[[FILE]...]...``.
 _usage_name = TyperArgument._usage_display_name
-TyperArgument._usage_display_name = (  # type: ignore[method-assign]
-    lambda self: self.metavar if (self.metavar or "").startswith("[") else _usage_name(self))
+
+
+def _usage_display_name(self: TyperArgument) -> str:
+    metavar = self.metavar or ""
+    return metavar if metavar.startswith("[") else _usage_name(self)
+
+
+TyperArgument._usage_display_name = _usage_display_name  # type: ignore[method-assign]
 
 
 # Typer checks every option value once more after click has read it: it
@@ -179,8 +189,16 @@ def choices_metavar(values: Sequence[str]) -> str:
 
 
 def _on_signal(signum: int, frame: object) -> None:
-    global _signalled
+    """A stop signal ends the command (KeyboardInterrupt); one that comes
+    once it is ending is noted and interrupts nothing, so that the cleanup
+    (workers stopped, temporary files removed) runs to its end."""
+    global _signalled, _ending
+    if _ending:
+        if _signalled is None:
+            _signalled = signum
+        return
     _signalled = signum
+    _ending = True
     raise KeyboardInterrupt
 
 
@@ -229,10 +247,17 @@ class MancalaGroup(TyperGroup):
     """The command group, whose errors are one line on standard error."""
 
     def invoke(self, ctx: _click.Context) -> Any:
+        global _ending
         try:
             return super().invoke(ctx)
         except OSError as error:
+            _ending = True
             raise _StreamFailure(error) from None
+        except BaseException:
+            # From here on, what the command left behind is cleaned up (its
+            # generators are closed, its workers stopped) undisturbed.
+            _ending = True
+            raise
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True, windows_expand_args: bool = True,
@@ -244,32 +269,51 @@ class MancalaGroup(TyperGroup):
 
     def _run(self, args: Sequence[str] | None, prog_name: str | None, complete_var: str | None,
              **extra: Any) -> int:
-        global _signalled
+        global _signalled, _ending
         _signalled = None
+        _ending = False
+        try:
+            return self._outcome(args, prog_name, complete_var, **extra)
+        finally:
+            _ending = True  # (until the process ends, or the next run)
+            stop_live()  # workers of a run whose generators are still alive
+
+    def _outcome(self, args: Sequence[str] | None, prog_name: str | None, complete_var: str | None,
+                 **extra: Any) -> int:
+        global _ending
         try:
             rv = super().main(args, prog_name or "mancala", complete_var, standalone_mode=False, **extra)
             code = rv if isinstance(rv, int) else 0
             _flush()
-        except _click.exceptions.NoArgsIsHelpError as error:
-            error.show()
-            return 2
-        except _click.ClickException as error:
-            error_line(f"mancala: error: {_message(error)}")
-            return 2
-        except typer.Abort:
-            code = 130
-        except (OSError, _StreamFailure) as failure:
-            os_error = failure.error if isinstance(failure, _StreamFailure) else failure
-            silence(1)
-            if os_error.errno == errno.EPIPE:
-                return BROKEN_PIPE
-            error_line(f"mancala: error: {os_error_text(os_error)}")
-            return 2
-        except KeyboardInterrupt:
-            code = 130
-        if code == 130 and _signalled is not None:
-            code = 128 + _signalled
-        return code
+            if code == 130 and _signalled is not None:  # (an interrupt, as click reports it)
+                return 128 + _signalled
+            return code
+        except BaseException as error:
+            _ending = True  # (a signal that comes now interrupts none of this)
+            return _failure(error)
+
+
+def _failure(error: BaseException) -> int:
+    """The exit status for what ended the command, after its one line."""
+    if isinstance(error, _click.exceptions.NoArgsIsHelpError):
+        error.show()
+        return 2
+    if isinstance(error, _click.ClickException):
+        error_line(f"mancala: error: {_message(error)}")
+        return 2
+    if isinstance(error, CommandError):
+        error_line(f"mancala: error: {error}")
+        return 2
+    if isinstance(error, (OSError, _StreamFailure)):
+        os_error = error.error if isinstance(error, _StreamFailure) else error
+        silence(1)
+        if os_error.errno == errno.EPIPE:
+            return BROKEN_PIPE
+        error_line(f"mancala: error: {os_error_text(os_error)}")
+        return 2
+    if isinstance(error, (typer.Abort, KeyboardInterrupt)):
+        return 128 + _signalled if _signalled is not None else 130
+    raise error
 
 
 def _flush() -> None:

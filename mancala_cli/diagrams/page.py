@@ -25,15 +25,61 @@ from collections.abc import Iterable
 from importlib import resources
 
 from notation.coords import STYLES, format_move, parse_hole
-from notation.record import SKIP, GameRecord, Problem, SkipType, Step, Visitor, visit
+from notation.record import MOVE, SKIP, GameRecord, Problem, SkipType, Step, Visitor, visit, walk
 
 from ..checking import Replay, replay
 from ..positions import format_position
-from ..rules.core import Game, Outcome, Position
+from ..rules.core import Game, MancalaError, Outcome, Position
 from .svg import board_svg, page_geometry
-from .text import default_title
+from .text import default_title, result_words
 
-__all__ = ["game_page", "Page", "PageGame"]
+__all__ = ["game_page", "Page", "PageGame", "PageTooLarge", "MAX_PAGE_POSITIONS", "record_positions", "bounded_records"]
+
+#: The most positions (each game's start and every move, variations too) one
+#: page holds. The page budget (docs/commands.md) is 60 KB plus 1 KB a move;
+#: this keeps a page within 10 MB (about 3 MB in practice) and the memory of
+#: writing it within about 100 MB; a larger archive gets a page a game
+#: (``--index N``).
+MAX_PAGE_POSITIONS = 10_000
+
+
+class PageTooLarge(MancalaError, ValueError):
+    """Records that hold more positions than one page shows
+    (:data:`MAX_PAGE_POSITIONS`): ``number`` is the record that went past
+    it (counted from 1), ``positions`` how many the records up to it hold."""
+
+    def __init__(self, number: int, positions: int, single: bool = False) -> None:
+        self.number, self.positions = number, positions
+        held = f"game {number} holds {positions:,}" if single else f"game {number} takes them to {positions:,}"
+        super().__init__(f"a page shows at most {MAX_PAGE_POSITIONS:,} positions (starts and moves, "
+                         f"variations too), and {held}")
+
+
+def record_positions(record: GameRecord) -> int:
+    """The positions ``record`` gives a page: its start and one a move,
+    variations too (whether or not the moves can be played), counted
+    without playing them.
+
+        >>> from notation.pmn import read_game
+        >>> record_positions(read_game('[Game "kingulu"]\\n\\n1. c1 (1. d1 (1. e1) b2) d2 *\\n'))
+        6
+    """
+    return 1 + sum(1 for step in walk(record) if step.kind == MOVE)
+
+
+def bounded_records(records: Iterable[GameRecord], *, first: int = 1) -> list[GameRecord]:
+    """``records`` in a list, counted one by one as they come: raises
+    :class:`PageTooLarge` as soon as they hold more than a page shows, so
+    that nothing more is read and nothing is played. ``first`` is the number
+    of the first record, for the message."""
+    kept: list[GameRecord] = []
+    total = 0
+    for number, record in enumerate(records, first):
+        total += record_positions(record)
+        if total > MAX_PAGE_POSITIONS:
+            raise PageTooLarge(number, total, single=not kept)
+        kept.append(record)
+    return kept
 
 
 @dataclasses.dataclass
@@ -70,8 +116,10 @@ def game_page(records: Iterable[GameRecord], *, default_game: str | None = None,
     cannot be replayed at all (no game, a bad ``Setup``) is left out; one
     with an illegal move shows the moves up to it, and its problems.
     ``numbers`` are the records' numbers in their file, for the chooser
-    (the default: 1, 2, …)."""
+    (the default: 1, 2, …). Records of more than :data:`MAX_PAGE_POSITIONS`
+    positions raise :class:`PageTooLarge` before any is played."""
     games, unplayable, kept = [], [], []
+    records = bounded_records(records)
     for k, record in zip(numbers if numbers is not None else itertools.count(1), records):
         game, problem = _page_game(record, default_game)
         if game is not None:
@@ -176,7 +224,7 @@ class _Tree(Visitor[None]):
         """The side to move or the result, and the diagram's title."""
         game = self.game
         return {"t": default_title(game, position, over), "s": position.side,
-                "o": None if over is None else f"{over.result} ({over.reason})"}
+                "o": None if over is None else result_words(over)}
 
     # -- the move list ---------------------------------------------------------------
 
@@ -222,21 +270,59 @@ class _MoveList(Visitor[None]):
             self.out.append(f'<span class="number">{step.number}...</span>')
         self.number_next = False
         key = self.ids.get(id(node))
-        marks = "".join(node.glyphs) + "".join(f" ${nag}" for nag in node.nags)
+        marks = marks_html(node.glyphs, node.nags)
         if key is None:
             self.out.append(f'<span class="move unplayed" title="not played: see the problems">'
-                            f"{html.escape(node.text)}</span>")
+                            f"{html.escape(node.text)}{marks}</span>")
         else:
-            self.out.append(f'<button type="button" class="move" data-node="{key}">{html.escape(node.text)}'
+            self.out.append(f'<button type="button" class="move" data-node="{key}">{html.escape(node.text)}{marks}'
                             "</button>")
-        if marks:
-            self.out.append(f'<span class="glyph">{html.escape(marks)}</span>')
         self.out.append(" ")
         if node.comment:
             self.comment(node.comment)
 
     def result(self) -> None:
         pass
+
+
+#: The numeric annotation glyphs shown as their symbols (the PGN standard's
+#: meanings, South for White and North for Black), with what they mean.
+NAG_GLYPHS: dict[int, tuple[str, str]] = {
+    1: ("!", "good move"), 2: ("?", "mistake"), 3: ("!!", "brilliant move"), 4: ("??", "blunder"),
+    5: ("!?", "interesting move"), 6: ("?!", "dubious move"), 7: ("□", "only move"), 8: ("□", "only move"),
+    10: ("=", "equal position"), 11: ("=", "equal chances, quiet position"),
+    12: ("=", "equal chances, active position"), 13: ("∞", "unclear position"),
+    14: ("⩲", "South is slightly better"), 15: ("⩱", "North is slightly better"),
+    16: ("±", "South is better"), 17: ("∓", "North is better"),
+    18: ("+−", "South is winning"), 19: ("−+", "North is winning"),
+    22: ("⨀", "South is in zugzwang"), 23: ("⨀", "North is in zugzwang"),
+    32: ("⟳", "South has the lead in development"), 33: ("⟳", "North has the lead in development"),
+    36: ("↑", "South has the initiative"), 37: ("↑", "North has the initiative"),
+    40: ("→", "South has the attack"), 41: ("→", "North has the attack"),
+    44: ("=∞", "South has compensation"), 45: ("=∞", "North has compensation"),
+    132: ("⇆", "South has counterplay"), 133: ("⇆", "North has counterplay"),
+    138: ("⨁", "South is in time trouble"), 139: ("⨁", "North is in time trouble"),
+    140: ("∆", "with the idea"), 146: ("N", "novelty"),
+}
+#: The glyphs of a move's quality (and their NAGs): joined to the move; the others follow a thin space.
+_MOVE_MARKS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
+
+
+def marks_html(glyphs: Iterable[str], nags: Iterable[int]) -> str:
+    """A move's glyphs (``!?``) and NAGs as symbols (``$6`` as ``?!``, ``$14``
+    as ``⩲``; one without a symbol as ``$N``) in one ``<span class="glyph">``
+    to write right after the move, each with its meaning as a title::
+
+        >>> marks_html(["!?"], [14])
+        '<span class="glyph"><abbr title="interesting move">!?</abbr>\u2009<abbr title="South is slightly better">⩲</abbr></span>'
+    """
+    marks = [(glyph, NAG_GLYPHS[_MOVE_MARKS[glyph]][1] if glyph in _MOVE_MARKS else glyph) for glyph in glyphs]
+    marks += [NAG_GLYPHS.get(nag, (f"${nag}", f"annotation ${nag}")) for nag in nags]
+    parts: list[str] = []
+    for symbol, meaning in marks:
+        mark = f'<abbr title="{html.escape(meaning)}">{html.escape(symbol)}</abbr>'
+        parts.append(mark if symbol in _MOVE_MARKS and not parts else f"\u2009{mark}")
+    return f'<span class="glyph">{"".join(parts)}</span>' if parts else ""
 
 
 # -- the page ---------------------------------------------------------------------------
@@ -302,11 +388,13 @@ def _html(games: list[PageGame], flip: bool, numbers: list[int]) -> str:
         chooser = ""
     first = games[0].record
     title = first.tag("Event") or (games[0].report.game.name if games[0].report.game else "Game")
+    if len(games) > 1:
+        title = _archive_title(games)
     # The first game's diagram is in the page; the others' wait in templates.
     templates = "".join(f'<template class="diagram" data-diagram="{k}">{svg}</template>'
                         for k, svg in enumerate(svgs) if k != 0)
     parts = {
-        "{{title}}": html.escape(title if len(games) == 1 else f"{len(games)} games"),
+        "{{title}}": html.escape(title),
         "{{chooser}}": chooser,
         "{{games}}": "".join(sections),
         "{{diagram}}": svgs[0],
@@ -315,6 +403,20 @@ def _html(games: list[PageGame], flip: bool, numbers: list[int]) -> str:
     }
     # One pass: a marker written in a tag or comment is text, not a marker.
     return re.sub(r"\{\{[a-z]+\}\}", lambda match: parts[match.group()], _template_text())
+
+
+def _archive_title(games: list[PageGame]) -> str:
+    """``Morogoro kingulu cup — 4 games``: the events of an archive's page (the
+    first two, ``…`` for more), or its games' names when no game names one."""
+    events: list[str] = []
+    for page_game in games:
+        event = (page_game.record.tag("Event") or "").strip()
+        if event.strip("?- ") and event not in events:
+            events.append(event)
+    if not events:
+        events = list(dict.fromkeys(g.report.game.name for g in games if g.report.game is not None))
+    named = ", ".join(events[:2]) + (", …" if len(events) > 2 else "")
+    return f"{named} — {len(games)} games"
 
 
 def _players(record: GameRecord) -> str | None:

@@ -3,7 +3,8 @@
 
 :func:`sheet_svg` places the boards that :func:`.svg.board_element` draws
 side by side, ``columns`` to a row, each captioned with the move number and
-the move that led to it (:func:`move_caption`), under a header line of the
+the move that led to it (:func:`move_caption`; the board where the game
+ended adds the result, ``23... b1 · South wins 35–13 (KG-7)``), under a header line of the
 game's tags (:func:`header_line`; broken at a `` · `` into more lines where it
 is wider than the boards)::
 
@@ -40,7 +41,7 @@ from notation.coords import format_move
 
 from ..rules.core import Game, Move, Outcome, Position
 from .svg import BACKGROUND, DEFAULT_STYLE, MARGIN, _el, _NSMAP, _tag, board_element, viewbox_size
-from .text import FROM_POSITION, _FromPosition
+from .text import FROM_POSITION, _FromPosition, outcome_of, result_words
 
 __all__ = ["Diagram", "sheet_svg", "sheet_size", "move_caption", "header_line", "choose_plies", "game_diagrams", "GAP", "HEADER_H",
            "CAPTION_H", "HEADER_LEADING", "header_lines", "board_origin"]
@@ -256,8 +257,9 @@ def sheet_svg(game: Game, diagrams: Sequence[Diagram], *, header: str, columns: 
         _el(root, "text", {"class": "header", "x": MARGIN, "y": 27 + k * HEADER_LEADING}, line)
     for index, diagram in enumerate(diagrams):
         x, y = board_origin(game, index, columns=used, header_lines=len(lines))
+        over = outcome_of(game, diagram.position, diagram.outcome)
         board = board_element(game, diagram.position, last_move=diagram.last_move, flip=flip,
-                              outcome=diagram.outcome)
+                              outcome=over, result_strip=False)
         prefix = f"ply-{diagram.ply}"
         group = _el(root, "g", {"id": prefix, "class": "diagram", "transform": f"translate({x} {y})"})
         for child in list(board):
@@ -268,6 +270,7 @@ def sheet_svg(game: Game, diagrams: Sequence[Diagram], *, header: str, columns: 
             name = element.get("id")
             if name is not None and element is not group:
                 element.set("id", f"{prefix}-{name}")
-        _el(group, "text", {"class": "caption", "x": board_w // 2, "y": board_h + 20}, diagram.caption)
+        caption = diagram.caption if over is None else f"{diagram.caption} · {result_words(over)}"
+        _el(group, "text", {"class": "caption", "x": board_w // 2, "y": board_h + 20}, caption)
     return etree.tostring(root, encoding="UTF-8", xml_declaration=True, pretty_print=True).decode("utf-8")
 

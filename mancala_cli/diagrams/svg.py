@@ -23,22 +23,26 @@ class="hole south front">`` (plus ``reserved``, ``last-origin``,
 ``last-end``), ``pit``, ``seeds``, ``count`` (``count many`` for a large
 pile), ``reserved-ring``, ``reserver``, ``last-move``, ``bank south`` /
 ``bank north``, ``to-move``, ``label file``, ``label rank``, ``board``,
-``divider``.
+``divider``; a finished game's ``g#result`` (``result-box``,
+``result-text``) and an opt-in caption's ``g#caption``
+(``diagram-caption``), drawn with presentation attributes so that the
+default style, and so every other diagram, stays the same.
 """
 from __future__ import annotations
 
 import copy
 import math
+from collections.abc import Sequence
 
 from lxml import etree
 
 from notation.position import format_position
 
 from ..rules.core import FILES, NORTH, SIDES, SOUTH, Game, Move, Outcome, Position, Side, side_name
-from .text import FROM_POSITION, _FromPosition, default_title, outcome_of
+from .text import FROM_POSITION, _FromPosition, default_title, outcome_of, result_words
 
 __all__ = ["board_svg", "board_element", "default_title", "hole_centre", "viewbox_size", "HOLE_FILL", "BACKGROUND", "SEED_FILL",
-           "SIDE_COLOURS", "DOT_LIMIT"]
+           "SIDE_COLOURS", "DOT_LIMIT", "RESULT_H", "result_box", "caption_lines"]
 
 SVG_NS = "http://www.w3.org/2000/svg"
 _NSMAP = {None: SVG_NS}
@@ -57,6 +61,9 @@ DOT_LIMIT = 12     # seeds are drawn as dots up to this count
 CLUSTER_DY = -6    # the dots' centre, relative to the hole centre
 COUNT_DY = 19      # the count's baseline, relative to the hole centre
 MANY_DY = 6        # the baseline of a large pile's (centred) count
+RESULT_H = BANK_GAP + BANK_H  # a finished game's result strip, below the bottom bank
+CAPTION_SIZE = 14  # px, a caption line (opt-in, above the diagram)
+CAPTION_LEADING = 20  # from one caption line to the next
 
 # -- colours (the default style; the browser test reads them) ----------------
 BACKGROUND = "#fbf7ef"
@@ -94,6 +101,16 @@ svg {{ font-family: sans-serif; }}
 .bank-count {{ fill: #3b2a18; font-size: 18px; font-weight: bold; text-anchor: end; }}
 .to-move text {{ fill: #3b2a18; font-size: 13px; font-style: italic; }}
 """
+
+
+#: The look of the result strip and of a caption: presentation attributes,
+#: not rules of the default style (which stays the same for every diagram);
+#: CSS of ``style`` overrides them (``.result-box``, ``.result-text``,
+#: ``.diagram-caption``).
+RESULT_BOX = {"fill": "#3b2a18"}
+RESULT_TEXT = {"fill": "#fff3d6", "font-size": "16px", "font-weight": "bold", "text-anchor": "middle"}
+CAPTION_TEXT = {"fill": "#3b2a18", "font-size": f"{CAPTION_SIZE}px"}
+CAPTION_FIRST = {**CAPTION_TEXT, "font-weight": "bold"}
 
 
 def _tag(name: str) -> str:
@@ -295,7 +312,8 @@ def _template(game: Game, flip: bool) -> _Template:
 
 def board_svg(game: Game, position: Position, *, last_move: Move | None = None, flip: bool = False,
               title: str | None = None, style: str | None = None,
-              outcome: Outcome | None | _FromPosition = FROM_POSITION) -> str:
+              outcome: Outcome | None | _FromPosition = FROM_POSITION,
+              caption: Sequence[str] | None = None) -> str:
     """A standalone SVG document of ``position`` (a ``str`` starting with ``<?xml``).
 
     ``last_move`` highlights its origin and the hole where it ended; ``flip``
@@ -303,20 +321,27 @@ def board_svg(game: Game, position: Position, *, last_move: Move | None = None, 
     (game name, move number, side to move); ``style`` is extra CSS, appended
     in a second ``<style>`` element after the default one. A position where
     the game has ended shows the result and its reason (``g#result``) instead
-    of the side to move; ``outcome`` gives it when the position alone cannot
-    tell (the default works it out from the position).
+    of the side to move, in a strip below the board that belongs to neither
+    side (the diagram is taller by :data:`RESULT_H`); ``outcome`` gives it
+    when the position alone cannot tell (the default works it out from the
+    position). ``caption`` is lines of text shown above the diagram
+    (``g#caption``; each broken at a `` · `` or a space where it is wider
+    than the diagram), the first in bold: what a picture shown on its own
+    says of itself (the players, the move, the side to move).
     """
     root = board_element(game, position, last_move=last_move, flip=flip, title=title, style=style,
-                         outcome=outcome)
+                         outcome=outcome, caption=caption)
     return etree.tostring(root, encoding="UTF-8", xml_declaration=True,
                           pretty_print=True).decode("utf-8")
 
 
 def board_element(game: Game, position: Position, *, last_move: Move | None = None, flip: bool = False,
                   title: str | None = None, style: str | None = None,
-                  outcome: Outcome | None | _FromPosition = FROM_POSITION) -> etree._Element:
+                  outcome: Outcome | None | _FromPosition = FROM_POSITION,
+                  caption: Sequence[str] | None = None, result_strip: bool = True) -> etree._Element:
     """The ``<svg>`` element that :func:`board_svg` writes out (a new tree,
-    the caller's to change: a game sheet places several side by side)."""
+    the caller's to change: a game sheet places several side by side, and
+    shows the result in a board's caption: ``result_strip=False``)."""
     over = outcome_of(game, position, outcome)
     template = _template(game, flip)
     root = copy.deepcopy(template.root)
@@ -324,6 +349,10 @@ def board_element(game: Game, position: Position, *, last_move: Move | None = No
     root[1].text = f"{game.id} position {format_position(game, position)}"
     _fill_banks(root, template, position, over)
     _fill_holes(root, template, game, position, last_move)
+    if over is not None and result_strip:
+        _add_result(root, game, result_words(over))
+    if caption:
+        _add_caption(root, game, caption)
     if style is not None:
         extra = etree.Element(_tag("style"))
         extra.set("type", "text/css")
@@ -343,10 +372,84 @@ def _fill_banks(root: etree._Element, template: _Template, position: Position, o
         marker = _el(group, "g", {"id": "to-move", "class": f"to-move {side_name(side).lower()}"})
         _el(marker, "polygon", {"points": f"{x + 92},{y + 11} {x + 92},{y + 25} {x + 104},{y + 18}"})
         _el(marker, "text", {"x": x + 110, "y": y + 23}, "to move")
-    else:
-        marker = _el(group, "g", {"id": "result", "class": "result"})
-        _el(marker, "text", {"class": "bank-side", "x": x + 92, "y": y + 23},
-            f"{over.result} ({over.reason})")
+
+
+def result_box(game: Game) -> tuple[int, int, int, int]:
+    """x, y, width, height of a finished game's result strip (below the
+    bottom bank, the same width: it belongs to neither side)."""
+    bx, by, bw, bh = _board_box(game)
+    return bx, by + bh + LABEL + BANK_GAP + BANK_H + BANK_GAP, bw, BANK_H
+
+
+def _add_result(root: etree._Element, game: Game, words: str) -> None:
+    """The result strip ``g#result``, the diagram made taller to hold it."""
+    width, height = viewbox_size(game)
+    height += RESULT_H
+    root.set("height", str(height))
+    root.set("viewBox", f"0 0 {width} {height}")
+    root[3].set("height", str(height))  # the background
+    x, y, w, h = result_box(game)
+    group = _el(root, "g", {"id": "result", "class": "result"})
+    _el(group, "rect", {"class": "result-box", "x": x, "y": y, "width": w, "height": h, "rx": 8, **RESULT_BOX})
+    _el(group, "text", {"class": "result-text", "x": x + w // 2, "y": y + 24, **RESULT_TEXT}, words)
+
+
+def caption_lines(game: Game, caption: Sequence[str]) -> list[str]:
+    """The lines of ``caption`` as drawn: each broken at a `` · `` (or,
+    for a part still too wide, at a space) into lines that fit the
+    diagram's width (measured in DejaVu Sans Bold, never narrower)."""
+    from .sheet import _text_width
+
+    room = viewbox_size(game)[0] - 2 * MARGIN
+    lines: list[str] = []
+    for given in caption:
+        start = len(lines)
+        for part in given.split(" · "):
+            for word in _words_that_fit(part, room):
+                if len(lines) > start and _text_width(f"{lines[-1]} · {word}", CAPTION_SIZE) <= room:
+                    lines[-1] = f"{lines[-1]} · {word}"
+                else:
+                    lines.append(word)
+        if len(lines) == start:
+            lines.append("")
+    return lines
+
+
+def _words_that_fit(part: str, room: int) -> list[str]:
+    """``part``, or the pieces of it broken at spaces where it is wider than ``room``."""
+    from .sheet import _text_width
+
+    if _text_width(part, CAPTION_SIZE) <= room:
+        return [part]
+    pieces: list[str] = []
+    for word in part.split(" "):
+        if pieces and _text_width(f"{pieces[-1]} {word}", CAPTION_SIZE) <= room:
+            pieces[-1] = f"{pieces[-1]} {word}"
+        else:
+            pieces.append(word)
+    return pieces
+
+
+def _add_caption(root: etree._Element, game: Game, caption: Sequence[str]) -> None:
+    """The caption ``g#caption`` above the diagram, which moves down to make room."""
+    lines = caption_lines(game, caption)
+    shift = MARGIN + len(lines) * CAPTION_LEADING
+    width = int(root.get("width", "0"))
+    height = int(root.get("height", "0")) + shift
+    root.set("height", str(height))
+    root.set("viewBox", f"0 0 {width} {height}")
+    root[3].set("height", str(height))  # the background
+    drawing = etree.Element(_tag("g"))
+    drawing.set("id", "drawing")
+    drawing.set("transform", f"translate(0 {shift})")
+    for child in list(root)[4:]:
+        drawing.append(child)
+    group = _el(root, "g", {"id": "caption", "class": "caption"})
+    for k, line in enumerate(lines):
+        _el(group, "text", {"class": "diagram-caption first" if k == 0 else "diagram-caption",
+                            "x": MARGIN + LABEL, "y": MARGIN + 15 + k * CAPTION_LEADING,
+                            **(CAPTION_FIRST if k == 0 else CAPTION_TEXT)}, line)
+    root.append(drawing)
 
 
 def _fill_holes(root: etree._Element, template: _Template, game: Game, position: Position,
@@ -406,7 +509,8 @@ def page_geometry(game: Game, flip: bool = False) -> dict:
     """What a script needs to fill in the diagram of :func:`board_svg` as
     :func:`board_svg` does (the game page, :mod:`mancala_cli.diagrams.page`):
     each hole's name and centre, the baselines of its count, the seeds'
-    paths, and each bank's corner (South's first)."""
+    paths, each bank's corner (South's first), the diagram's size and where
+    a finished game's result strip goes."""
     template = _template(game, flip)
     return {
         "game": game.id,
@@ -417,4 +521,6 @@ def page_geometry(game: Game, flip: bool = False) -> dict:
         "dots": [""] + [_DOTS[n] for n in range(1, DOT_LIMIT + 1)],
         "banks": [template.bank_box[SOUTH], template.bank_box[NORTH]],
         "marks": {"end": HOLE_R, "endInner": HOLE_R - 4, "ring": HOLE_R + 4},
+        "size": viewbox_size(game),
+        "result": {"box": result_box(game), "boxAttrs": RESULT_BOX, "textAttrs": RESULT_TEXT, "grow": RESULT_H},
     }

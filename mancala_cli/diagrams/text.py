@@ -23,7 +23,7 @@ from typing import Final
 
 from ..rules.core import FILES, NORTH, SOUTH, Game, Move, Outcome, Position, Side, side_name
 
-__all__ = ["board_text", "default_title", "state_words", "outcome_of", "FROM_POSITION"]
+__all__ = ["board_text", "default_title", "state_words", "result_words", "outcome_of", "FROM_POSITION"]
 
 
 class _FromPosition:
@@ -41,15 +41,38 @@ def outcome_of(game: Game, position: Position, outcome: Outcome | None | _FromPo
     return game.outcome(position) if isinstance(outcome, _FromPosition) else outcome
 
 
+def result_words(outcome: Outcome) -> str:
+    """How a game ended, in words that name no side's bank: the winner (or
+    the draw), the final score where the rules score (Bao Kingulu, KG-7: the
+    store, the seeds left in the player's own unreserved holes and those in
+    the holes he reserved), the winner's first, and the rule::
+
+        >>> from mancala_cli.rules.core import Outcome
+        >>> result_words(Outcome("0-1", "KG-7", "S to move has no legal move; score 13-35", (13, 35)))
+        'North wins 35–13 (KG-7)'
+        >>> result_words(Outcome("1/2-1/2", "KK-4b", "draw by repetition"))
+        'Draw (KK-4b)'
+    """
+    score = outcome.score
+    if outcome.result == "1-0":
+        words = "South wins" + ("" if score is None else f" {score[0]}–{score[1]}")
+    elif outcome.result == "0-1":
+        words = "North wins" + ("" if score is None else f" {score[1]}–{score[0]}")
+    else:
+        words = "Draw" + ("" if score is None else f" {score[0]}–{score[1]}")
+    return f"{words} ({outcome.reason})"
+
+
 def state_words(position: Position, outcome: Outcome | None) -> str:
-    """``North to move``, or ``game over: 1-0 (KG-7)`` when the game has ended."""
+    """``North to move``, or ``South wins 35–13 (KG-7)`` when the game has
+    ended (:func:`result_words`)."""
     if outcome is not None:
-        return f"game over: {outcome.result} ({outcome.reason})"
+        return result_words(outcome)
     return f"{side_name(position.side)} to move"
 
 
 def default_title(game: Game, position: Position, outcome: Outcome | None = None) -> str:
-    """``Bao Kingulu — move 12, North to move`` (or ``…, game over: 1-0
+    """``Bao Kingulu — move 12, North to move`` (or ``…, South wins 35–13
     (KG-7)``): the first line of a text board and the ``<title>`` of an SVG
     diagram."""
     return f"{game.name} — move {position.move_number}, {state_words(position, outcome)}"

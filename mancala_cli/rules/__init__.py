@@ -5,8 +5,8 @@ registry of games by id (:mod:`.registry`), perft (:mod:`.perft`) and random
 games (:mod:`.randomgames`). The rules know no notation, no diagrams and no
 command line: a hole is an integer, a position a tuple.
 
-They run on a compiled core where the install built one, else on these
-pure-Python modules (:mod:`.selection`; :data:`CORE` says which). Every name
+They run on the native kernel where the install built it (:mod:`.native`),
+else on these pure-Python modules (:mod:`.selection`; :data:`CORE` says which). Every name
 here loads when first used.
 """
 from __future__ import annotations

@@ -23,13 +23,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, Final, Literal, NamedTuple
-
-try:  # options for the compiled core: mypyc reads them, in pure Python they do nothing
-    from mypy_extensions import mypyc_attr
-except ImportError:  # not installed: nothing reads the options then
-    def mypyc_attr(*attrs: str, **kwattrs: object) -> Any:  # type: ignore[misc]
-        return lambda cls: cls
+from typing import Final, Literal, NamedTuple
 
 #: A side of the board, as position strings and records write it: South
 #: (``"S"``, the first player) or North (``"N"``).
@@ -291,12 +285,10 @@ def win(side: Side) -> str:
 DRAW = "1/2-1/2"
 
 
-@mypyc_attr(native_class=False)
 class MancalaError(Exception):
     """Base of the errors the engine raises."""
 
 
-@mypyc_attr(native_class=False)
 class IllegalMove(MancalaError):
     """A move the rules forbid. ``rule`` is the rule id (``KG-FIRSTLAP``,
     ``ENDLESS``, ``GAME-OVER`` …), ``position`` the position it was tried in."""
@@ -310,7 +302,6 @@ class IllegalMove(MancalaError):
         self.origin = origin
 
 
-@mypyc_attr(native_class=False)
 class InvalidPosition(MancalaError):
     """A position that cannot occur in the game (shape, counts, conservation)."""
 
@@ -321,7 +312,6 @@ def _game_over(over: Outcome, position: Position | None, origin: int) -> Illegal
                        position, origin)
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 class Game(ABC):
     """The rules of one game (chess programmers: this is not a board or a
     game record — the geometry is :attr:`board`, a position a
@@ -520,7 +510,6 @@ class Game(ABC):
             seen[state] = laps
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 class Line:
     """A game in progress: its position, its moves and its repetition history,
     as chess's ``Board`` owns its move stack. Play through a line and the

@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 
 from .core import Game, MancalaError
+from .selection import CORE
 
 #: Each game's module and class, by id; a game's module loads when the game
 #: is first asked for.
@@ -16,6 +17,8 @@ _MODULES = {
     "kimasai-klamroth": ("kimasai_klamroth", "KimasaiKlamroth"),
     "kingulu": ("kingulu", "Kingulu"),
 }
+if CORE == "native":  # the same classes on the native kernel (.native)
+    _MODULES = {game_id: ("native", name) for game_id, (_, name) in _MODULES.items()}
 _GAMES: dict[str, Game] = {}
 
 GAME_IDS = tuple(_MODULES)

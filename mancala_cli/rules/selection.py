@@ -1,22 +1,20 @@
-"""Which core the rules run on: the compiled one, where the install built it
-and it was built from these very sources, else the pure-Python one.
+"""Which core the rules run on: the native kernel, where the install built it
+from these very sources, else the pure-Python rules.
 
-The pure-Python modules of this package are the reference. An install that
-finds a C compiler also compiles them with mypyc (``setup.py``): each module
-then has an extension module beside its source, built from the same text,
-and ``compiled.txt`` beside them records the SHA-256 of every source it was
-built from, and the name of the modules' shared library. The compiled modules are used only when every source still has
-the digest it was built from; an edited source, a missing stamp or
-``MANCALA_PURE=1`` in the environment selects the pure modules, which a finder
-then loads from their sources even where an extension module lies beside
-them.
+The pure-Python modules of this package are the reference and the fallback.
+An install that finds a C compiler also builds the native kernel
+(``_native.c``, by ``setup.py``), which carries the SHA-256 of the sources
+it was built from; the games then run on it (:mod:`.native`) unless the
+sources beside it have changed since (an editable install not rebuilt) or
+``MANCALA_PURE=1`` is in the environment. Whichever core runs, this
+package's modules always load from their sources, even where an extension
+module of an older build lies beside them.
 
-    >>> CORE in ("compiled", "pure")
+    >>> CORE in ("native", "pure")
     True
 """
 from __future__ import annotations
 
-import importlib.machinery
 import importlib.util
 import os
 import sys
@@ -33,52 +31,37 @@ try:  # the interpreter's own SHA-256, which loads faster than OpenSSL's
 except ImportError:  # pragma: no cover (other interpreters)
     from hashlib import sha256
 
-#: The stamp the build writes beside the extension modules: a line
-#: ``library NAME`` (the modules' shared library), then ``MODULE SHA256``
-#: for every module compiled.
-STAMP = "compiled.txt"
+#: The kernel's sources, in the order its digest reads them (as ``setup.py``).
+SOURCES = ("_native.c", "_native_search.h")
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def read_stamp(text: str) -> tuple[str, dict[str, str]]:
-    """The shared library and the digest of every module's source that a stamp records.
-
-    >>> read_stamp("library mancala_cli__mypyc\\ncore 00ff\\n")
-    ('mancala_cli__mypyc', {'core': '00ff'})
-    """
-    library, sources = None, {}
-    for line in text.splitlines():
-        key, value = line.split()
-        if key == "library":
-            library = value
-        else:
-            sources[key] = value
-    if library is None or not sources:
-        raise ValueError("not a stamp of the compiled core")
-    return library, sources
-
-
-def _compiled_modules() -> list[str] | None:
-    """The modules the compiled core holds, if it is here and current, else ``None``."""
+def source_digest(folder: str) -> str | None:
+    """The SHA-256 of the kernel's sources in ``folder``; ``None`` where they
+    are not there (an installed wheel ships the kernel without them)."""
+    digest = sha256()
     try:
-        with open(os.path.join(_HERE, STAMP), encoding="utf-8") as handle:
-            library, sources = read_stamp(handle.read())
-        if importlib.util.find_spec(library) is None:
-            return None
-        suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
-        for module, digest in sources.items():
-            with open(os.path.join(_HERE, f"{module}.py"), "rb") as source:
-                if sha256(source.read()).hexdigest() != digest:
-                    return None
-            if not os.path.exists(os.path.join(_HERE, module + suffix)):
-                return None
-        return list(sources)
-    except (OSError, ValueError, ImportError):
+        for name in SOURCES:
+            with open(os.path.join(folder, name), "rb") as source:
+                digest.update(source.read())
+    except OSError:
         return None
+    return digest.hexdigest()
 
 
-class _PureFinder:
+def kernel_is_current(built: str, folder: str) -> bool:
+    """Whether a kernel built from sources of digest ``built`` matches the
+    sources in ``folder`` (true where there are none to compare).
+
+    >>> kernel_is_current("00ff", "/nonexistent")
+    True
+    """
+    here = source_digest(folder)
+    return here is None or here == built
+
+
+class _SourceFinder:
     """Loads this package's modules from their sources, never from an
     extension module lying beside them (a finder of ``sys.meta_path``)."""
 
@@ -93,14 +76,17 @@ class _PureFinder:
         return importlib.util.spec_from_file_location(fullname, source)
 
 
-def _choose() -> Literal["compiled", "pure"]:
-    compiled = None if os.environ.get("MANCALA_PURE", "") not in ("", "0") else _compiled_modules()
-    if compiled is not None:
-        return "compiled"
-    if not any(isinstance(finder, _PureFinder) for finder in sys.meta_path):
-        sys.meta_path.insert(0, _PureFinder())
-    return "pure"
+def _choose() -> Literal["native", "pure"]:
+    if not any(isinstance(finder, _SourceFinder) for finder in sys.meta_path):
+        sys.meta_path.insert(0, _SourceFinder())
+    if os.environ.get("MANCALA_PURE", "") not in ("", "0"):
+        return "pure"
+    try:
+        from . import _native
+    except ImportError:
+        return "pure"
+    return "native" if kernel_is_current(_native.SOURCE_DIGEST, _HERE) else "pure"
 
 
-#: ``"compiled"`` or ``"pure"``: the core the rules of this process run on.
-CORE: Literal["compiled", "pure"] = _choose()
+#: ``"native"`` or ``"pure"``: the core the rules of this process run on.
+CORE: Literal["native", "pure"] = _choose()

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Collection
-from typing import Final
+from typing import Any, Final
 
 from .core import DRAW, SOUTH, Game, Move, Position
 
@@ -108,6 +108,8 @@ class Solver:
         self.progress: Progress | None = None
         self.started = 0.0
         self.reached = 0
+        #: The native search of the solve under way, where the game runs on the native kernel.
+        self.kernel: Any = None
 
     # -- the public API ----------------------------------------------------
     def solve(self, position: Position, *, depth: int | None = None, nodes: int | None = None,
@@ -148,6 +150,8 @@ class Solver:
         root_key = self.key(position, past)
         if not self.history_game:
             self.path.add(root_key)
+        search_kernel = getattr(game, "search_kernel", None)
+        self.kernel = None if search_kernel is None else search_kernel(self, position)
         for iteration in range(first, deepest + 1):
             for i, (move, after) in enumerate(children):
                 low, high = bounds[i]
@@ -215,6 +219,10 @@ class Solver:
         """Bounds ``(low, high)`` of the value of ``position`` for the side to
         move; the search may stop once it knows the value is at most ``alpha``
         or at least ``beta``."""
+        if self.kernel is not None:  # the same search, native (rules/native.py)
+            bounds = self.kernel.search(position, depth, alpha, beta, past, ply, self.nodes)
+            self.nodes, self.stopped = self.kernel.nodes, self.kernel.stopped
+            return bounds
         if self.stopped or self.out_of_time():
             self.stopped = True
             return LOSS, WIN

@@ -1,0 +1,154 @@
+"""Proofs of a won position that a reader can check without the solver.
+
+A *proof* that the side to move wins a position is a strategy: one move for
+every position of the winner that the strategy reaches, against every reply
+of the loser. :func:`write_proof` asks the solver (:mod:`mancala_cli.rules.solver`)
+which move to choose, and :meth:`Proof.text` writes the strategy down; a
+separate checker (``benchmarks/check_proof.py``) replays it with the rules
+alone: every reply of the loser, the winner's move from the proof, until every
+line has ended in the winner's win, and no position recurs on a line::
+
+    >>> from mancala_cli import get_game, parse_position
+    >>> game = get_game("kingulu")
+    >>> proof = write_proof(game, parse_position(game, "0,0,0,6*,2,9*/0,0,2,2,4,0 S 10-13 8"))
+    >>> proof.winner, len(proof.strategy)
+    ('S', 4)
+    >>> print(proof.text(), end="")
+    mancala proof 1
+    game kingulu
+    start 0,0,0,6*,2,9*/0,0,2,2,4,0 S 10-13 8
+    winner S
+    moves 4
+    0,0,0,6*,2,9*/0,0,2,2,4,0 S 10-13 d1
+    0,0,0,7*,0,9*/0,0,0,0,5,1 S 10-16 e1
+    0,0,1,9*,0,10*/0,0,0,0,0,2 S 10-16 f1
+    0,1,0,8*,1,10*/0,0,0,0,0,2 S 10-16 f1
+
+The text: four header lines (``game``, ``start`` as a position string,
+``winner``, ``moves`` N), then N lines, sorted, each a position of the winner
+(the first three fields of its position string: rows, side, banks; the move
+number does not change the game) and the hole the winner sows from there.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .positions import format_position
+from .rules.core import Game, Position
+from .rules.solver import Solver
+
+#: The first line of a proof's text.
+HEADER = "mancala proof 1"
+
+Key = tuple
+
+
+def key(position: Position) -> Key:
+    """What decides the rest of a game without a repetition rule: all but the move number."""
+    return (position.holes, position.side, position.banks, position.reserved)
+
+
+class NoProof(ValueError):
+    """The solver proves no winning move at a position of the proof (or the game
+    has a repetition rule, whose results depend on the line)."""
+
+
+@dataclass
+class Proof:
+    """A winning strategy from ``start`` for ``winner`` (the side to move at
+    ``start``): ``strategy`` maps the :func:`key` of every position of the
+    winner that it reaches (and that is not over) to that position and the
+    hole to sow from. ``solves`` and ``nodes`` count the solver's work."""
+
+    game: Game
+    start: Position
+    winner: str
+    strategy: dict[Key, tuple[Position, int]] = field(default_factory=dict)
+    solves: int = 0
+    nodes: int = 0
+
+    def text(self) -> str:
+        """The proof as the checker reads it (see the module's docstring)."""
+        game = self.game
+        lines = sorted(" ".join(format_position(game, position).split()[:3] + [game.board.name(origin)])
+                       for position, origin in self.strategy.values())
+        return "".join(f"{line}\n" for line in [HEADER, f"game {game.id}", f"start {format_position(game, self.start)}",
+                                               f"winner {self.winner}", f"moves {len(lines)}", *lines])
+
+    def principal_variation(self) -> list[int]:
+        """The origins of a line from ``start`` to the end of the game: the
+        winner plays the proof's move, the loser the reply after which the
+        proof's line to the end is longest (the first such in the order of
+        the legal moves)."""
+        game = self.game
+        plies: dict[Key, int] = {}
+
+        def length(position: Position) -> int:   # the longest line to the end under the strategy
+            k = key(position)
+            known = plies.get(k)
+            if known is None:
+                if position.side == self.winner:
+                    step = self.strategy.get(k)
+                    known = 0 if step is None else 1 + length(game.play(position, step[1])[1])
+                else:
+                    known = max((1 + length(after) for _, after in game.successors(position)), default=0)
+                plies[k] = known
+            return known
+
+        line: list[int] = []
+        position = self.start
+        while True:
+            if position.side == self.winner:
+                step = self.strategy.get(key(position))
+                if step is None:
+                    return line
+                origin = step[1]
+                position = game.play(position, origin)[1]
+            else:
+                replies = list(game.successors(position))
+                if not replies:
+                    return line
+                move, position = max(replies, key=lambda reply: length(reply[1]))
+                origin = move.origin
+            line.append(origin)
+
+
+def write_proof(game: Game, start: Position, *, solver: Solver | None = None) -> Proof:
+    """A proof that the side to move at ``start`` wins. At each of the winner's
+    positions the winner plays the first move, captures first (larger first),
+    then reservations, then by origin, after which the solver proves a loss
+    for the opponent; every reply of the opponent is followed. Raises
+    :class:`NoProof` where the solver proves no such move."""
+    if game.uses_history:
+        raise NoProof(f"{game.id} has a repetition rule: a proof would depend on the line")
+    solver = Solver(game) if solver is None else solver
+    proof = Proof(game, start, start.side)
+    lost: dict[Key, bool] = {}        # the solver's verdict on the loser's positions: lost or not
+    followed: set[Key] = set()        # the loser's positions whose replies are followed
+    stack = [start]
+    while stack:
+        position = stack.pop()
+        k = key(position)
+        if position.side == proof.winner:
+            if k in proof.strategy:
+                continue
+            moves = sorted(game.successors(position), key=lambda m: (m[0].captured, m[0].reserved), reverse=True)
+            for move, after in moves:
+                after_key = key(after)
+                verdict = lost.get(after_key)
+                if verdict is None:
+                    solution = solver.solve(after)
+                    proof.solves += 1
+                    proof.nodes += solution.nodes
+                    verdict = lost[after_key] = solution.result == "loss"
+                if verdict:
+                    proof.strategy[k] = (position, move.origin)
+                    stack.append(after)
+                    break
+            else:
+                if moves:
+                    raise NoProof(f"the solver proves no winning move at {format_position(game, position)}")
+        elif k not in followed:
+            followed.add(k)
+            stack.extend(after for _, after in game.successors(position))
+    return proof

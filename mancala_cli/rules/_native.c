@@ -1,0 +1,824 @@
+/* The native kernel of the rules: the three games' boards as flat arrays,
+ * move generation and sowing (with the exact endless-sowing decision and the
+ * rule id of every illegal move), and the search (alpha-beta over
+ * win/draw/loss bounds with a Zobrist-hashed transposition table bounded by
+ * bytes).
+ *
+ * The pure-Python modules beside this file are the reference: every function
+ * here mirrors one of theirs step for step, and tests/test_native*.py hold
+ * both together.  The Python side is mancala_cli/rules/native.py.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#ifndef SOURCE_DIGEST
+#define SOURCE_DIGEST ""
+#endif
+
+enum { MACKAY = 0, KLAMROTH = 1, KINGULU = 2, GAMES = 3 };
+#define MAXH 48
+#define LAP_LIMIT 1000
+#define WATCH_FROM 32
+/* The most seeds a hole may hold for the kernel to play a position; beyond
+ * it (never in a valid position) the Python rules play it. */
+#define MAX_SEEDS 255
+
+enum {
+    OK = 0,
+    ERR_ORIGIN = 1,
+    ERR_EMPTY = 2,
+    ERR_RESERVED = 3,
+    ERR_BLOCKED = 4,
+    ERR_FIRSTLAP = 5,
+    ERR_ENDLESS_LIMIT = 6,
+    ERR_ENDLESS_REPEAT = 7,
+};
+
+typedef struct {
+    int size, files, ranks, half;
+    int clen;
+    int circuit[2][MAXH];  /* per side, in sowing order */
+    int place[2][MAXH];    /* a hole's place on its side's circuit, -1 if none */
+    int opposite[MAXH];
+    int front_lo[2];       /* a side's front row: [front_lo, front_lo + files) */
+    int step[MAXH];        /* klamroth: the hole a stone steps into */
+    int behind[MAXH];      /* klamroth: the back hole behind a front hole */
+} Geo;
+
+static Geo GEO[GAMES];
+
+typedef struct {
+    int holes[MAXH];
+    int side;             /* 0 South, 1 North */
+    int banks[2];
+    long long move_number;
+    uint64_t reserved;    /* kingulu: a bit per reserved hole */
+} State;
+
+typedef struct {
+    int end, captured, reserves, laps;
+    int error, hole, repeated;
+} Result;
+
+/* -- geometry, built as core.Board builds it ------------------------------ */
+
+static int opposite_of(int ranks, int files, int hole)
+{
+    int rank = hole / files + 1, file = hole % files, facing;
+    if (ranks == 2)
+        facing = 3 - rank;
+    else
+        facing = rank <= 2 ? 3 : 2;
+    return (facing - 1) * files + file;
+}
+
+static void build_geo(Geo *g, int ranks, int files, int clockwise)
+{
+    int size = ranks * files, side, i;
+    g->size = size;
+    g->files = files;
+    g->ranks = ranks;
+    g->half = size / 2;
+    for (side = 0; side < 2; side++)
+        for (i = 0; i < MAXH; i++)
+            g->place[side][i] = -1;
+    int ccw[2][MAXH], n = 0;
+    if (ranks == 4) {
+        /* South: rows[0] + rows[1][::-1]; North: rows[3][::-1] + rows[2] */
+        for (i = 0; i < files; i++) ccw[0][n++] = i;
+        for (i = files - 1; i >= 0; i--) ccw[0][n++] = files + i;
+        n = 0;
+        for (i = files - 1; i >= 0; i--) ccw[1][n++] = 3 * files + i;
+        for (i = 0; i < files; i++) ccw[1][n++] = 2 * files + i;
+        g->clen = 2 * files;
+        g->front_lo[0] = files;
+        g->front_lo[1] = 2 * files;
+    } else {
+        /* one circuit: rows[0] + rows[1][::-1]; North's starts at rows[1][::-1] */
+        int whole[MAXH];
+        for (i = 0; i < files; i++) whole[n++] = i;
+        for (i = files - 1; i >= 0; i--) whole[n++] = files + i;
+        for (i = 0; i < size; i++) {
+            ccw[0][i] = whole[i];
+            ccw[1][i] = whole[(i + files) % size];
+        }
+        g->clen = size;
+        g->front_lo[0] = 0;
+        g->front_lo[1] = files;
+    }
+    for (side = 0; side < 2; side++)
+        for (i = 0; i < g->clen; i++) {
+            g->circuit[side][i] = clockwise ? ccw[side][g->clen - 1 - i] : ccw[side][i];
+        }
+    for (side = 0; side < 2; side++)
+        for (i = 0; i < g->clen; i++)
+            g->place[side][g->circuit[side][i]] = i;
+    for (i = 0; i < size; i++) {
+        g->opposite[i] = opposite_of(ranks, files, i);
+        g->step[i] = -1;
+        g->behind[i] = -1;
+    }
+    for (side = 0; side < 2; side++)
+        for (i = 0; i < g->clen; i++)
+            g->step[ccw[side][i]] = ccw[side][(i + 1) % g->clen];
+    if (ranks == 4)
+        for (i = 0; i < size; i++) {
+            int rank = i / files + 1;
+            if (rank == 2) g->behind[i] = i - files;
+            if (rank == 3) g->behind[i] = i + files;
+        }
+}
+
+/* -- endless sowing: the lap-end states of one move ------------------------ */
+
+/* The lap limit of the move being played (LAP_LIMIT unless the caller
+ * passes a lower one) and the lap from which going_on is called. */
+static int lap_limit = LAP_LIMIT, watch_from = WATCH_FROM;
+
+static int set_limit(PyObject *limit)
+{
+    long long v;
+    if (limit == NULL) v = LAP_LIMIT;
+    else if (!PyLong_CheckExact(limit)) return -1;
+    else {
+        int overflow;
+        v = PyLong_AsLongLongAndOverflow(limit, &overflow);
+        if (overflow || v < 1 || v > LAP_LIMIT) return -1;
+    }
+    lap_limit = (int)v;
+    watch_from = lap_limit < WATCH_FROM ? lap_limit : WATCH_FROM;
+    return 0;
+}
+
+#define SEEN_SLOTS 4096
+static unsigned char seen_board[LAP_LIMIT + 1][MAXH + 1];
+static int seen_lap[SEEN_SLOTS];
+static int seen_count;
+
+static uint64_t board_hash(const int *holes, int size, int hole)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (int i = 0; i < size; i++) {
+        h ^= (uint64_t)holes[i];
+        h *= 1099511628211ULL;
+    }
+    h ^= (uint64_t)hole + 0x9e3779b97f4a7c15ULL;
+    h *= 1099511628211ULL;
+    return h;
+}
+
+/* Core.going_on: lap ``laps`` ended in ``hole`` and the move goes on. */
+static int going_on(const Geo *g, const int *holes, int hole, int laps, Result *r)
+{
+    if (laps >= lap_limit) {
+        r->error = ERR_ENDLESS_LIMIT;
+        r->laps = laps;
+        r->hole = hole;
+        return 1;
+    }
+    if (laps >= WATCH_FROM) {
+        if (seen_count == 0) {
+            seen_count = 0;
+            for (int i = 0; i < SEEN_SLOTS; i++) seen_lap[i] = 0;
+        }
+        uint64_t h = board_hash(holes, g->size, hole);
+        unsigned slot = (unsigned)(h & (SEEN_SLOTS - 1));
+        while (seen_lap[slot]) {
+            const unsigned char *b = seen_board[seen_lap[slot]];
+            int same = b[g->size] == hole;
+            for (int i = 0; same && i < g->size; i++)
+                same = b[i] == holes[i];
+            if (same) {
+                r->error = ERR_ENDLESS_REPEAT;
+                r->laps = laps;
+                r->hole = hole;
+                r->repeated = seen_lap[slot];
+                return 1;
+            }
+            slot = (slot + 1) & (SEEN_SLOTS - 1);
+        }
+        for (int i = 0; i < g->size; i++) seen_board[laps][i] = (unsigned char)holes[i];
+        seen_board[laps][g->size] = (unsigned char)hole;
+        seen_lap[slot] = laps;
+        seen_count++;
+    }
+    return 0;
+}
+
+/* core.sow: one lap; returns the circuit place of the last seed. */
+static inline int sow(int *holes, const int *circuit, int length, int place, int hand)
+{
+    int rounds = hand / length, rest = hand % length, k;
+    if (rounds)
+        for (k = 0; k < length; k++) holes[circuit[k]] += rounds;
+    for (k = place; k < place + rest; k++) holes[circuit[k % length]] += 1;
+    return (place + hand - 1) % length;
+}
+
+static inline void pass_turn(State *s)
+{
+    if (s->side == 1) {
+        s->side = 0;
+        s->move_number++;
+    } else
+        s->side = 1;
+}
+
+static inline int check_origin(const Geo *g, const State *s, int origin, Result *r)
+{
+    int lo = s->side * g->half;
+    if (origin < lo || origin >= lo + g->half) {
+        r->error = ERR_ORIGIN;
+        return 1;
+    }
+    if (s->holes[origin] == 0) {
+        r->error = ERR_EMPTY;
+        return 1;
+    }
+    return 0;
+}
+
+/* kimasai_mackay.KimasaiMackay._move */
+static void mackay_move(State *s, int origin, Result *r)
+{
+    const Geo *g = &GEO[MACKAY];
+    int *holes = s->holes, side = s->side;
+    r->error = OK;
+    seen_count = 0;
+    if (check_origin(g, s, origin, r)) return;
+    int phase = (s->banks[0] || s->banks[1]) ? 1 : 2;
+    int first_turn = s->move_number == 1 && side == 0;
+    if (phase == 1 && !first_turn && s->banks[side]) {
+        holes[origin] += 1;
+        s->banks[side] -= 1;
+    }
+    const int *circuit = g->circuit[side];
+    int length = g->clen, inner_lo = g->front_lo[side], raided = 0, laps = 0, hole;
+    int hand = holes[origin];
+    holes[origin] = 0;
+    int place = g->place[side][origin] + 1;
+    for (;;) {
+        laps++;
+        int last = sow(holes, circuit, length, place, hand);
+        hole = circuit[last];
+        if (holes[hole] == 1) break;
+        if (laps >= watch_from && going_on(g, holes, hole, laps, r)) return;
+        int facing = g->opposite[hole];
+        if (phase == 2 && hole >= inner_lo && hole < inner_lo + g->files && holes[facing]) {
+            hand = holes[facing];
+            holes[facing] = 0;
+            raided += hand;
+            place = last;
+        } else {
+            hand = holes[hole];
+            holes[hole] = 0;
+            place = last + 1;
+        }
+    }
+    pass_turn(s);
+    r->end = hole;
+    r->captured = raided;
+    r->reserves = 0;
+    r->laps = laps;
+}
+
+/* kimasai_klamroth.KimasaiKlamroth._move */
+static void klamroth_move(State *s, int origin, Result *r)
+{
+    const Geo *g = &GEO[KLAMROTH];
+    int *holes = s->holes, side = s->side;
+    r->error = OK;
+    if (check_origin(g, s, origin, r)) return;
+    int target = g->step[origin];
+    if (holes[target]) {
+        r->error = ERR_BLOCKED;
+        r->hole = target;
+        return;
+    }
+    holes[origin] = 0;
+    holes[target] = 1;
+    int captured = 0;
+    int lo = g->front_lo[side];
+    if (target >= lo && target < lo + g->files) {
+        int facing = g->opposite[target];
+        if (holes[facing]) {
+            holes[facing] = 0;
+            captured = 1;
+            int back = g->behind[facing];
+            if (holes[back]) {
+                holes[back] = 0;
+                captured = 2;
+            }
+            s->banks[side] += captured;
+        }
+    }
+    pass_turn(s);
+    r->end = target;
+    r->captured = captured;
+    r->reserves = 0;
+    r->laps = 1;
+}
+
+/* kingulu.Kingulu._move */
+static void kingulu_move(State *s, int origin, Result *r)
+{
+    const Geo *g = &GEO[KINGULU];
+    int *holes = s->holes, side = s->side;
+    r->error = OK;
+    seen_count = 0;
+    if (check_origin(g, s, origin, r)) return;
+    uint64_t reserved = s->reserved;
+    if (reserved >> origin & 1) {
+        r->error = ERR_RESERVED;
+        return;
+    }
+    const int *circuit = g->circuit[0];
+    int length = g->clen, lo = side * g->half, hi = lo + g->half;
+    int captured = 0, reserves = 0, laps = 0, hole;
+    int hand = holes[origin];
+    holes[origin] = 0;
+    int place = g->place[0][origin] + 1;
+    for (;;) {
+        laps++;
+        int last = sow(holes, circuit, length, place, hand);
+        hole = circuit[last];
+        int before = holes[hole] - 1;
+        int mine = hole >= lo && hole < hi;
+        if (reserved >> hole & 1) break;
+        if (!mine && before == 3) {
+            if (hand >= 2) {
+                holes[circuit[(last - 1 + length) % length]] -= 1;
+                holes[hole] += 1;
+            }
+            s->reserved = reserved | (1ULL << hole);
+            reserves = 1;
+            break;
+        }
+        if (before == 0) {
+            int facing = g->opposite[hole];
+            if (mine && !(reserved >> facing & 1) && holes[facing]) {
+                captured = holes[facing];
+                holes[facing] = 0;
+                holes[hole] = 0;
+                s->banks[side] += captured + 1;
+            }
+            break;
+        }
+        if (laps == 1 && mine) {
+            r->error = ERR_FIRSTLAP;
+            r->hole = hole;
+            return;
+        }
+        if (laps >= watch_from && going_on(g, holes, hole, laps, r)) return;
+        hand = holes[hole];
+        holes[hole] = 0;
+        place = last + 1;
+    }
+    pass_turn(s);
+    r->end = hole;
+    r->captured = captured;
+    r->reserves = reserves;
+    r->laps = laps;
+}
+
+static inline void play(int game, State *s, int origin, Result *r)
+{
+    switch (game) {
+    case MACKAY: mackay_move(s, origin, r); break;
+    case KLAMROTH: klamroth_move(s, origin, r); break;
+    default: kingulu_move(s, origin, r); break;
+    }
+}
+
+/* The origins worth trying (Game._origins, Kingulu._origins), in index order. */
+static inline int try_origin(int game, const State *s, int h)
+{
+    return s->holes[h] && !(game == KINGULU && (s->reserved >> h & 1));
+}
+
+/* -- the Python objects ------------------------------------------------------ */
+
+static PyObject *MoveType, *PositionType, *SideS, *SideN;
+static PyObject *str_holes, *str_side, *str_banks, *str_move_number, *str_reserved;
+
+static int side_of(PyObject *side)
+{
+    if (side == SideS) return 0;
+    if (side == SideN) return 1;
+    if (!PyUnicode_Check(side)) return -1;
+    if (PyUnicode_Compare(side, SideS) == 0) return 0;
+    if (PyUnicode_Compare(side, SideN) == 0) return 1;
+    if (PyErr_Occurred()) PyErr_Clear();
+    return -1;
+}
+
+static int read_int(PyObject *o, long long *out)
+{
+    if (!PyLong_CheckExact(o)) return -1;
+    int overflow;
+    *out = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow || (*out == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        return -1;
+    }
+    return 0;
+}
+
+/* Reads holes (a list or tuple), banks, side, move number and reserved holes
+ * into a state; 0 when the kernel can play it, -1 when not (the Python rules
+ * play it then). */
+static int read_holes(int game, PyObject *holes, State *s)
+{
+    const Geo *g = &GEO[game];
+    Py_ssize_t n;
+    PyObject **items;
+    if (PyList_CheckExact(holes)) {
+        n = PyList_GET_SIZE(holes);
+        items = ((PyListObject *)holes)->ob_item;
+    } else if (PyTuple_CheckExact(holes)) {
+        n = PyTuple_GET_SIZE(holes);
+        items = ((PyTupleObject *)holes)->ob_item;
+    } else
+        return -1;
+    if (n != g->size) return -1;
+    long long total = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long long v;
+        if (read_int(items[i], &v) || v < 0 || v > MAX_SEEDS) return -1;
+        s->holes[i] = (int)v;
+        total += v;
+    }
+    /* (so that no hole can hold more than MAX_SEEDS while a move is sown) */
+    return total <= MAX_SEEDS ? 0 : -1;
+}
+
+static int read_rest(int game, PyObject *side, PyObject *banks, PyObject *number, PyObject *reserved, State *s)
+{
+    Py_ssize_t n;
+    PyObject **items;
+    s->side = side_of(side);
+    if (s->side < 0) return -1;
+    if (PyList_CheckExact(banks)) {
+        n = PyList_GET_SIZE(banks);
+        items = ((PyListObject *)banks)->ob_item;
+    } else if (PyTuple_CheckExact(banks)) {
+        n = PyTuple_GET_SIZE(banks);
+        items = ((PyTupleObject *)banks)->ob_item;
+    } else
+        return -1;
+    if (n != 2) return -1;
+    for (int i = 0; i < 2; i++) {
+        long long v;
+        if (read_int(items[i], &v) || v < 0 || v > 65535) return -1;
+        s->banks[i] = (int)v;
+    }
+    if (read_int(number, &s->move_number) || s->move_number > (1LL << 60)) return -1;
+    s->reserved = 0;
+    if (!PyFrozenSet_CheckExact(reserved)) return -1;
+    if (PySet_GET_SIZE(reserved)) {
+        if (game != KINGULU) return -1;
+        Py_ssize_t pos = 0;
+        PyObject *key;
+        Py_hash_t hash;
+        while (_PySet_NextEntry(reserved, &pos, &key, &hash)) {
+            long long v;
+            if (read_int(key, &v) || v < 0 || v >= GEO[game].size) return -1;
+            s->reserved |= 1ULL << v;
+        }
+    }
+    return 0;
+}
+
+static int read_position(int game, PyObject *position, State *s)
+{
+    if (!PyTuple_Check(position) || PyTuple_GET_SIZE(position) != 5) return -1;
+    if (read_holes(game, PyTuple_GET_ITEM(position, 0), s)) return -1;
+    return read_rest(game, PyTuple_GET_ITEM(position, 1), PyTuple_GET_ITEM(position, 2),
+                     PyTuple_GET_ITEM(position, 3), PyTuple_GET_ITEM(position, 4), s);
+}
+
+/* A tuple of the named-tuple class ``type`` holding ``items`` (stolen). */
+static PyObject *named(PyObject *type, PyObject **items, int n)
+{
+    PyObject *t = ((PyTypeObject *)type)->tp_alloc((PyTypeObject *)type, n);
+    if (t == NULL) {
+        for (int i = 0; i < n; i++) Py_XDECREF(items[i]);
+        return NULL;
+    }
+    for (int i = 0; i < n; i++) {
+        if (items[i] == NULL) {
+            Py_DECREF(t);
+            for (int j = i + 1; j < n; j++) Py_XDECREF(items[j]);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, items[i]);
+    }
+    return t;
+}
+
+static PyObject *make_move(int origin, const Result *r)
+{
+    PyObject *items[5] = {PyLong_FromLong(origin), PyLong_FromLong(r->end), PyLong_FromLong(r->captured),
+                          PyBool_FromLong(r->reserves), PyLong_FromLong(r->laps)};
+    return named(MoveType, items, 5);
+}
+
+static PyObject *make_error(const Result *r)
+{
+    return Py_BuildValue("(iiii)", r->error, r->hole, r->laps, r->repeated);
+}
+
+static PyObject *int_tuple(const int *v, int n)
+{
+    PyObject *t = PyTuple_New(n);
+    if (t == NULL) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PyLong_FromLong(v[i]);
+        if (x == NULL) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, x);
+    }
+    return t;
+}
+
+/* The reserved holes after a move: the old frozenset itself when unchanged,
+ * else ``old | {hole}`` built as the pure rules build it (so that even the
+ * set's iteration order, which repr shows, is the same). */
+static PyObject *reserved_set(int game, uint64_t mask, uint64_t old_mask, PyObject *old)
+{
+    if (mask == old_mask) {
+        Py_INCREF(old);
+        return old;
+    }
+    PyObject *added = PySet_New(NULL);
+    if (added == NULL) return NULL;
+    for (int h = 0; h < GEO[game].size; h++)
+        if ((mask & ~old_mask) >> h & 1) {
+            PyObject *x = PyLong_FromLong(h);
+            if (x == NULL || PySet_Add(added, x) < 0) {
+                Py_XDECREF(x);
+                Py_DECREF(added);
+                return NULL;
+            }
+            Py_DECREF(x);
+        }
+    PyObject *set = PyNumber_Or(old, added);
+    Py_DECREF(added);
+    return set;
+}
+
+static PyObject *make_position(int game, const State *s, const State *before, PyObject *old_reserved,
+                               PyObject *old_holes)
+{
+    (void)old_holes;
+    PyObject *items[5];
+    items[0] = int_tuple(s->holes, GEO[game].size);
+    items[1] = s->side ? SideN : SideS;
+    Py_INCREF(items[1]);
+    items[2] = int_tuple(s->banks, 2);
+    items[3] = PyLong_FromLongLong(s->move_number);
+    items[4] = reserved_set(game, s->reserved, before->reserved, old_reserved);
+    return named(PositionType, items, 5);
+}
+
+/* native.init(Move, Position, "S", "N"): the classes the kernel builds. */
+static PyObject *k_init(PyObject *self, PyObject *args)
+{
+    PyObject *move, *position, *s, *n;
+    if (!PyArg_ParseTuple(args, "OOUU", &move, &position, &s, &n)) return NULL;
+    if (!PyType_Check(move) || !PyType_IsSubtype((PyTypeObject *)move, &PyTuple_Type) ||
+        !PyType_Check(position) || !PyType_IsSubtype((PyTypeObject *)position, &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "Move and Position must be tuple classes");
+        return NULL;
+    }
+    Py_XSETREF(MoveType, Py_NewRef(move));
+    Py_XSETREF(PositionType, Py_NewRef(position));
+    Py_XSETREF(SideS, Py_NewRef(s));
+    Py_XSETREF(SideN, Py_NewRef(n));
+    Py_RETURN_NONE;
+}
+
+static int game_arg(int game)
+{
+    if (game < 0 || game >= GAMES) {
+        PyErr_SetString(PyExc_ValueError, "no such game");
+        return -1;
+    }
+    if (MoveType == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "the kernel is not initialised");
+        return -1;
+    }
+    return 0;
+}
+
+/* native.move(game, now, origin[, lap_limit]): plays ``origin`` on the MutablePosition
+ * ``now`` in place and returns the Move; an illegal move returns a plain
+ * tuple (error, hole, laps, repeated) and leaves ``now`` as it was; a
+ * position the kernel does not take returns None (``now`` untouched). */
+static PyObject *k_move(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3 && nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "move(game, now, origin[, lap_limit])");
+        return NULL;
+    }
+    if (set_limit(nargs == 4 ? args[3] : NULL)) Py_RETURN_NONE;
+    int game = (int)PyLong_AsLong(args[0]);
+    if (PyErr_Occurred() || game_arg(game)) return NULL;
+    PyObject *now = args[1];
+    long long origin;
+    if (read_int(args[2], &origin) || origin < 0 || origin >= GEO[game].size) Py_RETURN_NONE;
+    PyObject *holes = PyObject_GetAttr(now, str_holes);
+    PyObject *side = NULL, *banks = NULL, *number = NULL, *reserved = NULL, *out = NULL;
+    if (holes == NULL) return NULL;
+    if (!PyList_CheckExact(holes)) goto decline;
+    if ((side = PyObject_GetAttr(now, str_side)) == NULL) goto fail;
+    if ((banks = PyObject_GetAttr(now, str_banks)) == NULL) goto fail;
+    if ((number = PyObject_GetAttr(now, str_move_number)) == NULL) goto fail;
+    if ((reserved = PyObject_GetAttr(now, str_reserved)) == NULL) goto fail;
+    if (!PyList_CheckExact(banks)) goto decline;
+    State s, before;
+    if (read_holes(game, holes, &s) || read_rest(game, side, banks, number, reserved, &s)) goto decline;
+    before = s;
+    Result r;
+    play(game, &s, (int)origin, &r);
+    if (r.error) {
+        out = make_error(&r);
+        goto done;
+    }
+    out = make_move((int)origin, &r);
+    if (out == NULL) goto fail;
+    for (int i = 0; i < GEO[game].size; i++)
+        if (s.holes[i] != before.holes[i]) {
+            PyObject *x = PyLong_FromLong(s.holes[i]);
+            if (x == NULL) goto fail;
+            PyList_SetItem(holes, i, x);
+        }
+    for (int i = 0; i < 2; i++)
+        if (s.banks[i] != before.banks[i]) {
+            PyObject *x = PyLong_FromLong(s.banks[i]);
+            if (x == NULL) goto fail;
+            PyList_SetItem(banks, i, x);
+        }
+    if (PyObject_SetAttr(now, str_side, s.side ? SideN : SideS) < 0) goto fail;
+    if (s.move_number != before.move_number) {
+        PyObject *x = PyLong_FromLongLong(s.move_number);
+        if (x == NULL) goto fail;
+        int bad = PyObject_SetAttr(now, str_move_number, x);
+        Py_DECREF(x);
+        if (bad < 0) goto fail;
+    }
+    if (s.reserved != before.reserved) {
+        PyObject *x = reserved_set(game, s.reserved, before.reserved, reserved);
+        if (x == NULL) goto fail;
+        int bad = PyObject_SetAttr(now, str_reserved, x);
+        Py_DECREF(x);
+        if (bad < 0) goto fail;
+    }
+    goto done;
+decline:
+    out = Py_NewRef(Py_None);
+    goto done;
+fail:
+    Py_CLEAR(out);
+done:
+    Py_XDECREF(holes);
+    Py_XDECREF(side);
+    Py_XDECREF(banks);
+    Py_XDECREF(number);
+    Py_XDECREF(reserved);
+    return out;
+}
+
+/* native.successors(game, position, positions[, lap_limit]): the legal moves of
+ * ``position`` by origin in index order, each a Move, or with
+ * ``positions`` true a (Move, Position) pair; None when the kernel does
+ * not take the position.  End conditions are the caller's. */
+static PyObject *k_successors(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3 && nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "successors(game, position, positions[, lap_limit])");
+        return NULL;
+    }
+    if (set_limit(nargs == 4 ? args[3] : NULL)) Py_RETURN_NONE;
+    int game = (int)PyLong_AsLong(args[0]);
+    if (PyErr_Occurred() || game_arg(game)) return NULL;
+    PyObject *position = args[1];
+    int pairs = PyObject_IsTrue(args[2]);
+    State s;
+    if (read_position(game, position, &s)) Py_RETURN_NONE;
+    PyObject *list = PyList_New(0);
+    if (list == NULL) return NULL;
+    const Geo *g = &GEO[game];
+    int lo = s.side * g->half;
+    for (int h = lo; h < lo + g->half; h++) {
+        if (!try_origin(game, &s, h)) continue;
+        State t = s;
+        Result r;
+        play(game, &t, h, &r);
+        if (r.error) continue;
+        PyObject *move = make_move(h, &r), *item;
+        if (move == NULL) goto fail;
+        if (pairs) {
+            PyObject *after = make_position(game, &t, &s, PyTuple_GET_ITEM(position, 4), NULL);
+            if (after == NULL) {
+                Py_DECREF(move);
+                goto fail;
+            }
+            item = PyTuple_Pack(2, move, after);
+            Py_DECREF(move);
+            Py_DECREF(after);
+            if (item == NULL) goto fail;
+        } else
+            item = move;
+        int bad = PyList_Append(list, item);
+        Py_DECREF(item);
+        if (bad < 0) goto fail;
+    }
+    return list;
+fail:
+    Py_DECREF(list);
+    return NULL;
+}
+
+/* native.has_seeds(holes, lo, hi): whether any hole of holes[lo:hi] holds a seed. */
+static PyObject *k_has_seeds(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "has_seeds(holes, lo, hi)");
+        return NULL;
+    }
+    PyObject *holes = args[0];
+    Py_ssize_t lo = PyLong_AsSsize_t(args[1]), hi = PyLong_AsSsize_t(args[2]);
+    if (PyErr_Occurred()) return NULL;
+    PyObject *slice = PySequence_GetSlice(holes, lo, hi);
+    if (slice == NULL) return NULL;
+    PyObject *fast = PySequence_Fast(slice, "holes");
+    Py_DECREF(slice);
+    if (fast == NULL) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    PyObject **items = PySequence_Fast_ITEMS(fast);
+    int any = 0;
+    for (Py_ssize_t i = 0; i < n && !any; i++) {
+        int t = PyObject_IsTrue(items[i]);
+        if (t < 0) {
+            Py_DECREF(fast);
+            return NULL;
+        }
+        any = t;
+    }
+    Py_DECREF(fast);
+    return PyBool_FromLong(any);
+}
+
+#include "_native_search.h"
+
+static PyMethodDef methods[] = {
+    {"init", k_init, METH_VARARGS, "init(Move, Position, 'S', 'N'): the classes the kernel builds"},
+    {"move", (PyCFunction)(void (*)(void))k_move, METH_FASTCALL, "move(game, now, origin): play in place"},
+    {"successors", (PyCFunction)(void (*)(void))k_successors, METH_FASTCALL,
+     "successors(game, position, positions): the legal moves (and positions)"},
+    {"has_seeds", (PyCFunction)(void (*)(void))k_has_seeds, METH_FASTCALL,
+     "has_seeds(holes, lo, hi): any seed in holes[lo:hi]"},
+    SEARCH_METHODS
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_native",
+                                    "The rules' native kernel (see mancala_cli.rules.native).", -1, methods};
+
+PyMODINIT_FUNC PyInit__native(void)
+{
+    build_geo(&GEO[MACKAY], 4, 8, 1);
+    build_geo(&GEO[KLAMROTH], 4, 12, 0);
+    build_geo(&GEO[KINGULU], 2, 6, 0);
+    str_holes = PyUnicode_InternFromString("holes");
+    str_side = PyUnicode_InternFromString("side");
+    str_banks = PyUnicode_InternFromString("banks");
+    str_move_number = PyUnicode_InternFromString("move_number");
+    str_reserved = PyUnicode_InternFromString("reserved");
+    if (!str_holes || !str_side || !str_banks || !str_move_number || !str_reserved) return NULL;
+    search_init();
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) return NULL;
+    if (PyType_Ready(&SearchType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&SearchType);
+    if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
+        Py_DECREF(&SearchType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (PyModule_AddStringConstant(m, "SOURCE_DIGEST", SOURCE_DIGEST) < 0 ||
+        PyModule_AddIntConstant(m, "LAP_LIMIT", LAP_LIMIT) < 0 ||
+        PyModule_AddIntConstant(m, "WATCH_FROM", WATCH_FROM) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,670 @@
+/* The search of the native kernel (included by _native.c): solver.Solver.search
+ * step for step — negamax with alpha-beta over win/draw/loss bounds, the
+ * table's last best move first then captures (larger first), bounds (not
+ * depths) in the table, the current line's positions as unknown in the
+ * games without a repetition rule, and in kimasai-klamroth the earlier
+ * positions that can still recur as part of the table's key.
+ *
+ * The table is keyed by the whole position (every hole, the side, the
+ * banks, the reserved holes, the first-move flag), compared in full; in
+ * kimasai-klamroth the earlier positions of the key are compared by a
+ * 128-bit Zobrist digest of the set.  It holds at most ``max_entries``
+ * positions and grows to that size by doubling; once full, new positions
+ * are searched again rather than stored, as in the Python solver.
+ */
+
+#define WIN 1
+#define DRAW_VALUE 0
+#define LOSS -1
+#define MAXC 24
+#define CLOCK_EVERY 1024
+#define PROGRESS_EVERY (1 << 15)
+
+static uint64_t Z_HOLE[2][MAXH][256], Z_SIDE[2], Z_BANK[2][2][256], Z_RES[MAXH], Z_FIRST;
+
+static uint64_t splitmix(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static void search_init(void)
+{
+    uint64_t seed = 20261202;
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < MAXH; i++)
+            for (int v = 0; v < 256; v++) Z_HOLE[k][i][v] = splitmix(&seed);
+    for (int k = 0; k < 2; k++) Z_SIDE[k] = splitmix(&seed);
+    for (int k = 0; k < 2; k++)
+        for (int s = 0; s < 2; s++)
+            for (int v = 0; v < 256; v++) Z_BANK[k][s][v] = splitmix(&seed);
+    for (int i = 0; i < MAXH; i++) Z_RES[i] = splitmix(&seed);
+    Z_FIRST = splitmix(&seed);
+}
+
+typedef struct {
+    uint64_t hash;       /* 0: an empty slot */
+    uint64_t past[2];    /* klamroth: the digest of the earlier positions */
+    uint64_t reserved;
+    uint16_t banks[2];
+    uint8_t holes[MAXH];
+    uint8_t side, first;
+    int8_t low, high, best;
+} Entry;
+
+typedef struct {
+    State state;
+    int origin, captured, key;
+} Child;
+
+/* An earlier position (klamroth): holes and side. */
+typedef struct {
+    uint8_t holes[MAXH];
+    uint8_t side;
+    int stones;
+    uint64_t z[2];
+} PastKey;
+
+typedef struct {
+    PyObject_HEAD
+    int game, history_game, max_plies;
+    long long node_limit;
+    double deadline;
+    long long nodes;
+    int stopped, failed;
+    PyObject *progress;      /* called with the node count every PROGRESS_EVERY nodes, or None */
+    Entry *table;
+    size_t capacity, count, max_entries, max_capacity;
+    Child *children;         /* (max_plies + 1) * MAXC */
+    uint64_t *path;          /* hashes of the positions on the current line */
+    State *path_states;
+    int path_len, path_cap;
+    PastKey *pool;           /* klamroth: earlier positions, by segment */
+    int pool_len, pool_cap;
+} SearchObject;
+
+static double monotonic(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static uint64_t state_hash(const State *s, int size)
+{
+    uint64_t h = Z_SIDE[s->side];
+    for (int i = 0; i < size; i++) h ^= Z_HOLE[0][i][s->holes[i]];
+    h ^= Z_BANK[0][0][s->banks[0] & 255] ^ Z_BANK[0][1][s->banks[1] & 255];
+    for (int i = 0; s->reserved && i < size; i++)
+        if (s->reserved >> i & 1) h ^= Z_RES[i];
+    if (s->move_number == 1 && s->side == 0) h ^= Z_FIRST;
+    return h ? h : 1;
+}
+
+static int stones(const State *s, int size)
+{
+    int n = 0;
+    for (int i = 0; i < size; i++) n += s->holes[i];
+    return n;
+}
+
+/* The key of an earlier position, with two 64-bit digests: a set of keys is
+ * digested as the XOR of theirs.  Each is a Zobrist hash passed through a
+ * non-linear mix, since plain Zobrist hashes are linear: two sets of
+ * positions that differ by the same moves would have the same XOR. */
+static uint64_t mix(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static void past_key_of(const State *s, int size, PastKey *k)
+{
+    uint64_t a = Z_SIDE[s->side], b = Z_SIDE[s->side ^ 1];
+    k->side = (uint8_t)s->side;
+    k->stones = 0;
+    for (int i = 0; i < size; i++) {
+        k->holes[i] = (uint8_t)s->holes[i];
+        k->stones += s->holes[i];
+        a ^= Z_HOLE[0][i][s->holes[i]];
+        b ^= Z_HOLE[1][i][s->holes[i]];
+    }
+    k->z[0] = mix(a);
+    k->z[1] = mix(b + 0x9e3779b97f4a7c15ULL);
+}
+
+static int same_past_key(const PastKey *a, const State *s, int size)
+{
+    if (a->side != s->side) return 0;
+    for (int i = 0; i < size; i++)
+        if (a->holes[i] != s->holes[i]) return 0;
+    return 1;
+}
+
+static int entry_matches(const Entry *e, uint64_t hash, const State *s, int size, const uint64_t *past)
+{
+    if (e->hash != hash || e->side != s->side || e->first != (s->move_number == 1 && s->side == 0) ||
+        e->banks[0] != s->banks[0] || e->banks[1] != s->banks[1] || e->reserved != s->reserved ||
+        e->past[0] != past[0] || e->past[1] != past[1])
+        return 0;
+    for (int i = 0; i < size; i++)
+        if (e->holes[i] != s->holes[i]) return 0;
+    return 1;
+}
+
+static uint64_t slot_hash(uint64_t hash, const uint64_t *past)
+{
+    uint64_t h = hash ^ past[0] ^ (past[1] * 0x9e3779b97f4a7c15ULL);
+    return h ? h : 1;
+}
+
+static Entry *lookup(SearchObject *S, uint64_t hash, const State *s, const uint64_t *past)
+{
+    if (S->capacity == 0) return NULL;
+    int size = GEO[S->game].size;
+    size_t mask = S->capacity - 1, i = (size_t)slot_hash(hash, past) & mask;
+    while (S->table[i].hash) {
+        if (entry_matches(&S->table[i], hash, s, size, past)) return &S->table[i];
+        i = (i + 1) & mask;
+    }
+    return NULL;
+}
+
+static int grow(SearchObject *S)
+{
+    size_t capacity = S->capacity ? S->capacity * 2 : 1024;
+    if (capacity > S->max_capacity) return -1;
+    Entry *table = PyMem_Calloc(capacity, sizeof(Entry));
+    if (table == NULL) return -1;
+    for (size_t j = 0; j < S->capacity; j++) {
+        Entry *e = &S->table[j];
+        if (!e->hash) continue;
+        size_t i = (size_t)slot_hash(e->hash, e->past) & (capacity - 1);
+        while (table[i].hash) i = (i + 1) & (capacity - 1);
+        table[i] = *e;
+    }
+    PyMem_Free(S->table);
+    S->table = table;
+    S->capacity = capacity;
+    return 0;
+}
+
+/* Solver.store: a new position only while the table has room. */
+static void store(SearchObject *S, uint64_t hash, const State *s, const uint64_t *past, int low, int high, int best)
+{
+    Entry *e = lookup(S, hash, s, past);
+    if (e == NULL) {
+        if (S->count >= S->max_entries) return;
+        /* at most half full while growing, three quarters once at the largest size */
+        if ((S->count + 1) * 2 > S->capacity && grow(S) < 0 && (S->count + 1) * 4 > S->capacity * 3) {
+            S->max_entries = S->count;  /* no more memory: full */
+            return;
+        }
+        int size = GEO[S->game].size;
+        size_t mask = S->capacity - 1, i = (size_t)slot_hash(hash, past) & mask;
+        while (S->table[i].hash) i = (i + 1) & mask;
+        e = &S->table[i];
+        e->hash = hash;
+        e->past[0] = past[0];
+        e->past[1] = past[1];
+        e->reserved = s->reserved;
+        e->banks[0] = (uint16_t)s->banks[0];
+        e->banks[1] = (uint16_t)s->banks[1];
+        memset(e->holes, 0, MAXH);
+        for (int k = 0; k < size; k++) e->holes[k] = (uint8_t)s->holes[k];
+        e->side = (uint8_t)s->side;
+        e->first = s->move_number == 1 && s->side == 0;
+        S->count++;
+    }
+    e->low = (int8_t)low;
+    e->high = (int8_t)high;
+    e->best = (int8_t)best;
+}
+
+/* The end conditions that need no legal move (Game._ended), as a value for
+ * the side to move; 0 when none applies (then *value is untouched). */
+static int ended(const SearchObject *S, const State *s, int past_lo, int past_hi, int *value)
+{
+    const Geo *g = &GEO[S->game];
+    int mover = s->side, i;
+    if (S->game == MACKAY) {
+        int any = 0, lo = g->front_lo[mover];
+        for (i = lo; i < lo + g->files; i++) any |= s->holes[i];
+        if (!any) {
+            *value = LOSS;
+            return 1;
+        }
+        any = 0;
+        lo = g->front_lo[mover ^ 1];
+        for (i = lo; i < lo + g->files; i++) any |= s->holes[i];
+        if (!any) {
+            *value = WIN;
+            return 1;
+        }
+    } else if (S->game == KLAMROTH) {
+        int any = 0, lo = mover * g->half;
+        for (i = lo; i < lo + g->half; i++) any |= s->holes[i];
+        if (!any) {
+            *value = LOSS;
+            return 1;
+        }
+        for (i = past_lo; i < past_hi; i++)
+            if (same_past_key(&S->pool[i], s, g->size)) {
+                *value = DRAW_VALUE;
+                return 1;
+            }
+    }
+    return 0;
+}
+
+/* Game._no_moves, as a value for the side to move. */
+static int no_moves(const SearchObject *S, const State *s)
+{
+    if (S->game != KINGULU) return LOSS;
+    const Geo *g = &GEO[KINGULU];
+    int score[2] = {s->banks[0], s->banks[1]};
+    for (int h = 0; h < g->size; h++) {
+        int owner = h < g->half ? 0 : 1;
+        int holder = (s->reserved >> h & 1) ? owner ^ 1 : owner;
+        score[holder] += s->holes[h];
+    }
+    if (score[0] == score[1]) return DRAW_VALUE;
+    int winner = score[0] > score[1] ? 0 : 1;
+    return winner == s->side ? WIN : LOSS;
+}
+
+static int pool_reserve(SearchObject *S, int more)
+{
+    if (S->pool_len + more <= S->pool_cap) return 0;
+    int cap = S->pool_cap ? S->pool_cap : 256;
+    while (cap < S->pool_len + more) cap *= 2;
+    PastKey *pool = PyMem_Realloc(S->pool, (size_t)cap * sizeof(PastKey));
+    if (pool == NULL) return -1;
+    S->pool = pool;
+    S->pool_cap = cap;
+    return 0;
+}
+
+/* Solver.out_of_time, with the interpreter's signals checked as often as the clock. */
+static int out_of_time(SearchObject *S)
+{
+    long long nodes = S->nodes;
+    if (S->node_limit >= 0 && nodes >= S->node_limit) return 1;
+    if (nodes % CLOCK_EVERY == 0) {
+        if (S->progress != Py_None && nodes % PROGRESS_EVERY == 0) {
+            PyObject *r = PyObject_CallFunction(S->progress, "L", nodes);
+            if (r == NULL) {
+                S->failed = 1;
+                return 1;
+            }
+            Py_DECREF(r);
+        }
+        if (PyErr_CheckSignals() < 0) {
+            S->failed = 1;
+            return 1;
+        }
+        if (S->deadline >= 0.0 && monotonic() >= S->deadline) return 1;
+    }
+    return 0;
+}
+
+static int on_path(const SearchObject *S, uint64_t hash, const State *s)
+{
+    int size = GEO[S->game].size;
+    for (int i = S->path_len - 1; i >= 0; i--)
+        if (S->path[i] == hash) {
+            const State *t = &S->path_states[i];
+            int same = t->side == s->side && t->banks[0] == s->banks[0] && t->banks[1] == s->banks[1] &&
+                       t->reserved == s->reserved &&
+                       (t->move_number == 1 && t->side == 0) == (s->move_number == 1 && s->side == 0);
+            for (int k = 0; same && k < size; k++) same = t->holes[k] == s->holes[k];
+            if (same) return 1;
+        }
+    return 0;
+}
+
+static int path_push(SearchObject *S, uint64_t hash, const State *s)
+{
+    if (S->path_len == S->path_cap) {
+        int cap = S->path_cap ? S->path_cap * 2 : 64;
+        uint64_t *path = PyMem_Realloc(S->path, (size_t)cap * sizeof(uint64_t));
+        if (path == NULL) return -1;
+        S->path = path;
+        State *states = PyMem_Realloc(S->path_states, (size_t)cap * sizeof(State));
+        if (states == NULL) return -1;
+        S->path_states = states;
+        S->path_cap = cap;
+    }
+    S->path[S->path_len] = hash;
+    S->path_states[S->path_len] = *s;
+    S->path_len++;
+    return 0;
+}
+
+/* Solver.search: bounds (low, high) of the value of ``s`` for the side to
+ * move; the earlier positions that can recur (klamroth) are the pool's
+ * [past_lo, past_hi), of digest ``past``. */
+static void search(SearchObject *S, const State *s, int depth, int alpha, int beta, int past_lo, int past_hi,
+                   const uint64_t *past, int ply, int *out_low, int *out_high)
+{
+    if (S->stopped || out_of_time(S)) {
+        S->stopped = 1;
+        *out_low = LOSS;
+        *out_high = WIN;
+        return;
+    }
+    S->nodes++;
+    const Geo *g = &GEO[S->game];
+    uint64_t hash = state_hash(s, g->size);
+    Entry *entry = lookup(S, hash, s, past);
+    int hint = -1, known_low = LOSS, known_high = WIN;
+    if (entry != NULL) {
+        known_low = entry->low;
+        known_high = entry->high;
+        hint = entry->best;
+        if (known_low == known_high || known_low >= beta || known_high <= alpha) {
+            *out_low = known_low;
+            *out_high = known_high;
+            return;
+        }
+    }
+    int path_game = !S->history_game;
+    if (path_game && on_path(S, hash, s)) {
+        *out_low = LOSS;
+        *out_high = WIN;
+        return;
+    }
+    /* The successors (none when an end condition holds). */
+    Child *children = &S->children[(size_t)ply * MAXC];
+    int n = 0, value;
+    if (!ended(S, s, past_lo, past_hi, &value)) {
+        int lo = s->side * g->half;
+        for (int h = lo; h < lo + g->half; h++) {
+            if (!try_origin(S->game, s, h)) continue;
+            Child *c = &children[n];
+            c->state = *s;
+            Result r;
+            play(S->game, &c->state, h, &r);
+            if (r.error) continue;
+            c->origin = h;
+            c->captured = r.captured;
+            n++;
+        }
+        if (n == 0) value = no_moves(S, s);
+    }
+    if (n == 0) {
+        store(S, hash, s, past, value, value, -1);
+        *out_low = value;
+        *out_high = value;
+        return;
+    }
+    if (depth <= 0 || ply >= S->max_plies) {
+        *out_low = known_low;
+        *out_high = known_high;
+        return;
+    }
+    /* children.sort(key=hint first, then captured, reverse=True): stable */
+    for (int i = 0; i < n; i++) children[i].key = children[i].origin == hint ? 1 << 20 : children[i].captured;
+    for (int i = 1; i < n; i++) {
+        Child c = children[i];
+        int j = i - 1;
+        while (j >= 0 && children[j].key < c.key) {
+            children[j + 1] = children[j];
+            j--;
+        }
+        children[j + 1] = c;
+    }
+    if (path_game && path_push(S, hash, s) < 0) {
+        S->stopped = S->failed = 1;
+        PyErr_NoMemory();
+        *out_low = LOSS;
+        *out_high = WIN;
+        return;
+    }
+    /* Solver.child_history, for kimasai-klamroth. */
+    int here_stones = S->history_game ? stones(s, g->size) : 0;
+    int low = LOSS, high = LOSS, best = -1, searched = 0;
+    for (int i = 0; i < n; i++) {
+        Child *c = &children[i];
+        int floor = alpha > low ? alpha : low, child_low, child_high;
+        int saved_len = S->pool_len, child_lo = past_lo, child_hi = past_hi;
+        uint64_t child_past[2] = {past[0], past[1]};
+        if (S->history_game) {
+            int after = stones(&c->state, g->size);
+            if (after != here_stones) {
+                /* past keys with no more stones than after */
+                if (pool_reserve(S, past_hi - past_lo) < 0) goto no_memory;
+                child_lo = S->pool_len;
+                child_past[0] = child_past[1] = 0;
+                for (int k = past_lo; k < past_hi; k++)
+                    if (S->pool[k].stones <= after) {
+                        S->pool[S->pool_len] = S->pool[k];
+                        child_past[0] ^= S->pool[k].z[0];
+                        child_past[1] ^= S->pool[k].z[1];
+                        S->pool_len++;
+                    }
+                child_hi = S->pool_len;
+            } else {
+                /* past | {position.key()} */
+                int known = 0;
+                for (int k = past_lo; k < past_hi && !known; k++) known = same_past_key(&S->pool[k], s, g->size);
+                if (!known) {
+                    if (pool_reserve(S, past_hi - past_lo + 1) < 0) goto no_memory;
+                    child_lo = S->pool_len;
+                    if (past_hi == saved_len) {
+                        child_lo = past_lo;  /* the parent's segment is on top: extend it */
+                    } else {
+                        for (int k = past_lo; k < past_hi; k++) S->pool[S->pool_len++] = S->pool[k];
+                    }
+                    PastKey *key = &S->pool[S->pool_len++];
+                    past_key_of(s, g->size, key);
+                    child_past[0] ^= key->z[0];
+                    child_past[1] ^= key->z[1];
+                    child_hi = S->pool_len;
+                }
+            }
+        }
+        search(S, &c->state, depth - 1, -beta, -floor, child_lo, child_hi, child_past, ply + 1, &child_low,
+               &child_high);
+        S->pool_len = saved_len;
+        searched++;
+        if (best < 0 || -child_high > low) best = c->origin;
+        if (-child_high > low) low = -child_high;
+        if (-child_low > high) high = -child_low;
+        if (low >= beta || S->stopped) break;
+    }
+    if (searched < n) high = WIN;
+    if (path_game) S->path_len--;
+    if (low < known_low) low = known_low;
+    if (high > known_high) high = known_high;
+    store(S, hash, s, past, low, high, best);
+    *out_low = low;
+    *out_high = high;
+    return;
+no_memory:
+    S->stopped = S->failed = 1;
+    PyErr_NoMemory();
+    if (path_game) S->path_len--;
+    *out_low = LOSS;
+    *out_high = WIN;
+}
+
+/* -- the Python type -------------------------------------------------------- */
+
+static void Search_dealloc(SearchObject *S)
+{
+    Py_XDECREF(S->progress);
+    PyMem_Free(S->table);
+    PyMem_Free(S->children);
+    PyMem_Free(S->path);
+    PyMem_Free(S->path_states);
+    PyMem_Free(S->pool);
+    Py_TYPE(S)->tp_free((PyObject *)S);
+}
+
+/* Reads an earlier position's key (holes, side) into the pool. */
+static int read_past_key(SearchObject *S, PyObject *key)
+{
+    if (!PyTuple_Check(key) || PyTuple_GET_SIZE(key) != 2) return -1;
+    State s;
+    memset(&s, 0, sizeof s);
+    if (read_holes(S->game, PyTuple_GET_ITEM(key, 0), &s)) return -1;
+    s.side = side_of(PyTuple_GET_ITEM(key, 1));
+    if (s.side < 0) return -1;
+    if (pool_reserve(S, 1) < 0) return -1;
+    past_key_of(&s, GEO[S->game].size, &S->pool[S->pool_len++]);
+    return 0;
+}
+
+static PyObject *Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *names[] = {"game", "max_entries", "max_plies", "node_limit", "deadline", "progress", "max_bytes",
+                            NULL};
+    int game, max_plies;
+    long long max_entries, node_limit, max_bytes = 0;
+    double deadline;
+    PyObject *progress;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iLiLdO|L", names, &game, &max_entries, &max_plies, &node_limit,
+                                     &deadline, &progress, &max_bytes))
+        return NULL;
+    if (game_arg(game)) return NULL;
+    if (max_plies < 1 || max_plies > 100000 || max_entries < 0) {
+        PyErr_SetString(PyExc_ValueError, "max_plies must be 1 to 100,000 and max_entries at least 0");
+        return NULL;
+    }
+    SearchObject *S = (SearchObject *)type->tp_alloc(type, 0);
+    if (S == NULL) return NULL;
+    S->game = game;
+    S->history_game = game == KLAMROTH;
+    S->max_plies = max_plies;
+    /* The table's largest size: what max_bytes allows, else room for
+     * max_entries at most half full. */
+    size_t capacity = 1024;
+    if (max_bytes > 0) {
+        while ((capacity * 2) * sizeof(Entry) <= (size_t)max_bytes) capacity *= 2;
+        if (capacity * sizeof(Entry) > (size_t)max_bytes) capacity = 0;
+    } else
+        while (capacity < 2 * (size_t)max_entries) capacity *= 2;
+    S->max_capacity = capacity;
+    S->max_entries = (size_t)max_entries;
+    if (S->max_entries > capacity / 4 * 3) S->max_entries = capacity / 4 * 3;
+    S->node_limit = node_limit;
+    S->deadline = deadline;
+    S->progress = Py_NewRef(progress);
+    S->children = PyMem_Calloc((size_t)(max_plies + 1) * MAXC, sizeof(Child));
+    if (S->children == NULL) {
+        Py_DECREF(S);
+        return PyErr_NoMemory();
+    }
+    return (PyObject *)S;
+}
+
+/* search.root(position): the root of the solve, on the line of every search
+ * (in the games without a repetition rule). */
+static PyObject *Search_root(SearchObject *S, PyObject *position)
+{
+    State s;
+    if (read_position(S->game, position, &s)) {
+        PyErr_SetString(PyExc_ValueError, "a position the kernel does not take");
+        return NULL;
+    }
+    if (!S->history_game && path_push(S, state_hash(&s, GEO[S->game].size), &s) < 0) return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
+/* search.search(position, depth, alpha, beta, past, ply, nodes): Solver.search
+ * from ``position`` with the node count ``nodes``; returns (low, high). */
+static PyObject *Search_search(SearchObject *S, PyObject *args)
+{
+    PyObject *position, *past_set;
+    int depth, alpha, beta, ply;
+    long long nodes;
+    if (!PyArg_ParseTuple(args, "OiiiOiL", &position, &depth, &alpha, &beta, &past_set, &ply, &nodes)) return NULL;
+    State s;
+    if (read_position(S->game, position, &s)) {
+        PyErr_SetString(PyExc_ValueError, "a position the kernel does not take");
+        return NULL;
+    }
+    if (ply < 0 || ply > S->max_plies) {
+        PyErr_SetString(PyExc_ValueError, "ply out of range");
+        return NULL;
+    }
+    S->nodes = nodes;
+    S->failed = 0;
+    int saved = S->pool_len, lo = S->pool_len;
+    uint64_t past[2] = {0, 0};
+    if (S->history_game) {
+        PyObject *iterator = PyObject_GetIter(past_set);
+        if (iterator == NULL) return NULL;
+        PyObject *key;
+        while ((key = PyIter_Next(iterator)) != NULL) {
+            int bad = read_past_key(S, key);
+            Py_DECREF(key);
+            if (bad) {
+                Py_DECREF(iterator);
+                S->pool_len = saved;
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "an earlier position the kernel does not take");
+                return NULL;
+            }
+            past[0] ^= S->pool[S->pool_len - 1].z[0];
+            past[1] ^= S->pool[S->pool_len - 1].z[1];
+        }
+        Py_DECREF(iterator);
+        if (PyErr_Occurred()) {
+            S->pool_len = saved;
+            return NULL;
+        }
+    }
+    int low, high;
+    search(S, &s, depth, alpha, beta, lo, S->pool_len, past, ply, &low, &high);
+    S->pool_len = saved;
+    if (S->failed) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "the search failed");
+        return NULL;
+    }
+    return Py_BuildValue("(ii)", low, high);
+}
+
+static PyObject *Search_get_nodes(SearchObject *S, void *closure) { return PyLong_FromLongLong(S->nodes); }
+static PyObject *Search_get_stopped(SearchObject *S, void *closure) { return PyBool_FromLong(S->stopped); }
+static PyObject *Search_get_entries(SearchObject *S, void *closure) { return PyLong_FromSize_t(S->count); }
+static PyObject *Search_get_bytes(SearchObject *S, void *closure)
+{
+    return PyLong_FromSize_t(S->capacity * sizeof(Entry));
+}
+
+static PyGetSetDef Search_getset[] = {
+    {"nodes", (getter)Search_get_nodes, NULL, "positions searched", NULL},
+    {"stopped", (getter)Search_get_stopped, NULL, "whether a limit stopped the search", NULL},
+    {"entries", (getter)Search_get_entries, NULL, "positions in the table", NULL},
+    {"table_bytes", (getter)Search_get_bytes, NULL, "the table's memory", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyMethodDef Search_methods[] = {
+    {"root", (PyCFunction)Search_root, METH_O, "root(position): the root of the solve"},
+    {"search", (PyCFunction)Search_search, METH_VARARGS,
+     "search(position, depth, alpha, beta, past, ply, nodes): (low, high)"},
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject SearchType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "mancala_cli.rules._native.Search",
+    .tp_basicsize = sizeof(SearchObject),
+    .tp_dealloc = (destructor)Search_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Search(game, max_entries, max_plies, node_limit, deadline, progress): one solve's search",
+    .tp_methods = Search_methods,
+    .tp_getset = Search_getset,
+    .tp_new = Search_new,
+};
+
+/* The size of one table entry, for a table bounded by bytes. */
+static PyObject *k_entry_bytes(PyObject *self, PyObject *unused)
+{
+    /* an entry, and as much again of empty slots (the table is at most half full) */
+    return PyLong_FromSize_t(2 * sizeof(Entry));
+}
+
+#define SEARCH_METHODS {"entry_bytes", k_entry_bytes, METH_NOARGS, "the table's bytes per position"},

@@ -1,0 +1,163 @@
+"""The three games on the native kernel (``_native``, built from
+``_native.c`` where the install found a C compiler).
+
+Each class here is its pure-Python game with the hot paths — a move played
+in place, the legal moves and successors of a position, the end test of the
+games that need no history — handed to the kernel; everything else (and any
+position the kernel does not take, such as one with a hole beyond its
+limits) is the pure rules' own code. An illegal move's rule id and the facts
+its message names come from the kernel; the message is written here as the
+pure rules write it. ``tests/test_native_differential.py`` holds both cores
+together::
+
+    >>> from mancala_cli.rules.native import Kingulu
+    >>> game = Kingulu()
+    >>> move, after = game.play(game.start(), game.board.index_of("c1"))
+    >>> move.captured, after.banks
+    (6, (7, 0))
+"""
+from __future__ import annotations
+
+import importlib
+import time
+from collections.abc import Collection, Iterator
+from types import ModuleType
+
+from . import _native, core
+from .core import (NORTH, SOUTH, IllegalMove, Move, MutablePosition, Outcome, Position)
+
+TYPE_CHECKING = False  # (typing itself is not loaded for this: start-up counts)
+if TYPE_CHECKING:
+    from . import kimasai_klamroth, kimasai_mackay, kingulu
+    from .solver import Solver
+
+_native.init(Move, Position, SOUTH, NORTH)
+
+_move_in_place = _native.move
+_successors = _native.successors
+_has_seeds = _native.has_seeds
+
+# The kernel's codes of the illegal moves (``_native.c``).
+_ORIGIN, _EMPTY, _RESERVED, _BLOCKED, _FIRSTLAP, _ENDLESS_LIMIT, _ENDLESS_REPEAT = range(1, 8)
+
+
+class _Native:
+    """What the three native games share; mixed in before the pure class."""
+
+    code: int
+    rule: str  # the prefix of the game's rule ids (``KG``, ``KM``, ``KK``)
+    #: The pure game's module: its ``LAP_LIMIT`` is the kernel's too (so a
+    #: test that lowers it lowers both).
+    rules: ModuleType
+
+    def _illegal(self, error: tuple[int, int, int, int], now: MutablePosition, origin: int,
+                 position: Position | None) -> IllegalMove:
+        """The error the pure rules raise for the kernel's verdict ``error``."""
+        code, hole, laps, repeated = error
+        name = self.board.name  # type: ignore[attr-defined]
+        if code == _ORIGIN:
+            return IllegalMove(f"{self.rule}-ORIGIN", f"{name(origin)} is not one of {now.side}'s holes",
+                               position, origin)
+        if code == _EMPTY:
+            return IllegalMove(f"{self.rule}-EMPTY", f"origin {name(origin)} is empty", position, origin)
+        if code == _RESERVED:
+            return IllegalMove("KG-RESERVED", f"origin {name(origin)} is reserved by the opponent",
+                               position, origin)
+        if code == _BLOCKED:
+            return IllegalMove("KK-BLOCKED", f"{name(origin)} cannot step: {name(hole)} is occupied",
+                               position, origin)
+        if code == _FIRSTLAP:
+            return IllegalMove("KG-FIRSTLAP", f"{name(origin)}: the first lap ends in {name(hole)}, "
+                               f"an occupied hole of {now.side}'s own row", position, origin)
+        if code == _ENDLESS_LIMIT:
+            why = f"lap {laps} ends in {name(hole)} and the move goes on (limit {self.rules.LAP_LIMIT} laps)"
+        else:
+            why = (f"the state at the end of lap {laps} (last seed in {name(hole)}) "
+                   f"repeats the end of lap {repeated}")
+        return IllegalMove("ENDLESS", f"endless sowing: {why}", position, origin)
+
+    def _move(self, now: MutablePosition, origin: int, position: Position | None = None) -> Move:
+        played = _move_in_place(self.code, now, origin, self.rules.LAP_LIMIT)
+        if played.__class__ is Move:
+            return played
+        if played is None:  # a position the kernel does not take
+            return super()._move(now, origin, position)  # type: ignore[misc]
+        raise self._illegal(played, now, origin, position)
+
+    def _apply(self, position: Position, origin: int) -> tuple[Move, Position]:
+        now = MutablePosition(position)
+        return self._move(now, origin, position), now.frozen()
+
+    def _generate(self, position: Position) -> list[Move]:
+        moves = _successors(self.code, position, False, self.rules.LAP_LIMIT)
+        if moves is None:
+            return super()._generate(position)  # type: ignore[misc]
+        return moves
+
+    def successors(self, position: Position, *, history: Collection = ()) -> Iterator[tuple[Move, Position]]:
+        if self._ended(position, history) is not None:  # type: ignore[attr-defined]
+            return iter(())
+        pairs = _successors(self.code, position, True, self.rules.LAP_LIMIT)
+        if pairs is None:
+            return super().successors(position, history=history)  # type: ignore[misc]
+        return iter(pairs)
+
+
+    def search_kernel(self, solver: Solver, root: Position) -> _native.Search:
+        """The native search of one :meth:`Solver.solve` from ``root``
+        (:meth:`Solver.search` step for step, its table bounded as the
+        solver's: ``max_entries`` positions, and ``memory`` bytes where the
+        solver has such a bound)."""
+        from . import solver as solver_module
+
+        progress = solver.progress
+        report = None
+        if progress is not None:
+            def report(nodes: int) -> None:
+                progress(solver.reached, nodes, time.monotonic() - solver.started)
+        memory = getattr(solver, "memory", None)
+        kernel = _native.Search(self.code, solver.max_entries, solver_module.MAX_PLIES, solver.node_limit,
+                                solver.deadline, report, memory or 0)
+        kernel.root(root)
+        return kernel
+
+
+class _MackayEnd:
+    def _ended(self, position: Position | MutablePosition, history: Collection) -> Outcome | None:
+        holes = position.holes
+        files = self.board.files  # type: ignore[attr-defined]
+        # KM-9 is over only when an inner row (ranks 2 and 3) is empty.
+        if _has_seeds(holes, files, 2 * files) and _has_seeds(holes, 2 * files, 3 * files):
+            return None
+        return super()._ended(position, history)  # type: ignore[misc]
+
+
+#: Each class: its pure module, the kernel's code of the game, the prefix of
+#: its rule ids, and the mix-ins beside :class:`_Native`.
+_CLASSES: dict[str, tuple[str, int, str, tuple[type, ...]]] = {
+    "KimasaiMackay": ("kimasai_mackay", 0, "KM", (_MackayEnd,)),
+    "KimasaiKlamroth": ("kimasai_klamroth", 1, "KK", ()),
+    "Kingulu": ("kingulu", 2, "KG", ()),
+}
+
+if TYPE_CHECKING:
+    KimasaiMackay: type[kimasai_mackay.KimasaiMackay]
+    KimasaiKlamroth: type[kimasai_klamroth.KimasaiKlamroth]
+    Kingulu: type[kingulu.Kingulu]
+
+
+def __getattr__(name: str) -> type:
+    """A game's class, made when first asked for (so that only the pure
+    module of that game loads)."""
+    try:
+        module_name, code, rule, mixins = _CLASSES[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    module = importlib.import_module(f".{module_name}", __package__)
+    # Klamroth sows no laps: the core's limit stands in, never reached.
+    rules = module if hasattr(module, "LAP_LIMIT") else core
+    cls = type(name, (*mixins, _Native, getattr(module, name)),
+               {"code": code, "rule": rule, "rules": rules, "__module__": __name__,
+                "__doc__": f"{getattr(module, name).__doc__ or name}, on the native kernel."})
+    globals()[name] = cls
+    return cls
