@@ -26,8 +26,8 @@ if TYPE_CHECKING:
     from .api import (GamePosition, Line, Report, annotate, check, copy_record, page, png, read, sheet, solve, svg,
                       text, write)
     from .rules.solver import Solution
-    from .errors import (BadArchive, BadCoordinate, BadImage, BadMove, BadPosition, BadSheet, PngUnavailable,
-                         UnreadableInput)
+    from .errors import (BadArchive, BadCoordinate, BadImage, BadMove, BadPosition, BadQuery, BadSheet,
+                         PngUnavailable, UnreadableInput)
     from .positions import format_position, parse_position
     from .records import random_game
 
@@ -43,8 +43,8 @@ _LATER = {
     "Solution": "rules.solver",
     **{name: "api" for name in ("GamePosition", "Line", "Report", "annotate", "check", "copy_record", "page", "png",
                                 "read", "sheet", "solve", "svg", "text", "write")},
-    **{name: "errors" for name in ("BadArchive", "BadCoordinate", "BadImage", "BadMove", "BadPosition", "BadSheet",
-                                   "PngUnavailable", "UnreadableInput")},
+    **{name: "errors" for name in ("BadArchive", "BadCoordinate", "BadImage", "BadMove", "BadPosition", "BadQuery",
+                                   "BadSheet", "PngUnavailable", "UnreadableInput")},
     **{name: "positions" for name in ("format_position", "parse_position")},
     "random_game": "records",
 }

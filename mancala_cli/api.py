@@ -316,7 +316,27 @@ class Line(core.Line):
 # -- reading ----------------------------------------------------------------------------
 
 def read(source: str | os.PathLike[str] | bytes | IO[Any], *, format: str | None = None,
-         game: str | None = None, encoding: str = "utf-8") -> Iterator[GameRecord]:
+         game: str | None = None, encoding: str = "utf-8", where: str | None = None) -> Iterator[GameRecord]:
+    """Every record of ``source``, read as ``mancala validate`` reads it;
+    with ``where``, only those that match this expression of the ``--where``
+    language (docs/commands.md, "Choosing games: --where"), which is
+    checked at once: a bad one raises :class:`BadQuery`.
+
+        >>> archive = '[Game "kingulu"]\\n\\n1. c1 *\\n\\n[Game "kingulu"]\\n\\n1. c1 d2 *\\n'
+        >>> [len(r.moves) for r in read(archive, where="plies >= 2 and valid")]
+        [2]
+    """
+    if where is None:
+        return _read(source, format=format, game=game, encoding=encoding)
+    from .archives import Criteria
+
+    criteria = Criteria.where(where)
+    return (record for record in _read(source, format=format, game=game, encoding=encoding)
+            if criteria.matches(record))
+
+
+def _read(source: str | os.PathLike[str] | bytes | IO[Any], *, format: str | None = None,
+          game: str | None = None, encoding: str = "utf-8") -> Iterator[GameRecord]:
     """Every record of ``source``, read as ``mancala validate`` reads it.
 
     ``source`` is a path, a binary or text file object, ``bytes``, or a

@@ -10,19 +10,21 @@ figures; the command line keeps the set of digests for ``--dedupe``).
 
     >>> from mancala_cli import read
     >>> record = next(read('[Game "kingulu"]\\n[Result "*"]\\n\\n1. c1 d2 *\\n'))
-    >>> FilterTask(Criteria(opening=parse_opening("c1"), result="*")).process(record).selected
+    >>> FilterTask(Criteria.from_options(opening="c1", result="*")).process(record).selected
     True
-    >>> FilterTask(Criteria(reaches=parse_reaches("4,4,4,4,4,4/4,4,4,4,4,4 N 0-0 1"))).process(record).selected
+    >>> FilterTask(Criteria.where('reaches "4,4,4,4,4,4/4,4,4,4,4,4 N 0-0 1"')).process(record).selected
     False
 """
 from __future__ import annotations
 
+import functools
 import hashlib
+import operator
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Callable, Literal, Sequence
 
 from notation.coords import hole_names, hole_table
 from notation.record import RESULTS, GameRecord, Problem
@@ -32,8 +34,11 @@ from .positions import format_position, parse_position
 from .rules.core import Game, InvalidPosition, MutablePosition
 from .rules.registry import GAME_IDS, UnknownGame, get_game
 
+if TYPE_CHECKING:
+    from notation.query import Node
+
 __all__ = ["BadCriterion", "Criteria", "FilterTask", "Picked", "DigestSet", "StatsTask", "Figures", "Summary",
-           "parse_tag", "parse_reaches", "parse_opening", "recorded_result", "TARGETS"]
+           "parse_tag", "parse_reaches", "parse_opening", "recorded_result", "regex_test", "TARGETS"]
 
 #: The formats games are written in.
 TARGETS = ("pmn", "json", "xml")
@@ -158,44 +163,309 @@ def recorded_result(record: GameRecord) -> str:
     return record.tag("Result") or record.result or "*"
 
 
-# -- filter ---------------------------------------------------------------------------
+# -- filter ------------------------------------------------------------------------
 
-@dataclass(frozen=True)
+class _Judged:
+    """A record as the criteria see it: its replay is made when a criterion
+    first asks for it (``make``), and kept."""
+
+    __slots__ = ("record", "make", "replayed")
+
+    def __init__(self, record: GameRecord, make: Callable[[GameRecord], Replay]) -> None:
+        self.record = record
+        self.make = make
+        self.replayed: Replay | None = None
+
+    def report(self) -> Replay:
+        if self.replayed is None:
+            self.replayed = self.make(self.record)
+        return self.replayed
+
+
+#: A compiled criterion: whether the game matches.
+Check = Callable[[_Judged], bool]
+
+
 class Criteria:
-    """What a game must be to be picked; every criterion given must hold
-    (``None`` and empty: not asked). ``reaches``: any of them."""
+    """What a game must be to be picked: one expression of the ``--where``
+    language (:mod:`notation.query`), compiled once into a tree of closures
+    in which ``and`` and ``or`` try the criteria that need no replay first.
+    The command line's flags are shorthands for comparisons of the same
+    language (:meth:`from_options`), so each test has one implementation.
+    A :class:`Criteria` is sent to worker processes as its expression tree.
 
-    game: str | None = None
-    tags: tuple[tuple[str, str], ...] = ()
-    result: str | None = None
-    min_plies: int | None = None
-    max_plies: int | None = None
-    reaches: tuple[Target, ...] = ()
-    opening: tuple[str, ...] = ()
-    valid: bool | None = None
+        >>> from mancala_cli import read
+        >>> record = next(read('[Game "kingulu"]\\n[Event "Cup final"]\\n\\n1. c1 d2 *\\n'))
+        >>> Criteria.where('game = kingulu and tag.Event ~ "[Cc]up" and plies < 3').matches(record)
+        True
+        >>> Criteria.from_options(min_plies=3).matches(record)
+        False
+        >>> Criteria.where("plies > three")
+        Traceback (most recent call last):
+        ...
+        mancala_cli.errors.BadQuery: plies is a number, not three at column 9
+    """
 
-    def cheap(self, record: GameRecord) -> bool:
-        """The criteria that need no replay."""
-        if self.game is not None and record.tag("Game") != self.game:
-            return False
-        for name, pattern in self.tags:
-            value = record.tag(name)
-            if value is None or _search(pattern, name, value, record) is None:
-                return False
-        if self.result is not None and recorded_result(record) != self.result:
-            return False
-        plies = len(record.moves)
-        if self.min_plies is not None and plies < self.min_plies:
-            return False
-        return self.max_plies is None or plies <= self.max_plies
+    __slots__ = ("query", "_check", "replays")
 
-    def replayed(self, report: Replay) -> bool:
-        """The criteria that need the replay."""
-        if self.valid is not None and report.valid != self.valid:
-            return False
-        if self.opening and not _opens_with(report, self.opening):
-            return False
-        return not self.reaches or _reaches(report, self.reaches)
+    def __init__(self, query: Node | None = None) -> None:
+        self.query = query
+        self._check: Check | None
+        self._check, cost = (None, 0) if query is None else _compile(query)
+        #: Whether some criterion needs the replay.
+        self.replays = cost > 0
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Criteria, (self.query,))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Criteria) and other.query == self.query
+
+    def __hash__(self) -> int:
+        return hash(self.query)
+
+    def __repr__(self) -> str:
+        return f"Criteria({self.query!r})"
+
+    @classmethod
+    def where(cls, text: str) -> Criteria:
+        """The criteria of a ``--where`` expression; raises
+        :class:`~mancala_cli.errors.BadQuery` (with its ``column``)."""
+        from notation.errors import QueryError
+        from notation.query import parse
+
+        try:
+            return cls(parse(text))
+        except QueryError as error:
+            from .errors import BadQuery
+
+            raise BadQuery(str(error), error.column) from None
+
+    @classmethod
+    def from_options(cls, *, game: str | None = None, tags: Sequence[str] = (), result: str | None = None,
+                     min_plies: int | None = None, max_plies: int | None = None, reaches: Sequence[str] = (),
+                     opening: str | None = None, valid: bool | None = None, where: str | None = None) -> Criteria:
+        """The criteria of ``filter``'s flags (as they are written:
+        ``tags`` ``NAME=REGEX``, ``reaches`` position strings, ``opening``
+        moves), all of which must hold, and of ``where``. A bad flag raises
+        :class:`BadCriterion` whose message starts with the option
+        (``--tag: 'x' is not NAME=REGEX``); a bad ``where``,
+        :class:`~mancala_cli.errors.BadQuery`.
+
+            >>> Criteria.from_options(game="kingulu", tags=["Event=^Cup"], min_plies=20).query
+            And(terms=(Comparison(field='game', op='=', value='kingulu'), \
+Comparison(field='tag.Event', op='~', value='^Cup'), Comparison(field='plies', op='>=', value=20)))
+        """
+        from notation.query import And, Comparison, Not, Or, Test
+
+        terms: list[Node] = []
+        if game is not None:
+            terms.append(Comparison("game", "=", _flag("--game", known_game, game)))
+        for text in tags:
+            name, pattern = _flag("--tag", parse_tag, text)
+            terms.append(Comparison(f"tag.{name}", "~", pattern))
+        if result is not None:
+            terms.append(Comparison("result", "=", result))
+        if min_plies is not None:
+            terms.append(Comparison("plies", ">=", min_plies))
+        if max_plies is not None:
+            terms.append(Comparison("plies", "<=", max_plies))
+        if reaches:
+            tests = [Test("reaches", text, game=game) for text in reaches]
+            for test in tests:
+                _flag("--reaches", _compile, test)
+            terms.append(tests[0] if len(tests) == 1 else Or(tuple(tests)))
+        if opening is not None:
+            test = Test("opening", opening, game=game)
+            _flag("--opening", _compile, test)
+            terms.append(test)
+        if valid is not None:
+            terms.append(Comparison("valid", "=", True) if valid else Not(Comparison("valid", "=", True)))
+        if where is not None:
+            terms.append(cls.where(where).query)  # type: ignore[arg-type]
+        if not terms:
+            return cls()
+        return cls(terms[0] if len(terms) == 1 else And(tuple(terms)))
+
+    def judge(self, record: GameRecord, make: Callable[[GameRecord], Replay] = replay) -> tuple[bool, Replay | None]:
+        """Whether ``record`` matches, and its replay if a criterion made
+        one (with ``make``: the caller's replay, so that it is made once)."""
+        if self._check is None:
+            return True, None
+        judged = _Judged(record, make)
+        return self._check(judged), judged.replayed
+
+    def matches(self, record: GameRecord) -> bool:
+        """Whether ``record`` matches."""
+        return self.judge(record)[0]
+
+
+def _flag(option: str, parse: Callable[..., Any], *args: Any) -> Any:
+    """``parse(*args)``, with a bad criterion's message naming ``option``."""
+    try:
+        return parse(*args)
+    except BadCriterion as error:
+        raise BadCriterion(f"{option}: {error}") from None
+
+
+def regex_test(pattern: str) -> Callable[[str], bool]:
+    """Whether a text matches the regular expression ``pattern`` (``re.search``):
+    the one matcher of ``--tag`` and of ``~``. Raises :class:`BadCriterion`
+    for an expression that does not compile.
+
+        >>> regex_test("^Vil")("Village"), regex_test("^Vil")("A village")
+        (True, False)
+    """
+    import regex
+
+    try:
+        re.compile(pattern)  # (its messages; the regex package matches)
+        search = _regex(pattern).search
+    except (re.error, regex.error) as error:
+        raise BadCriterion(f"bad regular expression: {error}") from None
+    except RecursionError:
+        raise BadCriterion("bad regular expression: nested too deeply") from None
+
+    def test(text: str) -> bool:
+        try:
+            return search(text, timeout=REGEX_SECONDS) is not None
+        except TimeoutError:
+            raise RegexTimeout(f"{_short(pattern)}: the regular expression ran longer than {REGEX_SECONDS:g} s; "
+                               "stopped (it backtracks without bound: write it without nested repetition or "
+                               "back-references)") from None
+    return test
+
+
+#: What a field of a game is: how it is found, and whether it needs the replay.
+def _field(name: str) -> tuple[Callable[[_Judged], Any], int]:
+    if name.startswith("tag."):
+        tag = name[4:]
+        return (lambda g: g.record.tag(tag)), 0
+    return _FIELDS[name]
+
+
+def _start(g: _Judged) -> str | None:
+    report = g.report()
+    return format_position(report.game, report.start) if report.game and report.start else None
+
+
+def _ending(g: _Judged) -> str | None:
+    outcome = g.report().outcome
+    return outcome.reason if outcome is not None else None
+
+
+def _score(g: _Judged) -> str | None:
+    outcome = g.report().outcome
+    return f"{outcome.score[0]}-{outcome.score[1]}" if outcome is not None and outcome.score is not None else None
+
+
+_FIELDS: dict[str, tuple[Callable[[_Judged], Any], int]] = {
+    "game": (lambda g: g.record.tag("Game") or g.record.default_game, 0),
+    "plies": (lambda g: len(g.record.moves), 0),
+    "moves": (lambda g: " ".join(node.text for node in g.record.moves), 0),
+    "result": (lambda g: recorded_result(g.record), 0),
+    "ending": (_ending, 1),
+    "score": (_score, 1),
+    "valid": (lambda g: g.report().valid, 1),
+    "start": (_start, 1),
+}
+
+_OPERATORS: dict[str, Callable[[Any, Any], bool]] = {
+    "=": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+
+_INTEGER = re.compile(r"[+-]?[0-9]+\Z")
+
+
+def _compile(node: Node) -> tuple[Check, int]:
+    """``node`` as one test, with its cost (0: no replay, 1: the replay, 2:
+    the replay and its positions). Raises :class:`BadCriterion` (from a
+    flag) or :class:`~mancala_cli.errors.BadQuery` (from the expression:
+    ``node`` has a column)."""
+    from notation.query import And, Comparison, Not, Or, Test
+
+    if isinstance(node, (And, Or)):
+        parts = sorted((_compile(term) for term in node.terms), key=lambda part: part[1])  # (stable)
+        checks = tuple(check for check, _ in parts)
+        cost = max(cost for _, cost in parts)
+        return functools.reduce(_both if isinstance(node, And) else _either, reversed(checks)), cost
+    if isinstance(node, Not):
+        check, cost = _compile(node.term)
+        return (lambda g: not check(g)), cost
+    try:
+        if isinstance(node, Test):
+            return _compile_test(node)
+        if isinstance(node, Comparison):
+            return _compile_comparison(node)
+    except BadCriterion as error:
+        if not getattr(node, "column", 0):
+            raise
+        from .errors import BadQuery
+
+        column = getattr(node, "value_column", 0) or node.column
+        raise BadQuery(f"{error} at column {column}", column) from None
+    raise TypeError(f"not a criterion: {node!r}")
+
+
+def _both(second: Check, first: Check) -> Check:
+    return lambda g: first(g) and second(g)
+
+
+def _either(second: Check, first: Check) -> Check:
+    return lambda g: first(g) or second(g)
+
+
+def _compile_test(node: Any) -> tuple[Check, int]:
+    if node.name == "reaches":
+        targets = parse_reaches(node.argument, node.game)
+        return (lambda g: _reaches(g.report(), targets)), 2
+    tokens = parse_opening(node.argument, node.game)
+    return (lambda g: _opens_with(g.report(), tokens)), 1
+
+
+def _compile_comparison(node: Any) -> tuple[Check, int]:
+    get, cost = _field(node.field)
+    value, op = node.value, node.op
+    if node.field == "game" and op in ("=", "!="):
+        known_game(value)
+    elif node.field == "result" and op in ("=", "!=") and value not in RESULTS:
+        raise BadCriterion(f"a result is one of {', '.join(RESULTS)} (got {value!r})")
+    elif node.field == "start" and op in ("=", "!="):
+        value = _position_text(value)
+    if op == "~":
+        test = regex_test(value)
+        if node.field.startswith("tag."):
+            tag = node.field[4:]
+
+            def tag_matches(g: _Judged) -> bool:
+                text = g.record.tag(tag)
+                return text is not None and _search(value, tag, text, g.record) is not None
+            return tag_matches, cost
+
+        def matches(g: _Judged) -> bool:
+            text = get(g)
+            return text is not None and test(text)
+        return matches, cost
+    compare = _OPERATORS[op]
+    if isinstance(value, int) and not isinstance(value, bool) and node.field.startswith("tag."):
+        def number(g: _Judged) -> bool:  # a tag compared with a number: its value, if it is a whole number
+            text = get(g)
+            return text is not None and _INTEGER.match(text) is not None and compare(int(text), value)
+        return number, cost
+
+    if node.field == "plies":
+        return (lambda g: compare(len(g.record.moves), value)), cost
+
+    def check(g: _Judged) -> bool:
+        found = get(g)
+        return found is not None and compare(found, value)
+    return check, cost
+
+
+def _position_text(text: str) -> str:
+    """The canonical form of a position string, read for the game whose board it fits."""
+    target = parse_reaches(text)[0]
+    game = get_game(target[0])
+    return format_position(game, parse_position(game, text))
 
 
 #: The longest a ``--tag`` expression may search one tag value, in seconds.
@@ -401,11 +671,7 @@ class FilterTask:
         criteria = self.criteria
         read_problems = [p for p in record.problems if p.severity == "error"]
         plies = len(record.moves)
-        matched = criteria.cheap(record)
-        report = None
-        if matched and (criteria.valid is not None or criteria.opening or criteria.reaches):
-            report = replay(record, fill_marks=self.write)
-            matched = criteria.replayed(report)
+        matched, report = criteria.judge(record, self._replay)
         if matched == self.invert:
             return Picked(False, problems=read_problems, plies=plies)
         picked = Picked(True, problems=read_problems, plies=plies)
@@ -416,6 +682,9 @@ class FilterTask:
             if self.write:
                 write_picked(picked, record, report, self.target)
         return picked
+
+    def _replay(self, record: GameRecord) -> Replay:
+        return replay(record, fill_marks=self.write)
 
 
 def write_picked(picked: Picked, record: GameRecord, report: Replay, target: str) -> None:
@@ -480,6 +749,8 @@ class Figures:
     result: str
     reason: str | None
     opening: tuple[str, ...]
+    #: Whether the game is one of those asked for (``stats --where``); if not, it counts nowhere.
+    selected: bool = True
 
 
 @dataclass(frozen=True)
@@ -487,9 +758,14 @@ class StatsTask:
     """The figures of every game, openings up to ``depth`` plies."""
 
     depth: int = 2
+    criteria: Criteria = Criteria()
 
     def process(self, record: GameRecord) -> Figures:
-        report = replay(record)
+        matched, report = self.criteria.judge(record)
+        if not matched:
+            return Figures(None, False, 0, "*", None, (), selected=False)
+        if report is None:
+            report = replay(record)
         game = report.game
         opening: tuple[str, ...] = ()
         if game is not None and self.depth:
@@ -607,6 +883,8 @@ class Summary:
         self.by_game: dict[str, _GameFigures] = {}
 
     def add(self, figures: Figures) -> None:
+        if not figures.selected:
+            return
         self.games += 1
         if not figures.valid or figures.game is None:
             self.invalid += 1

@@ -17,6 +17,7 @@ also derives from the error of the layer it comes from (``KeyError``,
 | :class:`BadPosition` | a position string that is badly formed or impossible |
 | :class:`BadMove` | a move token that is not a move, or whose marks (``x6``, ``^``) are wrong |
 | :class:`IllegalMove` | a move the rules forbid, with its rule id |
+| :class:`BadQuery` | a ``where`` expression that cannot be used (with its ``column``) |
 | :class:`BadArchive` | an XML archive that cannot be read or written |
 | :class:`UnreadableInput` | an input that cannot be read at all (missing, a folder, a bad encoding) |
 | :class:`BadSheet` | a game sheet that cannot be drawn (a ply past the record's end or given twice) |
@@ -25,7 +26,7 @@ also derives from the error of the layer it comes from (``KeyError``,
 """
 from __future__ import annotations
 
-from notation.errors import CoordinateError, NotationError, XMLArchiveError
+from notation.errors import CoordinateError, NotationError, QueryError, XMLArchiveError
 
 from .cli.inputs import InputError
 from .diagrams.png import BadImage, PngUnavailable
@@ -34,7 +35,7 @@ from .rules.core import IllegalMove, InvalidPosition, MancalaError
 from .rules.registry import UnknownGame
 
 __all__ = ["MancalaError", "UnknownGame", "BadCoordinate", "BadPosition", "InvalidPosition", "BadMove",
-           "IllegalMove", "BadArchive", "UnreadableInput", "BadSheet", "PngUnavailable", "BadImage"]
+           "IllegalMove", "BadQuery", "BadArchive", "UnreadableInput", "BadSheet", "PngUnavailable", "BadImage"]
 
 
 class BadCoordinate(MancalaError, CoordinateError):
@@ -62,3 +63,8 @@ class BadSheet(MancalaError, ValueError):
 
 def bad_archive(error: XMLArchiveError) -> BadArchive:
     return BadArchive(error.reason, error.line, error.column, error.file)
+
+
+class BadQuery(MancalaError, QueryError):
+    """A ``where`` expression that cannot be used: badly formed, an unknown
+    field, a value of the wrong type or a bad value (``column``: where, from 1)."""

@@ -40,3 +40,13 @@ class XMLArchiveError(NotationError):
                                    f"column {self.column}" if self.line is not None and self.column else None)
                  if part]
         return f"{', '.join(where)}: {self.reason}" if where else self.reason
+
+
+class QueryError(NotationError):
+    """A ``--where`` expression that cannot be used: badly formed, an
+    unknown field, a value of the wrong type. ``column`` (1-based) is where
+    in the expression."""
+
+    def __init__(self, message: str, column: int) -> None:
+        self.column = column
+        super().__init__(message)

@@ -569,6 +569,11 @@ class _Progress:
         self.bar.__exit__(*exc)
 
 
+#: The help of --where (filter, split, stats, validate).
+WHERE_HELP = ("Only the games that match this expression: fields, comparisons, and/or/not, parentheses "
+              "(docs/commands.md, \"Choosing games: --where\").")
+
+
 @app.command(short_help="Check every game against the rules.")
 def validate(
     files: Optional[list[str]] = FILES_ARGUMENT,
@@ -578,6 +583,7 @@ def validate(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the problems."),
     format: str = _choice_option("text", "--format", "-f", values=("text", "json"),
                                  help="text, or json (one JSON object per game)."),
+    where: Optional[str] = typer.Option(None, "--where", metavar="EXPR", help=WHERE_HELP),
     encoding: str = ENCODING_OPTION,
     jobs: int = JOBS_OPTION,
     scheduler: Optional[str] = SCHEDULER_OPTION,
@@ -598,9 +604,10 @@ def validate(
 
     if game is not None:
         _game(game)
+    criteria = _where(where) if where is not None else None
     _encoding(encoding)
     workers = _jobs(jobs, scheduler, scheduler_timeout)
-    options = Options("validate", format, game, strict)
+    options = Options("validate", format, game, strict, where=criteria)
     totals = {"games": 0, "moves": 0, "errors": 0, "warnings": 0}
     io_failed = False
     out = sys.stdout
@@ -611,6 +618,8 @@ def validate(
                 io_failed = io_failed or isinstance(result, InputError)
                 totals["errors"] += 1
                 _unreadable(path, result, format)
+                continue
+            if result.skipped:  # (not one of --where's games)
                 continue
             totals["games"] += result.record_count
             totals["moves"] += result.moves
@@ -1585,6 +1594,17 @@ def _criterion(option: str, parse: Callable[..., Any], *args: Any) -> Any:
         fail(f"{option}: {error}")
 
 
+def _where(text: Optional[str]):
+    """The criteria of ``--where``, a bad expression a usage error."""
+    from ..archives import Criteria
+    from ..errors import BadQuery
+
+    try:
+        return Criteria.where(text) if text is not None else Criteria()
+    except BadQuery as error:
+        fail(f"--where: {error}")
+
+
 def _read_failed(error: Exception) -> NoReturn:
     """An input that cannot be read at all: exit 2 for I/O, 1 for a broken XML archive."""
     from .inputs import InputError
@@ -1613,6 +1633,7 @@ def filter_games(
                                                "coordinate style, marks optional)."),
     valid: bool = typer.Option(False, "--valid", help="Games validate finds no error in."),
     invalid: bool = typer.Option(False, "--invalid", help="Games validate finds an error in."),
+    where: Optional[str] = typer.Option(None, "--where", metavar="EXPR", help=WHERE_HELP),
     dedupe: bool = typer.Option(False, "--dedupe", help="Drop a game whose game id, start position and "
                                                         "main-line moves equal an earlier written game's."),
     duplicates: Optional[str] = typer.Option(None, "--duplicates", metavar="FILE",
@@ -1634,10 +1655,10 @@ def filter_games(
     Problems found while reading go to standard error (exit 1); games are
     judged and written all the same.
 
-    Example: mancala filter examples/kingulu-tournament.pmn --tag "South=^Amani" --result 0-1
+    Example: mancala filter examples/kingulu-tournament.pmn --where 'tag.South ~ "^Amani" and result = "0-1"'
     """
-    from ..archives import (Criteria, DigestSet, FilterTask, RegexTimeout, known_game, parse_opening, parse_reaches,
-                            parse_tag)
+    from ..archives import BadCriterion, Criteria, DigestSet, FilterTask, RegexTimeout, known_game
+    from ..errors import BadQuery
     from .archiving import GameOutput, Problems, answers
 
     for option, value in (("--output", output), ("--duplicates", duplicates)):
@@ -1658,14 +1679,14 @@ def filter_games(
     if duplicates == "-" and output in (None, "-"):
         fail(f"--duplicates - and the {'count' if count else 'games written'} would both go to standard output: "
              f"give --duplicates FILE{'' if count else ' or -o FILE'}")
-    criteria = Criteria(
-        game=game,
-        tags=tuple(_criterion("--tag", parse_tag, text) for text in tag or ()),
-        result=result, min_plies=min_plies, max_plies=max_plies,
-        reaches=tuple(target for text in reaches or ()
-                      for target in _criterion("--reaches", parse_reaches, text, game)),
-        opening=_criterion("--opening", parse_opening, opening, game) if opening is not None else (),
-        valid=True if valid else False if invalid else None)
+    try:
+        criteria = Criteria.from_options(game=game, tags=tag or (), result=result, min_plies=min_plies,
+                                         max_plies=max_plies, reaches=reaches or (), opening=opening,
+                                         valid=True if valid else False if invalid else None, where=where)
+    except BadCriterion as error:
+        fail(str(error))
+    except BadQuery as error:
+        fail(f"--where: {error}")
     _encoding(encoding)
     task = FilterTask(criteria, to, invert, dedupe, write=not count or duplicates is not None)
     paths = _inputs(files)
@@ -1701,7 +1722,7 @@ def filter_games(
     except (InputError, XMLArchiveError) as error:
         _read_failed(error)
     except RegexTimeout as error:
-        fail(f"--tag: {error}")
+        fail(f"{'--where' if where is not None and not tag else '--tag'}: {error}")
     if count:
         typer.echo(str(written))
     if problems.errors:
@@ -1717,6 +1738,7 @@ def split(
     files: Optional[list[str]] = FILES_ARGUMENT,
     games: int = _int_option(..., "--games", "-n", low=1, help="Games per file."),
     out_dir: str = typer.Option(..., "--out-dir", metavar="DIR", help="Folder of the files (created when missing)."),
+    where: Optional[str] = typer.Option(None, "--where", metavar="EXPR", help=WHERE_HELP),
     to: str = TO_OPTION,
     encoding: str = ENCODING_OPTION,
     jobs: int = JOBS_OPTION,
@@ -1741,6 +1763,7 @@ def split(
 
     if out_dir == "":
         fail("--out-dir: empty folder name")
+    criteria = _where(where)
     _encoding(encoding)
     paths = _inputs(files)
     workers = _jobs(jobs, scheduler, scheduler_timeout)
@@ -1752,9 +1775,9 @@ def split(
     try:
         with progress or contextlib.nullcontext(), contextlib.ExitStack() as stack:
             current: Optional[GameOutput] = None
-            for name, index, picked in answers(paths, encoding, FilterTask(target=to), workers, progress):
+            for name, index, picked in answers(paths, encoding, FilterTask(criteria, target=to), workers, progress):
                 problems.report(name, index, picked)
-                if picked.unwritable is not None:
+                if not picked.selected or picked.unwritable is not None:
                     continue
                 if current is None or current.games == games:
                     stack.close()
@@ -1781,6 +1804,7 @@ def stats(
     depth: int = _int_option(2, "--depth", "-d", low=0, high=100, help="Openings up to this many plies."),
     format: str = _choice_option("text", "--format", "-f", values=("text", "json"),
                                  help="text (aligned tables), or json (one object)."),
+    where: Optional[str] = typer.Option(None, "--where", metavar="EXPR", help=WHERE_HELP),
     encoding: str = ENCODING_OPTION,
     jobs: int = JOBS_OPTION,
     scheduler: Optional[str] = SCHEDULER_OPTION,
@@ -1802,6 +1826,7 @@ def stats(
     from .archiving import answers
     from .inputs import InputError
 
+    criteria = _where(where)
     _encoding(encoding)
     paths = _inputs(files)
     workers = _jobs(jobs, scheduler, scheduler_timeout)
@@ -1809,7 +1834,7 @@ def stats(
     progress = _Progress() if _Progress.wanted(quiet) else None
     try:
         with progress or contextlib.nullcontext():
-            for _, _, figures in answers(paths, encoding, StatsTask(depth), workers, progress):
+            for _, _, figures in answers(paths, encoding, StatsTask(depth, criteria), workers, progress):
                 summary.add(figures)
     except (InputError, XMLArchiveError) as error:
         _read_failed(error)

@@ -40,6 +40,7 @@ from ..checking import Replay, replay
 
 if TYPE_CHECKING:
     from .cluster import Cluster, DaskExecutor
+    from ..archives import Criteria
 
 #: Lines of PMN per batch (about 100 games of typical length).
 BATCH_LINES = 600
@@ -57,6 +58,8 @@ class Options:
     strict: bool = False
     coords: str | None = None
     positions: bool = False
+    #: validate: only the games that match (``--where``).
+    where: Criteria | None = None
 
     def process(self, record: GameRecord) -> GameResult:
         """Replay one record and format what the command prints for it (the
@@ -83,6 +86,8 @@ class GameResult:
     #: validate's JSON report, written as ``out`` once the game is numbered.
     report: dict[str, Any] | None = None
     ascii: bool = False
+    #: Not one of the games asked for (``validate --where``): nothing to print or count.
+    skipped: bool = False
 
 
 @dataclass
@@ -532,6 +537,11 @@ def number(result: GameResult, index: int) -> GameResult:
 
 def process_record(options: Options, record: GameRecord) -> GameResult:
     """Replay one record and format what the command prints for it."""
+    if options.where is not None:
+        matched, report = options.where.judge(record, lambda record: replay_record(options, record))
+        if not matched:
+            return GameResult("", record_count=0, skipped=True)
+        return format_result(options, record, report or replay_record(options, record))
     return format_result(options, record, replay_record(options, record))
 
 

@@ -1,0 +1,266 @@
+"""The query language of ``--where`` (docs/commands.md, "Choosing games:
+--where"): its grammar, written with pyparsing, and the expression tree it
+reads. What a field of a game *is* (its plies, its result, whether it is
+valid) is the library's business (:mod:`mancala_cli.archives` compiles a
+tree into one test); here an expression is only read, and checked against
+the fields' types, so that every mistake is found before a record is read.
+
+    >>> parse('game = kingulu and plies >= 30 and (result = "1-0" or tag.Event ~ "cup")')
+    And(terms=(Comparison(field='game', op='=', value='kingulu'), Comparison(field='plies', op='>=', value=30), \
+Or(terms=(Comparison(field='result', op='=', value='1-0'), Comparison(field='tag.Event', op='~', value='cup')))))
+
+``not`` binds tightest, then ``and``, then ``or``; a boolean field stands
+alone:
+
+    >>> parse('not valid or reaches "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1" and plies < 9')
+    Or(terms=(Not(term=Comparison(field='valid', op='=', value=True)), \
+And(terms=(Test(name='reaches', argument='4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1'), Comparison(field='plies', op='<', value=9)))))
+
+A mistake is a :class:`QueryError` that names the column:
+
+    >>> parse("game = kingulu and )")
+    Traceback (most recent call last):
+    ...
+    notation.errors.QueryError: expected a comparison at column 20: ")"
+    >>> parse('plies ~ "x"')
+    Traceback (most recent call last):
+    ...
+    notation.errors.QueryError: plies is a number: compare it with =, !=, <, <=, > or >=, not ~ at column 7
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from dataclasses import field as _field
+from functools import lru_cache
+from typing import Any, Union
+
+from .errors import QueryError
+
+__all__ = ["FIELDS", "TESTS", "OPERATORS", "Comparison", "Test", "Not", "And", "Or", "Node", "parse", "QueryError"]
+
+#: The fields and their types (``tag.NAME`` is any tag: text, or a number
+#: when compared with one). Text is written in double quotes, or as a bare
+#: word when it is an id (``game = kingulu``, ``ending = KG-7``).
+FIELDS = {"game": "text", "plies": "number", "moves": "text", "result": "text", "ending": "text",
+          "score": "text", "valid": "boolean", "start": "text"}
+#: The tests that take a quoted argument: ``reaches "POSITION"``, ``opening "MOVES"``.
+TESTS = ("reaches", "opening")
+#: The comparison operators.
+OPERATORS = ("=", "!=", "<", "<=", ">", ">=", "~")
+#: The words that are not fields or values.
+KEYWORDS = ("and", "or", "not")
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """``field op value``; ``value`` is text, a whole number or (for a
+    boolean field) ``True``/``False``. ``column`` (1-based) is where it starts,
+    ``value_column`` where its value does (0: not written, as for ``valid``
+    alone or a command-line flag)."""
+
+    field: str
+    op: str
+    value: Union[str, int, bool]
+    column: int = _field(default=0, compare=False, repr=False)
+    value_column: int = _field(default=0, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Test:
+    """``reaches "POSITION"`` or ``opening "MOVES"``. ``game``, when given,
+    is the game whose board the argument is read for (the command line's
+    ``--game``); else it is read for the board it fits."""
+
+    __test__ = False  # (not a test case for pytest)
+
+    name: str
+    argument: str
+    column: int = _field(default=0, compare=False, repr=False)
+    game: Union[str, None] = _field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
+class Not:
+    term: Node
+
+
+@dataclass(frozen=True)
+class And:
+    terms: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Or:
+    terms: tuple[Node, ...]
+
+
+Node = Union[Comparison, Test, Not, And, Or]
+
+_NUMBER = re.compile(r"-?[0-9]+\Z")
+
+
+_ESCAPE = re.compile(r'\\(["\\])')
+
+
+def _unescape(text: str) -> str:
+    """A string's text: ``\\"`` and ``\\\\`` are the only escapes (as in a PMN tag
+    value), so that a regular expression keeps its ``\\d``."""
+    return _ESCAPE.sub(r"\1", text)
+
+
+def _quoted(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+@lru_cache(maxsize=1)
+def _grammar() -> Any:
+    """The grammar: ``query := or-term``, ``or-term := and-term ("or" and-term)*``,
+    ``and-term := not-term ("and" not-term)*``, ``not-term := "not" not-term |
+    atom``, ``atom := comparison | test | "(" query ")"``. Each alternative is
+    followed by ``-`` where the text can be nothing else, so that a mistake is
+    reported where it is, with what was expected there. (This is what
+    :func:`pyparsing.infix_notation` builds for three operators, written out
+    so that each level can stop at a mistake instead of backtracking to the
+    start of the expression.)"""
+    import pyparsing as pp
+
+    def keyword(word: str) -> Any:
+        return pp.Regex(rf"{word}(?![A-Za-z0-9_.\-])").set_name(f"'{word}'")
+
+    AND, OR, NOT = keyword("and"), keyword("or"), keyword("not")
+    reserved = "|".join((*KEYWORDS, *TESTS))
+    name = pp.Regex(rf"(?!(?:{reserved})(?![A-Za-z0-9_.\-]))(?:tag\.[A-Za-z0-9_]+|[A-Za-z_][A-Za-z0-9_]*)"
+                    r"(?![A-Za-z0-9_.\-])").set_name("a field")
+    op = pp.Regex(r"!=|<=|>=|=|<|>|~").set_name("an operator (=, !=, <, <=, >, >=, ~)") \
+        .add_parse_action(lambda s, loc, t: (t[0], loc + 1))
+    string = pp.Regex(r'"((?:[^"\\]|\\.)*)"', flags=re.S).set_name('a "quoted" string') \
+        .set_parse_action(lambda t: _unescape(t[0][1:-1]))
+    bare = pp.Regex(rf"(?!(?:{'|'.join(KEYWORDS)})(?![A-Za-z0-9_.\-/+]))-?[A-Za-z0-9_][A-Za-z0-9_.\-/+]*") \
+        .set_name("a value")
+    value = (string.copy().add_parse_action(lambda s, loc, t: ("string", t[0], loc))
+             | bare.copy().add_parse_action(lambda s, loc, t: ("word", t[0], loc))).set_name("a value")
+
+    def comparison_action(s: str, loc: int, t: Any) -> Any:
+        column = loc + 1
+        if len(t) == 1:
+            return _check(t[0], None, None, column, 0, 0)
+        kind, text, at = t[2]
+        return _check(t[0], t[1][0], (kind, text), column, t[1][1], at + 1)
+
+    def test_action(s: str, loc: int, t: Any) -> Any:
+        return Test(t[0], t[1], loc + 1)
+
+    query = pp.Forward()
+    tests = pp.Regex(rf"(?:{'|'.join(TESTS)})(?![A-Za-z0-9_.\-])")
+    test = (tests - string.copy().set_name(f'a "quoted" argument')).set_parse_action(test_action)
+    end_of_term = pp.FollowedBy(AND | OR | ")" | pp.StringEnd())
+    comparison = (name - (op - value | end_of_term).set_name("an operator (=, !=, <, <=, >, >=, ~)")) \
+        .set_parse_action(comparison_action)
+    atom = (test | comparison | (pp.Suppress("(") - query - pp.Suppress(")").set_name("')'"))) \
+        .set_name("a comparison")
+    not_term = pp.Forward()
+    not_term.set_name("a comparison")
+    not_term <<= ((pp.Suppress(NOT) - not_term).set_parse_action(lambda t: Not(t[0])) | atom) \
+        .set_name("a comparison")
+    and_term = (not_term + pp.ZeroOrMore(pp.Suppress(AND) - not_term)).set_parse_action(
+        lambda t: t[0] if len(t) == 1 else And(tuple(t)))
+    query <<= (and_term + pp.ZeroOrMore(pp.Suppress(OR) - and_term)).set_parse_action(
+        lambda t: t[0] if len(t) == 1 else Or(tuple(t)))
+    end = pp.StringEnd().set_name("'and', 'or' or the end")
+    return (query - end).parse_with_tabs()  # (a tab in a string stays a tab)
+
+
+def _check(name: str, op: str | None, value: tuple[str, str] | None, column: int, op_column: int,
+           value_column: int) -> Node:
+    """The comparison ``name op value``, if the types agree."""
+    kind = "tag" if name.startswith("tag.") else FIELDS.get(name)
+    if kind is None:
+        raise _at(f"unknown field {name!r} (fields: {', '.join(FIELDS)}, tag.NAME; "
+                         f"tests: {', '.join(t + ' STRING' for t in TESTS)})", column)
+    if op is None or value is None:
+        if kind != "boolean":
+            raise _at(f"{name} is not true or false: compare it ({name} = …)", column)
+        return Comparison(name, "=", True, column, 0)
+    quoted, text = value
+    if kind == "boolean":
+        if op not in ("=", "!="):
+            raise _at(f"{name} is true or false: compare it with = or !=, not {op}", op_column)
+        if quoted != "word" or text not in ("true", "false"):
+            raise _at(f"{name} is true or false, not {_quoted(text) if quoted == 'string' else text}",
+                      value_column)
+        return Comparison(name, op, text == "true", column, value_column)
+    number = quoted == "word" and _NUMBER.match(text) is not None
+    if kind == "number":
+        if op == "~":
+            raise _at(f"{name} is a number: compare it with =, !=, <, <=, > or >=, not ~", op_column)
+        if not number:
+            raise _at(f"{name} is a number, not {_quoted(text) if quoted == 'string' else text}",
+                      value_column)
+        return Comparison(name, op, int(text), column, value_column)
+    if number and kind == "tag" and op != "~":
+        return Comparison(name, op, int(text), column, value_column)
+    if number and op != "~":
+        raise _at(f"{name} is text, not a number (write {_quoted(text)})", value_column)
+    return Comparison(name, op, text, column, value_column)
+
+
+def _at(message: str, column: int) -> QueryError:
+    return QueryError(f"{message} at column {column}", column)
+
+
+#: The longest expression read (a command-line option, not a program).
+MAX_LENGTH = 10_000
+
+
+#: The deepest nesting of parentheses read.
+MAX_DEPTH = 32
+
+
+def _depth(text: str) -> int:
+    """The column of the first parenthesis past :data:`MAX_DEPTH`, or 0."""
+    depth, quoted, escaped = 0, False, False
+    for k, char in enumerate(text):
+        if quoted:
+            quoted, escaped = (char != '"' or escaped), (char == "\\" and not escaped)
+        elif char == '"':
+            quoted = True
+        elif char == "(":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return k + 1
+        elif char == ")":
+            depth -= 1
+    return 0
+
+
+def parse(text: str) -> Node:
+    """The expression tree of ``text``; raises :class:`QueryError`.
+
+        >>> parse('tag.Round >= 3 and not ending = KG-7')
+        And(terms=(Comparison(field='tag.Round', op='>=', value=3), Not(term=Comparison(field='ending', op='=', value='KG-7'))))
+    """
+    import pyparsing as pp
+
+    if len(text) > MAX_LENGTH:
+        raise QueryError(f"an expression of at most {MAX_LENGTH:,} characters (got {len(text):,})", 1)
+    if not text.strip():
+        raise QueryError("expected a comparison at column 1: the expression is empty", 1)
+    depth = _depth(text)
+    if depth:
+        raise _at(f"the expression nests more than {MAX_DEPTH} parentheses deep", depth)
+    try:
+        return _grammar().parse_string(text, parse_all=True)[0]
+    except QueryError:
+        raise
+    except pp.ParseBaseException as error:
+        column = min(error.loc, len(text)) + 1  # (columns count characters; a line break is one)
+        expected = str(error.msg).removeprefix("Expected ")
+        rest = text[error.loc:].lstrip()
+        if not rest:
+            found = "the expression ends there"
+        else:
+            found = _quoted(rest[:20] + ("…" if len(rest) > 20 else ""))
+        raise QueryError(f"expected {expected} at column {column}: {found}", column) from None
+    except RecursionError:
+        raise QueryError("the expression nests too deeply", 1) from None
