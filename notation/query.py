@@ -234,6 +234,21 @@ def _depth(text: str) -> int:
     return 0
 
 
+def _nots(text: str) -> int:
+    """The column of the first ``not`` past :data:`MAX_DEPTH` in a row
+    (outside strings), else 0: each one nests the parser a level deeper, so
+    the bound does not depend on the interpreter's stack.
+
+        >>> _nots("not " * 33 + "valid"), _nots('"not ' * 40 + '"')
+        (129, 0)
+    """
+    import re
+
+    blank = re.sub(r'"(?:\\.|[^"\\])*"?', lambda m: " " * len(m[0]), text)
+    run = re.search(r"(?:\bnot\b\s*){%d}(?=\bnot\b)" % MAX_DEPTH, blank)
+    return 0 if run is None else run.end() + 1
+
+
 def parse(text: str) -> Node:
     """The expression tree of ``text``; raises :class:`QueryError`.
 
@@ -249,6 +264,9 @@ def parse(text: str) -> Node:
     depth = _depth(text)
     if depth:
         raise _at(f"the expression nests more than {MAX_DEPTH} parentheses deep", depth)
+    nots = _nots(text)
+    if nots:
+        raise _at(f"the expression nests too deeply: more than {MAX_DEPTH} nots in a row", nots)
     try:
         return _grammar().parse_string(text, parse_all=True)[0]
     except QueryError:
