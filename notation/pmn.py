@@ -113,6 +113,14 @@ class _Reader:
 
     # -- game start and end
 
+    def new_game_at_tag(self, line: str, lineno: int) -> None:
+        """A tag line after a blank line ends the game being passed over (too
+        long, or inside an unclosed comment): the next game starts with it."""
+        self.start(lineno)
+        self.phase = _TAGS
+        self.tag_line(line, lineno)
+        self.end = (lineno, len(line.rstrip()) + 1)
+
     def start(self, lineno: int) -> None:
         self.index += 1
         self.rec = GameRecord(file=self.file, index=self.index, line=lineno)
@@ -597,10 +605,7 @@ class _Reader:
                         prev_blank = False
                         continue
                     yield self.finish()
-                    self.start(lineno)
-                    self.phase = _TAGS
-                    self.tag_line(line, lineno)
-                    self.end = (lineno, len(line.rstrip()) + 1)
+                    self.new_game_at_tag(line, lineno)
                     prev_blank = False
                     last = len(line) + 1
                     continue
@@ -612,10 +617,7 @@ class _Reader:
                     continue
                 if prev_blank and _TAG_START(line):
                     yield self.finish()
-                    self.start(lineno)
-                    self.phase = _TAGS
-                    self.tag_line(line, lineno)
-                    self.end = (lineno, len(line.rstrip()) + 1)
+                    self.new_game_at_tag(line, lineno)
                     prev_blank = False
                     continue
                 prev_blank = False

@@ -185,17 +185,14 @@ def _seconds(option: str):
     return parse
 
 
-class _SolveProgress:
-    """The search under way, on one line of standard error (a terminal),
-    written over: the deepest complete iteration, the positions searched and
-    the time taken."""
+class _StatusLine:
+    """One line of standard error (a terminal), written over each time."""
 
     def __init__(self) -> None:
         self.shown = False
 
-    def __call__(self, depth: int, nodes: int, seconds: float) -> None:
-        done = f"depth {depth} done, " if depth else ""
-        sys.stderr.write(f"\r\x1b[Ksolving: {done}{nodes:,} nodes, {seconds:.1f} s")
+    def write(self, text: str) -> None:
+        sys.stderr.write(f"\r\x1b[K{text}")
         sys.stderr.flush()
         self.shown = True
 
@@ -203,6 +200,17 @@ class _SolveProgress:
         if self.shown:
             sys.stderr.write("\r\x1b[K")
             sys.stderr.flush()
+            self.shown = False
+
+
+class _SolveProgress(_StatusLine):
+    """The search under way, on one line of standard error (a terminal),
+    written over: the deepest complete iteration, the positions searched and
+    the time taken."""
+
+    def __call__(self, depth: int, nodes: int, seconds: float) -> None:
+        done = f"depth {depth} done, " if depth else ""
+        self.write(f"solving: {done}{nodes:,} nodes, {seconds:.1f} s")
 
 
 #: The exit status of ``solve`` when a limit stopped the search before its
@@ -830,7 +838,7 @@ class _AnnotateTotals:
                 f"{_counted(self.marks, 'mark')} added")
 
 
-class _AnnotateProgress:
+class _AnnotateProgress(_StatusLine):
     """``annotate`` under way, on one line of standard error (a terminal),
     written over: the input and game being annotated, the position being
     searched when the work is done in this process, and the totals."""
@@ -838,11 +846,11 @@ class _AnnotateProgress:
     def __init__(self, totals: _AnnotateTotals) -> None:
         import time
 
+        super().__init__()
         self.totals = totals
         self.started = time.monotonic()
         self.name = ""
         self.started_games = 0
-        self.shown = False
 
     def file(self, path: str) -> None:
         import os
@@ -864,16 +872,8 @@ class _AnnotateProgress:
         import time
 
         totals = self.totals
-        sys.stderr.write(f"\r\x1b[Kannotating: {doing}; {totals.searched:,} positions searched, "
-                         f"{totals.proven:,} proven, {totals.marks:,} marks, {time.monotonic() - self.started:.1f} s")
-        sys.stderr.flush()
-        self.shown = True
-
-    def clear(self) -> None:
-        if self.shown:
-            sys.stderr.write("\r\x1b[K")
-            sys.stderr.flush()
-            self.shown = False
+        self.write(f"annotating: {doing}; {totals.searched:,} positions searched, "
+                   f"{totals.proven:,} proven, {totals.marks:,} marks, {time.monotonic() - self.started:.1f} s")
 
 
 def _above(progress: Optional[_AnnotateProgress], lines: str) -> None:
