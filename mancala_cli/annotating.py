@@ -30,8 +30,8 @@ annotated (:func:`annotate_record` leaves the others as they are).
     [Game "kingulu"]
     [Setup "0,4,14*,0,0,1/2,0,1,2,0,0 N 6-18 11"]
     <BLANKLINE>
-    {Proven: win for North} 11... b2?? {f2 keeps the win} 12. b1? {d1 keeps the
-    win} 12... a2^? {f2x1 keeps the draw} 13. e1x1! 1-0
+    {Proven: win for North} 11... b2?? {f2 keeps the win} 12. b1? {d1 keeps the}
+    {win} 12... a2^? {f2x1 keeps the draw} 13. e1x1! 1-0
 """
 from __future__ import annotations
 
@@ -197,7 +197,8 @@ def _add_glyph(node: MoveNode, glyph: str) -> int:
 
 def _holds(comment: str | None, text: str) -> bool:
     """Whether ``comment`` says ``text`` already, whatever white space is
-    between the words (PMN breaks a long comment into lines at its spaces)."""
+    between the words (a record written by hand, or by an earlier version of
+    this tool, may have a line break where a long comment was broken)."""
     return comment is not None and text in " ".join(comment.split())
 
 

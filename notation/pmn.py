@@ -708,6 +708,14 @@ def read_game(source: TextIO | str, file: str | None = None) -> GameRecord | Non
 _NL = None  # a forced line break in the writer's unit stream
 
 
+class _Goes(str):
+    """A word of a ``{…}`` comment that another word of the same comment
+    follows on the same line of its text. A line broken after it closes the
+    comment there and opens it again on the next line (``{a b}`` becomes
+    ``{a}`` and ``{b}``): a reader joins neighbouring comments with one
+    space, so the text reads back exactly as it was."""
+
+
 def _ordered_tags(tags: list[tuple[str, str]]) -> list[tuple[str, str]]:
     order = SEVEN_TAGS + ("Setup",)
     out = [tag for name in order for tag in tags if tag[0] == name]
@@ -791,12 +799,6 @@ def _comment_parts(words: list[str]) -> list[tuple[bool, list[str]]]:
 
 
 def _brace_units(text: str, units: list) -> None:
-    if "\n" not in text:
-        words = text.split(" ")
-        words[0] = "{" + words[0]
-        words[-1] += "}"
-        units.extend(words)
-        return
     lines = text.split("\n")
     last = len(lines) - 1
     for i, hard in enumerate(lines):
@@ -807,7 +809,8 @@ def _brace_units(text: str, units: list) -> None:
             units.append(_NL)
         if i == last:
             words[-1] += "}"
-        units.extend(words)
+        units.extend(_Goes(w) for w in words[:-1])
+        units.append(words[-1])
 
 
 #: The numeric glyphs of the six glyphs (as in PGN), for a second glyph of a move.
@@ -915,17 +918,26 @@ def _wrap(units: list, width: int = WIDTH) -> list[str]:
     fresh = True  # nothing placed on cur yet
     text_follows: list[bool] | None = None
     glued = _glued_spaces(units) if any(u is not _NL and not u.strip() for u in units) else None
+    inside = False  # the unit placed last is a _Goes: a comment goes on
     for i, unit in enumerate(units):
         if unit is _NL:
             lines.append(cur)
             cur = ""
             blank = fresh = True
+            inside = False
             continue
+        goes = isinstance(unit, _Goes)  # room is kept for a "}" after it
         if fresh:
             cur = unit
             fresh = False
-        elif len(cur) + 1 + len(unit) + (glued[i] if glued else 0) <= width or blank:
+        elif len(cur) + 1 + len(unit) + goes + (glued[i] if glued else 0) <= width or blank:
             cur += " " + unit
+        elif inside:  # a break inside a comment: "}" here, "{" on the next line
+            lines.append(cur + "}")
+            cur = "{" + unit
+            blank = False
+            inside = goes
+            continue
         elif not unit.strip():
             if text_follows is None:
                 text_follows = _text_follows(units)
@@ -935,6 +947,7 @@ def _wrap(units: list, width: int = WIDTH) -> list[str]:
                 blank = True
             else:
                 cur += " " + unit  # a break here would leave a blank line
+            inside = goes
             continue
         else:
             lines.append(cur)
@@ -942,6 +955,7 @@ def _wrap(units: list, width: int = WIDTH) -> list[str]:
             blank = True
         if blank and unit.strip():
             blank = False
+        inside = goes
     if not fresh:
         lines.append(cur)
     return lines
@@ -1002,8 +1016,10 @@ def write_game(record: GameRecord, coords: str | None = None) -> str:
       variations; then ``record.result`` or ``*``. ``record.comment`` comes
       first (a reader gives it back as ``record.comment`` when there are no
       moves, else as the first move's ``before``).
-    * A long comment is broken at its spaces (it reads back with a line
-      break there); a comment holding ``}`` is written with ``;`` comments
+    * A long comment is broken at its spaces into ``{…}`` pieces, one per
+      line (``{a b}`` as ``{a}`` and ``{b}``; a reader joins neighbouring
+      comments with one space, so it reads back as it was; a line break in
+      the text is written as one, inside a piece); a comment holding ``}`` is written with ``;`` comments
       for the parts that hold it. A line break inside a comment never leaves
       a blank line followed by ``[`` (that would start a new game).
 
@@ -1040,7 +1056,7 @@ def write_games(records: Iterable[GameRecord], out: TextIO, coords: str | None =
 
 def _comment_change(text: str) -> str | None:
     """How :func:`write_game` changes a comment's text, or ``None`` when it
-    reads back as it is (but for the spaces where a long line is broken)."""
+    reads back as it is."""
     if "\r" in text:
         return "its carriage returns are written as line breaks"
     if "\n" not in text:
