@@ -37,7 +37,7 @@ from notation.position import format_position
 
 from ..rules.core import FILES, NORTH, SIDES, SOUTH, Game, Move, Outcome, Position, Side, side_name
 from .text import FROM_POSITION, _FromPosition, default_title, outcome_of, result_words
-from .tree import SVG_NS, Element, tostring
+from .tree import SVG_NS, Element, tostring  # noqa: F401  (SVG_NS: the namespace, named here as before)
 
 __all__ = ["board_svg", "board_element", "default_title", "hole_centre", "viewbox_size", "HOLE_FILL", "BACKGROUND", "SEED_FILL",
            "SIDE_COLOURS", "DOT_LIMIT", "RESULT_H", "result_box", "caption_lines"]
