@@ -69,6 +69,8 @@ def input_files(files: Optional[list[str]]) -> list[str]:
 def checked_encoding(name: str) -> str:
     """``name`` when it is a text encoding records can be read in (an unknown
     name is reported per file, as it always was)."""
+    if name == "utf-8":  # the default, which can (and a command that reads no record need not load the reader)
+        return name
     from .inputs import InputError, check_encoding
 
     try:

@@ -14,15 +14,16 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
 from .common import (ENCODING_OPTION, GAME_COMPLETION, checked_encoding, choice_option, counted, fail, game_rules,
                      input_files, int_option, position_of, read_input)
-from .drawing import (DEFAULT_SCALE, Drawing, Plies, caption_head, read_for_render, read_style, write_every_ply,
-                      write_ply, write_positions, write_sheet)
 from .running import usage_error
+
+if TYPE_CHECKING:
+    from .drawing import Drawing, Plies
 
 #: The boards in a row of a game sheet, unless told.
 DEFAULT_COLUMNS = 3
@@ -55,6 +56,8 @@ class RenderOptions:
 
     def drawing(self) -> Drawing:
         """How each diagram is drawn and written (reads ``--style``)."""
+        from .drawing import DEFAULT_SCALE, Drawing, read_style
+
         return Drawing(self.format, self.flip, read_style(self.style), self.force,
                        scale=DEFAULT_SCALE if self.scale is None else self.scale, caption=self.caption)
 
@@ -281,6 +284,8 @@ def draw_position(o: RenderOptions) -> None:
 
 def draw_positions(o: RenderOptions) -> None:
     """``render --positions FILE --game G --out-dir DIR``: a diagram of each line."""
+    from .drawing import write_positions
+
     _check_positions(o)
     checked_encoding(o.encoding)
     drawing = o.drawing()
@@ -291,6 +296,8 @@ def draw_positions(o: RenderOptions) -> None:
 def draw_plies(o: RenderOptions) -> None:
     """``render FILE [--ply N]``, ``render FILE --all --out-dir DIR``: one ply
     of a record (the last by default), or every one."""
+    from .drawing import write_every_ply, write_ply
+
     _check_record(o)
     checked_encoding(o.encoding)
     drawing = o.drawing()
@@ -304,6 +311,8 @@ def draw_plies(o: RenderOptions) -> None:
 
 def draw_sheet(o: RenderOptions) -> None:
     """``render FILE --sheet --plies N,N… | --every N``: one game sheet."""
+    from .drawing import write_sheet
+
     _check_record(o)
     asked = None if o.plies is None else _ply_list(o.plies)
     checked_encoding(o.encoding)
@@ -316,6 +325,8 @@ def draw_sheet(o: RenderOptions) -> None:
 
 def _replayed(o: RenderOptions, drawing: Drawing) -> tuple[str, Any, Plies]:
     """Game ``--index`` of the record FILE (standard input by default), replayed."""
+    from .drawing import Plies, caption_head, read_for_render
+
     if o.game is not None:
         game_rules(o.game)
     path = drawing.source = o.file or input_files(None)[0]
@@ -343,6 +354,7 @@ def draw_page(o: RenderOptions) -> None:
     games, exit 1 if any. A game that cannot be replayed at all is left out
     (its error reported); none left: no page, exit 1."""
     from ..diagrams.page import game_page
+    from .drawing import Drawing
     from .inputs import STDIN_NAME
     from .reporters import problem_line, sorted_problems
 
