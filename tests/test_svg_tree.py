@@ -46,7 +46,7 @@ def test_random_trees_are_written_as_lxml_writes_them(seed):
 
 
 @pytest.mark.parametrize("bad", ["\x00", "a\x01", "\x08", "\x0b", "\x0c", "x\x1f", "\ufffe", "\uffff", "ab\ud800",
-                                 "\udfff"])
+                                 "\udfff", "\x01é\ud800", "é\uffff\x01"])
 @pytest.mark.parametrize("where", ["text", "attribute"])
 def test_what_lxml_refuses_is_refused_with_its_error(bad, where):
     theirs = etree.Element("title")

@@ -4,7 +4,6 @@ line of position strings (``--positions``), and a game sheet."""
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional
 
 import typer
@@ -60,17 +59,19 @@ def caption_state(pos: Position, over: Optional[Outcome]) -> str:
     return "game over" if over is not None else f"{side_name(pos.side)} to move"
 
 
-@dataclass
 class Drawing:
-    """How ``render`` draws and writes a diagram: the options every diagram shares."""
+    """How ``render`` draws and writes a diagram: the options every diagram
+    shares (a plain class: start-up counts, and a dataclass costs some)."""
 
-    format: str
-    flip: bool
-    css: Optional[str]
-    force: bool
-    source: Optional[str] = None  # the record file, once known
-    scale: float = DEFAULT_SCALE  # PNG pixels per SVG unit
-    caption: bool = False  # --caption: lines above each SVG or PNG diagram
+    def __init__(self, format: str, flip: bool, css: Optional[str], force: bool, source: Optional[str] = None,
+                 scale: float = DEFAULT_SCALE, caption: bool = False) -> None:
+        self.format = format
+        self.flip = flip
+        self.css = css
+        self.force = force
+        self.source = source  # the record file, once known
+        self.scale = scale  # PNG pixels per SVG unit
+        self.caption = caption  # --caption: lines above each SVG or PNG diagram
 
     @property
     def suffix(self) -> str:

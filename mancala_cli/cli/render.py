@@ -13,7 +13,6 @@ encoding, so that the first mistake of a command line is the one reported.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional
 
 import typer
@@ -29,9 +28,9 @@ if TYPE_CHECKING:
 DEFAULT_COLUMNS = 3
 
 
-@dataclass
 class RenderOptions:
-    """The options of one ``render`` command line, as given."""
+    """The options of one ``render`` command line, as given (a plain class:
+    a dataclass of twenty fields costs a millisecond of start-up to build)."""
 
     file: Optional[str]
     ply: Optional[int]
@@ -53,6 +52,12 @@ class RenderOptions:
     every: Optional[int]
     columns: Optional[int]
     caption: bool
+
+    def __init__(self, **given: Any) -> None:
+        for name in self.__annotations__:
+            setattr(self, name, given.pop(name))
+        if given:
+            raise TypeError(f"unknown render options: {', '.join(given)}")
 
     def drawing(self) -> Drawing:
         """How each diagram is drawn and written (reads ``--style``)."""
@@ -116,8 +121,10 @@ def render(
 
     A sheet as PNG: mancala render examples/kingulu-village-match.pmn --sheet --every 6 -f png -o sheet.png
     """
-    options = RenderOptions(file, ply, all_plies, out_dir, position, positions, game, index, flip, format, style,
-                            output, encoding, force, scale, sheet, plies, every, columns, caption)
+    options = RenderOptions(file=file, ply=ply, all_plies=all_plies, out_dir=out_dir, position=position,
+                            positions=positions, game=game, index=index, flip=flip, format=format, style=style,
+                            output=output, encoding=encoding, force=force, scale=scale, sheet=sheet, plies=plies,
+                            every=every, columns=columns, caption=caption)
     for option, value, what in (("--output", output, "file"), ("--out-dir", out_dir, "folder"),
                                 ("--style", style, "file"), ("--positions", positions, "file")):
         if value == "":

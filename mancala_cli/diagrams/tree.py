@@ -26,9 +26,12 @@ from collections.abc import Iterator
 
 SVG_NS = "http://www.w3.org/2000/svg"
 
-#: What XML 1.0 cannot hold (libxml2, and so lxml, refuses the same).
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+#: The ASCII characters XML 1.0 cannot hold (libxml2, and so lxml, refuses
+#: them; beyond ASCII, U+FFFE, U+FFFF and lone surrogates).
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
 _NOT_XML_MESSAGE = "All strings must be XML compatible: Unicode or ASCII, no NULL bytes or control characters"
+#: A value that needs more than copying out: something to escape or to refuse.
+_SPECIAL = re.compile("[&<>\"\n\r\t\x00-\x08\x0b\x0c\x0e-\x1f]")
 _TEXT = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\r": "&#13;"})
 _ATTRIBUTE = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\n": "&#10;",
                             "\r": "&#13;", "\t": "&#9;"})
@@ -91,26 +94,25 @@ class Element:
         return f"<Element {self.tag} with {len(self.children)} children>"
 
 
-#: A value that needs more than copying out: something to escape or to refuse.
-_SPECIAL = re.compile("[&<>\"\n\r\t\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
-
-
-def _checked(value: str) -> str:
-    bad = _NOT_XML.search(value)
-    if bad is not None:
-        if "\ud800" <= bad.group() <= "\udfff":
-            value.encode("utf-8")  # raises UnicodeEncodeError, as lxml does
+def _escaped(value: str, table: dict[int, str]) -> str:
+    """``value`` escaped with ``table``; refused as lxml refuses it: a lone
+    surrogate first (``UnicodeEncodeError``, as encoding it raises), then a
+    character XML cannot hold (``ValueError``)."""
+    if not value.isascii():
+        value.encode("utf-8")
+        if "\ufffe" in value or "\uffff" in value:
+            raise ValueError(_NOT_XML_MESSAGE)
+    if _SPECIAL.search(value) is None:
+        return value
+    if _NOT_XML.search(value) is not None:
         raise ValueError(_NOT_XML_MESSAGE)
-    return value
+    return value.translate(table)
 
 
 def _attributes(attrib: dict[str, str]) -> str:
     out = ""
-    special = _SPECIAL.search
     for name, value in attrib.items():
-        if special(value) is not None:
-            value = _checked(value).translate(_ATTRIBUTE)
-        out += f' {name}="{value}"'
+        out += f' {name}="{_escaped(value, _ATTRIBUTE)}"'
     return out
 
 
@@ -125,10 +127,7 @@ def _write(element: Element, depth: int, parts: list[str], namespace: str) -> No
     elif element.text is None:
         parts.append(head + "/>\n")
     else:
-        text = element.text
-        if _SPECIAL.search(text) is not None:
-            text = _checked(text).translate(_TEXT)
-        parts.append(f"{head}>{text}</{element.tag}>\n")
+        parts.append(f"{head}>{_escaped(element.text, _TEXT)}</{element.tag}>\n")
 
 
 def tostring(root: Element, *, declaration: bool = True, pretty: bool = True) -> str:
