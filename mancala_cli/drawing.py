@@ -18,7 +18,7 @@ that could be played): ``record.svg()``, and ``_repr_svg_`` in Jupyter.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import Any, Literal, Protocol, Union, overload
 
 from notation.record import GameRecord
 
@@ -26,10 +26,22 @@ from .positions import parse_position
 from .rules.core import Game, Move, Position
 from .rules.registry import get_game
 
-if TYPE_CHECKING:
-    from .api import GamePosition
-
 __all__ = ["svg", "png", "text", "sheet", "record_svg", "SvgDiagram", "PngImage", "TextBoard"]
+
+
+class Positioned(Protocol):
+    """What brings its game to a drawing: a ``GamePosition``, a ``Line``."""
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def position(self) -> Position: ...
+
+
+#: What the drawing functions draw: a position with its game, or a position
+#: or position string (with ``game=``).
+Drawable = Union[Position, Positioned, str]
 
 
 class SvgDiagram(str):
@@ -61,7 +73,7 @@ class TextBoard(str):
         printer.text(str(self))
 
 
-def _game_and_position(position: Position | GamePosition | str, game: Game | str | None,
+def _game_and_position(position: Drawable, game: Game | str | None,
                        caller: str) -> tuple[Game, Position]:
     """The rules and the position to draw: a :class:`GamePosition` (or a
     ``Line``) brings its game; a position or a position string needs ``game``."""
@@ -80,7 +92,7 @@ def _game_and_position(position: Position | GamePosition | str, game: Game | str
     return rules, where
 
 
-def svg(position: Position | GamePosition | str, *, game: Game | str | None = None,
+def svg(position: Drawable, *, game: Game | str | None = None,
         last_move: Move | None = None, flip: bool = False, title: str | None = None,
         style: str | None = None) -> SvgDiagram:
     """A standalone SVG diagram of ``position``: a :class:`GamePosition`, or
@@ -96,7 +108,7 @@ def svg(position: Position | GamePosition | str, *, game: Game | str | None = No
     return SvgDiagram(board_svg(rules, where, last_move=last_move, flip=flip, title=title, style=style))
 
 
-def png(position: Position | GamePosition | str, *, game: Game | str | None = None,
+def png(position: Drawable, *, game: Game | str | None = None,
         last_move: Move | None = None, flip: bool = False, title: str | None = None, style: str | None = None,
         scale: float = 2.0) -> PngImage:
     """The :func:`svg` diagram of ``position`` as a PNG image, ``scale``
@@ -118,7 +130,7 @@ def png(position: Position | GamePosition | str, *, game: Game | str | None = No
                                scale=scale))
 
 
-def text(position: Position | GamePosition | str, *, game: Game | str | None = None,
+def text(position: Drawable, *, game: Game | str | None = None,
          last_move: Move | None = None, flip: bool = False) -> TextBoard:
     """A plain-text board of ``position`` for terminals.
 
