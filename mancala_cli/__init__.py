@@ -23,8 +23,8 @@ if TYPE_CHECKING:
                         Move, MutablePosition, Outcome, Position, UnknownGame, all_games, get_game, other)
     from .rules.perft import divide, perft
     from .rules.selection import CORE
-    from .api import (GamePosition, Line, Report, annotate, check, copy_record, page, png, read, sheet, solve, svg,
-                      text, write)
+    from .api import GamePosition, Line, Report, annotate, check, copy_record, page, read, solve, write
+    from .drawing import PngImage, SvgDiagram, TextBoard, png, record_svg, sheet, svg, text
     from .rules.solver import Solution
     from .errors import (BadArchive, BadCoordinate, BadImage, BadMove, BadPosition, BadQuery, BadSheet,
                          PngUnavailable, UnreadableInput)
@@ -41,8 +41,10 @@ _LATER = {
     **{name: "rules.perft" for name in ("divide", "perft")},
     "CORE": "rules.selection",
     "Solution": "rules.solver",
-    **{name: "api" for name in ("GamePosition", "Line", "Report", "annotate", "check", "copy_record", "page", "png",
-                                "read", "sheet", "solve", "svg", "text", "write")},
+    **{name: "api" for name in ("GamePosition", "Line", "Report", "annotate", "check", "copy_record", "page", "read",
+                                "solve", "write")},
+    **{name: "drawing" for name in ("PngImage", "SvgDiagram", "TextBoard", "png", "record_svg", "sheet", "svg",
+                                    "text")},
     **{name: "errors" for name in ("BadArchive", "BadCoordinate", "BadImage", "BadMove", "BadPosition", "BadQuery",
                                    "BadSheet", "PngUnavailable", "UnreadableInput")},
     **{name: "positions" for name in ("format_position", "parse_position")},

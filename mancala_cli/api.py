@@ -18,14 +18,14 @@ import io
 import os
 import re
 from collections.abc import Iterable, Iterator
-from collections.abc import Sequence
-from typing import IO, TYPE_CHECKING, Any, BinaryIO, Literal, overload
+from typing import IO, TYPE_CHECKING, Any, BinaryIO
 
 from notation.coords import STYLES, format_move, parse_hole
 from notation.errors import CoordinateError, XMLArchiveError
 from notation.record import BEGIN, END, MOVE, GameRecord, MoveNode, Problem, walk
 
-from .errors import BadCoordinate, BadMove, BadSheet, UnreadableInput, bad_archive
+from .drawing import png, sheet, svg, text
+from .errors import BadCoordinate, BadMove, UnreadableInput, bad_archive
 from .positions import format_position, parse_position
 from .rules import core
 from .rules.core import Game, Move, Outcome, Position
@@ -78,7 +78,7 @@ class GamePosition:
         return self.game.outcome(self.position)
 
     def _repr_svg_(self) -> str:
-        return svg(self.position, game=self.game)
+        return svg(self)
 
 
 def _rules(game: Game | str) -> Game:
@@ -93,118 +93,7 @@ def _position(position: Position | GamePosition | str, game: Game) -> Position:
     return position
 
 
-# -- diagrams -------------------------------------------------------------------------
-
-def svg(position: Position | GamePosition | str, *, game: Game | str, last_move: Move | None = None,
-        flip: bool = False, title: str | None = None, style: str | None = None) -> str:
-    """A standalone SVG diagram of ``position`` (a position, or its string).
-
-        >>> from mancala_cli import svg
-        >>> svg("4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1", game="kingulu").startswith("<?xml")
-        True
-    """
-    from .diagrams.svg import board_svg
-
-    rules = _rules(game)
-    return board_svg(rules, _position(position, rules), last_move=last_move, flip=flip, title=title,
-                     style=style)
-
-
-def png(position: Position | GamePosition | str, *, game: Game | str, last_move: Move | None = None,
-        flip: bool = False, title: str | None = None, style: str | None = None, scale: float = 2.0) -> bytes:
-    """The :func:`svg` diagram of ``position`` as a PNG image, ``scale``
-    pixels per SVG unit (2 by default, for sharp screens; 0.1 to 10, else
-    :class:`BadImage`); needs the ``png`` extra (``pip install
-    'mancala[png]'``, else :class:`PngUnavailable`).
-    Same input, same bytes, on any machine: the labels use the DejaVu Sans
-    fonts shipped with the package, never the system's.
-
-        >>> from mancala_cli import png
-        >>> image = png("4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1", game="kingulu")
-        >>> image[:4], int.from_bytes(image[16:20], "big"), int.from_bytes(image[20:24], "big")
-        (b'\x89PNG', 912, 568)
-    """
-    from .diagrams.png import svg_to_png
-
-    return svg_to_png(svg(position, game=game, last_move=last_move, flip=flip, title=title, style=style),
-                      scale=scale)
-
-
-@overload
-def sheet(record: GameRecord, *, plies: Sequence[int] | None = ..., every: int | None = ..., columns: int = ...,
-          flip: bool = ..., style: str | None = ..., game: str | None = ..., format: Literal["svg"] = ...,
-          scale: float = ...) -> str: ...
-@overload
-def sheet(record: GameRecord, *, plies: Sequence[int] | None = ..., every: int | None = ..., columns: int = ...,
-          flip: bool = ..., style: str | None = ..., game: str | None = ..., format: Literal["png"],
-          scale: float = ...) -> bytes: ...
-def sheet(record: GameRecord, *, plies: Sequence[int] | None = None, every: int | None = None, columns: int = 3,
-          flip: bool = False, style: str | None = None, game: str | None = None, format: str = "svg",
-          scale: float = 2.0) -> str | bytes:
-    """A game sheet of ``record``, as ``mancala render FILE --sheet`` draws
-    it: the positions after the moves of ``plies`` (0: the start), or ply 0
-    and every ``every``-th with the last, in a grid ``columns`` wide, each
-    captioned with its move (``12... c2x4``), the game's tags above. An SVG
-    document (``str``), or with ``format="png"`` a PNG image (``bytes``,
-    ``scale`` pixels per unit, as :func:`png`). ``game`` is the game of a
-    record without a ``Game`` tag; ``flip`` and ``style`` as for :func:`svg`.
-    Only the moves that could be played are drawn; a ply past them, a ply
-    given twice, neither or both of ``plies`` and ``every`` raise
-    :class:`BadSheet`.
-
-        >>> from mancala_cli import read, sheet
-        >>> record = next(read("examples/kingulu-village-match.pmn"))
-        >>> drawing = sheet(record, every=10)
-        >>> drawing.count('class="diagram"'), drawing.count('class="caption"')
-        (4, 4)
-        >>> import re; re.findall(r'class="caption"[^>]*>([^<]*)<', drawing)
-        ['Start', '5... b2', '10... c2', '12. a1x1 · South wins 35–13 (KG-7)']
-        >>> sheet(record, plies=[30])
-        Traceback (most recent call last):
-        ...
-        mancala_cli.errors.BadSheet: the record has 23 playable moves, no ply 30
-    """
-    from .checking import replay
-    from .diagrams.sheet import choose_plies, game_diagrams, header_line, sheet_svg
-
-    if format not in ("svg", "png"):
-        raise ValueError(f"format must be 'svg' or 'png' (got {format!r})")
-    if game is not None:
-        get_game(game)
-    replayed = replay(record, game, positions=True)
-    rules, start = replayed.game, replayed.start
-    if rules is None or start is None:
-        problem = next(p for p in replayed.problems if p.severity == "error")
-        raise BadSheet(problem.message)
-    try:
-        chosen = choose_plies(len(replayed.positions), plies=plies, every=every)
-    except ValueError as error:
-        raise BadSheet(str(error)) from None
-    if columns < 1:
-        raise BadSheet(f"columns must be at least 1 (got {columns})")
-    diagrams = game_diagrams(rules, start, replayed.positions, replayed.moves, chosen, outcome=replayed.outcome)
-    document = sheet_svg(rules, diagrams, header=header_line(rules, record.tags), columns=columns, flip=flip,
-                         style=style)
-    if format == "svg":
-        return document
-    from .diagrams.png import svg_to_png
-
-    return svg_to_png(document, scale=scale)
-
-
-def text(position: Position | GamePosition | str, *, game: Game | str, last_move: Move | None = None,
-         flip: bool = False) -> str:
-    """A plain-text board of ``position`` for terminals.
-
-        >>> from mancala_cli import text
-        >>> print(text("4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1", game="kingulu").splitlines()[0])
-        Bao Kingulu — move 1, South to move
-    """
-    from .diagrams.text import board_text
-
-    rules = _rules(game)
-    return board_text(rules, _position(position, rules), last_move=last_move, flip=flip)
-
+# -- diagrams (mancala_cli.drawing) ---------------------------------------------------
 
 def page(records: GameRecord | Iterable[GameRecord], target: str | os.PathLike[str] | IO[Any] | None = None,
          *, game: str | None = None, flip: bool = False) -> str | None:
@@ -558,23 +447,6 @@ def solve(position: Position | GamePosition | Line | str, *, game: Game | str | 
             raise ValueError(f"{name} must be at least 1, not {value!r}")
     return Solver(rules, memory=memory).solve(where, depth=depth, nodes=nodes, seconds=time, history=set(history),
                                               progress=progress)
-
-
-def _record_svg(record: GameRecord) -> str | None:
-    """The last position of ``record`` that could be played, with its last
-    move and, where the rules ended the game, its result."""
-    from .checking import replay
-    from .diagrams.svg import board_svg
-
-    replayed = replay(record)
-    if replayed.game is None or replayed.start is None:
-        return None
-    final = replayed.positions[-1] if replayed.positions else replayed.start
-    last = replayed.moves[-1] if replayed.moves else None
-    return board_svg(replayed.game, final, last_move=last, outcome=replayed.outcome)
-
-
-GameRecord.drawer = _record_svg
 
 
 # -- writing -----------------------------------------------------------------------------

@@ -301,6 +301,8 @@ def test_every_public_class_has_a_useful_repr():
         "MutablePosition": mancala.MutablePosition(line.position), "Outcome": mancala.check(record).outcome,
         "Line": line, "GamePosition": line.board(), "Report": mancala.check(record),
         "Solution": mancala.solve(ENDGAME, game="kingulu"),
+        "SvgDiagram": mancala.svg(line.board()), "TextBoard": mancala.text(line.board()),
+        "PngImage": mancala.PngImage(b"\x89PNG"),  # (a str and bytes: they print as one)
     }
     exported = {name for name in mancala.__all__ if inspect.isclass(getattr(mancala, name))
                 and not issubclass(getattr(mancala, name), BaseException)}

@@ -18,6 +18,7 @@ from mancala_cli.cli import app
 from mancala_cli.diagrams.sheet import (CAPTION_H, GAP, HEADER_H, HEADER_LEADING, board_origin, choose_plies,
                                         header_line, header_lines, sheet_size)
 from mancala_cli.diagrams.svg import board_element, viewbox_size
+from mancala_cli.diagrams.tree import tostring
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -74,8 +75,8 @@ def test_each_board_is_the_single_diagram_drawing_with_its_ids_prefixed():
     for group, ply in zip(groups, [7, 0]):
         position = replayed.positions[ply - 1] if ply else replayed.start
         move = replayed.moves[ply - 1] if ply else None
-        alone = etree.fromstring(etree.tostring(board_element(game, position, last_move=move, flip=True,
-                                                              outcome=None)), blank)
+        alone = etree.fromstring(tostring(board_element(game, position, last_move=move, flip=True,
+                                                        outcome=None)).encode(), blank)
         expected = [etree.tostring(child) for child in alone
                     if child.tag not in (f"{SVG}desc", f"{SVG}style")]
         for element in group.iter():

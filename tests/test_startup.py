@@ -78,7 +78,7 @@ def test_version_on_a_full_disk_or_a_closed_pipe():
 def test_rendering_one_position_loads_one_game_and_no_reader():
     names, code = loaded("render", "--game", "kingulu", "--position", KINGULU_START)
     assert code == 0
-    assert top(names) & HEAVY == {"typer", "lxml"}  # lxml draws the SVG
+    assert top(names) & HEAVY == {"typer"}  # the SVG is written with the standard library
     assert not any(name.startswith(("notation.pmn", "notation.xml", "notation.jsonl", "mancala_cli.rules.kimasai"))
                    for name in names)
 
@@ -118,7 +118,7 @@ def test_the_game_page_loads_only_where_it_is_written(tmp_path):
     assert code == 0 and "mancala_cli.diagrams.page" not in names
     names, code = loaded("render", str(record), "--format", "html", "-o", str(tmp_path / "game.html"))
     assert code == 0 and "mancala_cli.diagrams.page" in names
-    assert top(names) & HEAVY == {"typer", "lxml"}  # lxml draws the SVG of the page
+    assert top(names) & HEAVY == {"typer"}  # the page's SVG too is written with the standard library
     assert not any(name.startswith(("notation.xml", "mancala_cli.rules.kimasai")) for name in names)
 
 

@@ -35,13 +35,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from lxml import etree
-
 from notation.coords import format_move
 
 from ..rules.core import Game, Move, Outcome, Position
-from .svg import BACKGROUND, DEFAULT_STYLE, MARGIN, _el, _NSMAP, _tag, board_element, viewbox_size
+from .svg import BACKGROUND, DEFAULT_STYLE, MARGIN, add_element, board_element, viewbox_size
 from .text import FROM_POSITION, _FromPosition, outcome_of, result_words
+from .tree import Element, tostring
 
 __all__ = ["Diagram", "sheet_svg", "sheet_size", "move_caption", "header_line", "choose_plies", "game_diagrams", "GAP", "HEADER_H",
            "CAPTION_H", "HEADER_LEADING", "header_lines", "board_origin"]
@@ -243,27 +242,25 @@ def sheet_svg(game: Game, diagrams: Sequence[Diagram], *, header: str, columns: 
     width, height = sheet_size(game, len(diagrams), columns=used, header=header)
     board_w, board_h = viewbox_size(game)
     lines = header_lines(header, used * board_w + (used - 1) * GAP)
-    root = etree.Element(_tag("svg"), nsmap=_NSMAP)  # type: ignore[arg-type]  # lxml-stubs: no None key
-    for key, value in (("version", "1.1"), ("width", str(width)), ("height", str(height)),
-                       ("viewBox", f"0 0 {width} {height}"), ("class", f"mancala sheet {game.id}")):
-        root.set(key, value)
-    _el(root, "title", None, header if title is None else title)
-    _el(root, "desc", None, f"{game.id} sheet of plies {', '.join(str(d.ply) for d in diagrams)}")
-    _el(root, "style", {"type": "text/css"}, DEFAULT_STYLE + SHEET_STYLE)
+    root = Element("svg", {"version": "1.1", "width": str(width), "height": str(height),
+                           "viewBox": f"0 0 {width} {height}", "class": f"mancala sheet {game.id}"})
+    add_element(root, "title", None, header if title is None else title)
+    add_element(root, "desc", None, f"{game.id} sheet of plies {', '.join(str(d.ply) for d in diagrams)}")
+    add_element(root, "style", {"type": "text/css"}, DEFAULT_STYLE + SHEET_STYLE)
     if style is not None:
-        _el(root, "style", {"type": "text/css"}, style)
-    _el(root, "rect", {"class": "sheet-background", "x": 0, "y": 0, "width": width, "height": height})
+        add_element(root, "style", {"type": "text/css"}, style)
+    add_element(root, "rect", {"class": "sheet-background", "x": 0, "y": 0, "width": width, "height": height})
     for k, line in enumerate(lines):
-        _el(root, "text", {"class": "header", "x": MARGIN, "y": 27 + k * HEADER_LEADING}, line)
+        add_element(root, "text", {"class": "header", "x": MARGIN, "y": 27 + k * HEADER_LEADING}, line)
     for index, diagram in enumerate(diagrams):
         x, y = board_origin(game, index, columns=used, header_lines=len(lines))
         over = outcome_of(game, diagram.position, diagram.outcome)
         board = board_element(game, diagram.position, last_move=diagram.last_move, flip=flip,
                               outcome=over, result_strip=False)
         prefix = f"ply-{diagram.ply}"
-        group = _el(root, "g", {"id": prefix, "class": "diagram", "transform": f"translate({x} {y})"})
+        group = add_element(root, "g", {"id": prefix, "class": "diagram", "transform": f"translate({x} {y})"})
         for child in list(board):
-            if child.tag == _tag("desc") or child.tag == _tag("style"):
+            if child.tag == "desc" or child.tag == "style":
                 continue
             group.append(child)
         for element in group.iter():
@@ -271,6 +268,6 @@ def sheet_svg(game: Game, diagrams: Sequence[Diagram], *, header: str, columns: 
             if name is not None and element is not group:
                 element.set("id", f"{prefix}-{name}")
         caption = diagram.caption if over is None else f"{diagram.caption} · {result_words(over)}"
-        _el(group, "text", {"class": "caption", "x": board_w // 2, "y": board_h + 20}, caption)
-    return etree.tostring(root, encoding="UTF-8", xml_declaration=True, pretty_print=True).decode("utf-8")
+        add_element(group, "text", {"class": "caption", "x": board_w // 2, "y": board_h + 20}, caption)
+    return tostring(root)
 

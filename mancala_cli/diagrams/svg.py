@@ -13,8 +13,8 @@ letters and rank numbers, and the last move's origin and end::
     >>> hole_centre(game, game.board.index_of("a1")), viewbox_size(game)
     ((68, 174), (456, 284))
 
-The document is built with :mod:`lxml.etree` from a per-game template
-(deep-copied, then filled in), uses only integers or one-decimal numbers,
+The document is built with the small element tree of :mod:`.tree` (no XML
+library to load) from a per-game template (copied, then filled in), uses only integers or one-decimal numbers,
 fetches nothing from outside, and gives the same bytes for the same input.
 Everything visual sits in an embedded ``<style>`` element, so a user can
 restyle a diagram with CSS (the ``style`` argument appends a second
@@ -30,22 +30,17 @@ default style, and so every other diagram, stays the same.
 """
 from __future__ import annotations
 
-import copy
 import math
 from collections.abc import Sequence
-
-from lxml import etree
 
 from notation.position import format_position
 
 from ..rules.core import FILES, NORTH, SIDES, SOUTH, Game, Move, Outcome, Position, Side, side_name
 from .text import FROM_POSITION, _FromPosition, default_title, outcome_of, result_words
+from .tree import SVG_NS, Element, tostring  # noqa: F401  (SVG_NS: the namespace, named here as before)
 
 __all__ = ["board_svg", "board_element", "default_title", "hole_centre", "viewbox_size", "HOLE_FILL", "BACKGROUND", "SEED_FILL",
            "SIDE_COLOURS", "DOT_LIMIT", "RESULT_H", "result_box", "caption_lines"]
-
-SVG_NS = "http://www.w3.org/2000/svg"
-_NSMAP = {None: SVG_NS}
 
 # -- geometry (viewBox units = CSS pixels at width/height) -------------------
 CELL = 64          # one hole's square
@@ -113,10 +108,6 @@ CAPTION_TEXT = {"fill": "#3b2a18", "font-size": f"{CAPTION_SIZE}px"}
 CAPTION_FIRST = {**CAPTION_TEXT, "font-weight": "bold"}
 
 
-def _tag(name: str) -> str:
-    return f"{{{SVG_NS}}}{name}"
-
-
 def _num(value: float) -> str:
     """A coordinate as text: an integer, or one decimal (never ``-0``)."""
     value = round(value, 1)
@@ -125,14 +116,10 @@ def _num(value: float) -> str:
     return f"{value:.1f}"
 
 
-def _el(parent, name: str, attrs: dict | None = None, text: str | None = None):
-    element = etree.SubElement(parent, _tag(name))
-    if attrs:
-        for key, value in attrs.items():
-            element.set(key, value if isinstance(value, str) else _num(value))
-    if text is not None:
-        element.text = text
-    return element
+def add_element(parent: Element, name: str, attrs: dict | None = None, text: str | None = None) -> Element:
+    """A new last child of ``parent``: numbers among ``attrs`` written as :func:`_num` writes them."""
+    return parent.add(name, None if not attrs else
+                      {key: value if isinstance(value, str) else _num(value) for key, value in attrs.items()}, text)
 
 
 # -- geometry ----------------------------------------------------------------
@@ -227,20 +214,18 @@ class _Template:
         board = game.board
         width, height = viewbox_size(game)
         bx, by, bw, bh = _board_box(game)
-        root = etree.Element(_tag("svg"), nsmap=_NSMAP)  # type: ignore[arg-type]  # lxml-stubs: no None key
-        for key, value in (("version", "1.1"), ("width", str(width)), ("height", str(height)),
-                           ("viewBox", f"0 0 {width} {height}"), ("class", f"mancala {game.id}")):
-            root.set(key, value)
-        _el(root, "title")
-        _el(root, "desc")
-        _el(root, "style", {"type": "text/css"}, DEFAULT_STYLE)
+        root = Element("svg", {"version": "1.1", "width": str(width), "height": str(height),
+                               "viewBox": f"0 0 {width} {height}", "class": f"mancala {game.id}"})
+        add_element(root, "title")
+        add_element(root, "desc")
+        add_element(root, "style", {"type": "text/css"}, DEFAULT_STYLE)
         self.style_index = 3
-        _el(root, "rect", {"class": "background", "x": 0, "y": 0, "width": width, "height": height})
+        add_element(root, "rect", {"class": "background", "x": 0, "y": 0, "width": width, "height": height})
         self._banks(root, game, flip)
-        _el(root, "rect", {"class": "board", "x": bx, "y": by, "width": bw, "height": bh, "rx": 12})
+        add_element(root, "rect", {"class": "board", "x": bx, "y": by, "width": bw, "height": bh, "rx": 12})
         if board.ranks == 4:
             y = by + PAD + 2 * CELL + HALF_GAP // 2
-            _el(root, "line", {"class": "divider", "x1": bx + 6, "y1": y, "x2": bx + bw - 6, "y2": y})
+            add_element(root, "line", {"class": "divider", "x1": bx + 6, "y1": y, "x2": bx + bw - 6, "y2": y})
         _labels(root, game, flip)
         self.holes_index = len(root)
         self._holes(root, game, flip)
@@ -248,7 +233,7 @@ class _Template:
         self.translate = [f"translate({cx} {cy})" for cx, cy in self.centres]
         self.many_y = [_num(cy + MANY_DY) for _, cy in self.centres]
 
-    def _banks(self, root: etree._Element, game: Game, flip: bool) -> None:
+    def _banks(self, root: Element, game: Game, flip: bool) -> None:
         """The banks, the side at the top of the picture first."""
         bx, by, bw, bh = _board_box(game)
         top, bottom = (SOUTH, NORTH) if flip else (NORTH, SOUTH)
@@ -258,19 +243,19 @@ class _Template:
             cls = side_name(side).lower()
             self.bank_index[side] = len(root)
             self.bank_box[side] = (bx, y)
-            group = _el(root, "g", {"id": f"bank-{cls}", "class": f"bank {cls}"})
-            _el(group, "rect", {"class": "bank-box", "x": bx, "y": y, "width": bw, "height": BANK_H,
+            group = add_element(root, "g", {"id": f"bank-{cls}", "class": f"bank {cls}"})
+            add_element(group, "rect", {"class": "bank-box", "x": bx, "y": y, "width": bw, "height": BANK_H,
                                 "rx": 8})
-            _el(group, "circle", {"class": f"side-disc {cls}", "cx": bx + 18, "cy": y + BANK_H // 2,
+            add_element(group, "circle", {"class": f"side-disc {cls}", "cx": bx + 18, "cy": y + BANK_H // 2,
                                   "r": 7})
-            _el(group, "text", {"class": "bank-side", "x": bx + 32, "y": y + 23}, side_name(side))
-            _el(group, "text", {"class": "bank-label", "x": bx + bw - 44, "y": y + 23}, game.bank_name)
-            _el(group, "text", {"class": "bank-count", "x": bx + bw - 12, "y": y + 24}, "0")
+            add_element(group, "text", {"class": "bank-side", "x": bx + 32, "y": y + 23}, side_name(side))
+            add_element(group, "text", {"class": "bank-label", "x": bx + bw - 44, "y": y + 23}, game.bank_name)
+            add_element(group, "text", {"class": "bank-count", "x": bx + bw - 12, "y": y + 24}, "0")
 
-    def _holes(self, root: etree._Element, game: Game, flip: bool) -> None:
+    def _holes(self, root: Element, game: Game, flip: bool) -> None:
         """A group per hole (its pit and a count of 0), and their centres."""
         board = game.board
-        holes = _el(root, "g", {"id": "holes"})
+        holes = add_element(root, "g", {"id": "holes"})
         self.centres: list[tuple[int, int]] = []
         for hole in range(board.size):
             cx, cy = hole_centre(game, hole, flip)
@@ -278,25 +263,25 @@ class _Template:
             owner = board.owner(hole)
             row = "front" if board.is_front(hole, owner) else "back"
             cls = f"hole {side_name(owner).lower()} {row}"
-            group = _el(holes, "g", {"id": f"hole-{board.name(hole)}", "class": cls})
-            _el(group, "circle", {"class": "pit", "cx": cx, "cy": cy, "r": HOLE_R})
-            _el(group, "text", {"class": "count", "x": cx, "y": cy + COUNT_DY}, "0")
+            group = add_element(holes, "g", {"id": f"hole-{board.name(hole)}", "class": cls})
+            add_element(group, "circle", {"class": "pit", "cx": cx, "cy": cy, "r": HOLE_R})
+            add_element(group, "text", {"class": "count", "x": cx, "y": cy + COUNT_DY}, "0")
 
 
-def _labels(root: etree._Element, game: Game, flip: bool) -> None:
+def _labels(root: Element, game: Game, flip: bool) -> None:
     """The file letters above and below the board, the rank numbers beside it."""
     board = game.board
     bx, by, bw, bh = _board_box(game)
-    labels = _el(root, "g", {"id": "labels", "class": "labels"})
+    labels = add_element(root, "g", {"id": "labels", "class": "labels"})
     for file in range(board.files):
         x = _column_x(_column(game, file, flip))
         letter = FILES[file]
         for y in (by - 6, by + bh + 15):
-            _el(labels, "text", {"class": "label file", "x": x, "y": y}, letter)
+            add_element(labels, "text", {"class": "label file", "x": x, "y": y}, letter)
     for rank in range(1, board.ranks + 1):
         y = _row_y(game, _row(game, rank, flip)) + 5
         for x in (MARGIN + LABEL // 2, bx + bw + LABEL // 2):
-            _el(labels, "text", {"class": "label rank", "x": x, "y": y}, str(rank))
+            add_element(labels, "text", {"class": "label rank", "x": x, "y": y}, str(rank))
 
 
 _TEMPLATES: dict[tuple[str, bool], _Template] = {}
@@ -331,20 +316,19 @@ def board_svg(game: Game, position: Position, *, last_move: Move | None = None, 
     """
     root = board_element(game, position, last_move=last_move, flip=flip, title=title, style=style,
                          outcome=outcome, caption=caption)
-    return etree.tostring(root, encoding="UTF-8", xml_declaration=True,
-                          pretty_print=True).decode("utf-8")
+    return tostring(root)
 
 
 def board_element(game: Game, position: Position, *, last_move: Move | None = None, flip: bool = False,
                   title: str | None = None, style: str | None = None,
                   outcome: Outcome | None | _FromPosition = FROM_POSITION,
-                  caption: Sequence[str] | None = None, result_strip: bool = True) -> etree._Element:
+                  caption: Sequence[str] | None = None, result_strip: bool = True) -> Element:
     """The ``<svg>`` element that :func:`board_svg` writes out (a new tree,
     the caller's to change: a game sheet places several side by side, and
     shows the result in a board's caption: ``result_strip=False``)."""
     over = outcome_of(game, position, outcome)
     template = _template(game, flip)
-    root = copy.deepcopy(template.root)
+    root = template.root.copy()
     root[0].text = default_title(game, position, over) if title is None else title
     root[1].text = f"{game.id} position {format_position(game, position)}"
     _fill_banks(root, template, position, over)
@@ -354,14 +338,11 @@ def board_element(game: Game, position: Position, *, last_move: Move | None = No
     if caption:
         _add_caption(root, game, caption)
     if style is not None:
-        extra = etree.Element(_tag("style"))
-        extra.set("type", "text/css")
-        extra.text = style
-        root.insert(template.style_index, extra)  # last: the indices above stay valid
+        root.insert(template.style_index, Element("style", {"type": "text/css"}, style))  # last: the indices above stay valid
     return root
 
 
-def _fill_banks(root: etree._Element, template: _Template, position: Position, over: Outcome | None) -> None:
+def _fill_banks(root: Element, template: _Template, position: Position, over: Outcome | None) -> None:
     """The banks' counts, and the side to move (or the result) by its bank."""
     for side in SIDES:
         root[template.bank_index[side]][4].text = str(position.bank(side))
@@ -369,9 +350,9 @@ def _fill_banks(root: etree._Element, template: _Template, position: Position, o
     group = root[template.bank_index[side]]
     x, y = template.bank_box[side]
     if over is None:
-        marker = _el(group, "g", {"id": "to-move", "class": f"to-move {side_name(side).lower()}"})
-        _el(marker, "polygon", {"points": f"{x + 92},{y + 11} {x + 92},{y + 25} {x + 104},{y + 18}"})
-        _el(marker, "text", {"x": x + 110, "y": y + 23}, "to move")
+        marker = add_element(group, "g", {"id": "to-move", "class": f"to-move {side_name(side).lower()}"})
+        add_element(marker, "polygon", {"points": f"{x + 92},{y + 11} {x + 92},{y + 25} {x + 104},{y + 18}"})
+        add_element(marker, "text", {"x": x + 110, "y": y + 23}, "to move")
 
 
 def result_box(game: Game) -> tuple[int, int, int, int]:
@@ -381,7 +362,7 @@ def result_box(game: Game) -> tuple[int, int, int, int]:
     return bx, by + bh + LABEL + BANK_GAP + BANK_H + BANK_GAP, bw, BANK_H
 
 
-def _add_result(root: etree._Element, game: Game, words: str) -> None:
+def _add_result(root: Element, game: Game, words: str) -> None:
     """The result strip ``g#result``, the diagram made taller to hold it."""
     width, height = viewbox_size(game)
     height += RESULT_H
@@ -389,9 +370,9 @@ def _add_result(root: etree._Element, game: Game, words: str) -> None:
     root.set("viewBox", f"0 0 {width} {height}")
     root[3].set("height", str(height))  # the background
     x, y, w, h = result_box(game)
-    group = _el(root, "g", {"id": "result", "class": "result"})
-    _el(group, "rect", {"class": "result-box", "x": x, "y": y, "width": w, "height": h, "rx": 8, **RESULT_BOX})
-    _el(group, "text", {"class": "result-text", "x": x + w // 2, "y": y + 24, **RESULT_TEXT}, words)
+    group = add_element(root, "g", {"id": "result", "class": "result"})
+    add_element(group, "rect", {"class": "result-box", "x": x, "y": y, "width": w, "height": h, "rx": 8, **RESULT_BOX})
+    add_element(group, "text", {"class": "result-text", "x": x + w // 2, "y": y + 24, **RESULT_TEXT}, words)
 
 
 def caption_lines(game: Game, caption: Sequence[str]) -> list[str]:
@@ -430,7 +411,7 @@ def _words_that_fit(part: str, room: int) -> list[str]:
     return pieces
 
 
-def _add_caption(root: etree._Element, game: Game, caption: Sequence[str]) -> None:
+def _add_caption(root: Element, game: Game, caption: Sequence[str]) -> None:
     """The caption ``g#caption`` above the diagram, which moves down to make room."""
     lines = caption_lines(game, caption)
     shift = MARGIN + len(lines) * CAPTION_LEADING
@@ -439,20 +420,18 @@ def _add_caption(root: etree._Element, game: Game, caption: Sequence[str]) -> No
     root.set("height", str(height))
     root.set("viewBox", f"0 0 {width} {height}")
     root[3].set("height", str(height))  # the background
-    drawing = etree.Element(_tag("g"))
-    drawing.set("id", "drawing")
-    drawing.set("transform", f"translate(0 {shift})")
-    for child in list(root)[4:]:
-        drawing.append(child)
-    group = _el(root, "g", {"id": "caption", "class": "caption"})
+    drawing = Element("g", {"id": "drawing", "transform": f"translate(0 {shift})"})
+    drawing.children = root.children[4:]
+    del root.children[4:]
+    group = add_element(root, "g", {"id": "caption", "class": "caption"})
     for k, line in enumerate(lines):
-        _el(group, "text", {"class": "diagram-caption first" if k == 0 else "diagram-caption",
+        add_element(group, "text", {"class": "diagram-caption first" if k == 0 else "diagram-caption",
                             "x": MARGIN + LABEL, "y": MARGIN + 15 + k * CAPTION_LEADING,
                             **(CAPTION_FIRST if k == 0 else CAPTION_TEXT)}, line)
     root.append(drawing)
 
 
-def _fill_holes(root: etree._Element, template: _Template, game: Game, position: Position,
+def _fill_holes(root: Element, template: _Template, game: Game, position: Position,
                 last_move: Move | None) -> None:
     """Each hole's count and seeds, and the marks of reserved holes and of the last move."""
     holes = root[template.holes_index]
@@ -462,17 +441,13 @@ def _fill_holes(root: etree._Element, template: _Template, game: Game, position:
     end: int | None = None
     if last_move is not None:
         origin, end = last_move.origin, last_move.end
-    seeds_tag = _tag("path")
     for hole, n in enumerate(counts):
         group = holes[hole]
         text = group[1]
         text.text = str(n)
         if 0 < n <= DOT_LIMIT:
-            path = etree.Element(seeds_tag)
-            path.set("class", "seeds")
-            path.set("transform", template.translate[hole])
-            path.set("d", _DOTS[n])
-            group.insert(1, path)
+            group.insert(1, Element("path", {"class": "seeds", "transform": template.translate[hole],
+                                             "d": _DOTS[n]}))
         elif n > DOT_LIMIT:
             text.set("class", "count many")
             text.set("y", template.many_y[hole])
@@ -488,20 +463,20 @@ def _mark(game: Game, template: _Template, group, hole: int, reserved: bool, ori
     cx, cy = template.centres[hole]
     if origin:
         classes.append("last-origin")
-        _el(group, "circle", {"id": "last-origin", "class": "last-move origin", "cx": cx, "cy": cy,
+        add_element(group, "circle", {"id": "last-origin", "class": "last-move origin", "cx": cx, "cy": cy,
                               "r": HOLE_R})
     if end:
         classes.append("last-end")
-        _el(group, "circle", {"id": "last-end", "class": "last-move end", "cx": cx, "cy": cy,
+        add_element(group, "circle", {"id": "last-end", "class": "last-move end", "cx": cx, "cy": cy,
                               "r": HOLE_R - 4 if origin else HOLE_R})
     if reserved:
         reserver = game.reserver(hole)
         side = side_name(reserver).lower()
         classes.append("reserved")
         classes.append(f"reserved-by-{side}")
-        _el(group, "circle", {"class": f"reserved-ring {side}", "cx": cx, "cy": cy, "r": HOLE_R + 4})
-        _el(group, "circle", {"class": f"reserver-badge {side}", "cx": cx + 21, "cy": cy - 21, "r": 7.5})
-        _el(group, "text", {"class": f"reserver {side}", "x": cx + 21, "y": cy - 17.5}, reserver)
+        add_element(group, "circle", {"class": f"reserved-ring {side}", "cx": cx, "cy": cy, "r": HOLE_R + 4})
+        add_element(group, "circle", {"class": f"reserver-badge {side}", "cx": cx + 21, "cy": cy - 21, "r": 7.5})
+        add_element(group, "text", {"class": f"reserver {side}", "x": cx + 21, "y": cy - 17.5}, reserver)
     group.set("class", " ".join(classes))
 
 

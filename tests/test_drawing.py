@@ -1,0 +1,152 @@
+"""The drawing API (``mancala_cli.drawing``): a GamePosition brings its
+game, what comes back shows itself in Jupyter and stays the str or bytes it
+was, the bytes are the golden ones, and a record draws itself."""
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mancala_cli import (GamePosition, Line, PngImage, SvgDiagram, TextBoard, get_game, parse_position, png, read,
+                         sheet, svg, text)
+from mancala_cli.checking import replay
+from mancala_cli.diagrams.svg import board_svg
+
+GOLDEN = Path(__file__).parent / "golden"
+VILLAGE = str(Path(__file__).resolve().parents[1] / "examples" / "kingulu-village-match.pmn")
+START = "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1"
+KINGULU_START_TEXT = ("Bao Kingulu — move 1, South to move\n"
+                      "   North  store 0\n"
+                      "     a    b    c    d    e    f\n"
+                      " 2   4    4    4    4    4    4   2\n"
+                      " 1   4    4    4    4    4    4   1\n"
+                      "     a    b    c    d    e    f\n"
+                      "   South  store 0   <- to move")
+
+
+def test_svg_of_a_game_position_needs_no_game_and_is_the_golden_diagram():
+    golden = (GOLDEN / "kingulu-start.svg").read_bytes()
+    start = GamePosition.from_string("kingulu", START)
+    picture = svg(start)
+    assert type(picture) is SvgDiagram and isinstance(picture, str)
+    assert picture.encode("utf-8") == golden
+    assert picture._repr_svg_().encode("utf-8") == golden and type(picture._repr_svg_()) is str
+    # The former call forms give the same bytes: a string or a position with game=, or the pair.
+    kingulu = get_game("kingulu")
+    assert svg(START, game="kingulu").encode("utf-8") == golden
+    assert svg(kingulu.start(), game=kingulu).encode("utf-8") == golden
+    assert svg(start, game="kingulu") == svg(start, game=kingulu) == picture
+    assert start._repr_svg_() == picture
+
+
+def test_options_reach_the_diagram_and_a_line_draws_its_position():
+    golden = (GOLDEN / "klamroth-b2-styled.svg").read_bytes()
+    klamroth = get_game("kimasai-klamroth")
+    line = Line(klamroth)
+    move = line.play("b2")
+    style = ".pit { fill: #223344; }"
+    assert svg(line.board(), last_move=move, style=style).encode("utf-8") == golden
+    assert svg(line, last_move=move, style=style).encode("utf-8") == golden
+    flipped = GamePosition.from_string("kingulu", "10,11,12,13,2,0/0*,0,0,0,0,0 S 0-0 9")
+    assert svg(flipped, flip=True).encode("utf-8") == (GOLDEN / "kingulu-many-flipped.svg").read_bytes()
+
+
+def test_a_position_without_its_game_or_with_another_game_is_refused():
+    start = GamePosition.from_string("kingulu", START)
+    for draw in (svg, png, text):
+        with pytest.raises(TypeError, match=rf"{draw.__name__}\(\) needs game= for a position"):
+            draw(START)
+        with pytest.raises(TypeError, match=rf"{draw.__name__}\(\) needs game="):
+            draw(get_game("kingulu").start())
+        with pytest.raises(ValueError, match=r"the position is one of kingulu, not of kimasai-mackay"):
+            draw(start, game="kimasai-mackay")
+        with pytest.raises(TypeError, match="not int"):
+            draw(3)
+
+
+def test_text_of_a_game_position_prints_as_the_board():
+    start = GamePosition.from_string("kingulu", START)
+    board = text(start)
+    assert type(board) is TextBoard and board == KINGULU_START_TEXT == text(START, game="kingulu")
+
+    class Printer:  # what IPython's pretty printer is given
+        def __init__(self):
+            self.out = io.StringIO()
+
+        def text(self, value):
+            self.out.write(value)
+
+    printer = Printer()
+    board._repr_pretty_(printer, False)
+    assert printer.out.getvalue() == KINGULU_START_TEXT
+
+
+def test_png_of_a_game_position_is_the_golden_diagram_rasterised():
+    pytest.importorskip("resvg_py", reason="the png extra is not installed")
+    from mancala_cli.diagrams.png import svg_to_png
+
+    golden = svg_to_png((GOLDEN / "kingulu-start.svg").read_text(encoding="utf-8"), scale=1.5)
+    start = GamePosition.from_string("kingulu", START)
+    image = png(start, scale=1.5)
+    assert type(image) is PngImage and isinstance(image, bytes)
+    assert image == golden == png(START, game="kingulu", scale=1.5)
+    assert image._repr_png_() == golden and type(image._repr_png_()) is bytes
+
+
+def test_a_sheet_shows_itself_too():
+    record = next(read(VILLAGE))
+    drawing = sheet(record, every=10)
+    assert type(drawing) is SvgDiagram and drawing._repr_svg_() == drawing
+    pytest.importorskip("resvg_py", reason="the png extra is not installed")
+    image = sheet(record, every=10, format="png", scale=1)
+    assert type(image) is PngImage and image[:4] == b"\x89PNG"
+
+
+def test_a_record_draws_its_last_position():
+    record = next(read(VILLAGE))
+    replayed = replay(record)
+    expected = board_svg(replayed.game, replayed.positions[-1], last_move=replayed.moves[-1],
+                         outcome=replayed.outcome)
+    assert record.svg() == expected == record._repr_svg_()
+    assert "South wins" in expected and 'id="last-end"' in expected  # the result strip, the last move
+    # The golden diagram of the same position, without the last move's marks and the result strip.
+    assert replayed.positions[-1] == parse_position(replayed.game, "0,0,0,8*,0,12*/0,0,0,0,0,3 N 12-13 12")
+    assert svg(GamePosition(replayed.game, replayed.positions[-1])).encode("utf-8") == \
+        (GOLDEN / "kingulu-over.svg").read_bytes()
+
+
+def test_a_record_that_cannot_be_replayed_has_no_picture():
+    record = next(read('[Game "nonesuch"]\n\n1. c1 *\n'))
+    assert record._repr_svg_() is None
+    with pytest.raises(ValueError, match="cannot be replayed"):
+        record.svg()
+
+
+def _python(code: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          cwd=str(Path(__file__).resolve().parents[1]))
+
+
+def test_a_record_read_by_the_record_layer_draws_itself_without_the_api():
+    """A record of ``notation.pmn`` draws itself once ``mancala_cli`` is
+    loaded, with neither ``mancala_cli.api`` nor lxml loaded for it."""
+    done = _python(
+        "import io, sys, mancala_cli\n"
+        "from notation.pmn import read_games\n"
+        "record = next(read_games(io.StringIO('[Game \"kingulu\"]\\n\\n1. c1x6 d2 *\\n')))\n"
+        "picture = record._repr_svg_()\n"
+        "print(picture == record.svg(), picture.startswith('<?xml'), 'id=\"last-end\"' in picture)\n"
+        "print(sorted(m for m in ('mancala_cli.api', 'lxml') if m in sys.modules))\n")
+    assert done.stdout == "True True True\n[]\n", done.stderr
+    # Without the package that has the rules, the record layer cannot draw: no picture, and svg() says why.
+    done = _python(
+        "import io\n"
+        "from notation.pmn import read_games\n"
+        "record = next(read_games(io.StringIO('[Game \"kingulu\"]\\n\\n1. c1x6 *\\n')))\n"
+        "print(record._repr_svg_())\n"
+        "record.svg()\n")
+    assert done.stdout == "None\n"
+    assert done.stderr.strip().splitlines()[-1] == "TypeError: drawing a record needs the rules: import mancala_cli"
