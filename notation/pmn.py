@@ -873,7 +873,8 @@ class _Movetext(Visitor[list]):
             mark = len(units)
             _comment_units(node.before, units)
             if self.opener:
-                units[mark] = self.opener + units[mark]
+                glued = self.opener + units[mark]
+                units[mark] = _Goes(glued) if isinstance(units[mark], _Goes) else glued
                 self.opener = ""
             self.force = True
         move = _move_text(node)
