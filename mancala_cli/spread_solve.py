@@ -5,37 +5,47 @@ answers gathered into one (``mancala solve --scheduler ADDRESS``).
 time, until a level holds at least ``tasks`` positions that are not
 finished (at most :data:`MAX_SPLIT_PLIES` plies deep; never less than one,
 as every first move gets its own result). Each distinct position of that
-level is one task: a :class:`~mancala_cli.rules.solver.Solver` on a worker,
-with the memory and the time left. The positions above it form the split
-tree, kept by the client, whose intervals are backed up by negamax as the
-tasks' answers come in (:func:`distributed.as_completed`). Once a position
-of the split tree below the first moves is decided (one reply wins for its
-mover, or all are known), the tasks under it are no longer needed: those
-not started are cancelled, those running are told to stop. The first moves
-themselves are all searched to their end, as :meth:`Solver.solve` does.
+level is a task: a :class:`~mancala_cli.rules.solver.Solver` on a worker
+(:func:`solve_task`), with a table of the memory given and the time left.
+The positions above form the split tree, kept by the client, whose
+intervals are backed up by negamax as the tasks' answers come in
+(:class:`distributed.as_completed`).
+
+A task is searched in rounds: first within :data:`FIRST_BUDGET` positions;
+one that its budget leaves open is searched again with
+:data:`BUDGET_GROWTH` times the budget, all the tasks' rounds of a smaller
+budget first (Dask's priorities). So the easy tasks end first, and once a
+position of the split tree below the first moves is decided (a reply that
+wins for its mover, or every reply known), the tasks under it are no
+longer needed: those waiting are cancelled, those running are told to
+stop (they read a Dask ``Variable`` every :data:`POLL_SECONDS`). The first
+moves are all searched to their end, as :meth:`Solver.solve` does. A round
+repeats the work of the rounds before it (a task keeps no table between
+them); with budgets growing fourfold that is at most a third more.
 
 Why the answer is the one process's:
 
-- Every value either search finds is an interval that holds the true value,
-  however it was found; two proven results therefore agree, and a task
-  proves a position whenever the one process proves it from there (it is
-  the same search, started there).
+- Every value either search finds is an interval that holds the true
+  value, however it was found (a round's interval, a task's, the negamax of
+  intervals over the split tree); so where both prove a result, the results
+  agree. Where a limit stops them, either may leave ``unknown`` what the
+  other proved.
 - ``kimasai-klamroth`` (KK-4b: a position that recurs on the line is a
   draw) makes a value depend on the line that led to it. Each task carries
   what the one process's search carries at that point: the earlier
   positions that can still recur (in that game stones only leave the board,
   so after a capture none with more stones can come back; see
   :meth:`Solver.child_history`), and the split tree uses them as the search
-  does (the moves, the ends of the game, the table keys). So a task's value
-  is the value the one process finds for that position on that line,
-  exactly; two lines that reach one position with the same earlier
-  positions share one task.
+  does (for the moves, the ends of the game, the table keys). So a task
+  answers for that position on that line, exactly; two lines that reach one
+  position with the same earlier positions share one task.
 - The other games have no repetition rule; a position's value does not
   depend on the line. A position that recurs on the line of the split tree
   is left unknown, as the one process leaves it; one that recurs inside a
-  task is unknown there too. A task does not know the positions above it,
-  so it may search on where the one process stopped at a repetition: it can
-  prove more, never something else.
+  task is unknown there too. A task does not know the positions above it
+  (nor does it count their plies against :data:`~mancala_cli.rules.solver.MAX_PLIES`),
+  so it may search on where the one process stops: it can prove more,
+  never something else.
 
 ``distributed`` is imported by the client's calls only; a task imports the
 rules and the solver, nothing of the command line.
@@ -61,12 +71,17 @@ FIRST_BUDGET: Final = 1 << 16
 BUDGET_GROWTH: Final = 4
 #: The share of its node budget after which a task stops deepening and
 #: searches every line to its end (the one process deepens for
-#: :data:`DEEPENING_SHARE` of its limit; a task's budget is small, so it
-#: deepens for more of it: measured, a quarter proves the test positions
-#: of the three games in the fewest positions of 1/32, 1/4 and 1/2).
+#: :data:`~mancala_cli.rules.solver.DEEPENING_SHARE` of its limit). Measured
+#: on the positions of tests/test_cluster_solve.py: with 1/32, the
+#: kimasai-mackay one took 11.5 million positions (one process: 128,000);
+#: with 1/4, 0.72 million; with 1/2, the first kingulu one took 21.6
+#: million positions against 3.5 million with 1/4.
 TASK_DEEPENING: Final = 1 / 4
 #: How often a running task asks whether it should stop (seconds).
 POLL_SECONDS: Final = 1.0
+#: How often a round that stopped without being told to (it could not
+#: reach the scheduler) is run again.
+RETRIES: Final = 3
 #: How long the client waits, after the time limit or a stop, for the
 #: tasks under way to send what they found, before it gives them up.
 GRACE_SECONDS: Final = 5.0
@@ -128,7 +143,7 @@ class _Task:
     tree it stands for), in rounds of growing node budgets."""
 
     __slots__ = ("index", "nodes", "future", "budget", "rounds", "low", "high", "searched", "depth", "stopped",
-                 "best", "cancelled")
+                 "best", "cancelled", "retries")
 
     def __init__(self, index: int, node: _Node, budget: int) -> None:
         self.index = index
@@ -145,6 +160,7 @@ class _Task:
         self.stopped: str | None = "waiting"
         self.best = -1
         self.cancelled = False
+        self.retries = 0
 
     def needed(self) -> bool:
         return any(not node.cut() for node in self.nodes)
@@ -181,7 +197,7 @@ def _told_to_stop(control: str, index: int) -> bool:
     from distributed import Variable
 
     try:
-        stop_all, cancelled = Variable(control).get(timeout=POLL_SECONDS * 2)
+        stop_all, cancelled = Variable(control).get(timeout=POLL_SECONDS * 5)
     except Exception:  # noqa: BLE001 (whatever the lost connection raises)
         return True
     return bool(stop_all) or index in cancelled
@@ -348,8 +364,8 @@ class ClusterSolver:
         variable = Variable(control, client=self.client)
         cancelled: list[int] = []
         variable.set([0, cancelled])
-        deadline_wall = None if seconds is None else time.time() + seconds
         deadline = None if seconds is None else started + seconds
+        deadline_wall = None if deadline is None else time.time() + (deadline - time.monotonic())
         running: dict[str, _Task] = {}  # a round's key: its task
 
         def submit(task: _Task) -> None:
@@ -401,10 +417,13 @@ class ClusterSolver:
                             del running[t.future.key]
                         self.client.cancel([t.future for t in unneeded])
                         variable.set([1 if self.stopped else 0, cancelled])
-                    if (task.stopped == "nodes" and task.low != task.high and task.needed()
-                            and given_up_at is None):
-                        task.budget *= BUDGET_GROWTH
-                        submit(task)
+                    if task.low != task.high and task.needed() and given_up_at is None:
+                        if task.stopped == "nodes":
+                            task.budget *= BUDGET_GROWTH
+                            submit(task)
+                        elif task.stopped == "interrupted" and task.retries < RETRIES:
+                            task.retries += 1  # (it could not read the variable: the scheduler was slow)
+                            submit(task)
                     if progress is not None:
                         progress(sum(t.stopped != "waiting" and t.future.key not in running for t in order),
                                  len(order), counted[0] + sum(t.searched for t in order),

@@ -48,13 +48,20 @@ def cluster():
             yield local.scheduler_address, client
 
 
-def _idle(client, seconds=10.0):
-    """Whether every worker's threads are idle within ``seconds`` (no task left running)."""
+def _executing(dask_worker):
+    return sorted(str(task.key) for task in dask_worker.state.tasks.values() if task.state in ("executing", "cancelled"))
+
+
+def _idle(client, seconds=20.0):
+    """Whether every worker's threads are idle within ``seconds`` (no task
+    left running: a task reads whether to stop every second, and stops when
+    it cannot read it within 5 s)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if not any(client.run(lambda dask_worker: dask_worker.state.executing_count).values()):
             return True
         time.sleep(0.1)
+    print("still running:", client.run(_executing))
     return False
 
 
