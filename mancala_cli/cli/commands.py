@@ -244,6 +244,13 @@ def solve(
                                help="Memory for the search's table, in bytes or as 512M, 2G (default: "
                                     f"{DEFAULT_SOLVE_MEMORY >> 30}G); once it is full, the search goes on, slower."),
     format: str = _choice_option("text", "--format", "-f", values=("text", "json"), help="Output format."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS",
+                                            help="Split the search into tasks for the Dask cluster of this "
+                                                 "scheduler (tcp://HOST:8786; needs mancala[dask]); --memory is "
+                                                 "per task, --time for the whole search."),
+    scheduler_timeout: float = typer.Option(10.0, "--scheduler-timeout", parser=seconds("--scheduler-timeout"),
+                                            metavar="SECONDS",
+                                            help="How long to wait for the scheduler and its workers."),
 ) -> None:
     """Solve a position: the result with best play for the side to move (win,
     draw or loss; unknown where the limits leave it unproven), one line per
@@ -255,6 +262,9 @@ def solve(
     stopped. Exit status 0 when the search ran to its end, 3 when a limit
     stopped it, 130 after Ctrl-C.
 
+    With --scheduler the tree is split into tasks for a Dask cluster, with
+    the same results (docs/scale-out.md).
+
     Example: mancala solve --game kingulu --position "0,0,0,0,3,2/1,0,0,0,0,2 S 20-20 12"
     """
     import signal
@@ -263,6 +273,13 @@ def solve(
 
     rules = _game(game)
     start = _position(rules, position)
+    if scheduler is not None:
+        if depth is not None or nodes is not None:
+            fail("--depth and --nodes do not go with --scheduler (its tasks have node budgets of their own); "
+                 "give --time")
+        _solve_on_cluster(rules, start, scheduler, scheduler_timeout, time, memory, format)
+        return
+    _no_scheduler_timeout()
     progress = _SolveProgress() if sys.stderr.isatty() else None
     solver = Solver(rules, memory=memory)
     try:
@@ -281,6 +298,41 @@ def solve(
         # without exception set", instead of a MemoryError.)
         solver.table = {}
         fail(f"out of memory while solving (the table may use {memory:,} bytes; --memory gives it less)")
+    if solution.stopped == "interrupted":
+        raise typer.Exit(128 + signal.SIGINT)
+    if solution.stopped is not None:
+        raise typer.Exit(SOLVE_STOPPED)
+
+
+class _ClusterProgress(_StatusLine):
+    """``solve --scheduler`` under way: the tasks done, the positions they
+    searched and the time taken."""
+
+    def __call__(self, done: int, total: int, nodes: int, seconds: float) -> None:
+        self.write(f"solving on the cluster: {done}/{total} tasks done, {nodes:,} nodes, {seconds:.1f} s")
+
+
+def _solve_on_cluster(rules: Game, start: Position, address: str, timeout: float, time: float, memory: int,
+                      format: str) -> None:
+    """``solve --scheduler``: the search split into tasks for the cluster
+    (:class:`mancala_cli.spread_solve.ClusterSolver`), exit status as without."""
+    import signal
+
+    from ..spread_solve import ClusterSolveError, ClusterSolver
+
+    cluster = _cluster(address, timeout)
+    progress = _ClusterProgress() if sys.stderr.isatty() else None
+    solver = ClusterSolver(cluster.client, rules, memory=memory)
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: solver.stop())
+    try:
+        solution = solver.solve(start, seconds=time, progress=progress)
+    except ClusterSolveError as error:
+        fail(str(error))
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if progress is not None:
+            progress.clear()
+    _write_solution(rules, start, solution, format)
     if solution.stopped == "interrupted":
         raise typer.Exit(128 + signal.SIGINT)
     if solution.stopped is not None:
@@ -306,7 +358,10 @@ def _write_solution(rules: Game, start: Position, solution: Any, format: str) ->
             "low": low, "high": high, "complete": solution.complete, "stopped": solution.stopped,
             "depth": solution.depth,
             "over": None if over is None else {"result": over.result, "reason": over.reason,
-                                               "message": over.message}}, ensure_ascii=False))
+                                               "message": over.message},
+            **({} if not hasattr(solution, "tasks") else
+               {"pv": [text(move) for move in solution.pv], "tasks": solution.tasks, "split": solution.split})},
+            ensure_ascii=False))
         return
     for (move, result), bounds in zip(solution.moves, solution.move_bounds):
         typer.echo(f"{text(move)}: {_interval(*bounds)}")
@@ -322,6 +377,11 @@ def _write_solution(rules: Game, start: Position, solution: Any, format: str) ->
         parts.append("unproven: lines that never end")
     else:
         parts.append("proven")
+    if hasattr(solution, "tasks"):  # (solve --scheduler)
+        if solution.pv:
+            parts.append("pv: " + " ".join(text(move) for move in solution.pv))
+        parts.append(f"{solution.tasks} task{'' if solution.tasks == 1 else 's'} at {solution.split} "
+                     f"pl{'y' if solution.split == 1 else 'ies'}")
     nodes = solution.nodes
     parts.append(f"depth {solution.depth}, {nodes:,} node{'' if nodes == 1 else 's'}, {solution.seconds:.2f} s")
     typer.echo(f"{_interval(*solution.bounds)} ({'; '.join(parts)})")
