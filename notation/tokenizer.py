@@ -52,6 +52,8 @@ def _load() -> ModuleType | None:
         from . import _tokenize
     except ImportError:
         return None
+    if os.path.dirname(os.path.abspath(_tokenize.__file__)) != _HERE:
+        return None  # an extension module of another copy of the package
     here = source_digest(_HERE)
     if here is not None and here != _tokenize.SOURCE_DIGEST:
         return None
