@@ -317,9 +317,12 @@ static PyObject *t_plain_run(PyObject *self, PyObject *const *args, Py_ssize_t n
     }
     PyObject *moves = args[0];
     Py_ssize_t start = PyLong_AsSsize_t(args[1]);
-    int north = PyObject_IsTrue(args[4]);
-    long long number = PyLong_AsLongLong(args[5]);
+    if (start == -1 && PyErr_Occurred()) return NULL;
+    int north = PyObject_IsTrue(args[4]), overflow = 0;
+    long long number = PyLong_AsLongLongAndOverflow(args[5], &overflow);
     if (PyErr_Occurred() || north < 0) return NULL;
+    if (overflow || number < 0 || number > (1LL << 60)) /* numbers this large are left to the caller */
+        start = PyList_GET_SIZE(args[0]);
     Py_ssize_t n = PyList_GET_SIZE(moves);
     if (start < 0) start = 0;
     Py_ssize_t most = n > start ? n - start : 0;

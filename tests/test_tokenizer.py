@@ -290,3 +290,14 @@ def test_a_lower_lap_limit_stops_the_run_as_it_stops_a_move(monkeypatch):
         _same(fast, slow)
         problems += len(fast.problems)  # (the records are valid at the rules' own limit)
     assert problems > 0
+
+
+@pytest.mark.skipif(checking._PLAIN_RUN is None, reason="the native tokenizer is not in use here")
+@pytest.mark.parametrize("number", ["1", "7", "1152921504606846976", "99999999999999999999999"])
+def test_a_setup_move_number_of_any_size_replays_as_move_by_move(number):
+    text = (f'[Game "kingulu"]\n[Setup "4,4,4,4,4,4/4,4,4,4,4,4 N 0-0 {number}"]\n\n'
+            f'{number}... d2x10 {int(number) + 1}. c1 e1 c2x1 *\n')
+    (record,) = read_games(text)
+    fast, slow = replays_both_ways(record)
+    _same(fast, slow)
+    assert [p.code for p in fast.problems] == [p.code for p in slow.problems]
