@@ -17,6 +17,7 @@ move without the walk. Each line is played in place on one
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from operator import attrgetter
 
@@ -254,13 +255,15 @@ class _Walker(Visitor[None]):
         south, north = self.holes["S"], self.holes["N"]
         plain = not self.rewriting
         kept = self.report._positions
-        run = (game.play_line if _PLAIN_RUN is not None and plain and kept is None
-               and getattr(game, "plays_lines", False) else None)
+        plain_run = _PLAIN_RUN
+        run: Callable[[MutablePosition, bytes, bytes, set, list[Move]], tuple[int, int]] | None = (
+            getattr(game, "play_line") if plain_run is not None and plain and kept is None
+            and getattr(game, "plays_lines", False) else None)
         ply = 1
         i, count = 0, len(moves)
         while i < count:
-            if run is not None:
-                origins, marks, plain_moves = _PLAIN_RUN(moves, i, south, north, side == "N", number)
+            if run is not None and plain_run is not None:
+                origins, marks, plain_moves = plain_run(moves, i, south, north, side == "N", number)
                 if plain_moves:
                     played, marked = run(now, origins, marks, history, line.moves)
                     if played:

@@ -47,6 +47,7 @@ class _Native:
 
     code: int
     rule: str  # the prefix of the game's rule ids (``KG``, ``KM``, ``KK``)
+    uses_history: bool  # (the pure class's)
     #: The pure game's module: its ``LAP_LIMIT`` is the kernel's too (so a
     #: test that lowers it lowers both).
     rules: ModuleType
