@@ -35,7 +35,9 @@ static const char *FIELD_NAMES[FIELDS] = {
 
 static PyTypeObject *node_type;        /* MoveNode */
 static Py_ssize_t offset[FIELDS];      /* of each field's slot; 0 when MoveNode is not as expected */
-static int by_slots;                   /* every offset found: nodes are filled slot by slot */
+static int by_slots;                   /* every offset found: nodes are read slot by slot */
+static int fill;                       /* and these are all its slots: nodes are made slot by slot */
+static PyObject *kwnames;              /* the names of the first 13 fields, to call MoveNode(...) else */
 static PyObject *one_dot, *three_dots; /* "." and "..." */
 
 /* -- init ------------------------------------------------------------------ */
@@ -62,9 +64,20 @@ static PyObject *t_init(PyObject *self, PyObject *type)
         }
         offset[i] = member->offset;
     }
-    /* A class with its own __init__ beside the dataclass's, or a __post_init__,
-     * must be called. */
-    if (PyObject_HasAttrString(type, "__post_init__")) by_slots = 0;
+    /* Made slot by slot only when these are all its slots (a field added to
+     * MoveNode would be left unset) and it has no __post_init__: else
+     * MoveNode(...) is called with the fields by name. */
+    fill = by_slots && !PyObject_HasAttrString(type, "__post_init__");
+    PyObject *slots = PyObject_GetAttrString(type, "__slots__");
+    if (slots == NULL || !PyTuple_Check(slots) || PyTuple_GET_SIZE(slots) != FIELDS) fill = 0;
+    for (int i = 0; fill && i < FIELDS; i++) {
+        PyObject *name = PyUnicode_FromString(FIELD_NAMES[i]);
+        int found = name == NULL ? -1 : PySequence_Contains(slots, name);
+        Py_XDECREF(name);
+        if (found != 1) fill = 0;
+    }
+    Py_XDECREF(slots);
+    PyErr_Clear();
     Py_RETURN_NONE;
 }
 
@@ -79,10 +92,10 @@ static PyObject *new_node(PyObject *hole, PyObject *captured, int reserved, PyOb
     PyObject *glyphs = PyList_New(0), *nags = PyList_New(0), *variations = PyList_New(0);
     PyObject *node = NULL;
     if (glyphs == NULL || nags == NULL || variations == NULL) goto done;
-    if (!by_slots) {
+    if (!fill) {
         PyObject *args[13] = {hole, Py_None, captured, reserved ? Py_True : Py_False, glyphs, nags, Py_None,
                               Py_None, variations, number, dots, line, column};
-        node = PyObject_Vectorcall((PyObject *)node_type, args, 13, NULL);
+        node = PyObject_Vectorcall((PyObject *)node_type, args, 0, kwnames);
         goto done;
     }
     node = node_type->tp_alloc(node_type, 0);
@@ -406,7 +419,13 @@ PyMODINIT_FUNC PyInit__tokenize(void)
 {
     one_dot = PyUnicode_InternFromString(".");
     three_dots = PyUnicode_InternFromString("...");
-    if (one_dot == NULL || three_dots == NULL) return NULL;
+    kwnames = PyTuple_New(13);
+    if (one_dot == NULL || three_dots == NULL || kwnames == NULL) return NULL;
+    for (int i = 0; i < 13; i++) {
+        PyObject *name = PyUnicode_InternFromString(FIELD_NAMES[i]);
+        if (name == NULL) return NULL;
+        PyTuple_SET_ITEM(kwnames, i, name);
+    }
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
     if (PyModule_AddStringConstant(m, "SOURCE_DIGEST", SOURCE_DIGEST) < 0) {

@@ -301,3 +301,40 @@ def test_a_setup_move_number_of_any_size_replays_as_move_by_move(number):
     fast, slow = replays_both_ways(record)
     _same(fast, slow)
     assert [p.code for p in fast.problems] == [p.code for p in slow.problems]
+
+
+@native_only
+def test_a_move_class_with_more_fields_is_called_not_filled():
+    """The scanner fills a MoveNode's slots itself only when they are exactly
+    the fields it knows; a class with another field is called by name."""
+    from dataclasses import dataclass, field, fields
+
+    @dataclass(slots=True)
+    class Wider:
+        hole: str
+        destination: str | None = None
+        captured: int | None = None
+        reserved: bool = False
+        glyphs: list = field(default_factory=list)
+        nags: list = field(default_factory=list)
+        before: str | None = None
+        comment: str | None = None
+        variations: list = field(default_factory=list)
+        number: int | None = None
+        dots: str | None = None
+        line: int | None = None
+        column: int | None = None
+        position: str | None = None
+        label: str = "made by __init__"
+
+    try:
+        tokenizer.kernel.init(Wider)
+        moves = []
+        assert NATIVE("7... d2x10^ e1", 0, 14, 3, moves) == (2, -1, None, 0)
+    finally:
+        tokenizer.kernel.init(MoveNode)
+    assert [m.label for m in moves] == ["made by __init__"] * 2
+    names = [f.name for f in fields(MoveNode)]
+    assert [[getattr(m, n) for n in names] for m in moves] == [
+        [getattr(m, n) for n in names] for m in (MoveNode("d2", None, 10, True, number=7, dots="...", line=3,
+                                                          column=6), MoveNode("e1", line=3, column=13))]
