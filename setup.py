@@ -1,15 +1,17 @@
 """The build: the project's metadata is in ``pyproject.toml``; this file adds
-the rules' native kernel.
+the two native extensions.
 
 Where a C compiler is at hand, ``mancala_cli/rules/_native.c`` (with the
 search, ``_native_search.h``) is compiled into the extension module
 ``mancala_cli.rules._native``, which carries the SHA-256 of the sources it
 was built from (``SOURCE_DIGEST``); ``mancala_cli.rules.selection`` uses it
 only while the sources beside it, where there are any, still have that
-digest. Where no compiler is found, or the compilation fails, the build says
-so in one line and installs the pure package: an install never fails for
-lack of a compiler. ``MANCALA_PURE=1`` at build time builds the pure package
-on purpose.
+digest. Likewise ``notation/_tokenize.c``, the PMN reader's tokenizer,
+becomes ``notation._tokenize`` (chosen by ``notation.tokenizer``). Where no
+compiler is found, or a compilation fails, the build says so in one line
+and installs the pure package (or leaves out the extension that failed): an
+install never fails for lack of a compiler. ``MANCALA_PURE=1`` at build time
+builds the pure package on purpose.
 """
 from __future__ import annotations
 
@@ -26,6 +28,8 @@ from setuptools.command.build_ext import build_ext
 RULES = os.path.join("mancala_cli", "rules")
 #: The kernel's sources, in the order their digest reads them.
 SOURCES = ("_native.c", "_native_search.h")
+#: The tokenizer's source (notation.tokenizer reads its digest).
+TOKENIZER = os.path.join("notation", "_tokenize.c")
 
 
 def _say(message: str) -> None:
@@ -39,10 +43,10 @@ def _compiler() -> str | None:
     return shutil.which(words[0]) if words else None
 
 
-def _digest() -> str:
+def _digest(paths: list[str]) -> str:
     digest = hashlib.sha256()
-    for name in SOURCES:
-        with open(os.path.join(RULES, name), "rb") as source:
+    for path in paths:
+        with open(path, "rb") as source:
             digest.update(source.read())
     return digest.hexdigest()
 
@@ -54,15 +58,18 @@ def _kernel() -> list[Extension]:
     if _compiler() is None:
         _say("no C compiler found: building the pure package (the rules run in pure Python)")
         return []
-    return [Extension("mancala_cli.rules._native", sources=[os.path.join(RULES, "_native.c")],
-                      depends=[os.path.join(RULES, name) for name in SOURCES],
-                      define_macros=[("SOURCE_DIGEST", f'"{_digest()}"')],
+    kernel = [os.path.join(RULES, name) for name in SOURCES]
+    return [Extension("mancala_cli.rules._native", sources=[kernel[0]], depends=kernel,
+                      define_macros=[("SOURCE_DIGEST", f'"{_digest(kernel)}"')],
+                      extra_compile_args=["-O2"]),
+            Extension("notation._tokenize", sources=[TOKENIZER], depends=[TOKENIZER],
+                      define_macros=[("SOURCE_DIGEST", f'"{_digest([TOKENIZER])}"')],
                       extra_compile_args=["-O2"])]
 
 
 class BuildKernel(build_ext):
-    """Builds the kernel; a failed compilation removes what it built and
-    leaves the pure package."""
+    """Builds the extensions; a compilation that fails removes what it built
+    and leaves that part pure (the rules, or the tokenizer)."""
 
     def run(self) -> None:
         if not self.extensions:
@@ -71,12 +78,21 @@ class BuildKernel(build_ext):
         try:
             super().run()
         except Exception as error:  # CompileError, LinkError and the like
-            _say(f"compiling the native kernel failed ({error}): building the pure package")
+            _say(f"compiling the native extensions failed ({error}): building the pure package")
             for path in outputs:
                 if os.path.exists(path):
                     os.remove(path)
+
+    def build_extension(self, ext: Extension) -> None:
+        output = self.get_ext_fullpath(ext.name)
+        try:
+            super().build_extension(ext)
+        except Exception as error:  # CompileError, LinkError and the like
+            _say(f"compiling {ext.name} failed ({error}): its pure Python code runs instead")
+            if os.path.exists(output):
+                os.remove(output)
             return
-        _say("built the native kernel")
+        _say(f"built {ext.name}")
 
 
 setup(ext_modules=_kernel(), cmdclass={"build_ext": BuildKernel})

@@ -1,9 +1,11 @@
 """Validating a generated archive, against python-chess reading and replaying
 a PGN file with the same number of plies; then --jobs 1 against --jobs 2.
 
-usage: python benchmarks/records.py [--games N] [--big N]
+usage: python benchmarks/records.py [--games N] [--big N] [--rounds N]
 
-Prints plies per second and the peak memory (resident set) of each run. The
+Prints plies per second, processor time and the peak memory (resident set)
+of each run; the ratios to python-chess in wall time and in processor time
+(which other work on the machine changes much less). The
 archive mixes the three games; the chess file holds random legal games.
 It also times the two halves of validate in this process: reading the
 archive alone (the PMN reader) and replaying its moves alone (the rules
@@ -50,8 +52,15 @@ def make_archive(path: str, games: int, seed: int = 1) -> int:
 GNU_TIME = shutil.which("time")
 
 
+#: The processor seconds (user and system) of each command measure() ran, by
+#: its command line: on a machine shared with other work they vary much less
+#: than wall seconds.
+CPU: dict[tuple[str, ...], float] = {}
+
+
 def measure(command: list[str], env: dict[str, str] | None = None) -> tuple[float, float, int]:
-    """Wall seconds, peak resident MiB and exit status of one command.
+    """Wall seconds, peak resident MiB and exit status of one command (its
+    processor seconds go to :data:`CPU`).
 
     Linux counts in a child's peak the peak of the process it was started
     from (it keeps the larger across ``exec``), and this process grows while
@@ -62,13 +71,15 @@ def measure(command: list[str], env: dict[str, str] | None = None) -> tuple[floa
     if GNU_TIME is None:
         child = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=env)
         _, status, usage = os.wait4(child.pid, 0)
+        CPU[tuple(command)] = usage.ru_utime + usage.ru_stime
         return time.perf_counter() - began, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status)
     with tempfile.NamedTemporaryFile("r") as report:
-        child = subprocess.run([GNU_TIME, "-f", "%M", "-o", report.name, *command],
+        child = subprocess.run([GNU_TIME, "-f", "%U %S %M", "-o", report.name, *command],
                                stdout=subprocess.DEVNULL, env=env)
         elapsed = time.perf_counter() - began
-        peak_kib = int(report.read().split()[-1])
-    return elapsed, peak_kib / 1024, child.returncode
+        user, system, peak_kib = report.read().split()[-3:]
+    CPU[tuple(command)] = float(user) + float(system)
+    return elapsed, int(peak_kib) / 1024, child.returncode
 
 
 def halves(path: str) -> tuple[float, float]:
@@ -138,6 +149,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--big", type=int, default=100_000, help="games for the --jobs comparison (0: skip)")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="run validate on both cores and python-chess this many times in turn; "
+                        "the ratios compare the best times")
     args = parser.parse_args()
     mancala = [sys.executable, "-m", "mancala_cli"]
     with tempfile.TemporaryDirectory() as folder:
@@ -147,34 +161,53 @@ def main() -> None:
         default = {key: value for key, value in os.environ.items() if key != "MANCALA_PURE"}
         core = subprocess.run([*mancala, "--version"], capture_output=True, text=True, env=default).stdout.strip()
         print(f"default core: {core}")
-        rates = {}
-        for name, env in (("default", default), ("pure", pure)):
-            seconds, peak, status = measure(mancala + ["validate", "--quiet", "--jobs", "1", archive], env)
-            rates[name] = plies / seconds
-            if name == "default":
-                ours_peak = peak
-            print(f"validate --jobs 1, {name} core: {args.games:,} games {plies:,} plies: {seconds:.2f} s, "
-                  f"{plies / seconds:,.0f} plies/s, peak {peak:.0f} MiB (exit {status})")
-        seconds, peak, status = measure(mancala + ["validate", "--quiet", archive], default)
-        rates["auto"] = plies / seconds
-        print(f"validate, default --jobs (auto: {len(os.sched_getaffinity(0))} cores): {seconds:.2f} s, "
-              f"{plies / seconds:,.0f} plies/s, peak {peak:.0f} MiB (exit {status})")
-        ours = rates["default"]
-        theirs = None
         try:
             import chess  # noqa: F401
         except ImportError:
             print("python-chess: not installed (benchmarks/run installs it in the benchmarks' own environment)")
+            chess_run = None
         else:
             pgn = os.path.join(folder, "archive.pgn")
             chess_plies = make_chess(pgn, plies)
-            seconds, peak, status = measure([sys.executable, "-c", CHESS_SCRIPT, pgn])
-            print(f"python-chess read+replay {chess_plies:,} plies: {seconds:.2f} s, "
-                  f"{chess_plies / seconds:,.0f} plies/s, peak {peak:.0f} MiB")
-            theirs = chess_plies / seconds
-            print(f"ratio per core: mancala validate is {rates['default'] / theirs:.1f}x python-chess on the "
-                  f"default core (goal: 10x), {rates['pure'] / theirs:.1f}x on the pure core (goal: 4x); "
-                  f"default --jobs: {rates['auto'] / theirs:.1f}x")
+            chess_run = [sys.executable, "-c", CHESS_SCRIPT, pgn]
+        one_job = mancala + ["validate", "--quiet", "--jobs", "1", archive]
+        # The best (least) wall and processor seconds of each, over the rounds,
+        # taken in turn so that a change in the machine's load touches all.
+        wall: dict[str, float] = {}
+        cpu: dict[str, float] = {}
+        ours_peak = 0.0
+        for _ in range(args.rounds):
+            for name, env in (("default", default), ("pure", pure)):
+                seconds, peak, status = measure(one_job, env)
+                wall[name] = min(wall.get(name, seconds), seconds)
+                cpu[name] = min(cpu.get(name, CPU[tuple(one_job)]), CPU[tuple(one_job)])
+                if name == "default":
+                    ours_peak = max(ours_peak, peak)
+                print(f"validate --jobs 1, {name} core: {args.games:,} games {plies:,} plies: {seconds:.2f} s, "
+                      f"{plies / seconds:,.0f} plies/s, peak {peak:.0f} MiB (exit {status}); "
+                      f"processor time {CPU[tuple(one_job)]:.2f} s, {plies / CPU[tuple(one_job)]:,.0f} plies/s")
+            if chess_run is not None:
+                seconds, peak, status = measure(chess_run)
+                wall["chess"] = min(wall.get("chess", seconds), seconds)
+                cpu["chess"] = min(cpu.get("chess", CPU[tuple(chess_run)]), CPU[tuple(chess_run)])
+                print(f"python-chess read+replay {chess_plies:,} plies: {seconds:.2f} s, "
+                      f"{chess_plies / seconds:,.0f} plies/s, peak {peak:.0f} MiB; processor time "
+                      f"{CPU[tuple(chess_run)]:.2f} s, {chess_plies / CPU[tuple(chess_run)]:,.0f} plies/s")
+        seconds, peak, status = measure(mancala + ["validate", "--quiet", archive], default)
+        wall["auto"] = seconds
+        print(f"validate, default --jobs (auto: {len(os.sched_getaffinity(0))} cores): {seconds:.2f} s, "
+              f"{plies / seconds:,.0f} plies/s, peak {peak:.0f} MiB (exit {status})")
+        theirs = None
+        if chess_run is not None:
+            theirs = chess_plies / wall["chess"]
+            rates = {name: plies / wall[name] for name in ("default", "pure", "auto")}
+            best = f"best of {args.rounds} rounds, " if args.rounds > 1 else ""
+            print(f"ratio per core ({best}wall time): mancala validate is {rates['default'] / theirs:.1f}x "
+                  f"python-chess on the default core (goal: 10x), {rates['pure'] / theirs:.1f}x on the pure core "
+                  f"(goal: 4x); default --jobs: {rates['auto'] / theirs:.1f}x")
+            cpu_theirs = chess_plies / cpu["chess"]
+            print(f"the same in processor time: {plies / cpu['default'] / cpu_theirs:.1f}x on the default core, "
+                  f"{plies / cpu['pure'] / cpu_theirs:.1f}x on the pure core")
         small = os.path.join(folder, "small.pmn")
         make_archive(small, max(1, args.games // 10), seed=2)
         seconds, peak_small, _ = measure(mancala + ["validate", "--quiet", small])

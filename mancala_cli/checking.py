@@ -17,12 +17,14 @@ move without the walk. Each line is played in place on one
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from operator import attrgetter
 
 from notation.coords import STYLES, CoordinateError, format_hole, format_move, hole_table, parse_hole
 from .positions import format_position, parse_position
 from notation.record import SKIP, GameRecord, MoveNode, Problem, Step, Visitor, SkipType, visit
+from notation.tokenizer import kernel as _tokenizer
 
 from .rules.core import Game, IllegalMove, InvalidPosition, Move, MutablePosition, Outcome, Position, Side
 from .rules.registry import UnknownGame, get_game
@@ -137,6 +139,8 @@ def replay(record: GameRecord, default_game: str | None = None, *, fill_position
 
 
 _VARIATIONS = attrgetter("variations")
+#: The native tokenizer's reading of a run of plain moves as hole numbers, or None.
+_PLAIN_RUN = None if _tokenizer is None else _tokenizer.plain_run
 
 
 def _set_coordinates_tag(record: GameRecord, coords: str) -> None:
@@ -237,7 +241,11 @@ class _Walker(Visitor[None]):
         the walk would give them, then :meth:`result`. A plain move (a hole
         written as :func:`~notation.coords.hole_table` has it, its number
         right or none, nothing to rewrite) is played here as :meth:`play`
-        and :meth:`_Line.play` would; any other goes through them."""
+        and :meth:`_Line.play` would; any other goes through them. With the
+        native tokenizer and rules, each run of plain moves is handed to the
+        kernel whole (:meth:`~mancala_cli.rules.native._Native.play_line`):
+        it stops where a move needs more than that (a mark to check, an end
+        test or a rule to name), and that move is played here."""
         line = self.lines[0]
         assert line is not None
         game = self.game
@@ -247,8 +255,32 @@ class _Walker(Visitor[None]):
         south, north = self.holes["S"], self.holes["N"]
         plain = not self.rewriting
         kept = self.report._positions
+        plain_run = _PLAIN_RUN
+        run: Callable[[MutablePosition, bytes, bytes, set, list[Move]], tuple[int, int]] | None = (
+            getattr(game, "play_line") if plain_run is not None and plain and kept is None
+            and getattr(game, "plays_lines", False) else None)
         ply = 1
-        for node in moves:
+        i, count = 0, len(moves)
+        while i < count:
+            if run is not None and plain_run is not None:
+                origins, marks, plain_moves = plain_run(moves, i, south, north, side == "N", number)
+                if plain_moves:
+                    played, marked = run(now, origins, marks, history, line.moves)
+                    if played:
+                        i += played
+                        ply += played
+                        if side == "S":
+                            number += played // 2
+                            side = "N" if played % 2 else "S"
+                        else:
+                            number += (played + 1) // 2
+                            side = "S" if played % 2 else "N"
+                        if marked:  # the last move's marks differ from what it did
+                            self.check_marks(line, moves[i - 1], ply - 1, "N" if side == "S" else "S", 0,
+                                             line.moves[-1], None)
+                        continue
+            node = moves[i]
+            i += 1
             origin = (south if side == "S" else north).get(node.hole)
             if (origin is None or not plain or node.destination is not None
                     or (node.number is not None

@@ -31,6 +31,7 @@ from .coords import Side, move_token
 from .grammar import PLAIN_LINE_RE, TAG_LINE_RE, TOKEN_RE, escape, unescape
 from .record import (MAX_PROBLEMS, MAX_TAG_NAME, MAX_TAG_VALUE, MAX_VARIATION_DEPTH, MOVE, SEVEN_TAGS, GameRecord,
                      MoveNode, Problem, Step, Visitor, visit, walk)
+from .tokenizer import kernel as _kernel
 
 __all__ = ["read_games", "read_game", "write_game", "write_games", "unheld", "WIDTH", "MAX_PROBLEMS", "MAX_TAG_VALUE",
            "MAX_GAME_TEXT", "MAX_GAME_LINES"]
@@ -50,6 +51,8 @@ WIDTH = 79
 
 _TOKEN = TOKEN_RE
 _PLAIN_LINE = PLAIN_LINE_RE.finditer
+#: The native scanner of plain movetext (notation.tokenizer), or None.
+_SCAN = None if _kernel is None else _kernel.scan
 _TAG_LINE = TAG_LINE_RE.match
 _TAG_START = re.compile(r"\s*\[").match
 _TAG_NAME = re.compile(r"[A-Za-z0-9_]+")
@@ -556,8 +559,17 @@ class _Reader:
         ``pos`` on, and a result token that ends the line, in one scan
         (:data:`~notation.grammar.PLAIN_LINE`), as the token loop would;
         return where the first other token starts, ``None`` when the line is
-        read. Called with no move number or comment waiting."""
+        read. Called with no move number or comment waiting. The native
+        tokenizer's scan does the same in one call (no match per move)."""
         cur = self.cur
+        if _SCAN is not None:
+            count, other, result, col = _SCAN(line, pos, end, lineno, cur)
+            if count:
+                self.attach = True
+            if result is not None:
+                self.result_token(result, lineno, col)
+                return None
+            return other if other >= 0 else None
         read = False
         for m in _PLAIN_LINE(line, pos, end):
             number, dots, hole, cap, res, result, other = m.groups()

@@ -45,6 +45,9 @@ def test_the_install_built_the_native_core_where_a_compiler_is():
         pytest.skip("no C compiler on this machine: the pure core is expected")
     env = {key: value for key, value in os.environ.items() if key != "MANCALA_PURE"}
     assert _core_of(env) == ["native", "mancala_cli.rules.native"]
+    done = subprocess.run([sys.executable, "-c", "from notation import tokenizer; print(tokenizer.TOKENIZER)"],
+                          capture_output=True, text=True, timeout=60, env=env)
+    assert done.stdout == "native\n", done.stderr
 
 
 def test_mancala_version_names_the_core():
@@ -85,11 +88,13 @@ def test_without_a_compiler_the_build_makes_the_pure_package(tmp_path):
     assert not [name for name in names if name.endswith(".so") or name.endswith(".c")]
     target = tmp_path / "site"
     zipfile.ZipFile(tmp_path / "wheel" / wheel).extractall(target)
-    done = subprocess.run([sys.executable, "-c", "import mancala_cli, sys; print(mancala_cli.CORE, "
-                           "mancala_cli.__file__.startswith(sys.argv[1]))", str(target)],
+    done = subprocess.run([sys.executable, "-c", "import mancala_cli, sys; from notation import tokenizer; "
+                           "print(mancala_cli.CORE, tokenizer.TOKENIZER, "
+                           "mancala_cli.__file__.startswith(sys.argv[1]), tokenizer.__file__.startswith(sys.argv[1]))",
+                           str(target)],
                           capture_output=True, text=True, timeout=60, env={**env, "PYTHONPATH": str(target)},
                           cwd=tmp_path)
-    assert done.stdout.split() == ["pure", "True"], done.stderr
+    assert done.stdout.split() == ["pure", "pure", "True", "True"], done.stderr
 
 
 def _copy_of_the_project(tmp_path):
@@ -139,6 +144,10 @@ def test_the_readme_commands_work_in_a_venv_without_a_compiler(tmp_path):
             assert done.returncode == 0, (step, done.stderr)
         assert subprocess.run(steps[0], capture_output=True, text=True, env=env).stdout == \
             "mancala 0.1.0 (pure core)\n"
+        # the PMN reader's tokenizer too is the pure one (no notation._tokenize was built)
+        done = subprocess.run([str(python), "-c", "from notation import tokenizer; print(tokenizer.TOKENIZER)"],
+                              capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+        assert done.stdout == "pure\n", done.stderr
         assert (tmp_path / "project" / "board.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     tests = tmp_path / "project" / "tests"
     tests.mkdir()

@@ -485,13 +485,15 @@ def test_plain_moves_read_exactly_as_token_by_token(words):
     import notation.pmn as pmn
     text = '[Game "kingulu"]\n\n' + "".join(w + s for w, s in words)
     fast = list(read_games(text))
-    plain = pmn._PLAIN_LINE
-    # The groups of PLAIN_LINE, only "other" ever matching.
+    plain, scan = pmn._PLAIN_LINE, pmn._SCAN
+    # The groups of PLAIN_LINE, only "other" ever matching (and the native
+    # tokenizer, where it runs, left out).
     pmn._PLAIN_LINE = re.compile(r"((?!))?" * 6 + r"\s*(\S)").finditer
+    pmn._SCAN = None
     try:
         slow = list(read_games(text))
     finally:
-        pmn._PLAIN_LINE = plain
+        pmn._PLAIN_LINE, pmn._SCAN = plain, scan
     assert fast == slow
 
 
@@ -511,6 +513,20 @@ def test_a_line_of_plain_moves_and_its_result_is_one_scan(monkeypatch):
     monkeypatch.setattr(pmn, "_PLAIN_LINE", counted)
     monkeypatch.setattr(pmn, "_TOKEN", NoTokens())
     text = '[Game "kingulu"]\n\n1. d1x6 d2x10 2. a1 c2x10\n3. d1 c2 4. f1^   d2\t5. e1 b2 0-1\n'
+    native = pmn._SCAN
+    if native is not None:  # the native tokenizer: one call per line too
+        def scanned(line, pos, end, lineno, moves):
+            scans.append(line[pos:end])
+            return native(line, pos, end, lineno, moves)
+
+        monkeypatch.setattr(pmn, "_SCAN", scanned)
+        (record,) = read_games(text)
+        assert scans == ["1. d1x6 d2x10 2. a1 c2x10", "3. d1 c2 4. f1^   d2\t5. e1 b2 0-1"]
+        assert [(m.hole, m.number, m.line, m.column) for m in record.moves][-3:] == [
+            ("d2", None, 4, 19), ("e1", 5, 4, 25), ("b2", None, 4, 28)]
+        assert (record.result, record.result_at, record.problems) == ("0-1", (4, 31), [])
+        scans.clear()
+        monkeypatch.setattr(pmn, "_SCAN", None)
     (record,) = read_games(text)
     assert scans == ["1. d1x6 d2x10 2. a1 c2x10", "3. d1 c2 4. f1^   d2\t5. e1 b2 0-1"]
     assert [(m.hole, m.number, m.line, m.column) for m in record.moves][-3:] == [

@@ -775,6 +775,171 @@ static PyObject *k_has_seeds(PyObject *self, PyObject *const *args, Py_ssize_t n
     return PyBool_FromLong(any);
 }
 
+/* Whether the kernel takes a state reached by playing (read_holes' and
+ * read_rest's bounds): else the Python rules play on from it. */
+static int state_ok(int game, const State *s)
+{
+    int total = 0;
+    for (int i = 0; i < GEO[game].size; i++) {
+        if (s->holes[i] < 0 || s->holes[i] > MAX_SEEDS) return 0;
+        total += s->holes[i];
+    }
+    return total <= MAX_SEEDS && s->banks[0] >= 0 && s->banks[0] <= 65535 && s->banks[1] >= 0 &&
+           s->banks[1] <= 65535 && s->move_number <= (1LL << 60);
+}
+
+/* The key of KK-4(b) (MutablePosition.key): (tuple(holes), side). */
+static PyObject *state_key(int game, const State *s)
+{
+    PyObject *holes = int_tuple(s->holes, GEO[game].size);
+    if (holes == NULL) return NULL;
+    PyObject *key = PyTuple_Pack(2, holes, s->side ? SideN : SideS);
+    Py_DECREF(holes);
+    return key;
+}
+
+enum { LINE_STOPPED = 0, LINE_MARKS = 1 };
+
+/* native.play_line(game, now, origins, marks, lap_limit, history, moves):
+ * plays the moves of ``origins`` (bytes, one hole a byte) in place on the
+ * MutablePosition ``now`` as Game.move plays them one after the other
+ * (the game's end test first, then the move; with ``history``, a set, the
+ * key of each position before a move is added to it once the move is
+ * played), appending each Move to the list ``moves``.  It stops before a
+ * move it leaves to the caller (the game may have ended, the move is
+ * illegal, or the kernel does not take the position) and after a move whose
+ * outcome differs from its marks (``marks``: per move a 4-byte capture
+ * count, -1 for none, and a byte for ``^``).  Returns (moves played, 1 if
+ * the last one's marks differ else 0); ``now`` holds the position after
+ * them. */
+static PyObject *k_play_line(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 7 || !PyBytes_Check(args[2]) || !PyBytes_Check(args[3]) || !PyList_Check(args[6]) ||
+        !(args[5] == Py_None || PySet_Check(args[5]))) {
+        PyErr_SetString(PyExc_TypeError, "play_line(game, now, origins, marks, lap_limit, history, moves)");
+        return NULL;
+    }
+    int game = (int)PyLong_AsLong(args[0]);
+    if (PyErr_Occurred() || game_arg(game)) return NULL;
+    PyObject *now = args[1], *history = args[5] == Py_None ? NULL : args[5], *out = args[6];
+    const unsigned char *origins = (const unsigned char *)PyBytes_AS_STRING(args[2]);
+    const unsigned char *marks = (const unsigned char *)PyBytes_AS_STRING(args[3]);
+    Py_ssize_t count = PyBytes_GET_SIZE(args[2]);
+    if (PyBytes_GET_SIZE(args[3]) != 5 * count) {
+        PyErr_SetString(PyExc_ValueError, "play_line: 5 bytes of marks per move");
+        return NULL;
+    }
+    if (set_limit(args[4])) return Py_BuildValue("(ii)", 0, LINE_STOPPED);
+    PyObject *holes = PyObject_GetAttr(now, str_holes);
+    PyObject *side = NULL, *banks = NULL, *number = NULL, *reserved = NULL, *out_value = NULL;
+    if (holes == NULL) return NULL;
+    if ((side = PyObject_GetAttr(now, str_side)) == NULL) goto fail;
+    if ((banks = PyObject_GetAttr(now, str_banks)) == NULL) goto fail;
+    if ((number = PyObject_GetAttr(now, str_move_number)) == NULL) goto fail;
+    if ((reserved = PyObject_GetAttr(now, str_reserved)) == NULL) goto fail;
+    State s, before;
+    if (!PyList_CheckExact(holes) || !PyList_CheckExact(banks) || read_holes(game, holes, &s) ||
+        read_rest(game, side, banks, number, reserved, &s)) {
+        out_value = Py_BuildValue("(ii)", 0, LINE_STOPPED);
+        goto done;
+    }
+    before = s;
+    const Geo *g = &GEO[game];
+    Py_ssize_t played = 0;
+    int flag = LINE_STOPPED;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        if (i && !state_ok(game, &s)) break;
+        int origin = origins[i];
+        if (origin >= g->size) break;
+        PyObject *key = NULL;
+        if (game == MACKAY) { /* KM-9: an inner row without seeds ends the game */
+            int inner[2] = {0, 0};
+            for (int h = g->files; h < 2 * g->files; h++) inner[0] |= s.holes[h];
+            for (int h = 2 * g->files; h < 3 * g->files; h++) inner[1] |= s.holes[h];
+            if (!inner[0] || !inner[1]) break;
+        } else if (game == KLAMROTH) { /* KK-4(a) no stone left, (b) repetition */
+            int any = 0;
+            for (int h = s.side * g->half; h < (s.side + 1) * g->half; h++) any |= s.holes[h];
+            if (!any) break;
+            if (history != NULL) {
+                if ((key = state_key(game, &s)) == NULL) goto fail;
+                int seen = PySet_GET_SIZE(history) ? PySet_Contains(history, key) : 0;
+                if (seen) {
+                    Py_DECREF(key);
+                    if (seen < 0) goto fail;
+                    break;
+                }
+            }
+        }
+        State prev = s;
+        Result r;
+        play(game, &s, origin, &r);
+        if (r.error) {
+            s = prev;
+            Py_XDECREF(key);
+            break;
+        }
+        PyObject *move = make_move(origin, &r);
+        if (move == NULL || PyList_Append(out, move) < 0) {
+            Py_XDECREF(move);
+            Py_XDECREF(key);
+            goto fail;
+        }
+        Py_DECREF(move);
+        if (key != NULL) {
+            int bad = PySet_Add(history, key);
+            Py_DECREF(key);
+            if (bad < 0) goto fail;
+        }
+        if (s.reserved != prev.reserved) { /* the set as the pure rules build it, move by move */
+            PyObject *x = reserved_set(game, s.reserved, prev.reserved, reserved);
+            if (x == NULL) goto fail;
+            Py_SETREF(reserved, x);
+        }
+        played++;
+        int32_t captured;
+        memcpy(&captured, marks + 5 * i, 4);
+        if ((captured >= 0 && captured != r.captured) || (marks[5 * i + 4] && !r.reserves)) {
+            flag = LINE_MARKS;
+            break;
+        }
+    }
+    for (int i = 0; i < g->size; i++)
+        if (s.holes[i] != before.holes[i]) {
+            PyObject *x = PyLong_FromLong(s.holes[i]);
+            if (x == NULL) goto fail;
+            PyList_SetItem(holes, i, x);
+        }
+    for (int i = 0; i < 2; i++)
+        if (s.banks[i] != before.banks[i]) {
+            PyObject *x = PyLong_FromLong(s.banks[i]);
+            if (x == NULL) goto fail;
+            PyList_SetItem(banks, i, x);
+        }
+    if (played) {
+        if (PyObject_SetAttr(now, str_side, s.side ? SideN : SideS) < 0) goto fail;
+        if (s.move_number != before.move_number) {
+            PyObject *x = PyLong_FromLongLong(s.move_number);
+            if (x == NULL) goto fail;
+            int bad = PyObject_SetAttr(now, str_move_number, x);
+            Py_DECREF(x);
+            if (bad < 0) goto fail;
+        }
+        if (s.reserved != before.reserved && PyObject_SetAttr(now, str_reserved, reserved) < 0) goto fail;
+    }
+    out_value = Py_BuildValue("(ni)", played, flag);
+    goto done;
+fail:
+    Py_CLEAR(out_value);
+done:
+    Py_XDECREF(holes);
+    Py_XDECREF(side);
+    Py_XDECREF(banks);
+    Py_XDECREF(number);
+    Py_XDECREF(reserved);
+    return out_value;
+}
+
 #include "_native_search.h"
 
 static PyMethodDef methods[] = {
@@ -784,6 +949,8 @@ static PyMethodDef methods[] = {
      "successors(game, position, positions): the legal moves (and positions)"},
     {"has_seeds", (PyCFunction)(void (*)(void))k_has_seeds, METH_FASTCALL,
      "has_seeds(holes, lo, hi): any seed in holes[lo:hi]"},
+    {"play_line", (PyCFunction)(void (*)(void))k_play_line, METH_FASTCALL,
+     "play_line(game, now, origins, marks, lap_limit, history, moves): play a line in place"},
     SEARCH_METHODS
     {NULL, NULL, 0, NULL}};
 

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 _native.init(Move, Position, SOUTH, NORTH)
 
 _move_in_place = _native.move
+_play_line = _native.play_line
 _successors = _native.successors
 _has_seeds = _native.has_seeds
 
@@ -46,6 +47,7 @@ class _Native:
 
     code: int
     rule: str  # the prefix of the game's rule ids (``KG``, ``KM``, ``KK``)
+    uses_history: bool  # (the pure class's)
     #: The pure game's module: its ``LAP_LIMIT`` is the kernel's too (so a
     #: test that lowers it lowers both).
     rules: ModuleType
@@ -83,6 +85,27 @@ class _Native:
         if played is None:  # a position the kernel does not take
             return super()._move(now, origin, position)  # type: ignore[misc]
         raise self._illegal(played, now, origin, position)
+
+    @property
+    def plays_lines(self) -> bool:
+        """Whether :meth:`play_line` plays as :meth:`move` would: on the
+        kernel's own classes, where no method of the moves is replaced."""
+        cls = type(self)
+        return (globals().get(cls.__name__) is cls and cls.__module__ == __name__
+                and not {"move", "_move", "_ended"} & vars(self).keys())
+
+    def play_line(self, now: MutablePosition, origins: bytes, marks: bytes, history: set | None,
+                  moves: list[Move]) -> tuple[int, int]:
+        """Play the moves of ``origins`` (a hole a byte) in place on ``now``,
+        as :meth:`move` one after the other would (with ``history`` for the
+        games that use it), appending each to ``moves``; stop before a move
+        whose end test or rule :meth:`move` must give, and after one whose
+        outcome differs from its ``marks`` (per move, a 4-byte capture count,
+        -1 for none, and a byte for ``^``). Returns the moves played and 1
+        when the last one's marks differ, else 0."""
+        played, flag = _play_line(self.code, now, origins, marks, self.rules.LAP_LIMIT,
+                                  history if self.uses_history else None, moves)
+        return played, flag
 
     def _apply(self, position: Position, origin: int) -> tuple[Move, Position]:
         now = MutablePosition(position)

@@ -1,0 +1,9 @@
+# The native tokenizer's interface (notation/_tokenize.c; see notation.tokenizer).
+from typing import Any
+
+SOURCE_DIGEST: str
+
+def init(move_node: type) -> None: ...
+def scan(line: str, pos: int, end: int, lineno: int, moves: list[Any]) -> tuple[int, int, str | None, int]: ...
+def plain_run(moves: list[Any], start: int, south: dict[str, int], north: dict[str, int], north_moves: bool,
+              number: int) -> tuple[bytes, bytes, int]: ...
