@@ -25,7 +25,7 @@ from setuptools.command.build_ext import build_ext
 
 RULES = os.path.join("mancala_cli", "rules")
 #: The kernel's sources, in the order their digest reads them.
-SOURCES = ("_native.c", "_native_search.h")
+SOURCES = ("_native.c", "_native_search.h", "_native_tablebase.h")
 
 
 def _say(message: str) -> None:

@@ -269,6 +269,8 @@ def solve(
                                help="Memory for the search's table, in bytes or as 512M, 2G (default: "
                                     f"{DEFAULT_SOLVE_MEMORY >> 30}G); once it is full, the search goes on, slower."),
     format: str = _choice_option("text", "--format", "-f", values=("text", "json"), help="Output format."),
+    tablebase: Optional[str] = typer.Option(None, "--tablebase", metavar="FILE",
+                                            help="Endgame tables the search asks (mancala tablebase build)."),
 ) -> None:
     """Solve a position: the result with best play for the side to move (win,
     draw or loss; unknown where the limits leave it unproven), one line per
@@ -289,7 +291,7 @@ def solve(
     rules = _game(game)
     start = _position(rules, position)
     progress = _SolveProgress() if sys.stderr.isatty() else None
-    solver = Solver(rules, memory=memory)
+    solver = Solver(rules, memory=memory, tablebase=_tablebase_file(tablebase))
     try:
         previous = signal.signal(signal.SIGINT, lambda signum, frame: solver.stop())
         try:
@@ -310,6 +312,35 @@ def solve(
         raise typer.Exit(128 + signal.SIGINT)
     if solution.stopped is not None:
         raise typer.Exit(SOLVE_STOPPED)
+
+
+def _tablebase_file(path: Optional[str]) -> Any:
+    """The table of ``--tablebase FILE`` (None without one); one line and exit 2 if it cannot be read."""
+    if path is None:
+        return None
+    from ..tablebase import Tablebase, TablebaseError
+
+    try:
+        return Tablebase.read(path)
+    except TablebaseError as error:
+        fail(str(error))
+    except OSError as error:
+        fail(f"{path}: cannot read: {error.strerror or error}")
+
+
+def _proof_files(paths: Optional[list[str]]) -> tuple[str, ...]:
+    """The files of ``--proof``, read once here so that a bad one is one line and exit 2."""
+    if not paths:
+        return ()
+    from ..proof import ProofBook
+
+    try:
+        ProofBook.read(list(paths))
+    except ValueError as error:
+        fail(str(error))
+    except OSError as error:
+        fail(f"{error.filename}: cannot read: {error.strerror or error}")
+    return tuple(paths)
 
 
 def _write_solution(rules: Game, start: Position, solution: Any, format: str) -> None:
@@ -736,6 +767,11 @@ def annotate(
     scheduler_timeout: float = SCHEDULER_TIMEOUT_OPTION,
     force: bool = typer.Option(False, "--force", help="Replace an input that has errors when -o names it."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress line and no summary."),
+    tablebase: Optional[str] = typer.Option(None, "--tablebase", metavar="FILE",
+                                            help="Endgame tables the searches ask (mancala tablebase build)."),
+    proof: Optional[list[str]] = typer.Option(None, "--proof", metavar="FILE",
+                                              help="A proof file (docs/kingulu-proof*.txt.xz) whose results "
+                                                   "fill in what the searches leave unknown; repeatable."),
 ) -> None:
     """Write every game back with the engine's facts for its main line: the
     start's proven result as a comment; ? or ?? and a move that keeps the
@@ -765,7 +801,8 @@ def annotate(
     _encoding(encoding)
     paths = _inputs(files)
     workers = _jobs(jobs, scheduler, scheduler_timeout)
-    task = AnnotateTask(to, Limits(depth, nodes, time), game)
+    _tablebase_file(tablebase)
+    task = AnnotateTask(to, Limits(depth, nodes, time), game, tablebase, _proof_files(proof))
     errors = 0
     totals = _AnnotateTotals()
     progress = _AnnotateProgress(totals) if not quiet and sys.stderr.isatty() else None
@@ -1842,3 +1879,6 @@ def stats(
         typer.echo(_json.dumps(summary.as_json()))
     else:
         sys.stdout.write(summary.as_text())
+
+
+from . import tablebase as _tablebase  # noqa: E402,F401  (registers ``mancala tablebase``)

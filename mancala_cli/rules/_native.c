@@ -775,6 +775,7 @@ static PyObject *k_has_seeds(PyObject *self, PyObject *const *args, Py_ssize_t n
     return PyBool_FromLong(any);
 }
 
+#include "_native_tablebase.h"
 #include "_native_search.h"
 
 static PyMethodDef methods[] = {
@@ -785,6 +786,7 @@ static PyMethodDef methods[] = {
     {"has_seeds", (PyCFunction)(void (*)(void))k_has_seeds, METH_FASTCALL,
      "has_seeds(holes, lo, hi): any seed in holes[lo:hi]"},
     SEARCH_METHODS
+    TABLEBASE_METHODS
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_native",
@@ -802,6 +804,7 @@ PyMODINIT_FUNC PyInit__native(void)
     str_reserved = PyUnicode_InternFromString("reserved");
     if (!str_holes || !str_side || !str_banks || !str_move_number || !str_reserved) return NULL;
     search_init();
+    tablebase_init();
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
     if (PyType_Ready(&SearchType) < 0) {
