@@ -212,7 +212,7 @@ class ProofBook:
         for path in paths:
             opener = lzma.open if path.endswith(".xz") else open
             try:
-                with opener(path, "rt", encoding="ascii") as file:  # type: ignore[operator]
+                with opener(path, "rt", encoding="ascii") as file:
                     texts.append(file.read())
             except (lzma.LZMAError, UnicodeDecodeError, EOFError) as error:
                 raise ValueError(f"{path}: not a proof ({error})") from None

@@ -268,7 +268,7 @@ class Tablebase:
         return (0, 1) if value > 0 else (-1, 0)
 
 
-def _native_module():  # type: ignore[no-untyped-def]
+def _native_module():
     """The native kernel, where the rules run on it (else ``None``)."""
     from .rules.selection import CORE
     if CORE != "native":

@@ -158,3 +158,62 @@ def test_the_commands(tmp_path):
         assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1
         assert "not a mancala tablebase" in refused.stderr
     assert not [name for name in os.listdir(tmp_path) if name.startswith(".tablebase-")]
+
+
+# -- what the Kingulu proofs tell annotate -----------------------------------
+DOCS = __import__("pathlib").Path(__file__).resolve().parents[1] / "docs"
+EXAMPLES = DOCS.parent / "examples"
+
+
+@pytest.fixture(scope="module")
+def book():
+    from mancala_cli.proof import ProofBook
+
+    return ProofBook.read([str(path) for path in sorted(DOCS.glob("kingulu-proof*.txt.xz"))])
+
+
+def test_the_proofs_agree_with_the_solver_along_the_principal_variation(book):
+    import json
+
+    game = get_game("kingulu")
+    pv = json.loads((DOCS / "kingulu-solution.json").read_text(encoding="utf-8"))["pv"]
+    position = game.start()
+    told = 0
+    for ply, token in enumerate(pv):
+        if ply >= 30:
+            solution = Solver(game).solve(position, nodes=300_000)
+            value = book.value(game, position)
+            if value is not None and solution.result != "unknown":
+                assert VALUES[solution.result] == value
+                told += 1
+            after = {move.origin: then for move, then in game.successors(position)}
+            for move, result in solution.moves:
+                value = book.move_value(game, position, move, after[move.origin])
+                if value is not None and result != "unknown":
+                    assert VALUES[result] == value
+        move = next(m for m, _ in game.successors(position) if game.board.name(m.origin) == token[:2])
+        position = game.play(position, move.origin)[1]
+    assert told >= 20
+
+
+@pytest.mark.skipif(CORE != "native", reason="the pure core searches a million nodes a position too slowly")
+def test_annotate_proves_every_move_of_an_example_game_with_the_proofs(book):
+    from mancala_cli.annotating import Limits, annotate_record
+    from notation.pmn import read_game
+
+    record = read_game((EXAMPLES / "kingulu-relative.pmn").read_text(encoding="utf-8"))
+    limits = Limits(nodes=1_000_000, seconds=None)
+    plain = annotate_record(record, limits=limits)
+    told = annotate_record(record, limits=limits, proofs=book)
+    assert "unknown" in plain.results and plain.start == "unknown"
+    assert "unknown" not in told.results and told.start == "win" and told.nodes < plain.nodes
+    # what both prove, they prove alike
+    assert all(a == b for a, b in zip(plain.results, told.results) if a != "unknown")
+
+
+def test_annotate_refuses_a_file_that_is_not_a_proof(tmp_path):
+    bad = tmp_path / "proof.txt"
+    bad.write_text("mancala proof 1\ngame kingulu\nstart x\nwinner S\nmoves 1\nthis is not a line\n")
+    refused = mancala("annotate", str(EXAMPLES / "kingulu-relative.pmn"), "--proof", str(bad))
+    assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1
+    assert "not 'rows side banks hole'" in refused.stderr and refused.stdout == ""
