@@ -27,7 +27,7 @@ from setuptools.command.build_ext import build_ext
 
 RULES = os.path.join("mancala_cli", "rules")
 #: The kernel's sources, in the order their digest reads them.
-SOURCES = ("_native.c", "_native_search.h")
+SOURCES = ("_native.c", "_native_search.h", "_native_tablebase.h")
 #: The tokenizer's source (notation.tokenizer reads its digest).
 TOKENIZER = os.path.join("notation", "_tokenize.c")
 

@@ -46,6 +46,11 @@ from .archives import Picked
 from .checking import Replay, replay
 from .rules.core import NORTH, SOUTH, Game, Move, Position, side_name
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .proof import ProofBook
+    from .tablebase import Tablebase
+
 __all__ = ["Limits", "Annotated", "annotate_record", "AnnotateTask", "AnnotatedPicked", "DEFAULT_SECONDS",
            "watch_positions"]
 
@@ -111,11 +116,15 @@ def _watching() -> PositionProgress | None:
 
 
 def annotate_record(record: GameRecord, default_game: str | None = None, *,
-                    limits: Limits = Limits(), progress: PositionProgress | None = None) -> Annotated:
+                    limits: Limits = Limits(), progress: PositionProgress | None = None,
+                    tablebase: Tablebase | None = None, proofs: ProofBook | None = None) -> Annotated:
     """A copy of ``record`` with the engine's facts for its main line (the
     record is left untouched); ``default_game`` is the game of a record
     without a ``Game`` tag; ``progress`` is told of every position solved
-    (see :data:`PositionProgress`)."""
+    (see :data:`PositionProgress`). The searches ask ``tablebase``
+    (:mod:`.tablebase`) where it is of the record's game, and what the
+    searches leave unknown is taken from ``proofs`` where they cover it
+    (:class:`.proof.ProofBook`)."""
     from .api import copy_record
     from .rules.solver import Solver
 
@@ -127,33 +136,79 @@ def annotate_record(record: GameRecord, default_game: str | None = None, *,
     game = report.game
     style = record.tag("Coordinates") or "algebraic"
     before = [report.start, *report.positions]
-    solver = Solver(game)
+    solver = Solver(game, tablebase=tablebase)
     history: list[tuple] = []
     results: list[str] = []
     total = max(len(twin.moves), 1)
     for k in range(total):
         position = before[k]
-        solution = solver.solve(position, depth=limits.depth, nodes=limits.nodes, seconds=limits.seconds,
-                                history=set(history))
+        known = None if proofs is None else _proven_by(proofs, game, position)
+        if known is not None:  # nothing left to search
+            result, moves, best = known
+        else:
+            solution = solver.solve(position, depth=limits.depth, nodes=limits.nodes, seconds=limits.seconds,
+                                    history=set(history))
+            result, moves, best = solution.result, solution.moves, solution.best
+            annotated.nodes += solution.nodes
+            if proofs is not None:
+                result, moves, best = _with_proofs(proofs, game, position, result, moves, best)
         annotated.searched += 1
-        annotated.nodes += solution.nodes
-        annotated.proven += solution.result != "unknown"
+        annotated.proven += result != "unknown"
         if k == 0:
-            annotated.start = solution.result
-            if solution.result != "unknown":
-                annotated.marks += _start_comment(twin, _proven(solution.result, position))
+            annotated.start = result
+            if result != "unknown":
+                annotated.marks += _start_comment(twin, _proven(result, position))
         if k < len(twin.moves):
             played = report.moves[k]
-            mine = _result_of(solution.moves, played)
+            mine = _result_of(moves, played)
             results.append(mine)
-            annotated.marks += _mark(twin.moves[k], game, style, position, played, mine, solution.result,
-                                     solution.moves, solution.best)
+            annotated.marks += _mark(twin.moves[k], game, style, position, played, mine, result, moves, best)
         if game.uses_history:
             history.append(position.key())
         if progress is not None:
             progress(k + 1, total)
     annotated.results = results
     return annotated
+
+
+_VALUE_NAMES = {1: "win", -1: "loss"}
+
+
+def _with_proofs(proofs: ProofBook, game: Game, position: Position, result: str, moves: list[tuple[Move, str]],
+                 best: list[Move]) -> tuple[str, list[tuple[Move, str]], list[Move]]:
+    """The result, the moves' results and the best moves of ``position``,
+    with what ``proofs`` prove where the search left it unknown."""
+    if game.id != proofs.game or (result != "unknown" and all(r != "unknown" for _, r in moves)):
+        return result, moves, best
+    after = {(move.origin, move.end): then for move, then in game.successors(position)}
+    known = []
+    for move, found in moves:
+        if found == "unknown" and (move.origin, move.end) in after:
+            value = proofs.move_value(game, position, move, after[move.origin, move.end])
+            found = _VALUE_NAMES.get(value, "unknown") if value is not None else found
+        known.append((move, found))
+    if result == "unknown":
+        value = proofs.value(game, position)
+        if value is not None:
+            result = _VALUE_NAMES[value]
+        elif any(found == "win" for _, found in known):
+            result = "win"
+    if result != "unknown" and not best:
+        best = [move for move, found in known if found == result]
+    return result, known, best
+
+
+def _proven_by(proofs: ProofBook, game: Game, position: Position) -> \
+        tuple[str, list[tuple[Move, str]], list[Move]] | None:
+    """The result, the moves' results and the best moves of ``position`` if
+    ``proofs`` prove them all (then there is nothing to search), else None."""
+    if game.id != proofs.game or game.uses_history:
+        return None
+    moves = [(move, "unknown") for move, _ in game.successors(position)]
+    if not moves:
+        return None
+    result, known, best = _with_proofs(proofs, game, position, "unknown", moves, [])
+    return (result, known, best) if result != "unknown" and all(r != "unknown" for _, r in known) else None
 
 
 def _proven(result: str, position: Position) -> str:
@@ -242,13 +297,36 @@ class AnnotateTask:
     target: str = "pmn"
     limits: Limits = Limits()
     default_game: str | None = None
+    #: The endgame tables the searches ask (a file, :mod:`.tablebase`).
+    tablebase: str | None = None
+    #: Proof files (:class:`.proof.ProofBook`) that give what the searches leave unknown.
+    proofs: tuple[str, ...] = ()
 
     def process(self, record: GameRecord) -> Picked:
         from .archives import write_picked
 
-        done = annotate_record(record, self.default_game, limits=self.limits, progress=_watching())
+        tablebase, proofs = _knowledge(self.tablebase, self.proofs)
+        done = annotate_record(record, self.default_game, limits=self.limits, progress=_watching(),
+                               tablebase=tablebase, proofs=proofs)
         picked = AnnotatedPicked(True, problems=list(done.report.problems), plies=len(record.moves),
                                  searched=done.searched, proven=done.proven, marks=done.marks, nodes=done.nodes)
         converted = replay(done.record, self.default_game, fill_marks=True)
         write_picked(picked, done.record, converted, self.target)
         return picked
+
+
+#: The tables and proofs read in this process, by their files.
+_read: dict[tuple[str | None, tuple[str, ...]], tuple[Tablebase | None, ProofBook | None]] = {}
+
+
+def _knowledge(tablebase: str | None, proofs: tuple[str, ...]) -> tuple[Tablebase | None, ProofBook | None]:
+    """The table and the proofs in these files, read once per process."""
+    key = (tablebase, proofs)
+    known = _read.get(key)
+    if known is None:
+        from .proof import ProofBook
+        from .tablebase import Tablebase
+
+        known = _read[key] = (None if tablebase is None else Tablebase.read(tablebase),
+                              ProofBook.read(list(proofs)) if proofs else None)
+    return known

@@ -32,6 +32,7 @@ number does not change the game) and the hole the winner sows from there.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .positions import format_position
 from .rules.core import Game, Position
@@ -152,3 +153,100 @@ def write_proof(game: Game, start: Position, *, solver: Solver | None = None) ->
             followed.add(k)
             stack.extend(after for _, after in game.successors(position))
     return proof
+
+
+class ProofBook:
+    """What proofs (:meth:`Proof.text`, read back by :meth:`read`) tell of
+    the positions they cover, for ``mancala annotate --proof FILE``: a
+    winner's position of a proof is won, with the proof's move winning; a
+    position all of whose moves lead to a winner's position is lost.
+
+        >>> from mancala_cli import get_game, parse_position
+        >>> game = get_game("kingulu")
+        >>> start = parse_position(game, "0,0,0,6*,2,9*/0,0,2,2,4,0 S 10-13 8")
+        >>> book = ProofBook.from_texts([write_proof(game, start).text()])
+        >>> book.value(game, start)
+        1
+        >>> [book.move_value(game, start, move, after) for move, after in game.successors(start)]
+        [1, None]
+    """
+
+    def __init__(self, game: str, winning: dict[str, str]) -> None:
+        self.game = game
+        #: A winner's position (the first three fields of its position string) -> the hole of its move.
+        self.winning = winning
+
+    def __repr__(self) -> str:
+        return f"<ProofBook {self.game}, {len(self.winning):,} positions won>"
+
+    @classmethod
+    def from_texts(cls, texts: list[str]) -> ProofBook:
+        """The book of proofs given as texts (all of one game); ValueError
+        with one line when one is not a proof."""
+        game = None
+        winning: dict[str, str] = {}
+        for number, text in enumerate(texts, 1):
+            lines = text.splitlines()
+            if len(lines) < 5 or lines[0] != HEADER or not lines[1].startswith("game "):
+                raise ValueError(f"proof {number}: not a mancala proof (its first line is not {HEADER!r})")
+            this = lines[1][5:]
+            if game is not None and this != game:
+                raise ValueError(f"proof {number}: a proof of {this}, the others are of {game}")
+            game = this
+            for line in lines[5:]:
+                fields = line.split()
+                if len(fields) != 4:
+                    raise ValueError(f"proof {number}: a line that is not 'rows side banks hole': {line!r}")
+                winning[" ".join(fields[:3])] = fields[3]
+        if game is None:
+            raise ValueError("no proof given")
+        return cls(game, winning)
+
+    @classmethod
+    def read(cls, paths: list[str]) -> ProofBook:
+        """The book of the proof files ``paths`` (plain text, or xz-compressed
+        when the name ends in ``.xz``)."""
+        import lzma
+
+        texts = []
+        for path in paths:
+            opener = lzma.open if path.endswith(".xz") else open
+            try:
+                with opener(path, "rt", encoding="ascii") as file:
+                    texts.append(file.read())
+            except (lzma.LZMAError, UnicodeDecodeError, EOFError) as error:
+                raise ValueError(f"{path}: not a proof ({error})") from None
+        try:
+            return cls.from_texts(texts)
+        except ValueError as error:
+            raise ValueError(f"{', '.join(paths)}: {error}") from None
+
+    def _key(self, game: Game, position: Position) -> str:
+        return " ".join(format_position(game, position).split()[:3])
+
+    def _won(self, game: Game, position: Position) -> bool:
+        return self._key(game, position) in self.winning
+
+    def _lost(self, game: Game, position: Position) -> bool:
+        replies = list(game.successors(position))
+        return bool(replies) and all(self._won(game, after) for _, after in replies)
+
+    def value(self, game: Game, position: Position) -> int | None:
+        """1 if the books proves ``position`` won for its side to move, -1
+        lost, else ``None``."""
+        if game.id != self.game:
+            return None
+        if self._won(game, position):
+            return 1
+        return -1 if self._lost(game, position) else None
+
+    def move_value(self, game: Game, position: Position, move: Any, after: Position) -> int | None:
+        """1 if the book proves ``move`` (to ``after``) winning for the
+        mover, -1 losing, else ``None``."""
+        if game.id != self.game:
+            return None
+        if self.winning.get(self._key(game, position)) == game.board.name(move.origin):
+            return 1
+        if self._won(game, after):
+            return -1
+        return 1 if self._lost(game, after) else None

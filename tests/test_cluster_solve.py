@@ -251,6 +251,10 @@ def test_bad_addresses_and_options_are_one_line():
             2, "", "mancala: error: --depth and --nodes do not go with --scheduler (its tasks have node budgets of "
                    "their own); give --time\n")
     done = runner.invoke(app, ["solve", "--game", "kingulu", "--scheduler", "tcp://127.0.0.1:1",
+                               "--tablebase", "kk.tb"])
+    assert (done.exit_code, done.stdout, done.stderr) == (
+        2, "", "mancala: error: --tablebase does not go with --scheduler (the workers would each need the file)\n")
+    done = runner.invoke(app, ["solve", "--game", "kingulu", "--scheduler", "tcp://127.0.0.1:1",
                                "--scheduler-timeout", "0"])
     assert (done.exit_code, done.stderr) == (
         2, "mancala: error: --scheduler-timeout must be more than 0 and at most 86400 seconds (got 0)\n")

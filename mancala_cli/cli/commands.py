@@ -251,6 +251,8 @@ def solve(
     scheduler_timeout: float = typer.Option(10.0, "--scheduler-timeout", parser=seconds("--scheduler-timeout"),
                                             metavar="SECONDS",
                                             help="How long to wait for the scheduler and its workers."),
+    tablebase: Optional[str] = typer.Option(None, "--tablebase", metavar="FILE",
+                                            help="Endgame tables the search asks (mancala tablebase build)."),
 ) -> None:
     """Solve a position: the result with best play for the side to move (win,
     draw or loss; unknown where the limits leave it unproven), one line per
@@ -277,11 +279,13 @@ def solve(
         if depth is not None or nodes is not None:
             fail("--depth and --nodes do not go with --scheduler (its tasks have node budgets of their own); "
                  "give --time")
+        if tablebase is not None:
+            fail("--tablebase does not go with --scheduler (the workers would each need the file)")
         _solve_on_cluster(rules, start, scheduler, scheduler_timeout, time, memory, format)
         return
     _no_scheduler_timeout()
     progress = _SolveProgress() if sys.stderr.isatty() else None
-    solver = Solver(rules, memory=memory)
+    solver = Solver(rules, memory=memory, tablebase=_tablebase_file(tablebase))
     try:
         previous = signal.signal(signal.SIGINT, lambda signum, frame: solver.stop())
         try:
@@ -337,6 +341,33 @@ def _solve_on_cluster(rules: Game, start: Position, address: str, timeout: float
         raise typer.Exit(128 + signal.SIGINT)
     if solution.stopped is not None:
         raise typer.Exit(SOLVE_STOPPED)
+def _tablebase_file(path: Optional[str]) -> Any:
+    """The table of ``--tablebase FILE`` (None without one); one line and exit 2 if it cannot be read."""
+    if path is None:
+        return None
+    from ..tablebase import Tablebase, TablebaseError
+
+    try:
+        return Tablebase.read(path)
+    except TablebaseError as error:
+        fail(str(error))
+    except OSError as error:
+        fail(f"{path}: cannot read: {error.strerror or error}")
+
+
+def _proof_files(paths: Optional[list[str]]) -> tuple[str, ...]:
+    """The files of ``--proof``, read once here so that a bad one is one line and exit 2."""
+    if not paths:
+        return ()
+    from ..proof import ProofBook
+
+    try:
+        ProofBook.read(list(paths))
+    except ValueError as error:
+        fail(str(error))
+    except OSError as error:
+        fail(f"{error.filename}: cannot read: {error.strerror or error}")
+    return tuple(paths)
 
 
 def _write_solution(rules: Game, start: Position, solution: Any, format: str) -> None:
@@ -733,6 +764,11 @@ def annotate(
     scheduler_timeout: float = SCHEDULER_TIMEOUT_OPTION,
     force: bool = typer.Option(False, "--force", help="Replace an input that has errors when -o names it."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress line and no summary."),
+    tablebase: Optional[str] = typer.Option(None, "--tablebase", metavar="FILE",
+                                            help="Endgame tables the searches ask (mancala tablebase build)."),
+    proof: Optional[list[str]] = typer.Option(None, "--proof", metavar="FILE",
+                                              help="A proof file (docs/kingulu-proof*.txt.xz) whose results "
+                                                   "fill in what the searches leave unknown; repeatable."),
 ) -> None:
     """Write every game back with the engine's facts for its main line: the
     start's proven result as a comment; ? or ?? and a move that keeps the
@@ -762,7 +798,8 @@ def annotate(
     _encoding(encoding)
     paths = _inputs(files)
     workers = _jobs(jobs, scheduler, scheduler_timeout)
-    task = AnnotateTask(to, Limits(depth, nodes, time), game)
+    _tablebase_file(tablebase)
+    task = AnnotateTask(to, Limits(depth, nodes, time), game, tablebase, _proof_files(proof))
     errors = 0
     totals = _AnnotateTotals()
     progress = _AnnotateProgress(totals) if not quiet and sys.stderr.isatty() else None
@@ -1227,3 +1264,6 @@ def stats(
         typer.echo(_json.dumps(summary.as_json()))
     else:
         sys.stdout.write(summary.as_text())
+
+
+from . import tablebase as _tablebase  # noqa: E402,F401  (registers ``mancala tablebase``)

@@ -940,6 +940,7 @@ done:
     return out_value;
 }
 
+#include "_native_tablebase.h"
 #include "_native_search.h"
 
 static PyMethodDef methods[] = {
@@ -952,6 +953,7 @@ static PyMethodDef methods[] = {
     {"play_line", (PyCFunction)(void (*)(void))k_play_line, METH_FASTCALL,
      "play_line(game, now, origins, marks, lap_limit, history, moves): play a line in place"},
     SEARCH_METHODS
+    TABLEBASE_METHODS
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_native",
@@ -969,6 +971,7 @@ PyMODINIT_FUNC PyInit__native(void)
     str_reserved = PyUnicode_InternFromString("reserved");
     if (!str_holes || !str_side || !str_banks || !str_move_number || !str_reserved) return NULL;
     search_init();
+    tablebase_init();
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
     if (PyType_Ready(&SearchType) < 0) {

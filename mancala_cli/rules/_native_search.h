@@ -373,6 +373,15 @@ static void search(SearchObject *S, const State *s, int depth, int alpha, int be
             return;
         }
     }
+    if (S->game == KLAMROTH && tb_loaded &&
+        tablebase_bounds(s, past_hi > past_lo ? S->pool[past_lo].holes : NULL,
+                         past_hi > past_lo ? &S->pool[past_lo].side : NULL, sizeof(PastKey), past_hi - past_lo,
+                         &known_low, &known_high) &&
+        (known_low == known_high || known_low >= beta || known_high <= alpha)) {
+        *out_low = known_low;
+        *out_high = known_high;
+        return;
+    }
     int path_game = !S->history_game;
     if (path_game && on_path(S, hash, s)) {
         *out_low = LOSS;

@@ -141,6 +141,9 @@ class _Native:
         # (max_bytes 0 would mean "no byte bound": a table of 0 bytes is 1 byte, room for none.)
         kernel = _native.Search(self.code, memory, solver_module.MAX_PLIES, solver.node_limit,
                                 solver.deadline, report, max(memory, 1))
+        tablebase = solver.tablebase
+        _native.tablebase_use(None if tablebase is None else tablebase.data,
+                              0 if tablebase is None else tablebase.stones)
         kernel.root(root)
         return kernel
 

@@ -32,7 +32,7 @@ except ImportError:  # pragma: no cover (other interpreters)
     from hashlib import sha256
 
 #: The kernel's sources, in the order its digest reads them (as ``setup.py``).
-SOURCES = ("_native.c", "_native_search.h")
+SOURCES = ("_native.c", "_native_search.h", "_native_tablebase.h")
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 

@@ -163,11 +163,13 @@ class Solver:
         <Solver kingulu, table of at most 67,108,864 bytes>
     """
 
-    def __init__(self, game: Game, *, memory: int = DEFAULT_MEMORY) -> None:
+    def __init__(self, game: Game, *, memory: int = DEFAULT_MEMORY, tablebase: Any = None) -> None:
         if memory < 0:
             raise ValueError(f"memory must be a number of bytes >= 0, not {memory!r}")
         self.game = game
         self.memory = memory
+        #: The endgame tables the search asks (:class:`mancala_cli.tablebase.Tablebase`), where they are of this game.
+        self.tablebase: Any = tablebase if tablebase is not None and tablebase.game == game.id else None
         self.entry_bytes: int = ENTRY_BYTES.get(game.id, OTHER_ENTRY_BYTES)
         #: The bytes the table's entries cost so far.
         self.used = 0
@@ -359,6 +361,12 @@ class Solver:
             known_low, known_high, hint = entry
             if known_low == known_high or known_low >= beta or known_high <= alpha:
                 return known_low, known_high
+        if self.tablebase is not None:
+            told = self.tablebase.bounds(position, past)
+            if told is not None:
+                known_low, known_high = max(known_low, told[0]), min(known_high, told[1])
+                if known_low == known_high or known_low >= beta or known_high <= alpha:
+                    return known_low, known_high
         on_path = not self.history_game
         if on_path:
             if key in self.path:
