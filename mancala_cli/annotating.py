@@ -40,7 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from notation.coords import format_move
-from notation.record import GameRecord, MoveNode
+from notation.record import GameRecord, MoveNode, copy_record
 
 from .archives import Picked
 from .checking import Replay, replay
@@ -116,7 +116,6 @@ def annotate_record(record: GameRecord, default_game: str | None = None, *,
     record is left untouched); ``default_game`` is the game of a record
     without a ``Game`` tag; ``progress`` is told of every position solved
     (see :data:`PositionProgress`)."""
-    from .api import copy_record
     from .rules.solver import Solver
 
     report = replay(record, default_game, positions=True)

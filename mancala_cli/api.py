@@ -21,16 +21,17 @@ from collections.abc import Iterable, Iterator
 from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any, BinaryIO, Literal, overload
 
-from notation.coords import STYLES, format_move, parse_hole
-from notation.errors import CoordinateError, XMLArchiveError
-from notation.record import BEGIN, END, MOVE, GameRecord, MoveNode, Problem, walk
+from notation.coords import STYLES
+from notation.errors import XMLArchiveError
+from notation.record import GameRecord, Problem, copy_record
 
-from .errors import BadCoordinate, BadMove, BadSheet, UnreadableInput, bad_archive
+from .errors import BadSheet, UnreadableInput, bad_archive
 from .positions import format_position, parse_position
 from .rules import core
 from .rules.core import Game, Move, Outcome, Position
 from .rules.registry import get_game
 from .rules.solver import DEFAULT_MEMORY, DEFAULT_SECONDS
+from .tokens import TokenLine
 
 if TYPE_CHECKING:
     from .rules.solver import Progress, Solution
@@ -241,11 +242,7 @@ def page(records: GameRecord | Iterable[GameRecord], target: str | os.PathLike[s
 
 # -- playing moves by their tokens ------------------------------------------------------
 
-_TOKEN = re.compile(r"(?P<hole>[SN]?[0-9]+|[a-z][0-9]+)(?:-(?P<to>[SN]?[0-9]+|[a-z][0-9]+))?"
-                    r"(?:x(?P<taken>[0-9]{1,9}))?(?P<reserves>\^)?\Z")
-
-
-class Line(core.Line):
+class Line(TokenLine):
     """A game in progress that plays moves by their tokens, as chess's
     ``board.push_san`` does; the repetition history is the line's own.
 
@@ -266,38 +263,6 @@ class Line(core.Line):
     Klamroth's ``-destination`` and the outcome marks ``xN`` and ``^``
     optional; marks that are given must be the move's.
     """
-
-    def play(self, move: int | str) -> Move:
-        """Play ``move``, a hole index or a token; raises :class:`IllegalMove`,
-        :class:`BadMove` or :class:`BadCoordinate`, leaving the line as it was."""
-        if isinstance(move, int):
-            return super().play(move)
-        origin, destination, taken, reserves = self._parse(move)
-        played, after = self.game.play(self.position, origin, history=self.history)
-        end = destination if destination is not None else played.end
-        if end != played.end or (taken is not None and taken != played.captured) \
-                or (reserves and not played.reserved):
-            raise BadMove(f"{move}: the move is {self.token(played, long_form=destination is not None)}")
-        self._push(played, after)
-        return played
-
-    def _parse(self, token: str) -> tuple[int, int | None, int | None, bool]:
-        match = _TOKEN.match(token.strip())
-        if match is None:
-            raise BadMove(f"{token!r} is not a move token (a hole, then xN or ^ if any)")
-        side = self.position.side
-        style = "relative" if match["hole"][0] in "SN" else "numeric" if match["hole"].isdigit() else "algebraic"
-        try:
-            origin = parse_hole(self.game.board, match["hole"], style, side)
-            to = None if match["to"] is None else parse_hole(self.game.board, match["to"], style, side)
-        except CoordinateError as error:
-            raise BadCoordinate(str(error)) from None
-        taken = None if match["taken"] is None else int(match["taken"])
-        return origin, to, taken, bool(match["reserves"])
-
-    def token(self, move: Move, coords: str = "algebraic", *, long_form: bool = False) -> str:
-        """``move`` as a token with its marks (``c1x6``, ``e2^``), played by the side to move."""
-        return format_move(self.game.board, move, coords, self.position.side, long_form=long_form)
 
     def board(self) -> GamePosition:
         """The current position with its game."""
@@ -350,8 +315,8 @@ def _read(source: str | os.PathLike[str] | bytes | IO[Any], *, format: str | Non
         >>> [r.tag("Event") for r in read('[Game "kingulu"]\\n[Event "x"]\\n\\n1. c1x6 *\\n')]
         ['x']
     """
-    from .cli.inputs import InputError, Source, check_encoding, open_source
-    from .cli.pipeline import read_records
+    from .files.batches import read_records
+    from .files.sources import InputError, Source, check_encoding, open_source
 
     if format is not None and format not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {format!r}")
@@ -638,7 +603,8 @@ def _convert(records: Iterable[GameRecord], out: BinaryIO, format: str, coords: 
 
 def _deliver(data: bytes, target: str | os.PathLike[str] | IO[Any]) -> None:
     if isinstance(target, (str, os.PathLike)):
-        from .cli.inputs import InputError, atomic_output
+        from .files.output import atomic_output
+        from .files.sources import InputError
         try:
             with atomic_output(os.fspath(target), binary=True) as stream:
                 stream.write(data)
@@ -650,22 +616,3 @@ def _deliver(data: bytes, target: str | os.PathLike[str] | IO[Any]) -> None:
     else:
         target.write(data)
 
-
-def copy_record(record: GameRecord) -> GameRecord:
-    """A copy of ``record`` whose moves, tags and problems can change without
-    changing the original (iterative: any depth of variations)."""
-    twin = dataclasses.replace(record, tags=list(record.tags), moves=[], problems=list(record.problems),
-                               tag_at=dict(record.tag_at))
-    lines: list[list[MoveNode]] = [twin.moves]
-    for step in walk(record):
-        if step.kind == MOVE:
-            node = step.node
-            lines[-1].append(dataclasses.replace(node, glyphs=list(node.glyphs), nags=list(node.nags),
-                                                 variations=[]))
-        elif step.kind == BEGIN:
-            variation: list[MoveNode] = []
-            lines[-1][-1].variations.append(variation)
-            lines.append(variation)
-        elif step.kind == END:
-            lines.pop()
-    return twin

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Literal, Sequence
 
-from notation.coords import hole_names, hole_table
+from notation.coords import hole_names, hole_table, parse_move_token
 from notation.record import RESULTS, GameRecord, Problem
 
 from .checking import Replay, replay
@@ -119,8 +119,6 @@ def _raise(message: str) -> Any:
     raise BadCriterion(message)
 
 
-#: A move token of an opening: a hole in any style, Klamroth's destination, marks.
-_MOVE_TOKEN = re.compile(r"(?:[SN]?[0-9]+|[a-z][0-9]+)(?:-(?:[SN]?[0-9]+|[a-z][0-9]+))?(?:x[0-9]{1,9})?\^?\Z")
 _MOVE_NUMBER = re.compile(r"[0-9]+\.(?:\.\.)?\Z")
 _HOLE_TOKEN = re.compile(r"[SN]?[0-9]+|[a-z][0-9]+")
 
@@ -145,7 +143,7 @@ def parse_opening(text: str, game: str | None = None) -> tuple[str, ...]:
         number, dot, rest = word.partition(".")
         if dot and number.isascii() and number.isdigit() and rest:  # "1.c1", "1...d2"
             word = rest.lstrip(".")
-        if not _MOVE_TOKEN.match(word):
+        if parse_move_token(word) is None:
             raise BadCriterion(f"{word!r} is not a move token (a hole, then xN or ^ if any)")
         for hole in _HOLE_TOKEN.findall(word.split("x")[0]):
             if not any(hole in hole_table(board, style, side) for board in boards
@@ -532,12 +530,12 @@ def _wanted(game_id: str, targets: tuple[Target, ...]) -> list[tuple[list[int], 
 def _opening_origins(game_id: str, start: str, tokens: tuple[str, ...]) -> tuple[int, ...] | None:
     """The holes the opening's moves are played from, in ``game_id`` from
     ``start``; ``None`` when they cannot be played there as written."""
-    from .api import Line
     from .errors import BadCoordinate, BadMove
     from .rules.core import IllegalMove
+    from .tokens import TokenLine
 
     game = get_game(game_id)
-    line = Line(game, parse_position(game, start))
+    line = TokenLine(game, parse_position(game, start))
     try:
         return tuple(line.play(token).origin for token in tokens)
     except (BadMove, BadCoordinate, IllegalMove):

@@ -453,7 +453,7 @@ def _records(path: str, encoding: str):
     """Every record of one input, numbered, with the decoding problems attached
     to the records whose lines they fall on. Raises InputError or XMLArchiveError."""
     from .inputs import open_source
-    from .pipeline import read_records
+    from ..files.batches import read_records
 
     with open_source(path, encoding) as source:
         yield from read_records(source)

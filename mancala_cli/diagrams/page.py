@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from importlib import resources
 
 from notation.coords import STYLES, format_move, parse_hole
-from notation.record import MOVE, SKIP, GameRecord, Problem, SkipType, Step, Visitor, visit, walk
+from notation.record import MOVE, SKIP, GameRecord, Problem, SkipType, Step, Visitor, copy_record, visit, walk
 
 from ..checking import Replay, replay
 from ..positions import format_position
@@ -134,7 +134,6 @@ def game_page(records: Iterable[GameRecord], *, default_game: str | None = None,
 
 def _page_game(record: GameRecord, default_game: str | None) -> tuple[PageGame | None, Problem | None]:
     """The game of ``record``, or the error that keeps it off the page."""
-    from ..api import copy_record
 
     twin = copy_record(record)
     report = replay(twin, default_game, fill_positions=True)
