@@ -243,10 +243,11 @@ class AnnotateTask:
 
     def process(self, record: GameRecord) -> Picked:
         from .archives import write_picked
+        from .files.writing import GameFormat
 
         done = annotate_record(record, self.default_game, limits=self.limits, progress=_watching())
         picked = AnnotatedPicked(True, problems=list(done.report.problems), plies=len(record.moves),
                                  searched=done.searched, proven=done.proven, marks=done.marks, nodes=done.nodes)
-        converted = replay(done.record, self.default_game, fill_marks=True)
+        converted = GameFormat(self.target).replay(done.record, self.default_game)
         write_picked(picked, done.record, converted, self.target)
         return picked

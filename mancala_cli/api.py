@@ -12,14 +12,12 @@ any format and draw their positions; play moves by their tokens. See
 """
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import io
 import os
-import re
 from collections.abc import Iterable, Iterator
 from collections.abc import Sequence
-from typing import IO, TYPE_CHECKING, Any, BinaryIO, Literal, overload
+from typing import IO, TYPE_CHECKING, Any, Literal, overload
 
 from notation.coords import STYLES
 from notation.errors import XMLArchiveError
@@ -316,7 +314,7 @@ def _read(source: str | os.PathLike[str] | bytes | IO[Any], *, format: str | Non
         ['x']
     """
     from .files.batches import read_records
-    from .files.sources import InputError, Source, check_encoding, open_source
+    from .files.sources import InputError, check_encoding, open_any
 
     if format is not None and format not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {format!r}")
@@ -324,11 +322,7 @@ def _read(source: str | os.PathLike[str] | bytes | IO[Any], *, format: str | Non
         get_game(game)
     try:
         check_encoding(encoding)
-        with contextlib.ExitStack() as stack:
-            if _is_path(source):
-                opened = stack.enter_context(open_source(os.fspath(source), encoding))  # type: ignore[arg-type]
-            else:
-                opened = Source(_name(source), _binary(source, encoding), encoding)
+        with open_any(source, encoding) as opened:
             for record in read_records(opened, format):
                 if game is not None and record.tag("Game") is None:
                     record.default_game = game
@@ -341,29 +335,6 @@ def _read(source: str | os.PathLike[str] | bytes | IO[Any], *, format: str | Non
         if isinstance(error, UnreadableInput):
             raise
         raise bad_archive(error) from None
-
-
-def _is_path(source: object) -> bool:
-    if isinstance(source, os.PathLike):
-        return True
-    return isinstance(source, str) and "\n" not in source and "\r" not in source
-
-
-def _name(source: object) -> str:
-    return str(getattr(source, "name", "<string>")) if not isinstance(source, (str, bytes)) else "<string>"
-
-
-def _binary(source: object, encoding: str) -> BinaryIO:
-    if isinstance(source, str):
-        return io.BytesIO(source.encode(encoding))
-    if isinstance(source, bytes):
-        return io.BytesIO(source)
-    if isinstance(source, io.TextIOBase) or hasattr(source, "encoding"):
-        buffer = getattr(source, "buffer", None)
-        if buffer is not None:
-            return buffer
-        return io.BytesIO(source.read().encode(encoding))  # type: ignore[attr-defined]
-    return source  # type: ignore[return-value]
 
 
 # -- checking ----------------------------------------------------------------------------
@@ -565,40 +536,33 @@ def write(records: GameRecord | Iterable[GameRecord], target: str | os.PathLike[
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {format!r}")
     if coords not in STYLES:
         raise ValueError(f"coords must be one of {', '.join(STYLES)}, not {coords!r}")
+    from .files.writing import RecordWriter, open_writer
+
     if isinstance(records, GameRecord):
         records = [records]
-    buffer = io.BytesIO()
-    _convert(records, buffer, format, coords, positions)
-    data = buffer.getvalue()
-    if target is None:
-        return data.decode("utf-8")
-    _deliver(data, target)
-    return None
+    try:
+        if isinstance(target, (str, os.PathLike)):
+            from .files.sources import InputError
 
-
-def _convert(records: Iterable[GameRecord], out: BinaryIO, format: str, coords: str, positions: bool) -> None:
-    from .cli.pipeline import Options, process_record
-
-    options = Options("convert", format, None, False, coords, positions)
-    if format == "xml":
-        from notation.xml import write_archive
-        starts: dict[int, str | None] = {}
-
-        def checked() -> Iterator[GameRecord]:
+            try:
+                with open_writer(os.fspath(target), format, coords=coords, positions=positions) as writer:
+                    for record in records:
+                        writer.write(record)
+            except InputError as error:
+                raise UnreadableInput(str(error)) from None
+            return None
+        buffer: IO[Any] = io.BytesIO() if RecordWriter.binary(format) else io.StringIO()
+        with RecordWriter(buffer, format, coords=coords, positions=positions) as writer:
             for record in records:
-                result = process_record(options, copy_record(record))
-                if result.record is not None:
-                    starts[id(result.record)] = result.start
-                    yield result.record
-        try:
-            write_archive(checked(), out, positions=positions, start=lambda r: starts.pop(id(r), None))
-        except XMLArchiveError as error:
-            raise bad_archive(error) from None
-        return
-    for k, record in enumerate(records):
-        if format == "pmn" and k:
-            out.write(b"\n")
-        out.write(process_record(options, copy_record(record)).out.encode("utf-8"))
+                writer.write(record)
+    except XMLArchiveError as error:
+        raise bad_archive(error) from None
+    data = buffer.getvalue()
+    text = data.decode("utf-8") if isinstance(data, bytes) else data
+    if target is None:
+        return text
+    _deliver(text.encode("utf-8"), target)
+    return None
 
 
 def _deliver(data: bytes, target: str | os.PathLike[str] | IO[Any]) -> None:

@@ -13,14 +13,6 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-def version_line() -> str:
-    """What ``mancala --version`` prints: the version and the core in use."""
-    from .. import __version__
-    from ..rules.selection import CORE
-
-    return f"mancala {__version__} ({CORE} core)"
-
-
 def main() -> None:
     """The console script ``mancala``. ``mancala --version`` alone is
     answered before the command line (typer) loads."""
@@ -28,6 +20,7 @@ def main() -> None:
 
     if sys.argv[1:] == ["--version"]:
         from .streams import end_now, write_stdout
+        from .version import version_line
 
         end_now(write_stdout(version_line() + "\n"))
     from .commands import main as run

@@ -24,14 +24,13 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from notation.pmn import unheld, write_game
-from notation.position import format_position
 from notation.record import GameRecord, Problem
 
 from ..checking import Replay, replay
 from ..files import STOP_SIGNALS
 from ..files.batches import Batch, Task, batches, fewer_collections, process_batch
 from ..files.sources import Source, sniff
+from ..files.writing import GameFormat, WrittenGame
 from .reporters import game_report, problem_line, report_line, sorted_problems
 from .streams import CommandError, live
 
@@ -58,20 +57,27 @@ class Options:
         :class:`Task` of validate and convert)."""
         return process_record(self, record)
 
+    @property
+    def writing(self) -> GameFormat:
+        """How convert writes the games."""
+        return GameFormat(self.target, self.coords, self.positions)
+
 
 @dataclass
 class GameResult:
-    """One game's output: text for standard output, diagnostics, counts, and
-    for XML the record. ``index`` is the game's number in its input, given by
-    :func:`number` in input order; validate's JSON line is finished there."""
+    """One game's output: validate's text for standard output, diagnostics,
+    counts, and convert's game as written (``written``). ``index`` is the
+    game's number in its input, given by :func:`number` in input order;
+    validate's JSON line is finished there."""
 
     out: str
     diagnostics: list[str] = field(default_factory=list)
     moves: int = 0
     errors: int = 0
     warnings: int = 0
-    record: GameRecord | None = None
-    start: str | None = None
+    written: WrittenGame | None = None
+    #: The input the game comes from (convert: its records' file).
+    file: str | None = None
     #: How many games this result stands for (0 for an input without games).
     record_count: int = 1
     index: int | None = None
@@ -119,11 +125,8 @@ def _flat(work: Iterable[tuple[Batch, list[Any]]], advance) -> Iterator[Any]:
 
 
 def number(result: GameResult, index: int) -> GameResult:
-    """Give a result its game number: in the record (XML names games by it)
-    and in validate's JSON line."""
+    """Give a result its game number (validate's JSON line shows it)."""
     result.index = index
-    if result.record is not None:
-        result.record.index = index
     if result.report is not None:
         result.out = report_line(result.report, index, ensure_ascii=result.ascii)
         result.report = None
@@ -142,9 +145,9 @@ def process_record(options: Options, record: GameRecord) -> GameResult:
 
 def replay_record(options: Options, record: GameRecord) -> Replay:
     """Replay one record as the command asks (convert rewrites its moves)."""
-    converting = options.command == "convert"
-    return replay(record, options.default_game, fill_positions=converting and options.positions,
-                  fill_marks=converting, coords=options.coords if converting else None)
+    if options.command == "convert":
+        return options.writing.replay(record, options.default_game)
+    return replay(record, options.default_game)
 
 
 def format_result(options: Options, record: GameRecord, report: Replay) -> GameResult:
@@ -163,21 +166,12 @@ def format_result(options: Options, record: GameRecord, report: Replay) -> GameR
             result.out = "".join(problem_line(name, p) + "\n" for p in problems)
         return result
     result.diagnostics = [problem_line(name, p) for p in problems]
-    if options.target == "pmn":
-        result.out = write_game(record)
-        inexact = unheld(record)
-        if inexact:  # what PMN cannot hold: said, and the exit status is 1
-            result.diagnostics += [problem_line(name, p) for p in inexact]
-            result.errors += len(inexact)
-        return result
-    start = format_position(report.game, report.start) if report.game and report.start else None
-    if options.target == "json":
-        from notation.jsonl import record_to_json
-
-        result.out = record_to_json(record, report.game.id if report.game else None, start) + "\n"
-    else:
-        result.record = record
-        result.start = start
+    result.written = options.writing.game(record, report)
+    result.file = record.file
+    inexact = result.written.problems
+    if inexact:  # what PMN cannot hold: said, and the exit status is 1
+        result.diagnostics += [problem_line(name, p) for p in inexact]
+        result.errors += len(inexact)
     return result
 
 

@@ -14,6 +14,7 @@ import bisect
 import contextlib
 import gc
 import re
+import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -52,93 +53,138 @@ def batches(lines: Iterable[str], kind: str, file: str, pending: list[Problem],
     within ``size`` more lines (games without tags), before the first line
     where the reader is between games (see :class:`_Between`).
     """
-    chunk: list[str] = []
-    chars = 0
-    first = 1
-    number = 0
-    blank_before = True
-    pmn = kind == "pmn"
-    between: _Between | None = None
-    passing: _Passing | None = None  # the rest of a game too long, passed over
-    raw = 0  # lines as the decoder counts them (for its problems: it takes no CR for a line end)
-    game_line = 1  # where the game being read starts, so counted (known while between is followed)
-    thin_at = _FEW_PROBLEMS  # the pending problems are thinned when there are more
-    for line in lines:
-        number += 1
-        raw += 1
-        if pmn and (passing is not None or not chunk):
-            if passing is not None and not passing.resumes(line):
-                # The reader passes these lines over: they are not kept
-                # (their encoding problems are the game's, which has its error).
-                if pending:
-                    pending[:] = [p for p in pending if p.code != "encoding"]
-                if "\r" in line:
-                    number += _extra_lines(line)
+    return _Cutter(kind, file, pending, size).run(lines)
+
+
+class _Cutter:
+    """The state of :func:`batches` between two lines."""
+
+    def __init__(self, kind: str, file: str, pending: list[Problem], size: int) -> None:
+        self.kind, self.file, self.pending, self.size = kind, file, pending, size
+        self.pmn = kind == "pmn"
+        self.chunk: list[str] = []
+        self.chars = 0
+        self.first = 1
+        self.number = 0
+        self.blank_before = True
+        self.between: _Between | None = None
+        self.passing: _Passing | None = None  # the rest of a game too long, passed over
+        self.raw = 0  # lines as the decoder counts them (for its problems: it takes no CR for a line end)
+        self.game_line = 1  # where the game being read starts, so counted (known while between is followed)
+        self.thin_at = _FEW_PROBLEMS  # the pending problems are thinned when there are more
+        # Past these the reader is followed (PMN only): a game may be too
+        # long, or hold very many problems.
+        never = sys.maxsize
+        self.text_limit = MAX_GAME_TEXT if self.pmn else never
+        self.lines_limit = MAX_GAME_LINES if self.pmn else never
+        self.problems_limit = _FEW_PROBLEMS if self.pmn else never
+
+    def run(self, lines: Iterable[str]) -> Iterator[Batch]:
+        for line in lines:
+            self.number += 1
+            self.raw += 1
+            if (self.passing is not None or not self.chunk) and self.passed_over(line):
                 continue
-            if passing is None and not line.strip() and "\r" not in line and line[:1] != "\ufeff":
-                # blank lines between games are not kept either
-                first = number + 1
-                blank_before = True
-                continue
-            if passing is not None:
-                passing = None
-                first = number
-                blank_before = True
-            elif number > 1 and line[:1] == "\ufeff":
-                # (a reader drops a BOM from the first line of a batch only:
-                # the blank line passed over before it comes first)
-                chunk.append("\n")
-                first = number - 1
-        if len(chunk) >= size or chars >= BATCH_CHARS:
-            if not pmn or _game_starts(line, blank_before, between):
-                yield _batch(kind, file, first, chunk, pending)
-                chunk = []
-                chars = 0
-                first = number
-                between = None
-                thin_at = _FEW_PROBLEMS
-                if pmn and not line.strip() and "\r" not in line:  # (blank lines between games are not kept)
-                    first = number + 1
-                    blank_before = True
+            if len(self.chunk) >= self.size or self.chars >= BATCH_CHARS:
+                batch, kept = self.cut_before(line)
+                if batch is not None:
+                    yield batch
+                if not kept:
                     continue
-            elif pmn and between is None and (len(chunk) >= 2 * size or chars >= 2 * BATCH_CHARS):
-                between = _Between()
-                for old in chunk:
-                    between.feed(old)
-        chunk.append(line)
-        chars += len(line)
-        blank_before = not line.strip()
+            self.chunk.append(line)
+            self.chars += len(line)
+            self.blank_before = not line.strip()
+            if self.between is not None or self.chars > self.text_limit or len(self.chunk) > self.lines_limit \
+                    or len(self.pending) > self.problems_limit:
+                self.follow(line)
+            if "\r" in line and self.pmn:  # the reader counts a CR inside a line as a line end
+                self.number += _extra_lines(line)
+            if self.passing is not None:
+                yield self.take()
+        if self.chunk or self.pending:  # a first line too long to read leaves only its problem
+            yield _batch(self.kind, self.file, self.first, self.chunk, self.pending)
+
+    def passed_over(self, line: str) -> bool:
+        """Whether ``line``, at the start of a batch or while the rest of a
+        game too long is passed over, is left out of the batches (PMN only)."""
+        if not self.pmn:
+            return False
+        passing = self.passing
+        if passing is not None and not passing.resumes(line):
+            # The reader passes these lines over: they are not kept
+            # (their encoding problems are the game's, which has its error).
+            if self.pending:
+                self.pending[:] = [p for p in self.pending if p.code != "encoding"]
+            if "\r" in line:
+                self.number += _extra_lines(line)
+            return True
+        if passing is None and not line.strip() and "\r" not in line and line[:1] != "\ufeff":
+            # blank lines between games are not kept either
+            self.first = self.number + 1
+            self.blank_before = True
+            return True
+        if passing is not None:
+            self.passing = None
+            self.first = self.number
+            self.blank_before = True
+        elif self.number > 1 and line[:1] == "\ufeff":
+            # (a reader drops a BOM from the first line of a batch only:
+            # the blank line passed over before it comes first)
+            self.chunk.append("\n")
+            self.first = self.number - 1
+        return False
+
+    def cut_before(self, line: str) -> tuple[Batch | None, bool]:
+        """A full batch, ended before ``line`` where a game may start there
+        (else, past twice the size, the reader is followed from now on), and
+        whether ``line`` is kept (not a blank line between games)."""
+        if not self.pmn or _game_starts(line, self.blank_before, self.between):
+            batch = self.take()
+            self.first = self.number
+            if self.pmn and not line.strip() and "\r" not in line:  # (blank lines between games are not kept)
+                self.first = self.number + 1
+                self.blank_before = True
+                return batch, False
+            return batch, True
+        if self.between is None and (len(self.chunk) >= 2 * self.size or self.chars >= 2 * BATCH_CHARS):
+            self.between = _Between()
+            for old in self.chunk:
+                self.between.feed(old)
+        return None, True
+
+    def follow(self, line: str) -> None:
+        """Follow the reader through ``line`` (from the batch's start when it
+        was not followed yet): where a game starts, where the rest of a game
+        too long is passed over, and the problems of its last game thinned."""
+        between = self.between
         if between is not None:
             games = between.games
             between.feed(line)
             if between.games != games:
-                game_line = raw
-            if between.over:  # the reader passes the rest of this game over: the batch ends here
-                passing = _Passing(between.prev_blank)
-        elif pmn and (chars > MAX_GAME_TEXT or len(chunk) > MAX_GAME_LINES or len(pending) > _FEW_PROBLEMS):
-            between = _Between()  # (a game may be too long, or hold very many problems: follow the reader)
-            game_line = k = raw - len(chunk) + 1
-            for old in chunk:
+                self.game_line = self.raw
+        else:
+            between = self.between = _Between()  # (a game may be too long, or hold very many problems)
+            self.game_line = k = self.raw - len(self.chunk) + 1
+            for old in self.chunk:
                 games = between.games
                 between.feed(old)
                 if between.games != games:
-                    game_line = k
+                    self.game_line = k
                 k += 1
-            if between.over:
-                passing = _Passing(between.prev_blank)
-        if between is not None and len(pending) > thin_at:
-            _thin(pending, game_line)
-            thin_at = len(pending) + _FEW_PROBLEMS
-        if pmn and "\r" in line:  # the reader counts a CR inside a line as a line end
-            number += _extra_lines(line)
-        if passing is not None:
-            yield _batch(kind, file, first, chunk, pending)
-            chunk = []
-            chars = 0
-            between = None
-            thin_at = _FEW_PROBLEMS
-    if chunk or pending:  # a first line too long to read leaves only its problem
-        yield _batch(kind, file, first, chunk, pending)
+        if between.over:  # the reader passes the rest of this game over: the batch ends here
+            self.passing = _Passing(between.prev_blank)
+        if len(self.pending) > self.thin_at:
+            _thin(self.pending, self.game_line)
+            self.thin_at = len(self.pending) + _FEW_PROBLEMS
+
+    def take(self) -> Batch:
+        """The batch of the lines so far; a new one begins."""
+        batch = _batch(self.kind, self.file, self.first, self.chunk, self.pending)
+        self.chunk = []
+        self.chars = 0
+        self.between = None
+        self.thin_at = _FEW_PROBLEMS
+        return batch
 
 
 #: Decoding problems held for a batch before those of its last game are
@@ -254,42 +300,11 @@ class _Between:
 
     def _line(self, line: str) -> None:
         # (as notation.pmn._Reader.run counts a game's text)
-        if self.phase != "between":
-            if not self.over:
-                self.size += self.last
-                self.nlines += 1
-                self.over = self.size > MAX_GAME_TEXT or self.nlines > MAX_GAME_LINES
-            if self.over:
-                if not line.strip():
-                    self.prev_blank = True
-                    return
-                if not (self.prev_blank and _TAG_START(line)):
-                    self.prev_blank = False
-                    return
-                self.over = self.comment = False
-                self.phase = "tags"
-                self._new_game()
-                self.last = len(line) + 1
-                self.prev_blank = False
-                self._tags(line)
-                return
+        if self.phase != "between" and self._passed_over(line):
+            return
         self.last = len(line) + 1
         if self.comment:
-            if not line.strip():
-                self.prev_blank = True
-                return
-            if self.prev_blank and _TAG_START(line):
-                self.comment = False
-                self.phase = "tags"
-                self._new_game()
-                self.prev_blank = False
-                self._tags(line)
-                return
-            self.prev_blank = False
-            close = line.find("}")
-            if close >= 0:
-                self.comment = False
-                self._movetext(line, close + 1)
+            self._in_comment(line)
             return
         if not line.strip():
             if self.phase == "done":
@@ -310,6 +325,50 @@ class _Between:
             self._tags(line)
         else:
             self._movetext(line, 0)
+
+    def _passed_over(self, line: str) -> bool:
+        """Count ``line`` in the game's text; whether it is passed over as
+        the rest of a game too long (the line that starts the next game is
+        read here)."""
+        if not self.over:
+            self.size += self.last
+            self.nlines += 1
+            self.over = self.size > MAX_GAME_TEXT or self.nlines > MAX_GAME_LINES
+        if not self.over:
+            return False
+        if not line.strip():
+            self.prev_blank = True
+            return True
+        if not (self.prev_blank and _TAG_START(line)):
+            self.prev_blank = False
+            return True
+        self.over = self.comment = False
+        self.last = len(line) + 1
+        self._tag_game(line)
+        return True
+
+    def _in_comment(self, line: str) -> None:
+        """A line inside a comment: a tag line after a blank line starts a
+        game (the reader's recovery), a ``}`` ends the comment."""
+        if not line.strip():
+            self.prev_blank = True
+            return
+        if self.prev_blank and _TAG_START(line):
+            self.comment = False
+            self._tag_game(line)
+            return
+        self.prev_blank = False
+        close = line.find("}")
+        if close >= 0:
+            self.comment = False
+            self._movetext(line, close + 1)
+
+    def _tag_game(self, line: str) -> None:
+        """A game that starts with the tag line ``line``."""
+        self.phase = "tags"
+        self._new_game()
+        self.prev_blank = False
+        self._tags(line)
 
     def _tags(self, line: str) -> None:
         # A line that is not one well-formed tag pair may end in movetext

@@ -9,7 +9,7 @@ import os
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import BinaryIO, NamedTuple
+from typing import IO, Any, BinaryIO, NamedTuple
 
 from notation.record import MAX_PROBLEMS, Problem
 
@@ -323,3 +323,29 @@ def sniff(source: Source) -> str:
 
 #: How standard input is named in every message.
 STDIN_NAME = "<stdin>"
+
+
+@contextlib.contextmanager
+def open_any(source: str | os.PathLike[str] | bytes | IO[Any], encoding: str = "utf-8") -> Iterator[Source]:
+    """``source`` as a :class:`Source`: a path (``os.PathLike``, or a ``str``
+    without a line break; :func:`open_source`), ``bytes``, a ``str`` of
+    text, or a binary or text file object."""
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source and "\r" not in source):
+        with open_source(os.fspath(source), encoding) as opened:
+            yield opened
+        return
+    name = "<string>" if isinstance(source, (str, bytes)) else str(getattr(source, "name", "<string>"))
+    yield Source(name, _binary(source, encoding), encoding)
+
+
+def _binary(source: object, encoding: str) -> BinaryIO:
+    if isinstance(source, str):
+        return io.BytesIO(source.encode(encoding))
+    if isinstance(source, bytes):
+        return io.BytesIO(source)
+    if isinstance(source, io.TextIOBase) or hasattr(source, "encoding"):
+        buffer = getattr(source, "buffer", None)
+        if buffer is not None:
+            return buffer  # type: ignore[no-any-return]
+        return io.BytesIO(source.read().encode(encoding))  # type: ignore[attr-defined]
+    return source  # type: ignore[return-value]
