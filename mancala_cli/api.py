@@ -551,7 +551,7 @@ def write(records: GameRecord | Iterable[GameRecord], target: str | os.PathLike[
             except InputError as error:
                 raise UnreadableInput(str(error)) from None
             return None
-        buffer: IO[Any] = io.BytesIO() if RecordWriter.binary(format) else io.StringIO()
+        buffer: io.BytesIO | io.StringIO = io.BytesIO() if RecordWriter.binary(format) else io.StringIO()
         with RecordWriter(buffer, format, coords=coords, positions=positions) as writer:
             for record in records:
                 writer.write(record)

@@ -28,7 +28,9 @@ def main() -> None:
 
 
 def __getattr__(name: str) -> Any:
-    if name == "app":  # the typer app, for typer's test runner
-        from .commands import app
+    if name == "app":  # the typer app (every command loaded), for typer's test runner
+        from .commands import app, loaded
+
+        loaded(app.registered_commands)
         return app
     raise AttributeError(name)

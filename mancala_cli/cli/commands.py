@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 import typer
 import typer.main
@@ -20,9 +20,6 @@ from ..rules.registry import GAME_IDS, all_games
 from ..rules.perft import divide
 from ..rules.solver import DEFAULT_MEMORY as DEFAULT_SOLVE_MEMORY
 from ..rules.solver import DEFAULT_SECONDS as DEFAULT_SOLVE_SECONDS
-from .annotate import annotate
-from .convert import convert
-from .filter import filter_games
 from .options import ENCODING_OPTION, FILES_ARGUMENT, GAME_COMPLETION, JOBS_OPTION, MAX_SOLVE_DEPTH
 from .options import SCHEDULER_OPTION, SCHEDULER_TIMEOUT_OPTION, WHERE_HELP, fail
 from .options import StatusLine as _StatusLine
@@ -40,8 +37,6 @@ from .options import seconds_parser as _seconds
 from .options import where_criteria as _where
 from .options import workers_for as _jobs
 from .running import MancalaGroup, end_now, install_signal_handlers, prepare_streams, usage_error
-from .split import split
-from .stats import stats
 
 if TYPE_CHECKING:
     from ..checking import Replay
@@ -69,6 +64,31 @@ def _position(game: Game, text: Optional[str]) -> Position:
         return parse_position(game, text)
     except InvalidPosition as error:
         fail(f"bad position for {game.id}: {error}")
+
+
+def _later(module: str, function: str) -> Callable[..., Any]:
+    """What is registered for a command that lives in a module of its own
+    (``convert``, ``annotate``, ``filter``, ``split``, ``stats``): a stand-in
+    named as the command's function, replaced by it (:func:`loaded`) only
+    when a run needs that command, so that the others start without loading
+    its module."""
+    def stand_in() -> None:
+        raise RuntimeError(f"mancala_cli.cli.{module}.{function} was not loaded")
+
+    stand_in.__name__ = function
+    stand_in.later = module  # type: ignore[attr-defined]
+    return stand_in
+
+
+def loaded(infos: list[Any]) -> None:
+    """The stand-ins of ``infos`` (typer's registered commands) replaced by
+    their commands' functions, imported now."""
+    import importlib
+
+    for info in infos:
+        module = getattr(info.callback, "later", None)
+        if module is not None:
+            info.callback = getattr(importlib.import_module(f".{module}", __package__), info.callback.__name__)
 
 
 def _version(value: bool) -> None:
@@ -347,7 +367,9 @@ def app_for(args: list[str]) -> typer.Typer:
             if (info.name or typer.main.get_command_name(info.callback.__name__)) == args[0]:  # type: ignore[union-attr]
                 alone = copy.copy(app)
                 alone.registered_commands = [info]
+                loaded(alone.registered_commands)
                 return alone
+    loaded(app.registered_commands)
     return app
 
 
@@ -403,7 +425,7 @@ def validate(
     """
     import contextlib
 
-    from .inputs import InputError
+    from ..files.sources import InputError
     from .pipeline import Options
 
     if game is not None:
@@ -454,10 +476,10 @@ def _unreadable(path: str, error: Exception, format: str) -> None:
         typer.echo(f"mancala: error: {error}", err=True)
 
 
-app.command(short_help="Convert records between PMN, JSON Lines and XML.")(convert)
+app.command(short_help="Convert records between PMN, JSON Lines and XML.")(_later("convert", "convert"))
 
 
-app.command(short_help="Add the engine's proven results to the games.")(annotate)
+app.command(short_help="Add the engine's proven results to the games.")(_later("annotate", "annotate"))
 
 
 def _check_render_options(file: Optional[str], *, ply: Optional[int], all_plies: bool, out_dir: Optional[str],
@@ -1045,10 +1067,10 @@ class _LineNumbers:
 # -- archives: filter, split, stats ------------------------------------------------
 
 
-app.command("filter", short_help="Write the games that match the criteria given.")(filter_games)
+app.command("filter", short_help="Write the games that match the criteria given.")(_later("filter", "filter_games"))
 
 
-app.command(short_help="Write the games in files of N games each.")(split)
+app.command(short_help="Write the games in files of N games each.")(_later("split", "split"))
 
 
-app.command(short_help="Summarise an archive: lengths, results, openings.")(stats)
+app.command(short_help="Summarise an archive: lengths, results, openings.")(_later("stats", "stats"))

@@ -15,17 +15,22 @@ from .running import choice, choices_metavar, completion, decimal, integer, seco
 from .running import jobs as jobs_parser
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from ..archives import Criteria
     from .cluster import Cluster
+    from .pipeline import GameResult, Options
 
 #: The deepest search asked for (plies): ``solve --depth``, ``annotate --depth``.
 MAX_SOLVE_DEPTH = 400
 
-def choice_option(default, *names: str, values: tuple[str, ...], help: str):
+
+def choice_option(default: Any, *names: str, values: tuple[str, ...], help: str) -> Any:
     return typer.Option(default, *names, parser=choice(names[0], values), metavar=choices_metavar(values),
                         autocompletion=completion(values), help=help)
 
 
-def int_option(default, *names: str, low: int, high: int | None = None, help: str):
+def int_option(default: Any, *names: str, low: int, high: int | None = None, help: str) -> Any:
     return typer.Option(default, *names, parser=integer(names[0], low, high), metavar="N", help=help)
 
 
@@ -46,7 +51,7 @@ def game_rules(game_id: str) -> Game:
 GAME_COMPLETION = completion(GAME_IDS)
 
 
-def seconds_parser(option: str):
+def seconds_parser(option: str) -> Callable[[Any], float]:
     """A parser for a time limit: a number of seconds > 0."""
     def parse(value: Any) -> float:
         if isinstance(value, float):
@@ -179,7 +184,8 @@ def _cluster(address: str, timeout: float) -> Cluster:
     return cluster
 
 
-def game_results(paths: list[str], encoding: str, options, jobs: int | Cluster, progress):
+def game_results(paths: list[str], encoding: str, options: Options, jobs: int | Cluster,
+                 progress: Progress | None) -> Iterator[tuple[str, GameResult | Exception]]:
     """Every game's result, in input order: (path, GameResult or the error that stopped the file)."""
     from notation.errors import XMLArchiveError
 
@@ -210,12 +216,12 @@ class Progress:
     def wanted(quiet: bool) -> bool:
         return not quiet and sys.stderr.isatty()
 
-    def start(self, path: str):
+    def start(self, path: str) -> Any:
         import os
         total = os.path.getsize(path) if path != "-" and os.path.isfile(path) else None
         return self.bar.add_task(os.path.basename(path), total=total)
 
-    def advance(self, task, amount: int) -> None:
+    def advance(self, task: Any, amount: int) -> None:
         self.bar.advance(task, amount)
 
     def advancer(self, path: str) -> Callable[[int], None]:
@@ -229,11 +235,11 @@ class Progress:
             self.advance(tasks[0], size)
         return advance
 
-    def __enter__(self):
+    def __enter__(self) -> Progress:
         self.bar.__enter__()
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: Any) -> None:
         self.bar.__exit__(*exc)
 
 
@@ -293,7 +299,7 @@ def criterion(option: str, parse: Callable[..., Any], *args: Any) -> Any:
         fail(f"{option}: {error}")
 
 
-def where_criteria(text: Optional[str]):
+def where_criteria(text: Optional[str]) -> Criteria:
     """The criteria of ``--where``, a bad expression a usage error."""
     from ..archives import Criteria
     from ..errors import BadQuery

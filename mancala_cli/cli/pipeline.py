@@ -30,12 +30,12 @@ from ..checking import Replay, replay
 from ..files import STOP_SIGNALS
 from ..files.batches import Batch, Task, batches, fewer_collections, process_batch
 from ..files.sources import Source, sniff
-from ..files.writing import GameFormat, WrittenGame
 from .reporters import game_report, problem_line, report_line, sorted_problems
 from .streams import CommandError, live
 
 if TYPE_CHECKING:
     from ..archives import Criteria
+    from ..files.writing import GameFormat, WrittenGame
     from .cluster import Cluster, DaskExecutor
 
 
@@ -60,6 +60,8 @@ class Options:
     @property
     def writing(self) -> GameFormat:
         """How convert writes the games."""
+        from ..files.writing import GameFormat
+
         return GameFormat(self.target, self.coords, self.positions)
 
 

@@ -11,7 +11,7 @@ import signal
 import stat
 import sys
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import IO, Any
 
 from . import STOP_SIGNALS
 from .sources import InputError
@@ -34,7 +34,7 @@ class _OutputFile(io.FileIO):
         super().__init__(fd, "wb", closefd=True)
         self.display = display
 
-    def write(self, data) -> int:
+    def write(self, data: Any) -> int:
         try:
             return _write(self.fileno(), data)
         except BrokenPipeError:
@@ -77,12 +77,12 @@ def _writable(path: str, info: os.stat_result) -> bool:
     return os.access(path, os.W_OK, effective_ids=os.access in os.supports_effective_ids)
 
 
-def _stream(raw: _OutputFile, binary: bool):
+def _stream(raw: _OutputFile, binary: bool) -> IO[Any]:
     buffered = io.BufferedWriter(raw)
     return buffered if binary else io.TextIOWrapper(buffered, encoding="utf-8", newline="\n")
 
 
-def _finish(stream, raw: _OutputFile) -> None:
+def _finish(stream: IO[Any], raw: _OutputFile) -> None:
     stream.flush()
     try:
         raw.close()

@@ -104,7 +104,8 @@ class Source:
         if not hasattr(self.stream, "peek"):
             # (any stream with read() will do, though typeshed asks for a raw one)
             self.stream = io.BufferedReader(self.stream)  # type: ignore[type-var]
-        return self.stream.peek(size)[:size]
+        head: bytes = self.stream.peek(size)
+        return head[:size]
 
     def codec(self) -> tuple[str, int]:
         """The codec for one line and the length of the BOM (not consumed)."""
@@ -344,8 +345,8 @@ def _binary(source: object, encoding: str) -> BinaryIO:
     if isinstance(source, bytes):
         return io.BytesIO(source)
     if isinstance(source, io.TextIOBase) or hasattr(source, "encoding"):
-        buffer = getattr(source, "buffer", None)
+        buffer: BinaryIO | None = getattr(source, "buffer", None)
         if buffer is not None:
-            return buffer  # type: ignore[no-any-return]
+            return buffer
         return io.BytesIO(source.read().encode(encoding))  # type: ignore[attr-defined]
     return source  # type: ignore[return-value]

@@ -28,7 +28,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import IO, Any, BinaryIO, cast
 
 from notation.record import GameRecord, Problem, copy_record
 
@@ -103,7 +103,7 @@ class GameFormat:
         try:
             data = self.data(record, replayed)
         except XMLArchiveError as error:
-            return WrittenGame(unwritable=(error.line or 0, error.reason.removeprefix(f"game {record.index}: ")))
+            return WrittenGame(b"", unwritable=(error.line or 0, error.reason.removeprefix(f"game {record.index}: ")))
         if self.format == "pmn":
             from notation.pmn import unheld
 
@@ -131,7 +131,7 @@ class RecordWriter:
         if format == "xml":
             from notation.xml import ArchiveWriter
 
-            self._archive = ArchiveWriter(stream)
+            self._archive = ArchiveWriter(cast(BinaryIO, stream))
 
     @staticmethod
     def binary(format: str) -> bool:
