@@ -231,3 +231,15 @@ def test_the_scans_catch_a_cycle_and_a_library_that_imports_the_command_line(tmp
     assert cycles(graph) == [["mancala_cli.a", "mancala_cli.b", "mancala_cli.c"]]
     assert _outside_the_command_line(graph) == ["mancala_cli.d imports mancala_cli.cli.commands"]
     assert graph["mancala_cli.ext"] == set()  # (the compiled module, not the package itself)
+
+
+def test_every_package_is_installed():
+    """Each folder of modules is a package the install ships (a new one
+    missing from pyproject.toml works here, from the source tree, and fails
+    once installed)."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
+    found = {_module_name(init, ROOT) for package in ("mancala_cli", "notation")
+             for init in (ROOT / package).rglob("__init__.py")}
+    assert found and found == listed
