@@ -19,8 +19,7 @@ def main() -> None:
     import sys
 
     if sys.argv[1:] == ["--version"]:
-        from .streams import end_now, write_stdout
-        from .version import version_line
+        from .streams import end_now, version_line, write_stdout
 
         end_now(write_stdout(version_line() + "\n"))
     from .commands import main as run

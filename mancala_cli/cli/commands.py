@@ -93,7 +93,7 @@ def loaded(infos: list[Any]) -> None:
 
 def _version(value: bool) -> None:
     if value:
-        from .version import version_line
+        from .streams import version_line
 
         typer.echo(version_line())
         raise typer.Exit()

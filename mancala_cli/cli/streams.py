@@ -132,3 +132,11 @@ def write_stdout(text: str) -> int:
         error_line(f"mancala: error: {os_error_text(error)}")
         return 2
     return 0
+
+
+def version_line() -> str:
+    """What ``mancala --version`` prints: the version and the core in use."""
+    from .. import __version__
+    from ..rules.selection import CORE
+
+    return f"mancala {__version__} ({CORE} core)"

@@ -26,6 +26,7 @@ record; ``mancala convert``, ``filter``, ``split``, ``annotate`` and
 from __future__ import annotations
 
 import contextlib
+import importlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any, BinaryIO, cast
@@ -181,6 +182,12 @@ def open_writer(path: str | None, format: str = "pmn", *, coords: str | None = N
     output (``None`` or ``-``)."""
     from .output import atomic_output
 
+    # The format's writer is loaded before the file is opened: a signal that
+    # comes during an import (lxml's, for XML) may be lost in it, and the
+    # command must stop on one once its output file exists.
+    module = {"pmn": "notation.pmn", "json": "notation.jsonl", "xml": "notation.xml"}.get(format)
+    if module is not None:
+        importlib.import_module(module)
     with atomic_output(path, binary=RecordWriter.binary(format)) as stream:
         with RecordWriter(stream, format, coords=coords, positions=positions) as writer:
             yield writer
