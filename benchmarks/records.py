@@ -24,7 +24,7 @@ import tempfile
 import time
 
 from mancala_cli import MutablePosition, get_game
-from mancala_cli.cli.pipeline import fewer_collections
+from mancala_cli.files.batches import fewer_collections
 from mancala_cli.records import random_game
 from notation.pmn import read_games, write_games
 

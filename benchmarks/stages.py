@@ -34,8 +34,9 @@ from typing import Any
 from records import make_archive
 
 from mancala_cli.checking import replay
-from mancala_cli.cli.inputs import open_source
-from mancala_cli.cli.pipeline import Options, batch_records, batches, fewer_collections, format_result, results
+from mancala_cli.cli.pipeline import Options, format_result, results
+from mancala_cli.files.batches import batch_records, batches, fewer_collections
+from mancala_cli.files.sources import open_source
 
 OPTIONS = Options("validate")
 

@@ -40,7 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from notation.coords import format_move
-from notation.record import GameRecord, MoveNode
+from notation.record import GameRecord, MoveNode, copy_record
 
 from .archives import Picked
 from .checking import Replay, replay
@@ -125,7 +125,6 @@ def annotate_record(record: GameRecord, default_game: str | None = None, *,
     (:mod:`.tablebase`) where it is of the record's game, and what the
     searches leave unknown is taken from ``proofs`` where they cover it
     (:class:`.proof.ProofBook`)."""
-    from .api import copy_record
     from .rules.solver import Solver
 
     report = replay(record, default_game, positions=True)
@@ -304,13 +303,14 @@ class AnnotateTask:
 
     def process(self, record: GameRecord) -> Picked:
         from .archives import write_picked
+        from .files.writing import GameFormat
 
         tablebase, proofs = _knowledge(self.tablebase, self.proofs)
         done = annotate_record(record, self.default_game, limits=self.limits, progress=_watching(),
                                tablebase=tablebase, proofs=proofs)
         picked = AnnotatedPicked(True, problems=list(done.report.problems), plies=len(record.moves),
                                  searched=done.searched, proven=done.proven, marks=done.marks, nodes=done.nodes)
-        converted = replay(done.record, self.default_game, fill_marks=True)
+        converted = GameFormat(self.target).replay(done.record, self.default_game)
         write_picked(picked, done.record, converted, self.target)
         return picked
 

@@ -12,25 +12,24 @@ any format and draw their positions; play moves by their tokens. See
 """
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import io
 import os
-import re
 from collections.abc import Iterable, Iterator
-from typing import IO, TYPE_CHECKING, Any, BinaryIO
+from typing import IO, TYPE_CHECKING, Any
 
-from notation.coords import STYLES, format_move, parse_hole
-from notation.errors import CoordinateError, XMLArchiveError
-from notation.record import BEGIN, END, MOVE, GameRecord, MoveNode, Problem, walk
+from notation.coords import STYLES
+from notation.errors import XMLArchiveError
+from notation.record import GameRecord, Problem, copy_record
 
 from .drawing import png, sheet, svg, text
-from .errors import BadCoordinate, BadMove, UnreadableInput, bad_archive
+from .errors import UnreadableInput, bad_archive
 from .positions import format_position, parse_position
 from .rules import core
-from .rules.core import Game, Move, Outcome, Position
+from .rules.core import Game, Outcome, Position
 from .rules.registry import get_game
 from .rules.solver import DEFAULT_MEMORY, DEFAULT_SECONDS
+from .tokens import TokenLine
 
 if TYPE_CHECKING:
     from .rules.solver import Progress, Solution
@@ -130,11 +129,7 @@ def page(records: GameRecord | Iterable[GameRecord], target: str | os.PathLike[s
 
 # -- playing moves by their tokens ------------------------------------------------------
 
-_TOKEN = re.compile(r"(?P<hole>[SN]?[0-9]+|[a-z][0-9]+)(?:-(?P<to>[SN]?[0-9]+|[a-z][0-9]+))?"
-                    r"(?:x(?P<taken>[0-9]{1,9}))?(?P<reserves>\^)?\Z")
-
-
-class Line(core.Line):
+class Line(TokenLine):
     """A game in progress that plays moves by their tokens, as chess's
     ``board.push_san`` does; the repetition history is the line's own.
 
@@ -155,38 +150,6 @@ class Line(core.Line):
     Klamroth's ``-destination`` and the outcome marks ``xN`` and ``^``
     optional; marks that are given must be the move's.
     """
-
-    def play(self, move: int | str) -> Move:
-        """Play ``move``, a hole index or a token; raises :class:`IllegalMove`,
-        :class:`BadMove` or :class:`BadCoordinate`, leaving the line as it was."""
-        if isinstance(move, int):
-            return super().play(move)
-        origin, destination, taken, reserves = self._parse(move)
-        played, after = self.game.play(self.position, origin, history=self.history)
-        end = destination if destination is not None else played.end
-        if end != played.end or (taken is not None and taken != played.captured) \
-                or (reserves and not played.reserved):
-            raise BadMove(f"{move}: the move is {self.token(played, long_form=destination is not None)}")
-        self._push(played, after)
-        return played
-
-    def _parse(self, token: str) -> tuple[int, int | None, int | None, bool]:
-        match = _TOKEN.match(token.strip())
-        if match is None:
-            raise BadMove(f"{token!r} is not a move token (a hole, then xN or ^ if any)")
-        side = self.position.side
-        style = "relative" if match["hole"][0] in "SN" else "numeric" if match["hole"].isdigit() else "algebraic"
-        try:
-            origin = parse_hole(self.game.board, match["hole"], style, side)
-            to = None if match["to"] is None else parse_hole(self.game.board, match["to"], style, side)
-        except CoordinateError as error:
-            raise BadCoordinate(str(error)) from None
-        taken = None if match["taken"] is None else int(match["taken"])
-        return origin, to, taken, bool(match["reserves"])
-
-    def token(self, move: Move, coords: str = "algebraic", *, long_form: bool = False) -> str:
-        """``move`` as a token with its marks (``c1x6``, ``e2^``), played by the side to move."""
-        return format_move(self.game.board, move, coords, self.position.side, long_form=long_form)
 
     def board(self) -> GamePosition:
         """The current position with its game."""
@@ -239,8 +202,8 @@ def _read(source: str | os.PathLike[str] | bytes | IO[Any], *, format: str | Non
         >>> [r.tag("Event") for r in read('[Game "kingulu"]\\n[Event "x"]\\n\\n1. c1x6 *\\n')]
         ['x']
     """
-    from .cli.inputs import InputError, Source, check_encoding, open_source
-    from .cli.pipeline import read_records
+    from .files.batches import read_records
+    from .files.sources import InputError, check_encoding, open_any
 
     if format is not None and format not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {format!r}")
@@ -248,11 +211,7 @@ def _read(source: str | os.PathLike[str] | bytes | IO[Any], *, format: str | Non
         get_game(game)
     try:
         check_encoding(encoding)
-        with contextlib.ExitStack() as stack:
-            if _is_path(source):
-                opened = stack.enter_context(open_source(os.fspath(source), encoding))  # type: ignore[arg-type]
-            else:
-                opened = Source(_name(source), _binary(source, encoding), encoding)
+        with open_any(source, encoding) as opened:
             for record in read_records(opened, format):
                 if game is not None and record.tag("Game") is None:
                     record.default_game = game
@@ -265,29 +224,6 @@ def _read(source: str | os.PathLike[str] | bytes | IO[Any], *, format: str | Non
         if isinstance(error, UnreadableInput):
             raise
         raise bad_archive(error) from None
-
-
-def _is_path(source: object) -> bool:
-    if isinstance(source, os.PathLike):
-        return True
-    return isinstance(source, str) and "\n" not in source and "\r" not in source
-
-
-def _name(source: object) -> str:
-    return str(getattr(source, "name", "<string>")) if not isinstance(source, (str, bytes)) else "<string>"
-
-
-def _binary(source: object, encoding: str) -> BinaryIO:
-    if isinstance(source, str):
-        return io.BytesIO(source.encode(encoding))
-    if isinstance(source, bytes):
-        return io.BytesIO(source)
-    if isinstance(source, io.TextIOBase) or hasattr(source, "encoding"):
-        buffer = getattr(source, "buffer", None)
-        if buffer is not None:
-            return buffer
-        return io.BytesIO(source.read().encode(encoding))  # type: ignore[attr-defined]
-    return source  # type: ignore[return-value]
 
 
 # -- checking ----------------------------------------------------------------------------
@@ -472,45 +408,39 @@ def write(records: GameRecord | Iterable[GameRecord], target: str | os.PathLike[
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {format!r}")
     if coords not in STYLES:
         raise ValueError(f"coords must be one of {', '.join(STYLES)}, not {coords!r}")
+    from .files.writing import RecordWriter, open_writer
+
     if isinstance(records, GameRecord):
         records = [records]
-    buffer = io.BytesIO()
-    _convert(records, buffer, format, coords, positions)
-    data = buffer.getvalue()
-    if target is None:
-        return data.decode("utf-8")
-    _deliver(data, target)
-    return None
+    try:
+        if isinstance(target, (str, os.PathLike)):
+            from .files.sources import InputError
 
-
-def _convert(records: Iterable[GameRecord], out: BinaryIO, format: str, coords: str, positions: bool) -> None:
-    from .cli.pipeline import Options, process_record
-
-    options = Options("convert", format, None, False, coords, positions)
-    if format == "xml":
-        from notation.xml import write_archive
-        starts: dict[int, str | None] = {}
-
-        def checked() -> Iterator[GameRecord]:
+            try:
+                with open_writer(os.fspath(target), format, coords=coords, positions=positions) as writer:
+                    for record in records:
+                        writer.write(record)
+            except InputError as error:
+                raise UnreadableInput(str(error)) from None
+            return None
+        buffer: io.BytesIO | io.StringIO = io.BytesIO() if RecordWriter.binary(format) else io.StringIO()
+        with RecordWriter(buffer, format, coords=coords, positions=positions) as writer:
             for record in records:
-                result = process_record(options, copy_record(record))
-                if result.record is not None:
-                    starts[id(result.record)] = result.start
-                    yield result.record
-        try:
-            write_archive(checked(), out, positions=positions, start=lambda r: starts.pop(id(r), None))
-        except XMLArchiveError as error:
-            raise bad_archive(error) from None
-        return
-    for k, record in enumerate(records):
-        if format == "pmn" and k:
-            out.write(b"\n")
-        out.write(process_record(options, copy_record(record)).out.encode("utf-8"))
+                writer.write(record)
+    except XMLArchiveError as error:
+        raise bad_archive(error) from None
+    data = buffer.getvalue()
+    text = data.decode("utf-8") if isinstance(data, bytes) else data
+    if target is None:
+        return text
+    _deliver(text.encode("utf-8"), target)
+    return None
 
 
 def _deliver(data: bytes, target: str | os.PathLike[str] | IO[Any]) -> None:
     if isinstance(target, (str, os.PathLike)):
-        from .cli.inputs import InputError, atomic_output
+        from .files.output import atomic_output
+        from .files.sources import InputError
         try:
             with atomic_output(os.fspath(target), binary=True) as stream:
                 stream.write(data)
@@ -522,22 +452,3 @@ def _deliver(data: bytes, target: str | os.PathLike[str] | IO[Any]) -> None:
     else:
         target.write(data)
 
-
-def copy_record(record: GameRecord) -> GameRecord:
-    """A copy of ``record`` whose moves, tags and problems can change without
-    changing the original (iterative: any depth of variations)."""
-    twin = dataclasses.replace(record, tags=list(record.tags), moves=[], problems=list(record.problems),
-                               tag_at=dict(record.tag_at))
-    lines: list[list[MoveNode]] = [twin.moves]
-    for step in walk(record):
-        if step.kind == MOVE:
-            node = step.node
-            lines[-1].append(dataclasses.replace(node, glyphs=list(node.glyphs), nags=list(node.nags),
-                                                 variations=[]))
-        elif step.kind == BEGIN:
-            variation: list[MoveNode] = []
-            lines[-1][-1].variations.append(variation)
-            lines.append(variation)
-        elif step.kind == END:
-            lines.pop()
-    return twin

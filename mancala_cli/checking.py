@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from operator import attrgetter
 
-from notation.coords import STYLES, CoordinateError, format_hole, format_move, hole_table, parse_hole
+from notation.coords import STYLES, CoordinateError, format_hole, format_move, hole_table, move_label, parse_hole
 from .positions import format_position, parse_position
 from notation.record import SKIP, GameRecord, MoveNode, Problem, Step, Visitor, SkipType, visit
 from notation.tokenizer import kernel as _tokenizer
@@ -430,11 +430,11 @@ class _Walker(Visitor[None]):
             raise AssertionError(f"{node.text}: played on a position, not in place")
 
     def check_number(self, line: _Line, node: MoveNode, ply: int, side: Side, number: int, depth: int) -> None:
-        dots = "." if side == "S" else "..."
-        if node.number != number or (node.dots or ".") != dots:
-            written = f"{node.number}{node.dots or '.'}"
+        label = move_label(number, side)
+        written = f"{node.number}{node.dots or '.'}"
+        if written != label:
             self.locate(node, ply, depth, line.current(), "move-number",
-                        f"move number {written} does not match: this is {number}{dots}",
+                        f"move number {written} does not match: this is {label}",
                         severity="warning")
 
     def check_marks(self, line: _Line, node: MoveNode, ply: int, side: Side, depth: int, move: Move,

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from notation.errors import CoordinateError, NotationError, QueryError, XMLArchiveError
 
-from .cli.inputs import InputError
+from .files.sources import InputError
 from .diagrams.png import BadImage, PngUnavailable
 from .positions import BadPosition
 from .rules.core import IllegalMove, InvalidPosition, MancalaError

@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import mmap
 import os
-import tempfile
 from collections.abc import Callable, Collection
 from math import comb
 from typing import Final
@@ -181,6 +180,8 @@ class Tablebase:
     def write(self, path: str) -> None:
         """Write the table to ``path`` atomically (a file beside it, renamed)."""
         folder = os.path.dirname(os.path.abspath(path))
+        import tempfile
+
         handle, temporary = tempfile.mkstemp(prefix=".tablebase-", dir=folder)
         try:
             mask = os.umask(0)

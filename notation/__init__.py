@@ -20,27 +20,30 @@ TYPE_CHECKING = False  # (typing itself is not loaded for this: start-up counts)
 if TYPE_CHECKING:
     from typing import Any
 
-    from .coords import STYLES, Side, format_hole, format_move, parse_hole
+    from .coords import STYLES, Side, format_hole, format_move, move_label, parse_hole, parse_move_token
     from .errors import CoordinateError, NotationError, PositionError
     from .pmn import read_game, read_games, write_game, write_games
     from .position import BoardFacts, PositionFields, format_position, parse_position
-    from .record import BEGIN, END, MOVE, SKIP, GameRecord, MoveNode, Problem, SkipType, Step, Visitor, visit, walk
+    from .record import (BEGIN, END, MOVE, SKIP, GameRecord, MoveNode, Problem, SkipType, Step, Visitor, copy_record,
+                         visit, walk)
 
 #: The module of each name: each loads when first used, so that importing one
 #: module of the package (``notation.coords``, say) loads that one alone.
 _LATER = {
-    **{name: "coords" for name in ("STYLES", "Side", "format_hole", "format_move", "parse_hole")},
+    **{name: "coords" for name in ("STYLES", "Side", "format_hole", "format_move", "move_label", "parse_hole",
+                                   "parse_move_token")},
     **{name: "errors" for name in ("CoordinateError", "NotationError", "PositionError")},
     **{name: "pmn" for name in ("read_game", "read_games", "write_game", "write_games")},
     **{name: "position" for name in ("BoardFacts", "PositionFields", "format_position", "parse_position")},
     **{name: "record" for name in ("BEGIN", "END", "MOVE", "SKIP", "GameRecord", "MoveNode", "Problem", "SkipType",
-                                   "Step", "Visitor", "visit", "walk")},
+                                   "Step", "Visitor", "copy_record", "visit", "walk")},
 }
 
 __all__ = ["STYLES", "Side", "CoordinateError", "NotationError", "PositionError", "format_hole", "format_move",
            "parse_hole", "BoardFacts", "PositionFields", "format_position", "parse_position", "read_game",
            "read_games", "write_game", "write_games", "GameRecord", "MoveNode", "Problem", "Step", "walk",
-           "MOVE", "BEGIN", "END", "Visitor", "visit", "SKIP", "SkipType"]
+           "MOVE", "BEGIN", "END", "Visitor", "visit", "SKIP", "SkipType", "copy_record", "move_label",
+           "parse_move_token"]
 
 
 def __getattr__(name: str) -> Any:

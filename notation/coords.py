@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Literal, Protocol
+from typing import Literal, NamedTuple, Protocol
 
 from .errors import CoordinateError
 
 __all__ = ["STYLES", "CoordinateError", "Side", "Shape", "format_hole", "parse_hole", "format_move", "move_token",
-           "hole_names", "relative_numbers", "hole_table"]
+           "hole_names", "relative_numbers", "hole_table", "MoveToken", "parse_move_token", "move_label"]
 
 
 #: A side of the board, as records write it: South (``"S"``, the first
@@ -179,3 +179,52 @@ def format_move(board: Shape, move: _Played, style: str = "algebraic", side: Sid
     destination = format_hole(board, move.end, style, side) if long_form else None
     return move_token(format_hole(board, move.origin, style, side), destination, move.captured,
                       move.reserved)
+
+
+#: A move token in any coordinate style: the hole, Klamroth's
+#: ``-destination``, then the marks ``xN`` and ``^`` if any.
+_MOVE_TOKEN = re.compile(r"(?P<hole>[SN]?[0-9]+|[a-z][0-9]+)(?:-(?P<to>[SN]?[0-9]+|[a-z][0-9]+))?"
+                         r"(?:x(?P<taken>[0-9]{1,9}))?(?P<reserves>\^)?\Z")
+
+
+class MoveToken(NamedTuple):
+    """The parts of a move token as written: ``hole`` and ``destination``
+    in the token's own coordinate ``style``, the marks ``captured`` (``xN``,
+    ``None`` when not written) and ``reserved`` (``^``)."""
+
+    hole: str
+    destination: str | None
+    captured: int | None
+    reserved: bool
+
+    @property
+    def style(self) -> str:
+        """The coordinate style the holes are written in (by the first one)."""
+        first = self.hole[0]
+        return "relative" if first in "SN" else "numeric" if first.isdigit() else "algebraic"
+
+
+def parse_move_token(token: str) -> MoveToken | None:
+    """The parts of ``token``, ``None`` when it is no move token (which
+    holes exist is the board's to say: :func:`parse_hole`).
+
+        >>> parse_move_token("b2-a2x2")
+        MoveToken(hole='b2', destination='a2', captured=2, reserved=False)
+        >>> parse_move_token("N3^").style, parse_move_token("c1 d2")
+        ('relative', None)
+    """
+    match = _MOVE_TOKEN.match(token)
+    if match is None:
+        return None
+    taken = match["taken"]
+    return MoveToken(match["hole"], match["to"], None if taken is None else int(taken), bool(match["reserves"]))
+
+
+def move_label(number: int | str, side: Side | str) -> str:
+    """The move number as records write it before a move: ``12.`` before
+    South's move, ``12...`` before North's.
+
+        >>> move_label(12, "S"), move_label(12, "N")
+        ('12.', '12...')
+    """
+    return f"{number}." if side == "S" else f"{number}..."

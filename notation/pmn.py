@@ -27,7 +27,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import TextIO
 
-from .coords import Side, move_token
+from .coords import Side, move_label, move_token
 from .grammar import PLAIN_LINE_RE, TAG_LINE_RE, TOKEN_RE, escape, unescape
 from .record import (MAX_PROBLEMS, MAX_TAG_NAME, MAX_TAG_VALUE, MAX_VARIATION_DEPTH, MOVE, SEVEN_TAGS, GameRecord,
                      MoveNode, Problem, Step, Visitor, visit, walk)
@@ -890,10 +890,8 @@ class _Movetext(Visitor[list]):
                 self.opener = ""
             self.force = True
         move = _move_text(node)
-        if step.side == "S":
-            move = f"{step.number}. {move}"
-        elif self.force:
-            move = f"{step.number}... {move}"
+        if step.side == "S" or self.force:
+            move = f"{move_label(step.number, step.side)} {move}"
         if self.opener:
             move = self.opener + move
             self.opener = ""
@@ -1131,8 +1129,7 @@ def unheld(record: GameRecord) -> list[Problem]:
             if why is None and where == "before" and id(node) in merged:
                 why = "it reads back as the comment after the move before it (PMN has one place between two moves)"
             if why is not None:
-                dots = "." if step.side == "S" else "..."
                 found.append(Problem("warning", "pmn-inexact",
-                                     f"the comment {where} {step.number}{dots} {node.text}: {why}",
+                                     f"the comment {where} {move_label(step.number, step.side)} {node.text}: {why}",
                                      node.line, node.column))
     return found

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
 from .coords import Side
@@ -355,3 +355,22 @@ def visit(record: GameRecord | list[MoveNode], visitor: Visitor[ResultT], *, sid
         else:
             end(step)
     return visitor.result()
+
+
+def copy_record(record: GameRecord) -> GameRecord:
+    """A copy of ``record`` whose moves, tags and problems can change without
+    changing the original (iterative: any depth of variations)."""
+    twin = replace(record, tags=list(record.tags), moves=[], problems=list(record.problems),
+                   tag_at=dict(record.tag_at))
+    lines: list[list[MoveNode]] = [twin.moves]
+    for step in walk(record):
+        if step.kind == MOVE:
+            node = step.node
+            lines[-1].append(replace(node, glyphs=list(node.glyphs), nags=list(node.nags), variations=[]))
+        elif step.kind == BEGIN:
+            variation: list[MoveNode] = []
+            lines[-1][-1].variations.append(variation)
+            lines.append(variation)
+        elif step.kind == END:
+            lines.pop()
+    return twin

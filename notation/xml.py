@@ -22,8 +22,8 @@ One document holds every game of the input::
       </game>
     </mancala>
 
-Writing streams the document with :class:`lxml.etree.xmlfile`, game by game
-(one game's element tree in memory at a time), and checks every value the
+Writing streams the document game by game (:class:`ArchiveWriter`: one
+game's element tree in memory at a time), and checks every value the
 schema restricts before a game is written, so that every document written
 validates. Reading streams too (:func:`lxml.etree.iterparse` over the
 ``<game>`` elements, each cleared once read) and validates every game against
@@ -68,8 +68,8 @@ from .grammar import HOLE
 from .record import (GLYPHS, MAX_DIGITS, MAX_PROBLEMS, MAX_VARIATION_DEPTH, RESULTS, SKIP, GameRecord, MoveNode, Problem,
                      SkipType, Step, Visitor, bad_character, tag_problem, visit)
 
-__all__ = ["MAX_VARIATION_DEPTH", "XMLArchiveError", "game_schema", "is_xml", "read_archive", "schema",
-           "write_archive"]
+__all__ = ["ARCHIVE_HEAD", "ARCHIVE_TAIL", "MAX_VARIATION_DEPTH", "ArchiveWriter", "XMLArchiveError", "game_schema",
+           "game_xml", "is_xml", "read_archive", "schema", "write_archive"]
 
 #: The longest line read, in bytes with its line end, as for PMN and JSON
 #: Lines: a longer line ends the document before libxml2 sees it, so that
@@ -175,10 +175,57 @@ def _validation_error(validator: etree.RelaxNG, line: int | None = None,
 # -- writing ---------------------------------------------------------------------------------
 
 
+#: How every archive starts: the declaration and the root's start tag.
+ARCHIVE_HEAD = f'<?xml version="1.0" encoding="UTF-8"?>\n<mancala version="{VERSION}">'.encode()
+#: How every archive ends, after its last game.
+ARCHIVE_TAIL = b"\n</mancala>\n"
+
+
+def game_xml(record: GameRecord, *, positions: bool = False, start: str | None = None) -> bytes:
+    """The bytes one game adds to an archive, indented as the root's child:
+    :data:`ARCHIVE_HEAD`, the games' bytes in order and :data:`ARCHIVE_TAIL`
+    are the document :func:`write_archive` writes. Raises
+    :class:`XMLArchiveError` (the reason starting ``game N:``, ``N`` the
+    record's ``index``) for a game an archive cannot hold."""
+    return b"\n  " + etree.tostring(_game_element(record, positions, start), encoding="utf-8")
+
+
+class ArchiveWriter:
+    """An archive written to ``out`` game by game: the head at once, each
+    game as it comes (:meth:`write`, or :meth:`write_bytes` for the bytes of
+    :func:`game_xml` made elsewhere), the tail at :meth:`close`. One game's
+    element tree is in memory at a time.
+
+        >>> out = io.BytesIO()
+        >>> writer = ArchiveWriter(out)
+        >>> writer.write(GameRecord(tags=[("Game", "kingulu")], result="*"))
+        >>> writer.close()
+        >>> out.getvalue().decode().splitlines()[1:4]
+        ['<mancala version="1">', '  <game>', '    <tags>']
+    """
+
+    def __init__(self, out: BinaryIO) -> None:
+        self.out = out
+        out.write(ARCHIVE_HEAD)
+
+    def write(self, record: GameRecord, *, positions: bool = False, start: str | None = None) -> None:
+        """Add ``record``; raises :class:`XMLArchiveError` (nothing written) for a game an archive cannot hold."""
+        self.out.write(game_xml(record, positions=positions, start=start))
+
+    def write_bytes(self, game: bytes) -> None:
+        """Add a game's bytes from :func:`game_xml`."""
+        self.out.write(game)
+
+    def close(self) -> None:
+        """End the document."""
+        self.out.write(ARCHIVE_TAIL)
+
+
 def write_archive(records: Iterable[GameRecord], out: BinaryIO, *, positions: bool = False,
                   start: Callable[[GameRecord], str | None] | None = None,
                   refused: Callable[[XMLArchiveError], None] | None = None) -> None:
-    """Write one XML document holding every game of ``records`` to ``out``.
+    """Write one XML document holding every game of ``records`` to ``out``
+    (through :class:`ArchiveWriter`).
 
     UTF-8, pretty-printed (two spaces a level), the same bytes for the same
     records. Streamed game by game: ``records`` may be a generator over a huge
@@ -195,21 +242,15 @@ def write_archive(records: Iterable[GameRecord], out: BinaryIO, *, positions: bo
     game is given to it instead and left out, and the games after it are
     written.
     """
-    out.write(b'<?xml version="1.0" encoding="UTF-8"?>\n')
-    with etree.xmlfile(out, encoding="utf-8") as xf:
-        with xf.element("mancala", version=VERSION):
-            for record in records:
-                try:
-                    element = _game_element(record, positions, start(record) if start else None)
-                except XMLArchiveError as error:
-                    if refused is None:
-                        raise
-                    refused(error)
-                    continue
-                xf.write("\n  ")
-                xf.write(element)
-            xf.write("\n")
-    out.write(b"\n")
+    writer = ArchiveWriter(out)
+    for record in records:
+        try:
+            writer.write(record, positions=positions, start=start(record) if start else None)
+        except XMLArchiveError as error:
+            if refused is None:
+                raise
+            refused(error)
+    writer.close()
 
 
 def _game_element(record: GameRecord, positions: bool, start: str | None) -> etree._Element:

@@ -13,7 +13,7 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from mancala_cli import archives
+from mancala_cli import criteria
 from mancala_cli.cli import app
 
 runner = CliRunner()
@@ -71,7 +71,7 @@ def test_catastrophic_tag_expressions_end_quickly_with_one_line_or_the_answer(tm
 
 
 def test_an_expression_past_the_time_limit_stops_the_command_and_writes_no_file(tmp_path, monkeypatch):
-    monkeypatch.setattr(archives, "REGEX_SECONDS", 0.01)
+    monkeypatch.setattr(criteria, "REGEX_SECONDS", 0.01)
     path = tmp_path / "g.pmn"
     path.write_text('[Game "kingulu"]\n[Event "b"]\n\n1. c1 *\n\n' + GAME)
     out = tmp_path / "out.pmn"

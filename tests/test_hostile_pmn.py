@@ -95,7 +95,7 @@ from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 import notation.pmn as pmn  # noqa: E402
-from mancala_cli.cli import pipeline  # noqa: E402
+from mancala_cli.files import batches as pipeline  # noqa: E402
 from notation.pmn import MAX_GAME_TEXT, read_games  # noqa: E402
 
 TOO_LONG = (f"the game's text is longer than {MAX_GAME_TEXT:,} characters; the rest of it, up to a line that "

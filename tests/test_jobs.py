@@ -6,7 +6,7 @@ from typer.testing import CliRunner
 
 from mancala_cli import get_game
 from mancala_cli.cli import app
-from mancala_cli.cli.pipeline import BATCH_LINES
+from mancala_cli.files.batches import BATCH_LINES
 from mancala_cli.records import random_game
 from notation.pmn import write_game
 
@@ -70,8 +70,9 @@ def test_the_collector_runs_less_while_games_are_processed_and_as_before_after()
     import gc
     import io
 
-    from mancala_cli.cli.inputs import Source
-    from mancala_cli.cli.pipeline import YOUNG_COLLECTIONS, Options, results
+    from mancala_cli.files.sources import Source
+    from mancala_cli.cli.pipeline import Options, results
+    from mancala_cli.files.batches import YOUNG_COLLECTIONS
 
     text = write_game(random_game(get_game("kingulu"), random.Random(2))).encode()
     before = gc.get_threshold()

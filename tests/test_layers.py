@@ -8,6 +8,7 @@ import ast
 import pathlib
 import subprocess
 import sys
+from collections.abc import Iterator
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -91,3 +92,154 @@ def test_the_scan_catches_a_nested_relative_offender(tmp_path):
         "mancala_cli/rules/bad.py imports notation",
         "mancala_cli/rules/bad.py imports notation.walk",
     ]
+
+
+# -- the command line on top, and no cycles ------------------------------------------
+
+def _is_module(name: str, known: set[str], root: pathlib.Path) -> bool:
+    """A module of the tree: a ``.py`` file, or a compiled extension beside
+    the package's sources (``rules/_native.c`` builds ``rules._native``)."""
+    if name in known:
+        return True
+    folder = root.joinpath(*name.split(".")[:-1])
+    leaf = name.rpartition(".")[2]
+    return folder.is_dir() and any(folder.glob(f"{leaf}.*")) and not (folder / leaf).is_dir()
+
+
+def _imported(path: pathlib.Path, root: pathlib.Path) -> Iterator[tuple[str, list[str]]]:
+    """Per import statement: the module named, and the names it takes from it."""
+    name = _module_name(path, root)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, []
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if node.level:
+                base = package.split(".")
+                module = ".".join(base[:len(base) - node.level + 1] + ([module] if module else []))
+            yield module, [alias.name for alias in node.names]
+
+
+def module_graph(root: pathlib.Path = ROOT, packages: tuple[str, ...] = ("mancala_cli", "notation")
+                 ) -> dict[str, set[str]]:
+    """Every module of ``packages`` and the modules of them it imports (at the
+    top, inside functions and for type checking alike). ``from PACKAGE
+    import NAME`` is an import of the module ``PACKAGE.NAME`` when there is
+    one (a ``.py`` file or a compiled extension), else of the package."""
+    paths = [p for package in packages for p in sorted((root / package).rglob("*.py"))]
+    known = {_module_name(p, root) for p in paths}
+    graph: dict[str, set[str]] = {}
+    for path in paths:
+        name = _module_name(path, root)
+        targets = set()
+        for module, names in _imported(path, root):
+            submodules = [f"{module}.{n}" for n in names if _is_module(f"{module}.{n}", known, root)]
+            targets.update(submodules)
+            if len(submodules) < len(names) or not names:
+                parts = module.split(".")
+                targets.update([prefix for prefix in (".".join(parts[:k]) for k in range(len(parts), 0, -1))
+                                if prefix in known][:1])  # (the module itself, else its nearest package)
+        graph[name] = {target for target in targets if target in known and target != name}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected parts of more than one module (Tarjan's
+    algorithm, without recursion), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                part = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    part.append(member)
+                    if member == node:
+                        break
+                if len(part) > 1:
+                    found.append(sorted(part))
+    return sorted(found)
+
+
+#: The one module outside the command line that starts it: ``python -m mancala_cli``.
+ENTRY_POINTS = {"mancala_cli.__main__"}
+
+
+def _outside_the_command_line(graph: dict[str, set[str]]) -> list[str]:
+    return sorted(f"{module} imports {target}" for module, targets in graph.items()
+                  if module not in ENTRY_POINTS and not (module + ".").startswith("mancala_cli.cli.")
+                  for target in targets if (target + ".").startswith("mancala_cli.cli."))
+
+
+def test_nothing_outside_the_command_line_imports_it():
+    graph = module_graph()
+    assert "mancala_cli.cli.pipeline" in graph["mancala_cli.cli.convert"]  # (the scan sees the command line)
+    assert _outside_the_command_line(graph) == []
+
+
+def test_no_module_imports_itself_back():
+    graph = module_graph()
+    assert "mancala_cli.checking" in graph["mancala_cli.api"]  # inside a function
+    assert cycles(graph) == []
+
+
+def test_the_scans_catch_a_cycle_and_a_library_that_imports_the_command_line(tmp_path):
+    files = {
+        "mancala_cli/__init__.py": "",
+        "mancala_cli/a.py": "from . import b\n",
+        "mancala_cli/b.py": "def later():\n    from .c import thing\n",
+        "mancala_cli/c.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .a import x\n",
+        "mancala_cli/d.py": "def run():\n    from .cli.commands import main\n",
+        "mancala_cli/cli/__init__.py": "",
+        "mancala_cli/cli/commands.py": "from ..a import b\n",
+        "mancala_cli/ext/__init__.py": "from . import _fast\n",
+        "mancala_cli/ext/_fast.c": "",
+        "notation/__init__.py": "",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    graph = module_graph(tmp_path)
+    assert cycles(graph) == [["mancala_cli.a", "mancala_cli.b", "mancala_cli.c"]]
+    assert _outside_the_command_line(graph) == ["mancala_cli.d imports mancala_cli.cli.commands"]
+    assert graph["mancala_cli.ext"] == set()  # (the compiled module, not the package itself)
+
+
+def test_every_package_is_installed():
+    """Each folder of modules is a package the install ships (a new one
+    missing from pyproject.toml works here, from the source tree, and fails
+    once installed)."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
+    found = {_module_name(init, ROOT) for package in ("mancala_cli", "notation")
+             for init in (ROOT / package).rglob("__init__.py")}
+    assert found and found == listed

@@ -252,7 +252,7 @@ def test_a_full_device(tmp_path):
 
 
 def test_a_full_disk_keeps_the_old_file(tmp_path, monkeypatch):
-    import mancala_cli.cli.inputs as inputs
+    import mancala_cli.files.output as inputs
 
     target = tmp_path / "out.json"
     target.write_text("old\n")
@@ -269,7 +269,7 @@ def test_a_full_disk_keeps_the_old_file(tmp_path, monkeypatch):
 
 
 def test_a_full_disk_during_render_all(tmp_path, monkeypatch):
-    import mancala_cli.cli.inputs as inputs
+    import mancala_cli.files.output as inputs
 
     plies = tmp_path / "plies"
     plies.mkdir()

@@ -15,6 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from mancala_cli.cli import pipeline
+from mancala_cli.files.batches import Batch
 from mancala_cli.cli import app
 
 from .test_stopping import wait_writing
@@ -62,7 +63,7 @@ class _Pool:
 
 def _batches(count: int):
     lines = ['[Game "kingulu"]\n', '[Result "*"]\n', "\n", "1. c1x6 *\n", "\n"]
-    return [pipeline.Batch("pmn", "x.pmn", 1 + 5 * k, lines, []) for k in range(count)]
+    return [Batch("pmn", "x.pmn", 1 + 5 * k, lines, []) for k in range(count)]
 
 
 @pytest.mark.parametrize("jobs,batches,workers", [

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from mancala_cli.cli import app
-from mancala_cli.cli.inputs import MAX_LINE as MAX_TEXT_LINE
+from mancala_cli.files.sources import MAX_LINE as MAX_TEXT_LINE
 from notation.errors import XMLArchiveError
 from notation.jsonl import JSONRecordError, json_line_to_record
 from notation.xml import MAX_LINE, _CHUNK, read_archive

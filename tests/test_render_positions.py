@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from mancala_cli.cli import app
-from mancala_cli.cli.inputs import MAX_POSITION_LINE
+from mancala_cli.files.sources import MAX_POSITION_LINE
 
 runner = CliRunner()
 
@@ -292,7 +292,7 @@ def test_stale_diagrams_are_removed_but_not_the_input(tmp_path):
 
 
 def test_a_failed_write_removes_nothing(tmp_path, monkeypatch):
-    import mancala_cli.cli.inputs as inputs
+    import mancala_cli.files.output as inputs
 
     out = tmp_path / "out"
     out.mkdir()

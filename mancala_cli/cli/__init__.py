@@ -13,21 +13,13 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-def version_line() -> str:
-    """What ``mancala --version`` prints: the version and the core in use."""
-    from .. import __version__
-    from ..rules.selection import CORE
-
-    return f"mancala {__version__} ({CORE} core)"
-
-
 def main() -> None:
     """The console script ``mancala``. ``mancala --version`` alone is
     answered before the command line (typer) loads."""
     import sys
 
     if sys.argv[1:] == ["--version"]:
-        from .streams import end_now, write_stdout
+        from .streams import end_now, version_line, write_stdout
 
         end_now(write_stdout(version_line() + "\n"))
     from .commands import main as run
@@ -35,7 +27,9 @@ def main() -> None:
 
 
 def __getattr__(name: str) -> Any:
-    if name == "app":  # the typer app, for typer's test runner
-        from .commands import app
+    if name == "app":  # the typer app (every command loaded), for typer's test runner
+        from .commands import app, loaded
+
+        loaded(app.registered_commands)
         return app
     raise AttributeError(name)

@@ -75,7 +75,7 @@ def checked(expected: str, function: Callable[..., Any], *args: Any) -> Any:
     mine = stamp()
     if mine != expected:
         raise ProjectMismatch(f"a worker runs {mine}, this command {expected}")
-    from .pipeline import fewer_collections
+    from ..files.batches import fewer_collections
 
     with fewer_collections():  # as local workers run (they inherit it from the command)
         return function(*args)

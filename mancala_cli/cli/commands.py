@@ -3,10 +3,9 @@ rules engines and the exporters together. Exit status: 0 success, 1 the
 input was read but has problems, 2 usage or I/O error."""
 from __future__ import annotations
 
-import contextlib
 import copy
 import sys
-from typing import TYPE_CHECKING, Any, Callable, NoReturn, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 import typer
 import typer.main
@@ -19,34 +18,33 @@ from ..rules.registry import GAME_IDS, all_games
 from ..rules.perft import divide
 from ..rules.solver import DEFAULT_MEMORY as DEFAULT_SOLVE_MEMORY
 from ..rules.solver import DEFAULT_SECONDS as DEFAULT_SOLVE_SECONDS
-from .running import (MancalaGroup, choice, choices_metavar, completion, decimal, end_now, install_signal_handlers,
+from .options import ENCODING_OPTION, FILES_ARGUMENT, GAME_COMPLETION, JOBS_OPTION, MAX_SOLVE_DEPTH
+from .options import SCHEDULER_OPTION, SCHEDULER_TIMEOUT_OPTION, WHERE_HELP, fail
+from .options import StatusLine as _StatusLine
+from .options import checked_encoding as _encoding
+from .options import choice_option as _choice_option
+from .options import counted as _counted
+from .options import game_results as _results
+from .options import game_rules as _game
+from .options import input_paths as _inputs
+from .options import int_option as _int_option
+from .options import Progress as _Progress
+from .options import seconds_parser as _seconds
+from .options import where_criteria as _where
+from .options import workers_for as _jobs
+from .options import _cluster, _no_scheduler_timeout
+from .options import position_of as _position
+from .options import size_parser as _size
+from .options import tablebase_file as _tablebase_file
+from .running import (MancalaGroup, end_now, install_signal_handlers,
                       prepare_streams, seconds, usage_error)
-from .running import jobs as jobs_parser
-from .common import ENCODING_OPTION, GAME_COMPLETION, fail
-from .common import checked_encoding as _encoding
-from .common import choice_option as _choice_option
-from .common import counted as _counted
-from .common import game_rules as _game
-from .common import input_files as _inputs
-from .common import int_option as _int_option
-from .common import make_out_dir as _make_out_dir
-from .common import position_of as _position
-from .common import remove_stale as _remove_stale
-from .render import render
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-
-    from notation.record import GameRecord
-
-    from .cluster import Cluster
-    from .pipeline import GameResult, Options
+    pass
 
 #: The deepest perft, the most random games and the longest random game asked for.
 MAX_PERFT_DEPTH = 30
 MAX_RANDOM_GAMES = 10_000_000
-#: The deepest solve asked for (plies).
-MAX_SOLVE_DEPTH = 400
 MAX_RANDOM_PLIES = 1_000_000
 
 app = typer.Typer(
@@ -60,9 +58,34 @@ app = typer.Typer(
 )
 
 
+def _later(module: str, function: str) -> Callable[..., Any]:
+    """What is registered for a command that lives in a module of its own
+    (``convert``, ``annotate``, ``filter``, ``split``, ``stats``): a stand-in
+    named as the command's function, replaced by it (:func:`loaded`) only
+    when a run needs that command, so that the others start without loading
+    its module."""
+    def stand_in() -> None:
+        raise RuntimeError(f"mancala_cli.cli.{module}.{function} was not loaded")
+
+    stand_in.__name__ = function
+    stand_in.later = module  # type: ignore[attr-defined]
+    return stand_in
+
+
+def loaded(infos: list[Any]) -> None:
+    """The stand-ins of ``infos`` (typer's registered commands) replaced by
+    their commands' functions, imported now."""
+    import importlib
+
+    for info in infos:
+        module = getattr(info.callback, "later", None)
+        if module is not None:
+            info.callback = getattr(importlib.import_module(f".{module}", __package__), info.callback.__name__)
+
+
 def _version(value: bool) -> None:
     if value:
-        from . import version_line
+        from .streams import version_line
 
         typer.echo(version_line())
         raise typer.Exit()
@@ -148,36 +171,6 @@ def perft(
     typer.echo(str(total))
 
 
-def _seconds(option: str):
-    """A parser for a time limit: a number of seconds > 0."""
-    def parse(value: Any) -> float:
-        if isinstance(value, float):
-            return value
-        number = decimal(str(value).strip())
-        if number is None or not 0 < number < float("inf"):
-            raise usage_error(f"{option} must be a number of seconds > 0 (got {str(value)!r})")
-        return number
-    return parse
-
-
-class _StatusLine:
-    """One line of standard error (a terminal), written over each time."""
-
-    def __init__(self) -> None:
-        self.shown = False
-
-    def write(self, text: str) -> None:
-        sys.stderr.write(f"\r\x1b[K{text}")
-        sys.stderr.flush()
-        self.shown = True
-
-    def clear(self) -> None:
-        if self.shown:
-            sys.stderr.write("\r\x1b[K")
-            sys.stderr.flush()
-            self.shown = False
-
-
 class _SolveProgress(_StatusLine):
     """The search under way, on one line of standard error (a terminal),
     written over: the deepest complete iteration, the positions searched and
@@ -191,27 +184,6 @@ class _SolveProgress(_StatusLine):
 #: The exit status of ``solve`` when a limit stopped the search before its
 #: end (what it found so far is printed, ``complete`` false).
 SOLVE_STOPPED = 3
-#: The multiples a size (``--memory``) may be given in.
-_SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
-
-
-def _size(option: str):
-    """A parser for a size in bytes: ``1073741824``, ``512M``, ``2G`` (K, M,
-    G, T: multiples of 1,024; a trailing ``B`` or ``iB`` is allowed)."""
-    import re
-
-    def parse(value: Any) -> int:
-        if isinstance(value, int):
-            return value
-        text = str(value).strip()
-        match = re.fullmatch(r"([0-9]{1,15}(?:\.[0-9]{1,9})?)\s*([kKmMgGtT]?)(?:i?[bB])?", text)
-        if match is None or (match[1].count(".") and not match[2]):
-            raise usage_error(f"{option} must be a size in bytes such as 512M or 2G (got {str(value)!r})")
-        number = int(float(match[1]) * _SIZE_UNITS[match[2].upper()])
-        if number < 1 << 20:
-            raise usage_error(f"{option} must be at least 1M (got {str(value)!r})")
-        return number
-    return parse
 
 
 def _interval(low: str, high: str) -> str:
@@ -341,35 +313,6 @@ def _solve_on_cluster(rules: Game, start: Position, address: str, timeout: float
         raise typer.Exit(128 + signal.SIGINT)
     if solution.stopped is not None:
         raise typer.Exit(SOLVE_STOPPED)
-def _tablebase_file(path: Optional[str]) -> Any:
-    """The table of ``--tablebase FILE`` (None without one); one line and exit 2 if it cannot be read."""
-    if path is None:
-        return None
-    from ..tablebase import Tablebase, TablebaseError
-
-    try:
-        return Tablebase.read(path)
-    except TablebaseError as error:
-        fail(str(error))
-    except OSError as error:
-        fail(f"{path}: cannot read: {error.strerror or error}")
-
-
-def _proof_files(paths: Optional[list[str]]) -> tuple[str, ...]:
-    """The files of ``--proof``, read once here so that a bad one is one line and exit 2."""
-    if not paths:
-        return ()
-    from ..proof import ProofBook
-
-    try:
-        ProofBook.read(list(paths))
-    except ValueError as error:
-        fail(str(error))
-    except OSError as error:
-        fail(f"{error.filename}: cannot read: {error.strerror or error}")
-    return tuple(paths)
-
-
 def _write_solution(rules: Game, start: Position, solution: Any, format: str) -> None:
     """``solve``'s output: the moves and the result line, or one JSON object."""
     def text(move: Move) -> str:
@@ -457,7 +400,9 @@ def app_for(args: list[str]) -> typer.Typer:
             if (info.name or typer.main.get_command_name(info.callback.__name__)) == args[0]:  # type: ignore[union-attr]
                 alone = copy.copy(app)
                 alone.registered_commands = [info]
+                loaded(alone.registered_commands)
                 return alone
+    loaded(app.registered_commands)
     return app
 
 
@@ -477,142 +422,6 @@ def main() -> None:
 
 # -- records: validate, convert, render ------------------------------------------
 
-FILES_ARGUMENT = typer.Argument(None, metavar="[FILE]...", help="Input files (PMN, JSON Lines or XML); '-' or none: standard input.")
-
-
-TARGETS = ("pmn", "json", "xml")
-
-
-def _same_file(path: str, other: str) -> bool:
-    """Whether two paths name one regular file (through links or other spellings)."""
-    import os
-    try:
-        return os.path.isfile(path) and os.path.samefile(path, other)
-    except (OSError, ValueError):
-        return False
-
-
-JOBS_OPTION = typer.Option("auto", "--jobs", "-j", parser=jobs_parser("--jobs"), metavar="N|auto",
-                           help="Worker processes, at most the usable cores (default auto: all of them; "
-                                "output stays in input order).")
-
-
-SCHEDULER_OPTION = typer.Option(None, "--scheduler", metavar="ADDRESS",
-                                help="Run the batches on the Dask cluster of this scheduler "
-                                     "(tcp://HOST:8786; needs mancala[dask]); not with --jobs.")
-SCHEDULER_TIMEOUT_OPTION = typer.Option(10.0, "--scheduler-timeout", parser=seconds("--scheduler-timeout"),
-                                        metavar="SECONDS",
-                                        help="How long to wait for the scheduler and its workers.")
-
-
-def _jobs(jobs: int, scheduler: Optional[str] = None, timeout: float = 10.0) -> int | Cluster:
-    """``--jobs``: ``auto`` (0) is the usable cores; far more than them is a
-    warning (the pipeline never starts more workers than cores, and none for
-    an input of one batch). ``--scheduler``: the cluster, connected and
-    checked now, before any output is opened, and closed with the command."""
-    from .pipeline import usable_cores
-
-    if scheduler is not None:
-        return _cluster(scheduler, timeout)
-    _no_scheduler_timeout()
-    cores = usable_cores()
-    if jobs == 0:
-        return cores
-    if jobs > 4 * cores:
-        typer.echo(f"mancala: warning: --jobs {jobs} is more than 4 × the {cores} usable "
-                   f"core{'s' if cores != 1 else ''}; using {cores}", err=True)
-    return jobs
-
-
-def _no_scheduler_timeout() -> None:
-    """``--scheduler-timeout`` without ``--scheduler`` is a usage error."""
-    from typer._click.core import ParameterSource
-    from typer._click.globals import get_current_context
-
-    context = get_current_context(silent=True)
-    if context is not None and context.get_parameter_source("scheduler_timeout") == ParameterSource.COMMANDLINE:
-        fail("--scheduler-timeout needs --scheduler")
-
-
-def _cluster(address: str, timeout: float) -> Cluster:
-    from typer._click.core import ParameterSource
-    from typer._click.globals import get_current_context
-
-    from .cluster import ClusterError, connect
-
-    context = get_current_context()
-    if context.get_parameter_source("jobs") == ParameterSource.COMMANDLINE:
-        fail("give --jobs or --scheduler, not both")
-    if not address.strip():
-        fail("--scheduler: empty address")
-    try:
-        cluster = connect(address, timeout)
-    except ClusterError as error:
-        fail(str(error))
-    context.call_on_close(cluster.close)
-    return cluster
-
-
-def _results(paths: list[str], encoding: str, options, jobs: int | Cluster, progress):
-    """Every game's result, in input order: (path, GameResult or the error that stopped the file)."""
-    from .inputs import InputError, open_source
-    from .pipeline import results
-    from notation.errors import XMLArchiveError
-
-    for path in paths:
-        try:
-            with open_source(path, encoding) as source:
-                advance = progress.advancer(path) if progress else None
-                for result in results(source, options, jobs, advance):
-                    yield path, result
-        except (InputError, XMLArchiveError) as error:
-            yield path, error
-
-
-class _Progress:
-    """A progress bar on standard error, only when it is a terminal."""
-
-    def __init__(self) -> None:
-        from rich.console import Console
-        from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
-
-        self.bar = Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
-                            TimeRemainingColumn(), console=Console(stderr=True), transient=True)
-
-    @staticmethod
-    def wanted(quiet: bool) -> bool:
-        return not quiet and sys.stderr.isatty()
-
-    def start(self, path: str):
-        import os
-        total = os.path.getsize(path) if path != "-" and os.path.isfile(path) else None
-        return self.bar.add_task(os.path.basename(path), total=total)
-
-    def advance(self, task, amount: int) -> None:
-        self.bar.advance(task, amount)
-
-    def advancer(self, path: str) -> Callable[[int], None]:
-        """What a file's batches tell the characters they hold: its bar
-        appears with its first batch done, and advances with each."""
-        tasks: list[Any] = []
-
-        def advance(size: int) -> None:
-            if not tasks:
-                tasks.append(self.start(path))
-            self.advance(tasks[0], size)
-        return advance
-
-    def __enter__(self):
-        self.bar.__enter__()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.bar.__exit__(*exc)
-
-
-#: The help of --where (filter, split, stats, validate).
-WHERE_HELP = ("Only the games that match this expression: fields, comparisons, and/or/not, parentheses "
-              "(docs/commands.md, \"Choosing games: --where\").")
 
 
 @app.command(short_help="Check every game against the rules.")
@@ -640,7 +449,7 @@ def validate(
     """
     import contextlib
 
-    from .inputs import InputError
+    from ..files.sources import InputError
     from .pipeline import Options
 
     if game is not None:
@@ -691,579 +500,27 @@ def _unreadable(path: str, error: Exception, format: str) -> None:
         typer.echo(f"mancala: error: {error}", err=True)
 
 
-@app.command(short_help="Convert records between PMN, JSON Lines and XML.")
-def convert(
-    files: Optional[list[str]] = FILES_ARGUMENT,
-    to: str = _choice_option(..., "--to", "-t", values=TARGETS, help="Target format."),
-    coords: Optional[str] = _choice_option(None, "--coords", values=STYLES,
-                                           help="Rewrite the moves in this coordinate style."),
-    positions: bool = typer.Option(False, "--positions", help="Add the position after every move (JSON, XML)."),
-    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write here (atomically) instead of stdout."),
-    game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", autocompletion=GAME_COMPLETION,
-                                         help="Game id for records without a Game tag."),
-    encoding: str = ENCODING_OPTION,
-    jobs: int = JOBS_OPTION,
-    scheduler: Optional[str] = SCHEDULER_OPTION,
-    scheduler_timeout: float = SCHEDULER_TIMEOUT_OPTION,
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
-    force: bool = typer.Option(False, "--force", help="Replace an input that has errors when -o names it."),
-) -> None:
-    """Convert records between PMN, JSON Lines and XML (input recognised by content).
-
-    Moves get their outcome marks; problems found on the way are reported on
-    standard error (exit 1) and the output is still written.
-
-    Example: mancala convert examples/kingulu-village-match.pmn --to json --positions
-    """
-    import contextlib
-
-    from .inputs import InputError
-    from .pipeline import Options
-    from notation.errors import XMLArchiveError
-
-    if game is not None:
-        _game(game)
-    if output == "":
-        fail("--output: empty file name")
-    _encoding(encoding)
-    workers = _jobs(jobs, scheduler, scheduler_timeout)
-    options = Options("convert", to, game, False, coords, positions)
-    paths = _inputs(files)
-    progress = _Progress() if _Progress.wanted(quiet) else None
-    conversion = _Conversion(paths, encoding, options, workers, progress, output, force)
-    try:
-        with progress or contextlib.nullcontext():
-            if to == "xml":
-                conversion.write_xml(positions)
-            else:
-                conversion.write_text(to)
-    except _NotWritten as error:
-        fail(str(error), conversion.status())
-    except (InputError, XMLArchiveError) as error:
-        fail(str(error), max(conversion.status(), 2 if isinstance(error, InputError) else 1))
-    if conversion.status():
-        raise typer.Exit(conversion.status())
+app.command(short_help="Convert records between PMN, JSON Lines and XML.")(_later("convert", "convert"))
 
 
-@app.command(short_help="Add the engine's proven results to the games.")
-def annotate(
-    files: Optional[list[str]] = FILES_ARGUMENT,
-    depth: Optional[int] = _int_option(None, "--depth", "-d", low=1, high=MAX_SOLVE_DEPTH,
-                                       help="Search at most this many moves deep per move."),
-    nodes: Optional[int] = _int_option(None, "--nodes", low=1, help="Search at most this many positions per move."),
-    time: float = typer.Option(1.0, "--time", parser=_seconds("--time"), metavar="SECONDS",
-                               help="Search for at most this many seconds per move."),
-    to: str = _choice_option("pmn", "--to", "-t", values=TARGETS, help="Format of the games written."),
-    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE",
-                                         help="Write here (atomically) instead of stdout."),
-    game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", autocompletion=GAME_COMPLETION,
-                                         help="Game id for records without a Game tag."),
-    encoding: str = ENCODING_OPTION,
-    jobs: int = JOBS_OPTION,
-    scheduler: Optional[str] = SCHEDULER_OPTION,
-    scheduler_timeout: float = SCHEDULER_TIMEOUT_OPTION,
-    force: bool = typer.Option(False, "--force", help="Replace an input that has errors when -o names it."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress line and no summary."),
-    tablebase: Optional[str] = typer.Option(None, "--tablebase", metavar="FILE",
-                                            help="Endgame tables the searches ask (mancala tablebase build)."),
-    proof: Optional[list[str]] = typer.Option(None, "--proof", metavar="FILE",
-                                              help="A proof file (docs/kingulu-proof*.txt.xz) whose results "
-                                                   "fill in what the searches leave unknown; repeatable."),
-) -> None:
-    """Write every game back with the engine's facts for its main line: the
-    start's proven result as a comment; ? or ?? and a move that keeps the
-    result where a move throws a proven win or draw away; ! for the only
-    move that keeps a win. What the limits leave unproven is left alone.
-
-    Invalid games are reported as validate reports them (standard error,
-    exit 1) and written unannotated; so is an input without a game. Each
-    move is searched for at most --time seconds, so a game of N moves takes
-    at most about N times that. On a terminal, standard error shows the
-    work under way; at the end, a summary line: the positions searched, the
-    proven ones and the marks added.
-
-    Example: mancala annotate examples/kingulu-village-match.pmn --time 0.5
-    """
-    from notation.errors import XMLArchiveError
-
-    from ..annotating import AnnotateTask, Limits, watch_positions
-    from .archiving import GameOutput, answers
-    from .inputs import InputError, refuse_damaged_input
-    from .reporters import problem_line, sorted_problems
-
-    if output == "":
-        fail("--output: empty file name")
-    if game is not None:
-        _game(game)
-    _encoding(encoding)
-    paths = _inputs(files)
-    workers = _jobs(jobs, scheduler, scheduler_timeout)
-    _tablebase_file(tablebase)
-    task = AnnotateTask(to, Limits(depth, nodes, time), game, tablebase, _proof_files(proof))
-    errors = 0
-    totals = _AnnotateTotals()
-    progress = _AnnotateProgress(totals) if not quiet and sys.stderr.isatty() else None
-    try:
-        if progress is not None:
-            watch_positions(progress.position)
-        with GameOutput(output, to) as out:
-            for path in paths:
-                found = 0
-                if progress is not None:
-                    progress.file(path)
-                for name, index, picked in answers([path], encoding, task, workers):
-                    found += 1
-                    totals.add(picked)
-                    if progress is not None:
-                        progress.game(index)
-                    problems = [problem_line(name, problem) for problem in sorted_problems(picked.problems)]
-                    errors += sum(problem.severity == "error" or problem.code == "pmn-inexact"
-                                  for problem in picked.problems)
-                    if picked.unwritable is not None:
-                        line, reason = picked.unwritable
-                        problems.append(f"{name}:{line}:0: error: unwritable: game {index}: {reason}")
-                        errors += 1
-                    if problems:
-                        _above(progress, "\n".join(problems))
-                    if picked.unwritable is None:
-                        out.add(picked)
-                if not found:
-                    from notation.record import Problem
-
-                    name = "<stdin>" if path == "-" else path
-                    _above(progress, problem_line(name, Problem("error", "no-games", "no game in the input", 1, 1)))
-                    errors += 1
-            refuse_damaged_input(output, paths, errors, force)  # (inside the block: the temporary file is dropped)
-    except (InputError, XMLArchiveError) as error:
-        if progress is not None:
-            progress.clear()
-        _read_failed(error)
-    finally:
-        if progress is not None:
-            watch_positions(None)
-            progress.clear()
-    if not quiet:
-        typer.echo(totals.summary(), err=True)
-    if errors:
-        raise typer.Exit(1)
+app.command(short_help="Add the engine's proven results to the games.")(_later("annotate", "annotate"))
 
 
-class _NotWritten(Exception):
-    """``convert -o FILE`` left FILE as it was, as an input could not be read."""
-
-
-class _AnnotateTotals:
-    """What ``annotate`` did so far, for its progress line and summary."""
-
-    def __init__(self) -> None:
-        self.games = self.searched = self.proven = self.marks = self.nodes = 0
-
-    def add(self, picked: Any) -> None:
-        self.games += 1
-        self.searched += getattr(picked, "searched", 0)
-        self.proven += getattr(picked, "proven", 0)
-        self.marks += getattr(picked, "marks", 0)
-        self.nodes += getattr(picked, "nodes", 0)
-
-    def summary(self) -> str:
-        """``2 games, 16 positions searched (4,021 nodes), 15 proven, 9 marks added``."""
-        return (f"{_counted(self.games, 'game')}, {_counted(self.searched, 'position')} searched "
-                f"({self.nodes:,} node{'' if self.nodes == 1 else 's'}), {self.proven} proven, "
-                f"{_counted(self.marks, 'mark')} added")
-
-
-class _AnnotateProgress(_StatusLine):
-    """``annotate`` under way, on one line of standard error (a terminal),
-    written over: the input and game being annotated, the position being
-    searched when the work is done in this process, and the totals."""
-
-    def __init__(self, totals: _AnnotateTotals) -> None:
-        import time
-
-        super().__init__()
-        self.totals = totals
-        self.started = time.monotonic()
-        self.name = ""
-        self.started_games = 0
-
-    def file(self, path: str) -> None:
-        import os
-
-        self.name = "<stdin>" if path == "-" else os.path.basename(path)
-        self.started_games = 0
-
-    def position(self, done: int, total: int) -> None:
-        """Told by the annotation, in this process (the games of a batch are
-        annotated before any is written)."""
-        if done == 1:
-            self.started_games += 1
-        self.show(f"{self.name} game {self.started_games}, position {done} of {total}")
-
-    def game(self, number: int) -> None:
-        self.show(f"{self.name}, {_counted(number, 'game')} done")
-
-    def show(self, doing: str) -> None:
-        import time
-
-        totals = self.totals
-        self.write(f"annotating: {doing}; {totals.searched:,} positions searched, "
-                   f"{totals.proven:,} proven, {totals.marks:,} marks, {time.monotonic() - self.started:.1f} s")
-
-
-def _above(progress: Optional[_AnnotateProgress], lines: str) -> None:
-    """Lines on standard error, above the progress line if there is one."""
-    if progress is not None:
-        progress.clear()
-    typer.echo(lines, err=True)
-
-
-class _Conversion:
-    """The games of a ``convert`` run as they are written to ``output``, and
-    the errors counted on the way (each game's problems on standard error)."""
-
-    def __init__(self, paths: list[str], encoding: str, options: Options, jobs: int | Cluster,
-                 progress: Optional[_Progress], output: Optional[str], force: bool) -> None:
-        self.paths, self.encoding, self.options, self.jobs = paths, encoding, options, jobs
-        self.progress, self.output, self.force = progress, output, force
-        self.errors = 0
-        #: Inputs that could not be read (2) or were broken XML (1), as exit statuses.
-        self.unreadable: list[int] = []
-
-    def status(self) -> int:
-        """The exit status so far: 2 when an input could not be read, 1 for
-        problems (a broken XML document among them), else 0."""
-        return max(self.unreadable, default=1 if self.errors else 0)
-
-    def results(self) -> Iterator[GameResult]:
-        """Every game's result; an input that cannot be read is told in one
-        line (as validate tells it) and the next input is read."""
-        from .inputs import InputError
-
-        for path, result in _results(self.paths, self.encoding, self.options, self.jobs, self.progress):
-            if isinstance(result, Exception):
-                self.unreadable.append(2 if isinstance(result, InputError) else 1)
-                typer.echo(f"mancala: error: {result}", err=True)
-                continue
-            self.errors += result.errors
-            for line in result.diagnostics:
-                typer.echo(line, err=True)
-            yield result
-
-    def keep_damaged_input(self) -> None:
-        """Raised inside the output block, so the temporary file is dropped:
-        ``-o`` is not written when an input could not be read (to its end),
-        nor replaces an input with errors."""
-        from .inputs import refuse_damaged_input
-
-        if self.unreadable and self.output not in (None, "-"):
-            raise _NotWritten(f"{self.output}: not written, as an input could not be read")
-        refuse_damaged_input(self.output, self.paths, self.errors, self.force)
-
-    def write_text(self, to: str) -> None:
-        """PMN (games a blank line apart) or JSON Lines."""
-        from .inputs import atomic_output
-
-        with atomic_output(self.output) as stream:
-            first = True
-            for result in self.results():
-                if to == "pmn" and not first:
-                    stream.write("\n")
-                stream.write(result.out)
-                first = False
-            self.keep_damaged_input()
-
-    def write_xml(self, positions: bool) -> None:
-        """One XML archive; a game it cannot hold is left out and counted as an error."""
-        from notation.xml import XMLArchiveError, write_archive
-
-        from .inputs import atomic_output
-
-        starts: dict[int, Optional[str]] = {}
-
-        def records() -> Iterator[GameRecord]:
-            for result in self.results():
-                if result.record is not None:
-                    starts[id(result.record)] = result.start
-                    yield result.record
-
-        def refused(error: XMLArchiveError) -> None:
-            self.errors += 1  # the game is left out, the others are written
-            typer.echo(f"{error.file or '-'}:{error.line or 0}:0: error: unwritable: {error.reason}",
-                       err=True)
-
-        with atomic_output(self.output, binary=True) as stream:
-            write_archive(records(), stream, positions=positions,
-                          start=lambda record: starts.pop(id(record), None), refused=refused)
-            self.keep_damaged_input()
-
-
-app.command(short_help="Draw a position, a game sheet or a game page.")(render)
+app.command(short_help="Draw a position, a game sheet or a game page.")(_later("render", "render"))
 
 
 # -- archives: filter, split, stats ------------------------------------------------
 
-TO_OPTION = typer.Option("pmn", "--to", "-t", parser=choice("--to", TARGETS), metavar=choices_metavar(TARGETS),
-                         autocompletion=completion(TARGETS), help="Format of the games written (canonical, as convert writes them).")
+
+app.command("filter", short_help="Write the games that match the criteria given.")(_later("filter", "filter_games"))
 
 
-def _criterion(option: str, parse: Callable[..., Any], *args: Any) -> Any:
-    """``parse(*args)``, with a bad criterion a usage error naming ``option``."""
-    from ..archives import BadCriterion
-
-    try:
-        return parse(*args)
-    except BadCriterion as error:
-        fail(f"{option}: {error}")
+app.command(short_help="Write the games in files of N games each.")(_later("split", "split"))
 
 
-def _where(text: Optional[str]):
-    """The criteria of ``--where``, a bad expression a usage error."""
-    from ..archives import Criteria
-    from ..errors import BadQuery
-
-    try:
-        return Criteria.where(text) if text is not None else Criteria()
-    except BadQuery as error:
-        fail(f"--where: {error}")
+app.command(short_help="Summarise an archive: lengths, results, openings.")(_later("stats", "stats"))
 
 
-def _read_failed(error: Exception) -> NoReturn:
-    """An input that cannot be read at all: exit 2 for I/O, 1 for a broken XML archive."""
-    from .inputs import InputError
+from .tablebase import tablebase_app  # noqa: E402  (``mancala tablebase``, after the commands above)
 
-    fail(str(error), 2 if isinstance(error, InputError) else 1)
-
-
-@app.command("filter", short_help="Write the games that match the criteria given.")
-def filter_games(
-    files: Optional[list[str]] = FILES_ARGUMENT,
-    game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", autocompletion=GAME_COMPLETION,
-                                       help="Games of this game id (Game tag)."),
-    tag: Optional[list[str]] = typer.Option(None, "--tag", metavar="NAME=REGEX",
-                                            help="The tag's value matches REGEX (Python re.search); repeatable, "
-                                                 "all must match."),
-    result: Optional[str] = _choice_option(None, "--result", values=("1-0", "0-1", "1/2-1/2", "*"),
-                                           help="The recorded result."),
-    min_plies: Optional[int] = _int_option(None, "--min-plies", low=0, help="At least N main-line moves."),
-    max_plies: Optional[int] = _int_option(None, "--max-plies", low=0, help="At most N main-line moves."),
-    reaches: Optional[list[str]] = typer.Option(None, "--reaches", metavar="POSITION",
-                                                help="The start or a main-line position has these holes, "
-                                                     "reserved holes, side to move and banks (the move number "
-                                                     "is ignored); repeatable, any may match."),
-    opening: Optional[str] = typer.Option(None, "--opening", metavar="MOVES",
-                                          help="The main line starts with these moves (\"c1 b2 d1\", any "
-                                               "coordinate style, marks optional)."),
-    valid: bool = typer.Option(False, "--valid", help="Games validate finds no error in."),
-    invalid: bool = typer.Option(False, "--invalid", help="Games validate finds an error in."),
-    where: Optional[str] = typer.Option(None, "--where", metavar="EXPR", help=WHERE_HELP),
-    dedupe: bool = typer.Option(False, "--dedupe", help="Drop a game whose game id, start position and "
-                                                        "main-line moves equal an earlier written game's."),
-    duplicates: Optional[str] = typer.Option(None, "--duplicates", metavar="FILE",
-                                             help="Write the games --dedupe drops here (atomically)."),
-    invert: bool = typer.Option(False, "--invert", "-v", help="Write the games that do not match."),
-    count: bool = typer.Option(False, "--count", "-c", help="Print only the number of games that would be written."),
-    to: str = TO_OPTION,
-    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write here (atomically) instead of stdout."),
-    encoding: str = ENCODING_OPTION,
-    jobs: int = JOBS_OPTION,
-    scheduler: Optional[str] = SCHEDULER_OPTION,
-    scheduler_timeout: float = SCHEDULER_TIMEOUT_OPTION,
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
-    force: bool = typer.Option(False, "--force", help="Replace an input that has errors when -o or --duplicates "
-                                                      "names it."),
-) -> None:
-    """Write the games that match every criterion given, in input order.
-
-    Problems found while reading go to standard error (exit 1); games are
-    judged and written all the same.
-
-    Example: mancala filter examples/kingulu-tournament.pmn --where 'tag.South ~ "^Amani" and result = "0-1"'
-    """
-    from ..archives import BadCriterion, Criteria, DigestSet, FilterTask, RegexTimeout, known_game
-    from ..errors import BadQuery
-    from .archiving import GameOutput, Problems, answers
-
-    for option, value in (("--output", output), ("--duplicates", duplicates)):
-        if value == "":
-            fail(f"{option}: empty file name")
-    if game is not None:
-        _criterion("--game", known_game, game)
-    if valid and invalid:
-        fail("give --valid or --invalid, not both")
-    if min_plies is not None and max_plies is not None and min_plies > max_plies:
-        fail(f"--min-plies {min_plies} is more than --max-plies {max_plies}")
-    if duplicates is not None and not dedupe:
-        fail("--duplicates needs --dedupe")
-    if count and output is not None:
-        fail("--count prints a number: give --count or -o, not both")
-    if duplicates is not None and output not in (None, "-") and (duplicates == output or _same_file(duplicates, output)):
-        fail("--duplicates and -o name the same file")
-    if duplicates == "-" and output in (None, "-"):
-        fail(f"--duplicates - and the {'count' if count else 'games written'} would both go to standard output: "
-             f"give --duplicates FILE{'' if count else ' or -o FILE'}")
-    try:
-        criteria = Criteria.from_options(game=game, tags=tag or (), result=result, min_plies=min_plies,
-                                         max_plies=max_plies, reaches=reaches or (), opening=opening,
-                                         valid=True if valid else False if invalid else None, where=where)
-    except BadCriterion as error:
-        fail(str(error))
-    except BadQuery as error:
-        fail(f"--where: {error}")
-    _encoding(encoding)
-    task = FilterTask(criteria, to, invert, dedupe, write=not count or duplicates is not None)
-    paths = _inputs(files)
-    workers = _jobs(jobs, scheduler, scheduler_timeout)
-    problems = Problems()
-    seen = DigestSet()
-    written = 0
-    from notation.errors import XMLArchiveError
-
-    from .inputs import InputError, refuse_damaged_input
-
-    progress = _Progress() if _Progress.wanted(quiet) else None
-    try:
-        with contextlib.ExitStack() as stack:
-            out = None if count else stack.enter_context(GameOutput(output, to))
-            dropped = None if duplicates is None else stack.enter_context(GameOutput(duplicates, to))
-            if progress is not None:
-                stack.enter_context(progress)
-            for name, index, picked in answers(paths, encoding, task, workers, progress):
-                problems.report(name, index, picked)
-                if not picked.selected or picked.unwritable is not None:
-                    continue
-                if picked.digest is not None and not seen.add(picked.digest):  # (with --dedupe)
-                    if dropped is not None:
-                        dropped.add(picked)
-                    continue
-                written += 1
-                if out is not None:
-                    out.add(picked)
-            # (inside the blocks: their temporary files are dropped)
-            for target in (output, duplicates):
-                refuse_damaged_input(target, paths, problems.errors, force)
-    except (InputError, XMLArchiveError) as error:
-        _read_failed(error)
-    except RegexTimeout as error:
-        fail(f"{'--where' if where is not None and not tag else '--tag'}: {error}")
-    if count:
-        typer.echo(str(written))
-    if problems.errors:
-        raise typer.Exit(1)
-
-
-#: How split names its files: five digits at least, then the format's suffix.
-SPLIT_SUFFIXES = {"pmn": "pmn", "json": "jsonl", "xml": "xml"}
-
-
-@app.command(short_help="Write the games in files of N games each.")
-def split(
-    files: Optional[list[str]] = FILES_ARGUMENT,
-    games: int = _int_option(..., "--games", "-n", low=1, help="Games per file."),
-    out_dir: str = typer.Option(..., "--out-dir", metavar="DIR", help="Folder of the files (created when missing)."),
-    where: Optional[str] = typer.Option(None, "--where", metavar="EXPR", help=WHERE_HELP),
-    to: str = TO_OPTION,
-    encoding: str = ENCODING_OPTION,
-    jobs: int = JOBS_OPTION,
-    scheduler: Optional[str] = SCHEDULER_OPTION,
-    scheduler_timeout: float = SCHEDULER_TIMEOUT_OPTION,
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
-) -> None:
-    """Write the games in files of N games each: DIR/00001.pmn, DIR/00002.pmn …
-
-    The files of an earlier split into DIR that this one did not write are
-    removed. Problems found while reading go to standard error (exit 1).
-
-    Example: mancala split examples/kingulu-tournament.pmn --games 2 --out-dir parts
-    """
-    import os
-
-    from notation.errors import XMLArchiveError
-
-    from ..archives import FilterTask
-    from .archiving import GameOutput, Problems, answers
-    from .inputs import InputError, names_input
-
-    if out_dir == "":
-        fail("--out-dir: empty folder name")
-    criteria = _where(where)
-    _encoding(encoding)
-    paths = _inputs(files)
-    workers = _jobs(jobs, scheduler, scheduler_timeout)
-    suffix = SPLIT_SUFFIXES[to]
-    problems = Problems()
-    written: set[str] = set()
-    _make_out_dir(out_dir)
-    progress = _Progress() if _Progress.wanted(quiet) else None
-    try:
-        with progress or contextlib.nullcontext(), contextlib.ExitStack() as stack:
-            current: Optional[GameOutput] = None
-            for name, index, picked in answers(paths, encoding, FilterTask(criteria, target=to), workers, progress):
-                problems.report(name, index, picked)
-                if not picked.selected or picked.unwritable is not None:
-                    continue
-                if current is None or current.games == games:
-                    stack.close()
-                    file_name = f"{len(written) + 1:05d}.{suffix}"
-                    path = os.path.join(out_dir, file_name)
-                    if names_input(path, paths):
-                        fail(f"{path}: is an input file; not replaced")
-                    current = stack.enter_context(GameOutput(path, to))
-                    written.add(file_name)
-                current.add(picked)
-    except (InputError, XMLArchiveError) as error:
-        _read_failed(error)
-    def kept(name: str) -> bool:  # written now, or an input
-        return name in written or names_input(os.path.join(out_dir, name), paths)
-
-    _remove_stale(out_dir, r"[0-9]{5,}\.(?:pmn|jsonl|xml)", kept, None)
-    if problems.errors:
-        raise typer.Exit(1)
-
-
-@app.command(short_help="Summarise an archive: lengths, results, openings.")
-def stats(
-    files: Optional[list[str]] = FILES_ARGUMENT,
-    depth: int = _int_option(2, "--depth", "-d", low=0, high=100, help="Openings up to this many plies."),
-    format: str = _choice_option("text", "--format", "-f", values=("text", "json"),
-                                 help="text (aligned tables), or json (one object)."),
-    where: Optional[str] = typer.Option(None, "--where", metavar="EXPR", help=WHERE_HELP),
-    encoding: str = ENCODING_OPTION,
-    jobs: int = JOBS_OPTION,
-    scheduler: Optional[str] = SCHEDULER_OPTION,
-    scheduler_timeout: float = SCHEDULER_TIMEOUT_OPTION,
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
-) -> None:
-    """Summarise an archive: games and invalid games; per game the plies
-    (least, median, most, mean), the recorded results and the engine's
-    endings of the valid games, and the openings up to DEPTH plies with
-    South's score (a win 1, a draw ½, over finished games).
-
-    Example: mancala stats examples/kingulu-tournament.pmn --depth 1
-    """
-    import json as _json
-
-    from notation.errors import XMLArchiveError
-
-    from ..archives import StatsTask, Summary
-    from .archiving import answers
-    from .inputs import InputError
-
-    criteria = _where(where)
-    _encoding(encoding)
-    paths = _inputs(files)
-    workers = _jobs(jobs, scheduler, scheduler_timeout)
-    summary = Summary()
-    progress = _Progress() if _Progress.wanted(quiet) else None
-    try:
-        with progress or contextlib.nullcontext():
-            for _, _, figures in answers(paths, encoding, StatsTask(depth, criteria), workers, progress):
-                summary.add(figures)
-    except (InputError, XMLArchiveError) as error:
-        _read_failed(error)
-    if format == "json":
-        typer.echo(_json.dumps(summary.as_json()))
-    else:
-        sys.stdout.write(summary.as_text())
-
-
-from . import tablebase as _tablebase  # noqa: E402,F401  (registers ``mancala tablebase``)
+app.add_typer(tablebase_app, name="tablebase", short_help="Build endgame tables (kimasai-klamroth).")

@@ -11,7 +11,7 @@ import typer
 from ..diagrams.text import FROM_POSITION, _FromPosition
 from ..positions import parse_position
 from ..rules.core import Game, InvalidPosition, Move, Outcome, Position
-from .common import counted, fail, make_out_dir, read_input, remove_stale
+from .options import counted, fail, make_out_dir, read_input, remove_stale
 
 if TYPE_CHECKING:
     from ..checking import Replay
@@ -104,7 +104,7 @@ class Drawing:
         standard output, or atomically to a file."""
         to_stdout = path is None or path == "-"
         if not to_stdout and not self.force and self.source is not None:
-            from .inputs import names_input
+            from ..files.output import names_input
 
             if names_input(path, [self.source]):
                 fail(f"{path}: is the input file; not replaced (--force replaces it)")
@@ -121,7 +121,8 @@ class Drawing:
             stream.write(data)  # type: ignore[arg-type]
             stream.flush()
             return
-        from .inputs import InputError, atomic_output
+        from ..files.output import atomic_output
+        from ..files.sources import InputError
 
         try:
             with atomic_output(path, binary=isinstance(data, bytes)) as stream:
@@ -136,7 +137,7 @@ def read_for_render(path: str, index: int, encoding: str, game: Optional[str]) -
     from notation.errors import XMLArchiveError
 
     from ..checking import replay
-    from .inputs import STDIN_NAME, InputError
+    from ..files.sources import STDIN_NAME, InputError
     from .reporters import problem_line
 
     try:
@@ -186,13 +187,12 @@ class Plies:
 
     def move_words(self, k: int) -> str:
         """``12... c2x4``: the move that led to ply ``k`` (not 0)."""
-        from notation.coords import format_move
+        from notation.coords import format_move, move_label
 
         pos, move = self.states[k]
         assert move is not None
         before = self.states[k - 1][0]
-        number = f"{before.move_number}." if before.side == "S" else f"{before.move_number}..."
-        return f"{number} {format_move(self.rules.board, move, 'algebraic', before.side)}"
+        return f"{move_label(before.move_number, before.side)} {format_move(self.rules.board, move, 'algebraic', before.side)}"
 
     def caption(self, k: int) -> Optional[list[str]]:
         """The ``--caption`` of ply ``k``: the game and the players, then the
@@ -268,7 +268,7 @@ def write_positions(drawing: Drawing, rules: Game, path: str, out_dir: str) -> N
     that this one did not write are removed."""
     import os
 
-    from .inputs import InputError, numbered_lines, open_source
+    from ..files.sources import InputError, numbered_lines, open_source
 
     suffix = drawing.suffix
     drawn = LineNumbers()

@@ -1,51 +1,42 @@
-"""Checking and converting many games: streaming in batches, optionally over
-several processes, with the output in input order.
+"""Checking and converting many games: batches of games
+(:mod:`mancala_cli.files.batches`) processed in this process or over
+several worker processes, with the output in input order.
 
-The input is cut into games at the one boundary the PMN reader always
-honours (a blank line followed by a line that starts with ``[``), or, for
-games without tags, where the reader is between games; batches of games
-are read, replayed and formatted by :func:`process_batch`, in this process
-(``jobs=1``) or in worker processes, and the results are numbered
-(:func:`number`) and written in input order. Both paths run the same code,
-so ``--jobs 2`` gives the same bytes as ``--jobs 1``. At most ``2 × jobs``
-batches are in flight, so memory stays flat whatever the input size.
-:func:`read_records` reads an input the same way for ``render``.
+Batches of games are read, replayed and formatted by
+:func:`~mancala_cli.files.batches.process_batch`, in this process
+(``jobs=1``) or in worker processes (:class:`WorkerPool`), and the results
+are numbered (:func:`number`) and written in input order. Both paths run
+the same code, so ``--jobs 2`` gives the same bytes as ``--jobs 1``. At
+most ``2 × jobs`` batches are in flight, so memory stays flat whatever the
+input size.
 """
 from __future__ import annotations
 
-import bisect
 import contextlib
 import dataclasses
-import gc
 import itertools
 import os
 import pickle
-import re
 import signal
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NoReturn, Protocol
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from notation.grammar import TAG_LINE_RE, TOKEN_RE
-from notation.pmn import MAX_GAME_LINES, MAX_GAME_TEXT, read_games, unheld, write_game
-from notation.position import format_position
 from notation.record import GameRecord, Problem
 
-from .inputs import MAX_ENCODING_PROBLEMS, STOP_SIGNALS, Source, cap_encoding_problems, sniff
-from .streams import CommandError, live
-from .reporters import game_report, problem_line, report_line, sorted_problems
 from ..checking import Replay, replay
+from ..files import STOP_SIGNALS
+from ..files.batches import Batch, Task, batches, fewer_collections, process_batch
+from ..files.sources import Source, sniff
+from .reporters import game_report, problem_line, report_line, sorted_problems
+from .streams import CommandError, live
 
 if TYPE_CHECKING:
-    from .cluster import Cluster, DaskExecutor
     from ..archives import Criteria
-
-#: Lines of PMN per batch (about 100 games of typical length).
-BATCH_LINES = 600
-#: Characters per batch: a batch is also full when its lines hold this many.
-BATCH_CHARS = 1 << 20
+    from ..files.writing import GameFormat, WrittenGame
+    from .cluster import Cluster, DaskExecutor
 
 
 @dataclass(frozen=True)
@@ -66,20 +57,29 @@ class Options:
         :class:`Task` of validate and convert)."""
         return process_record(self, record)
 
+    @property
+    def writing(self) -> GameFormat:
+        """How convert writes the games."""
+        from ..files.writing import GameFormat
+
+        return GameFormat(self.target, self.coords, self.positions)
+
 
 @dataclass
 class GameResult:
-    """One game's output: text for standard output, diagnostics, counts, and
-    for XML the record. ``index`` is the game's number in its input, given by
-    :func:`number` in input order; validate's JSON line is finished there."""
+    """One game's output: validate's text for standard output, diagnostics,
+    counts, and convert's game as written (``written``). ``index`` is the
+    game's number in its input, given by :func:`number` in input order;
+    validate's JSON line is finished there."""
 
     out: str
     diagnostics: list[str] = field(default_factory=list)
     moves: int = 0
     errors: int = 0
     warnings: int = 0
-    record: GameRecord | None = None
-    start: str | None = None
+    written: WrittenGame | None = None
+    #: The input the game comes from (convert: its records' file).
+    file: str | None = None
     #: How many games this result stands for (0 for an input without games).
     record_count: int = 1
     index: int | None = None
@@ -88,379 +88,6 @@ class GameResult:
     ascii: bool = False
     #: Not one of the games asked for (``validate --where``): nothing to print or count.
     skipped: bool = False
-
-
-@dataclass
-class Batch:
-    """Lines of one input (``pmn`` or ``json``) that hold whole games."""
-
-    kind: str
-    file: str
-    first_line: int
-    lines: list[str]
-    problems: list[Problem]
-    size: int = 0
-
-
-def batches(lines: Iterable[str], kind: str, file: str, pending: list[Problem],
-            size: int = BATCH_LINES) -> Iterator[Batch]:
-    """Cut decoded lines into batches that end at a game boundary.
-
-    ``pending`` is the list the decoder appends its problems to; each batch
-    takes the problems found while its lines were read. A PMN batch ends
-    before a ``[`` line that follows a blank line; when no such line comes
-    within ``size`` more lines (games without tags), before the first line
-    where the reader is between games (see :class:`_Between`).
-    """
-    chunk: list[str] = []
-    chars = 0
-    first = 1
-    number = 0
-    blank_before = True
-    pmn = kind == "pmn"
-    between: _Between | None = None
-    passing: _Passing | None = None  # the rest of a game too long, passed over
-    raw = 0  # lines as the decoder counts them (for its problems: it takes no CR for a line end)
-    game_line = 1  # where the game being read starts, so counted (known while between is followed)
-    thin_at = _FEW_PROBLEMS  # the pending problems are thinned when there are more
-    for line in lines:
-        number += 1
-        raw += 1
-        if pmn and (passing is not None or not chunk):
-            if passing is not None and not passing.resumes(line):
-                # The reader passes these lines over: they are not kept
-                # (their encoding problems are the game's, which has its error).
-                if pending:
-                    pending[:] = [p for p in pending if p.code != "encoding"]
-                if "\r" in line:
-                    number += _extra_lines(line)
-                continue
-            if passing is None and not line.strip() and "\r" not in line and line[:1] != "\ufeff":
-                # blank lines between games are not kept either
-                first = number + 1
-                blank_before = True
-                continue
-            if passing is not None:
-                passing = None
-                first = number
-                blank_before = True
-            elif number > 1 and line[:1] == "\ufeff":
-                # (a reader drops a BOM from the first line of a batch only:
-                # the blank line passed over before it comes first)
-                chunk.append("\n")
-                first = number - 1
-        if len(chunk) >= size or chars >= BATCH_CHARS:
-            if not pmn or _game_starts(line, blank_before, between):
-                yield _batch(kind, file, first, chunk, pending)
-                chunk = []
-                chars = 0
-                first = number
-                between = None
-                thin_at = _FEW_PROBLEMS
-                if pmn and not line.strip() and "\r" not in line:  # (blank lines between games are not kept)
-                    first = number + 1
-                    blank_before = True
-                    continue
-            elif pmn and between is None and (len(chunk) >= 2 * size or chars >= 2 * BATCH_CHARS):
-                between = _Between()
-                for old in chunk:
-                    between.feed(old)
-        chunk.append(line)
-        chars += len(line)
-        blank_before = not line.strip()
-        if between is not None:
-            games = between.games
-            between.feed(line)
-            if between.games != games:
-                game_line = raw
-            if between.over:  # the reader passes the rest of this game over: the batch ends here
-                passing = _Passing(between.prev_blank)
-        elif pmn and (chars > MAX_GAME_TEXT or len(chunk) > MAX_GAME_LINES or len(pending) > _FEW_PROBLEMS):
-            between = _Between()  # (a game may be too long, or hold very many problems: follow the reader)
-            game_line = k = raw - len(chunk) + 1
-            for old in chunk:
-                games = between.games
-                between.feed(old)
-                if between.games != games:
-                    game_line = k
-                k += 1
-            if between.over:
-                passing = _Passing(between.prev_blank)
-        if between is not None and len(pending) > thin_at:
-            _thin(pending, game_line)
-            thin_at = len(pending) + _FEW_PROBLEMS
-        if pmn and "\r" in line:  # the reader counts a CR inside a line as a line end
-            number += _extra_lines(line)
-        if passing is not None:
-            yield _batch(kind, file, first, chunk, pending)
-            chunk = []
-            chars = 0
-            between = None
-            thin_at = _FEW_PROBLEMS
-    if chunk or pending:  # a first line too long to read leaves only its problem
-        yield _batch(kind, file, first, chunk, pending)
-
-
-#: Decoding problems held for a batch before those of its last game are
-#: thinned (a game reports at most MAX_ENCODING_PROBLEMS of them).
-_FEW_PROBLEMS = 4 * MAX_ENCODING_PROBLEMS
-
-
-def _thin(pending: list[Problem], game_line: int) -> None:
-    """Keep, of the encoding problems on the lines of the game that starts
-    on line ``game_line`` (as the decoder counts lines; the last problems:
-    they come in line order), the first ones that game reports (and the
-    one that says there are more)."""
-    k = len(pending)
-    while k and (pending[k - 1].line or 0) >= game_line:
-        k -= 1
-    seen = 0
-    kept = []
-    for problem in pending[k:]:
-        if problem.code == "encoding":
-            seen += 1
-            if seen > MAX_ENCODING_PROBLEMS + 1:
-                continue
-        kept.append(problem)
-    pending[k:] = kept
-
-
-def _extra_lines(line: str) -> int:
-    """The lines the reader counts in ``line`` but one (it takes a CR inside a line for a line end)."""
-    return len(_LINE_BREAK.split(_without_end(line))) - 1 if "\r" in line else 0
-
-
-class _Passing:
-    """Follows the reader while it passes over the rest of a game too long
-    (notation.pmn.MAX_GAME_TEXT): up to a line that starts with ``[`` after
-    a blank line."""
-
-    def __init__(self, prev_blank: bool) -> None:
-        self.prev_blank = prev_blank
-
-    def resumes(self, raw: str) -> bool:
-        """Whether the reader reads ``raw`` (a new game starts in it)."""
-        if "\r" not in raw and "[" not in raw:  # (most lines: only whether it is blank matters)
-            self.prev_blank = not raw.strip()
-            return False
-        text = _without_end(raw)
-        for line in (_LINE_BREAK.split(text) if "\r" in text or "\n" in text else (text,)):
-            if not line.strip():
-                self.prev_blank = True
-                continue
-            if self.prev_blank and _TAG_START(line):
-                return True
-            self.prev_blank = False
-        return False
-
-
-def _game_starts(line: str, blank_before: bool, between: _Between | None) -> bool:
-    """Whether a PMN batch may end before ``line``: a ``[`` line after a blank
-    line, or a line where the reader (followed by ``between``) is between games."""
-    if blank_before and line.lstrip().startswith("["):
-        return True
-    return between is not None and between.clean and line[0] != "\ufeff"
-
-
-_TAG_START = re.compile(r"\s*\[").match
-_TAG_LINE = TAG_LINE_RE.match
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_SCAN = TOKEN_RE.finditer
-#: Movetext without these characters opens no comment and holds no result token.
-_NOTHING_TO_SEE = re.compile(r"[^{;*-]*\Z").match
-
-
-def _without_end(line: str) -> str:
-    """``line`` without its line end, as the reader splits lines (notation.pmn._lines)."""
-    return line[:-2] if line.endswith("\r\n") else line[:-1] if line.endswith(("\n", "\r")) else line
-
-
-class _Between:
-    """Follows the PMN reader's state from the start of a batch (where it is
-    between games) just far enough to know where it is between games again:
-    after a blank line that follows a result token outside comments, as the
-    reader ends a game there. Cutting there gives the same games as reading
-    on. It also counts the text of the game being read as the reader does,
-    to know where the reader passes the rest of a game too long over
-    (notation.pmn.MAX_GAME_TEXT): ``over``."""
-
-    def __init__(self) -> None:
-        self.phase = "between"  # between | tags | moves | done
-        self.comment = False
-        self.prev_blank = False
-        self.first = True
-        self.lost = False
-        self.size = 0  # the game's characters before the line before
-        self.nlines = 0  # and its lines
-        self.last = 0  # the line before's, with its line end
-        self.over = False
-        self.games = 0  # games started
-
-    @property
-    def clean(self) -> bool:
-        return self.phase == "between" and not self.comment and not self.lost and not self.over
-
-    def _new_game(self) -> None:
-        self.size = self.nlines = 0
-        self.games += 1
-
-    def feed(self, raw: str) -> None:
-        text = _without_end(raw)
-        if self.first:
-            self.first = False
-            text = text.removeprefix("\ufeff")
-        for line in (_LINE_BREAK.split(text) if "\r" in text or "\n" in text else (text,)):
-            self._line(line)
-
-    def _line(self, line: str) -> None:
-        # (as notation.pmn._Reader.run counts a game's text)
-        if self.phase != "between":
-            if not self.over:
-                self.size += self.last
-                self.nlines += 1
-                self.over = self.size > MAX_GAME_TEXT or self.nlines > MAX_GAME_LINES
-            if self.over:
-                if not line.strip():
-                    self.prev_blank = True
-                    return
-                if not (self.prev_blank and _TAG_START(line)):
-                    self.prev_blank = False
-                    return
-                self.over = self.comment = False
-                self.phase = "tags"
-                self._new_game()
-                self.last = len(line) + 1
-                self.prev_blank = False
-                self._tags(line)
-                return
-        self.last = len(line) + 1
-        if self.comment:
-            if not line.strip():
-                self.prev_blank = True
-                return
-            if self.prev_blank and _TAG_START(line):
-                self.comment = False
-                self.phase = "tags"
-                self._new_game()
-                self.prev_blank = False
-                self._tags(line)
-                return
-            self.prev_blank = False
-            close = line.find("}")
-            if close >= 0:
-                self.comment = False
-                self._movetext(line, close + 1)
-            return
-        if not line.strip():
-            if self.phase == "done":
-                self.phase = "between"
-            self.prev_blank = True
-            return
-        is_tag = _TAG_START(line) is not None
-        if self.phase == "between":
-            self.phase = "tags" if is_tag else "moves"
-            self._new_game()
-        elif is_tag and (self.phase != "tags" or self.prev_blank):
-            self.phase = "tags"
-            self._new_game()
-        elif self.phase == "tags" and not is_tag:
-            self.phase = "moves"
-        self.prev_blank = False
-        if self.phase == "tags":
-            self._tags(line)
-        else:
-            self._movetext(line, 0)
-
-    def _tags(self, line: str) -> None:
-        # A line that is not one well-formed tag pair may end in movetext
-        # (the reader's careful scanner): the reader's own scanner says.
-        if _TAG_LINE(line) is None:
-            # what the reader makes of it (tags, then perhaps movetext), as it reads it
-            from notation.pmn import _DONE, _MOVES, _TAGS, _Reader
-
-            reader = _Reader(None)
-            reader.start(1)
-            reader.phase = _TAGS
-            reader.careful_tag_line(line, 1)
-            self.comment = reader.comment is not None
-            self.phase = {_TAGS: "tags", _MOVES: "moves", _DONE: "done"}[reader.phase]
-
-    def _movetext(self, line: str, pos: int) -> None:
-        if _NOTHING_TO_SEE(line, pos):  # no comment, no result: nothing changes
-            return
-        for m in _SCAN(line, pos):
-            kind = m.lastgroup
-            if kind == "RESULT":
-                self.phase = "done"
-            elif kind == "OPENCOMMENT":
-                self.comment = True
-                return
-            elif kind == "LINECOMMENT":
-                return
-
-
-def _batch(kind: str, file: str, first: int, chunk: list[str], pending: list[Problem]) -> Batch:
-    taken = list(pending)
-    pending.clear()
-    return Batch(kind, file, first, chunk, taken, sum(map(len, chunk)))
-
-
-def _attach(records: list[GameRecord], problems: list[Problem]) -> None:
-    """Give each decoding problem to the game whose lines hold it (before
-    the game's own problems), at most :data:`MAX_ENCODING_PROBLEMS` encoding
-    problems a game."""
-    starts = [record.line for record in records]
-    owned: dict[int, list[Problem]] = {}
-    for problem in problems:
-        owner = max(0, bisect.bisect_right(starts, problem.line or 0) - 1)
-        owned.setdefault(owner, []).append(problem)
-    for k, mine in owned.items():
-        records[k].problems[:0] = cap_encoding_problems(mine)
-
-
-def batch_records(batch: Batch) -> list[GameRecord]:
-    """The records of a batch, with the batch's decoding problems attached."""
-    if batch.kind == "json":
-        from notation.jsonl import json_records
-
-        records = list(json_records(batch.lines, batch.file, batch.first_line))
-    else:
-        records = list(read_games(batch.lines, batch.file, batch.first_line))
-    if batch.problems:
-        if not records:
-            records = [GameRecord(file=batch.file, line=batch.first_line)]
-        _attach(records, batch.problems)
-    return records
-
-
-class Task(Protocol):
-    """Work of a command on every game (:class:`Options` for validate and
-    convert, ``filter``, ``stats``, ``annotate``): plain data, sent to the
-    workers, whose ``process`` gives each game's answer."""
-
-    def process(self, record: GameRecord) -> Any: ...
-
-
-def process_batch(task: Task, batch: Batch) -> list[Any]:
-    """Every game of a batch read and given to ``task``."""
-    return [task.process(record) for record in batch_records(batch)]
-
-
-def read_records(source: Source, kind: str | None = None) -> Iterator[GameRecord]:
-    """Every record of one input (XML, JSON Lines or PMN: ``kind``, or by
-    content), read as validate and convert read them, numbered from 1
-    (``index``). Raises InputError or XMLArchiveError."""
-    kind = kind or sniff(source)
-    if kind == "xml":
-        from notation.xml import read_archive
-
-        records: Iterable[GameRecord] = read_archive(source.stream, file=source.name)
-    else:
-        records = (record for batch in batches(source.lines(), kind, source.name, source.problems)
-                   for record in batch_records(batch))
-    for n, record in enumerate(records, 1):
-        record.index = n
-        yield record
 
 
 def results(source: Source, options: Options, jobs: int | Cluster = 1,
@@ -492,30 +119,6 @@ def task_results(source: Source, task: Task, jobs: int | Cluster = 1,
         yield from done
 
 
-#: Allocations between two collections of the youngest generation of
-#: objects while games are processed (Python's default is 700).
-YOUNG_COLLECTIONS = 10_000
-
-
-@contextlib.contextmanager
-def fewer_collections() -> Iterator[None]:
-    """Fewer runs of the collector of reference cycles while games are
-    processed, as before afterwards: the objects alive at the start (the
-    modules, the rules) are left out of its scans, and the youngest
-    generation is collected every :data:`YOUNG_COLLECTIONS` allocations.
-    A game makes a few objects per move, in no cycle (reference counting
-    frees them); with Python's defaults the collector's scans took a tenth
-    of validate's time. Workers forked meanwhile inherit the setting."""
-    threshold = gc.get_threshold()
-    gc.freeze()
-    gc.set_threshold(max(threshold[0], YOUNG_COLLECTIONS), *threshold[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*threshold)
-        gc.unfreeze()
-
-
 def _flat(work: Iterable[tuple[Batch, list[Any]]], advance) -> Iterator[Any]:
     for batch, done in work:
         if advance:
@@ -524,11 +127,8 @@ def _flat(work: Iterable[tuple[Batch, list[Any]]], advance) -> Iterator[Any]:
 
 
 def number(result: GameResult, index: int) -> GameResult:
-    """Give a result its game number: in the record (XML names games by it)
-    and in validate's JSON line."""
+    """Give a result its game number (validate's JSON line shows it)."""
     result.index = index
-    if result.record is not None:
-        result.record.index = index
     if result.report is not None:
         result.out = report_line(result.report, index, ensure_ascii=result.ascii)
         result.report = None
@@ -547,9 +147,9 @@ def process_record(options: Options, record: GameRecord) -> GameResult:
 
 def replay_record(options: Options, record: GameRecord) -> Replay:
     """Replay one record as the command asks (convert rewrites its moves)."""
-    converting = options.command == "convert"
-    return replay(record, options.default_game, fill_positions=converting and options.positions,
-                  fill_marks=converting, coords=options.coords if converting else None)
+    if options.command == "convert":
+        return options.writing.replay(record, options.default_game)
+    return replay(record, options.default_game)
 
 
 def format_result(options: Options, record: GameRecord, report: Replay) -> GameResult:
@@ -568,21 +168,12 @@ def format_result(options: Options, record: GameRecord, report: Replay) -> GameR
             result.out = "".join(problem_line(name, p) + "\n" for p in problems)
         return result
     result.diagnostics = [problem_line(name, p) for p in problems]
-    if options.target == "pmn":
-        result.out = write_game(record)
-        inexact = unheld(record)
-        if inexact:  # what PMN cannot hold: said, and the exit status is 1
-            result.diagnostics += [problem_line(name, p) for p in inexact]
-            result.errors += len(inexact)
-        return result
-    start = format_position(report.game, report.start) if report.game and report.start else None
-    if options.target == "json":
-        from notation.jsonl import record_to_json
-
-        result.out = record_to_json(record, report.game.id if report.game else None, start) + "\n"
-    else:
-        result.record = record
-        result.start = start
+    result.written = options.writing.game(record, report)
+    result.file = record.file
+    inexact = result.written.problems
+    if inexact:  # what PMN cannot hold: said, and the exit status is 1
+        result.diagnostics += [problem_line(name, p) for p in inexact]
+        result.errors += len(inexact)
     return result
 
 

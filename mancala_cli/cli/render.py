@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
-from .common import (ENCODING_OPTION, GAME_COMPLETION, checked_encoding, choice_option, counted, fail, game_rules,
-                     input_files, int_option, position_of, read_input)
+from .options import (ENCODING_OPTION, GAME_COMPLETION, checked_encoding, choice_option, counted, fail, game_rules,
+                     input_paths, int_option, position_of, read_input)
 from .running import usage_error
 
 if TYPE_CHECKING:
@@ -336,7 +336,7 @@ def _replayed(o: RenderOptions, drawing: Drawing) -> tuple[str, Any, Plies]:
 
     if o.game is not None:
         game_rules(o.game)
-    path = drawing.source = o.file or input_files(None)[0]
+    path = drawing.source = o.file or input_paths(None)[0]
     name, report = read_for_render(path, o.index or 1, o.encoding, o.game)
     states = Plies(report)
     if o.caption:
@@ -362,13 +362,13 @@ def draw_page(o: RenderOptions) -> None:
     (its error reported); none left: no page, exit 1."""
     from ..diagrams.page import game_page
     from .drawing import Drawing
-    from .inputs import STDIN_NAME
+    from ..files.sources import STDIN_NAME
     from .reporters import problem_line, sorted_problems
 
     _check_page(o)
     if o.game is not None:
         game_rules(o.game)
-    path = o.file or input_files(None)[0]
+    path = o.file or input_paths(None)[0]
     name = STDIN_NAME if path == "-" else path
     numbered = _page_records(path, name, o)
     page = game_page((record for _, record in numbered), default_game=o.game, flip=o.flip,
@@ -390,7 +390,7 @@ def _page_records(path: str, name: str, o: RenderOptions) -> list[tuple[int, Any
     from notation.errors import XMLArchiveError
 
     from ..diagrams.page import MAX_PAGE_POSITIONS, PageTooLarge, record_positions
-    from .inputs import InputError
+    from ..files.sources import InputError
 
     index = o.index
     records: list[tuple[int, Any]] = []

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from notation.coords import move_label
 from notation.record import Problem
 
 __all__ = ["sorted_problems", "problem_line", "problem_json", "game_report", "report_line", "report_json"]
@@ -33,7 +34,7 @@ def problem_line(path: str, problem: Problem) -> str:
     if problem.ply is not None and problem.move is not None:
         fields = (problem.position or "").split()
         if len(fields) == 4:
-            where = f"{fields[3]}{'.' if fields[1] == 'S' else '...'} {problem.move}: "
+            where = f"{move_label(fields[3], fields[1])} {problem.move}: "
         else:
             where = f"ply {problem.ply} ({problem.move}): "
     text = (f"{path}:{problem.line or 0}:{problem.column or 0}: {problem.severity}: "

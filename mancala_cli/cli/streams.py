@@ -11,6 +11,9 @@ import errno
 import os
 import signal
 import sys
+
+from ..files import STOP_SIGNALS as _STOP_SIGNALS
+
 TYPE_CHECKING = False  # (typing itself is not loaded for this: start-up counts)
 if TYPE_CHECKING:
     from typing import Any, NoReturn
@@ -19,7 +22,7 @@ if TYPE_CHECKING:
 BROKEN_PIPE = 128 + signal.SIGPIPE
 
 #: The signals that stop a command (each ends it as Ctrl-C does).
-STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+STOP_SIGNALS = _STOP_SIGNALS
 
 
 class CommandError(Exception):
@@ -129,3 +132,11 @@ def write_stdout(text: str) -> int:
         error_line(f"mancala: error: {os_error_text(error)}")
         return 2
     return 0
+
+
+def version_line() -> str:
+    """What ``mancala --version`` prints: the version and the core in use."""
+    from .. import __version__
+    from ..rules.selection import CORE
+
+    return f"mancala {__version__} ({CORE} core)"

@@ -9,14 +9,15 @@ import time as _time
 import typer
 
 from ..tablebase import GAME, MAX_STONES, Tablebase, build_bytes, entries, work_bytes
-from .commands import GAME_COMPLETION, _int_option, _size, app, fail
+from .options import GAME_COMPLETION, fail
+from .options import int_option as _int_option
+from .options import size_parser as _size
 
 #: The memory a build may take when none is given (bytes).
 DEFAULT_BUILD_MEMORY = 2 << 30
 
 tablebase_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                             help="Endgame tables of kimasai-klamroth, for solve and annotate --tablebase.")
-app.add_typer(tablebase_app, name="tablebase", short_help="Build endgame tables (kimasai-klamroth).")
 
 
 @tablebase_app.command("build", short_help="Build the table of every position with at most N stones.")

@@ -24,8 +24,8 @@ import re
 from collections.abc import Iterable
 from importlib import resources
 
-from notation.coords import STYLES, format_move, parse_hole
-from notation.record import MOVE, SKIP, GameRecord, Problem, SkipType, Step, Visitor, visit, walk
+from notation.coords import STYLES, format_move, move_label, parse_hole
+from notation.record import MOVE, SKIP, GameRecord, Problem, SkipType, Step, Visitor, copy_record, visit, walk
 
 from ..checking import Replay, replay
 from ..positions import format_position
@@ -134,7 +134,6 @@ def game_page(records: Iterable[GameRecord], *, default_game: str | None = None,
 
 def _page_game(record: GameRecord, default_game: str | None) -> tuple[PageGame | None, Problem | None]:
     """The game of ``record``, or the error that keeps it off the page."""
-    from ..api import copy_record
 
     twin = copy_record(record)
     report = replay(twin, default_game, fill_positions=True)
@@ -196,7 +195,7 @@ class _Tree(Visitor[None]):
         text = format_position(game, after)
         assert text == node.position, (text, node.position)  # (the replay played the same move)
         over = game.outcome(after, history=history) if depth else None
-        number = f"{step.number}." if step.side == "S" else f"{step.number}..."
+        number = move_label(step.number, step.side)
         token = format_move(game.board, move, self.style, step.side, long_form=node.destination is not None)
         self.positions.append(after)
         self.ids[id(node)] = len(self.nodes)
@@ -264,10 +263,8 @@ class _MoveList(Visitor[None]):
         node = step.node
         if node.before:
             self.comment(node.before)
-        if step.side == "S":
-            self.out.append(f'<span class="number">{step.number}.</span>')
-        elif self.number_next:
-            self.out.append(f'<span class="number">{step.number}...</span>')
+        if step.side == "S" or self.number_next:
+            self.out.append(f'<span class="number">{move_label(step.number, step.side)}</span>')
         self.number_next = False
         key = self.ids.get(id(node))
         marks = marks_html(node.glyphs, node.nags)

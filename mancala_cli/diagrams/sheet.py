@@ -35,9 +35,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from notation.coords import format_move
+from notation.coords import format_move, move_label
 
 from ..rules.core import Game, Move, Outcome, Position
+from .fontwidths import text_width as _text_width
 from .svg import BACKGROUND, DEFAULT_STYLE, MARGIN, add_element, board_element, viewbox_size
 from .text import FROM_POSITION, _FromPosition, outcome_of, result_words
 from .tree import Element, tostring
@@ -77,8 +78,7 @@ class Diagram(NamedTuple):
 
 def move_caption(game: Game, before: Position, move: Move) -> str:
     """``12... c2x4``: the move number and the move played in ``before``."""
-    number = f"{before.move_number}." if before.side == "S" else f"{before.move_number}..."
-    return f"{number} {format_move(game.board, move, 'algebraic', before.side)}"
+    return f"{move_label(before.move_number, before.side)} {format_move(game.board, move, 'algebraic', before.side)}"
 
 
 #: The most positions one sheet shows (a page of a book holds a few dozen;
@@ -197,30 +197,6 @@ def sheet_size(game: Game, count: int, *, columns: int, header: str = "") -> tup
     lines = header_lines(header, grid_w)
     sheet_w = max(grid_w, *(2 * MARGIN + _text_width(line, HEADER_SIZE) for line in lines))
     return sheet_w, _top(len(lines)) + rows * cell_h + (rows - 1) * GAP
-
-
-#: DejaVu Sans Bold's advance widths (thousandths of an em) of the
-#: characters 32–126, read from the font shipped for PNG images; a header is
-#: measured with them (other characters count as a full em).
-_BOLD_WIDTHS = (
-    348, 456, 521, 838, 696, 1002, 872, 306, 457, 457, 523, 838, 380, 415, 380, 365, 696, 696, 696, 696,
-    696, 696, 696, 696, 696, 696, 400, 400, 838, 838, 838, 580, 1000, 774, 762, 734, 830, 683, 683, 821,
-    837, 372, 372, 775, 637, 995, 837, 850, 733, 850, 770, 720, 682, 812, 774, 1103, 771, 724, 725, 457,
-    365, 457, 838, 500, 500, 675, 716, 593, 716, 678, 435, 716, 712, 343, 343, 665, 343, 1042, 712, 687,
-    716, 716, 493, 595, 478, 712, 652, 924, 645, 652, 582, 712, 365, 712, 838,
-)
-_BOLD_OTHER = {'·': 380, '–': 500, '—': 1000, '…': 1000}
-
-
-def _text_width(text: str, size: int) -> int:
-    """A header line's width in DejaVu Sans Bold at ``size`` px, rounded up,
-    with 2% to spare (a browser's sans-serif of the same size is no wider
-    for the usual fonts)."""
-    total = 0
-    for char in text:
-        code = ord(char)
-        total += _BOLD_WIDTHS[code - 32] if 32 <= code < 127 else _BOLD_OTHER.get(char, 1000)
-    return -(-total * size * 102 // 100_000)
 
 
 def board_origin(game: Game, index: int, *, columns: int, header_lines: int = 1) -> tuple[int, int]:

@@ -379,7 +379,7 @@ def caption_lines(game: Game, caption: Sequence[str]) -> list[str]:
     """The lines of ``caption`` as drawn: each broken at a `` · `` (or,
     for a part still too wide, at a space) into lines that fit the
     diagram's width (measured in DejaVu Sans Bold, never narrower)."""
-    from .sheet import _text_width
+    from .fontwidths import text_width as _text_width
 
     room = viewbox_size(game)[0] - 2 * MARGIN
     lines: list[str] = []
@@ -398,7 +398,7 @@ def caption_lines(game: Game, caption: Sequence[str]) -> list[str]:
 
 def _words_that_fit(part: str, room: int) -> list[str]:
     """``part``, or the pieces of it broken at spaces where it is wider than ``room``."""
-    from .sheet import _text_width
+    from .fontwidths import text_width as _text_width
 
     if _text_width(part, CAPTION_SIZE) <= room:
         return [part]

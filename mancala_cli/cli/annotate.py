@@ -1,0 +1,226 @@
+"""``mancala annotate``: every game written back with the engine's proven
+results (:class:`mancala_cli.annotating.AnnotateTask`, in this process or
+in worker processes), through the library's record writer."""
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Any, Optional
+
+import typer
+
+from .options import (ENCODING_OPTION, FILES_ARGUMENT, GAME_COMPLETION, JOBS_OPTION, MAX_SOLVE_DEPTH,
+                      SCHEDULER_OPTION, SCHEDULER_TIMEOUT_OPTION, TARGETS, StatusLine, checked_encoding, choice_option,
+                      counted, fail, game_rules, input_paths, int_option, proof_files, read_failed, seconds_parser,
+                      tablebase_file, workers_for)
+
+if TYPE_CHECKING:
+    from ..annotating import AnnotateTask
+    from ..archives import Picked
+    from ..files.writing import RecordWriter
+    from .cluster import Cluster
+
+
+def annotate(
+    files: Optional[list[str]] = FILES_ARGUMENT,
+    depth: Optional[int] = int_option(None, "--depth", "-d", low=1, high=MAX_SOLVE_DEPTH,
+                                      help="Search at most this many moves deep per move."),
+    nodes: Optional[int] = int_option(None, "--nodes", low=1, help="Search at most this many positions per move."),
+    time: float = typer.Option(1.0, "--time", parser=seconds_parser("--time"), metavar="SECONDS",
+                               help="Search for at most this many seconds per move."),
+    to: str = choice_option("pmn", "--to", "-t", values=TARGETS, help="Format of the games written."),
+    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE",
+                                         help="Write here (atomically) instead of stdout."),
+    game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", autocompletion=GAME_COMPLETION,
+                                         help="Game id for records without a Game tag."),
+    encoding: str = ENCODING_OPTION,
+    jobs: int = JOBS_OPTION,
+    scheduler: Optional[str] = SCHEDULER_OPTION,
+    scheduler_timeout: float = SCHEDULER_TIMEOUT_OPTION,
+    force: bool = typer.Option(False, "--force", help="Replace an input that has errors when -o names it."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress line and no summary."),
+    tablebase: Optional[str] = typer.Option(None, "--tablebase", metavar="FILE",
+                                            help="Endgame tables the searches ask (mancala tablebase build)."),
+    proof: Optional[list[str]] = typer.Option(None, "--proof", metavar="FILE",
+                                              help="A proof file (docs/kingulu-proof*.txt.xz) whose results "
+                                                   "fill in what the searches leave unknown; repeatable."),
+) -> None:
+    """Write every game back with the engine's facts for its main line: the
+    start's proven result as a comment; ? or ?? and a move that keeps the
+    result where a move throws a proven win or draw away; ! for the only
+    move that keeps a win. What the limits leave unproven is left alone.
+
+    Invalid games are reported as validate reports them (standard error,
+    exit 1) and written unannotated; so is an input without a game. Each
+    move is searched for at most --time seconds, so a game of N moves takes
+    at most about N times that. On a terminal, standard error shows the
+    work under way; at the end, a summary line: the positions searched, the
+    proven ones and the marks added.
+
+    Example: mancala annotate examples/kingulu-village-match.pmn --time 0.5
+    """
+    from notation.errors import XMLArchiveError
+
+    from ..annotating import AnnotateTask, Limits
+    from ..files.sources import InputError
+
+    if output == "":
+        fail("--output: empty file name")
+    if game is not None:
+        game_rules(game)
+    checked_encoding(encoding)
+    paths = input_paths(files)
+    workers = workers_for(jobs, scheduler, scheduler_timeout)
+    tablebase_file(tablebase)
+    task = AnnotateTask(to, Limits(depth, nodes, time), game, tablebase, proof_files(proof))
+    run = Annotation(task, paths, encoding, workers,
+                     show=not quiet and sys.stderr.isatty())
+    try:
+        run.write(output, force)
+    except (InputError, XMLArchiveError) as error:
+        run.clear()
+        read_failed(error)
+    finally:
+        run.stop()
+    if not quiet:
+        typer.echo(run.totals.summary(), err=True)
+    if run.errors:
+        raise typer.Exit(1)
+
+
+class Annotation:
+    """One ``annotate`` run: its inputs read and annotated game by game, the
+    games written in input order, the problems told on standard error (above
+    the progress line, if any) and counted."""
+
+    def __init__(self, task: AnnotateTask, paths: list[str], encoding: str, jobs: int | Cluster, *,
+                 show: bool) -> None:
+        self.task, self.paths, self.encoding, self.jobs = task, paths, encoding, jobs
+        self.errors = 0
+        self.totals = AnnotateTotals()
+        self.progress = AnnotateProgress(self.totals) if show else None
+
+    def write(self, output: Optional[str], force: bool) -> None:
+        """Every game of every input to ``output`` (atomically; not when an
+        input with errors would be replaced, unless ``force``)."""
+        from ..annotating import watch_positions
+        from ..files.output import refuse_damaged_input
+        from ..files.writing import open_writer
+
+        if self.progress is not None:
+            watch_positions(self.progress.position)
+        with open_writer(output, self.task.target) as out:
+            for path in self.paths:
+                self.one_input(path, out)
+            refuse_damaged_input(output, self.paths, self.errors, force)  # (inside the block: the temporary file is dropped)
+
+    def one_input(self, path: str, out: RecordWriter) -> None:
+        from .archiving import answers
+        from .reporters import problem_line
+
+        found = 0
+        if self.progress is not None:
+            self.progress.file(path)
+        for name, index, picked in answers([path], self.encoding, self.task, self.jobs):
+            found += 1
+            self.one_game(name, index, picked, out)
+        if not found:
+            from notation.record import Problem
+
+            name = "<stdin>" if path == "-" else path
+            above(self.progress, problem_line(name, Problem("error", "no-games", "no game in the input", 1, 1)))
+            self.errors += 1
+
+    def one_game(self, name: str, index: int, picked: Picked, out: RecordWriter) -> None:
+        from .reporters import problem_line, sorted_problems
+
+        self.totals.add(picked)
+        if self.progress is not None:
+            self.progress.game(index)
+        problems = [problem_line(name, problem) for problem in sorted_problems(picked.problems)]
+        self.errors += sum(problem.severity == "error" or problem.code == "pmn-inexact"
+                           for problem in picked.problems)
+        if picked.unwritable is not None:
+            line, reason = picked.unwritable
+            problems.append(f"{name}:{line}:0: error: unwritable: game {index}: {reason}")
+            self.errors += 1
+        if problems:
+            above(self.progress, "\n".join(problems))
+        if picked.game is not None and picked.unwritable is None:
+            out.add(picked.game)
+
+    def clear(self) -> None:
+        if self.progress is not None:
+            self.progress.clear()
+
+    def stop(self) -> None:
+        """No more progress: the line cleared, the annotation no longer watched."""
+        from ..annotating import watch_positions
+
+        if self.progress is not None:
+            watch_positions(None)
+            self.progress.clear()
+
+
+class AnnotateTotals:
+    """What ``annotate`` did so far, for its progress line and summary."""
+
+    def __init__(self) -> None:
+        self.games = self.searched = self.proven = self.marks = self.nodes = 0
+
+    def add(self, picked: Any) -> None:
+        self.games += 1
+        self.searched += getattr(picked, "searched", 0)
+        self.proven += getattr(picked, "proven", 0)
+        self.marks += getattr(picked, "marks", 0)
+        self.nodes += getattr(picked, "nodes", 0)
+
+    def summary(self) -> str:
+        """``2 games, 16 positions searched (4,021 nodes), 15 proven, 9 marks added``."""
+        return (f"{counted(self.games, 'game')}, {counted(self.searched, 'position')} searched "
+                f"({self.nodes:,} node{'' if self.nodes == 1 else 's'}), {self.proven} proven, "
+                f"{counted(self.marks, 'mark')} added")
+
+
+class AnnotateProgress(StatusLine):
+    """``annotate`` under way, on one line of standard error (a terminal),
+    written over: the input and game being annotated, the position being
+    searched when the work is done in this process, and the totals."""
+
+    def __init__(self, totals: AnnotateTotals) -> None:
+        import time
+
+        super().__init__()
+        self.totals = totals
+        self.started = time.monotonic()
+        self.name = ""
+        self.started_games = 0
+
+    def file(self, path: str) -> None:
+        import os
+
+        self.name = "<stdin>" if path == "-" else os.path.basename(path)
+        self.started_games = 0
+
+    def position(self, done: int, total: int) -> None:
+        """Told by the annotation, in this process (the games of a batch are
+        annotated before any is written)."""
+        if done == 1:
+            self.started_games += 1
+        self.show(f"{self.name} game {self.started_games}, position {done} of {total}")
+
+    def game(self, number: int) -> None:
+        self.show(f"{self.name}, {counted(number, 'game')} done")
+
+    def show(self, doing: str) -> None:
+        import time
+
+        totals = self.totals
+        self.write(f"annotating: {doing}; {totals.searched:,} positions searched, "
+                   f"{totals.proven:,} proven, {totals.marks:,} marks, {time.monotonic() - self.started:.1f} s")
+
+
+def above(progress: Optional[AnnotateProgress], lines: str) -> None:
+    """Lines on standard error, above the progress line if there is one."""
+    if progress is not None:
+        progress.clear()
+    typer.echo(lines, err=True)

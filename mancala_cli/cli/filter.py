@@ -1,0 +1,181 @@
+"""``mancala filter``: the games that match the criteria
+(:class:`mancala_cli.archives.Criteria`, built in the library from the
+options), written through the library's record writer."""
+from __future__ import annotations
+
+import contextlib
+from typing import TYPE_CHECKING, Any, Optional
+
+import typer
+
+from .options import (ENCODING_OPTION, FILES_ARGUMENT, GAME_COMPLETION, JOBS_OPTION, SCHEDULER_OPTION,
+                      SCHEDULER_TIMEOUT_OPTION, TO_OPTION, WHERE_HELP, Progress, checked_encoding, choice_option,
+                      criterion, fail, input_paths, int_option, read_failed, same_file, workers_for)
+
+if TYPE_CHECKING:
+    from ..archives import Criteria, FilterTask
+    from .cluster import Cluster
+
+
+def filter_games(
+    files: Optional[list[str]] = FILES_ARGUMENT,
+    game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", autocompletion=GAME_COMPLETION,
+                                       help="Games of this game id (Game tag)."),
+    tag: Optional[list[str]] = typer.Option(None, "--tag", metavar="NAME=REGEX",
+                                            help="The tag's value matches REGEX (Python re.search); repeatable, "
+                                                 "all must match."),
+    result: Optional[str] = choice_option(None, "--result", values=("1-0", "0-1", "1/2-1/2", "*"),
+                                           help="The recorded result."),
+    min_plies: Optional[int] = int_option(None, "--min-plies", low=0, help="At least N main-line moves."),
+    max_plies: Optional[int] = int_option(None, "--max-plies", low=0, help="At most N main-line moves."),
+    reaches: Optional[list[str]] = typer.Option(None, "--reaches", metavar="POSITION",
+                                                help="The start or a main-line position has these holes, "
+                                                     "reserved holes, side to move and banks (the move number "
+                                                     "is ignored); repeatable, any may match."),
+    opening: Optional[str] = typer.Option(None, "--opening", metavar="MOVES",
+                                          help="The main line starts with these moves (\"c1 b2 d1\", any "
+                                               "coordinate style, marks optional)."),
+    valid: bool = typer.Option(False, "--valid", help="Games validate finds no error in."),
+    invalid: bool = typer.Option(False, "--invalid", help="Games validate finds an error in."),
+    where: Optional[str] = typer.Option(None, "--where", metavar="EXPR", help=WHERE_HELP),
+    dedupe: bool = typer.Option(False, "--dedupe", help="Drop a game whose game id, start position and "
+                                                        "main-line moves equal an earlier written game's."),
+    duplicates: Optional[str] = typer.Option(None, "--duplicates", metavar="FILE",
+                                             help="Write the games --dedupe drops here (atomically)."),
+    invert: bool = typer.Option(False, "--invert", "-v", help="Write the games that do not match."),
+    count: bool = typer.Option(False, "--count", "-c", help="Print only the number of games that would be written."),
+    to: str = TO_OPTION,
+    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write here (atomically) instead of stdout."),
+    encoding: str = ENCODING_OPTION,
+    jobs: int = JOBS_OPTION,
+    scheduler: Optional[str] = SCHEDULER_OPTION,
+    scheduler_timeout: float = SCHEDULER_TIMEOUT_OPTION,
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    force: bool = typer.Option(False, "--force", help="Replace an input that has errors when -o or --duplicates "
+                                                      "names it."),
+) -> None:
+    """Write the games that match every criterion given, in input order.
+
+    Problems found while reading go to standard error (exit 1); games are
+    judged and written all the same.
+
+    Example: mancala filter examples/kingulu-tournament.pmn --where 'tag.South ~ "^Amani" and result = "0-1"'
+    """
+    from ..archives import FilterTask
+
+    check_options(game=game, valid=valid, invalid=invalid, min_plies=min_plies, max_plies=max_plies, dedupe=dedupe,
+                  duplicates=duplicates, count=count, output=output)
+    criteria = criteria_of(game=game, tags=tag or (), result=result, min_plies=min_plies, max_plies=max_plies,
+                           reaches=reaches or (), opening=opening, valid=valid or (False if invalid else None), where=where)
+    checked_encoding(encoding)
+    task = FilterTask(criteria, to, invert, dedupe, write=not count or duplicates is not None)
+    paths, workers = input_paths(files), workers_for(jobs, scheduler, scheduler_timeout)
+    written, errors = pick(paths, encoding, task, workers, Progress() if Progress.wanted(quiet) else None, output=output,
+                           duplicates=duplicates, count=count, force=force,
+                           regex_option="--where" if where is not None and not tag else "--tag")
+    if count:
+        typer.echo(str(written))
+    if errors:
+        raise typer.Exit(1)
+
+
+def criteria_of(**options: Any) -> Criteria:
+    """The criteria of ``filter``'s options (:meth:`Criteria.from_options`);
+    a bad one is a usage error."""
+    from ..archives import BadCriterion, Criteria
+    from ..errors import BadQuery
+
+    try:
+        return Criteria.from_options(**options)
+    except BadCriterion as error:
+        fail(str(error))
+    except BadQuery as error:
+        fail(f"--where: {error}")
+
+
+def check_options(*, game: Optional[str], valid: bool, invalid: bool, min_plies: Optional[int],
+                  max_plies: Optional[int], dedupe: bool, duplicates: Optional[str], count: bool,
+                  output: Optional[str]) -> None:
+    """The usage errors of ``filter``'s options, the first one found."""
+    from ..archives import known_game
+
+    for option, value in (("--output", output), ("--duplicates", duplicates)):
+        if value == "":
+            fail(f"{option}: empty file name")
+    if game is not None:
+        criterion("--game", known_game, game)
+    if valid and invalid:
+        fail("give --valid or --invalid, not both")
+    if min_plies is not None and max_plies is not None and min_plies > max_plies:
+        fail(f"--min-plies {min_plies} is more than --max-plies {max_plies}")
+    if duplicates is not None and not dedupe:
+        fail("--duplicates needs --dedupe")
+    check_outputs(duplicates, output, count)
+
+
+def check_outputs(duplicates: Optional[str], output: Optional[str], count: bool) -> None:
+    """``--count``, ``-o`` and ``--duplicates`` name places that can all be written."""
+    if count and output is not None:
+        fail("--count prints a number: give --count or -o, not both")
+    if duplicates is not None and output not in (None, "-") and (duplicates == output or same_file(duplicates, output)):
+        fail("--duplicates and -o name the same file")
+    if duplicates == "-" and output in (None, "-"):
+        fail(f"--duplicates - and the {'count' if count else 'games written'} would both go to standard output: "
+             f"give --duplicates FILE{'' if count else ' or -o FILE'}")
+
+
+def pick(paths: list[str], encoding: str, task: FilterTask, jobs: int | Cluster, progress: Optional[Progress], *,
+         output: Optional[str], duplicates: Optional[str], count: bool, force: bool,
+         regex_option: str) -> tuple[int, int]:
+    """The games ``task`` picks, written to ``output`` (not when counting)
+    and the duplicates it drops to ``duplicates``, each file whole or not at
+    all; the number of games picked and of errors found. An input that
+    cannot be read and a regular expression that runs too long
+    (``regex_option`` gave it) end the command."""
+    from notation.errors import XMLArchiveError
+
+    from ..archives import RegexTimeout
+    from ..files.sources import InputError
+
+    try:
+        return write_picked(paths, encoding, task, jobs, progress, output=output, duplicates=duplicates,
+                            count=count, force=force)
+    except (InputError, XMLArchiveError) as error:
+        read_failed(error)
+    except RegexTimeout as error:
+        fail(f"{regex_option}: {error}")
+
+
+def write_picked(paths: list[str], encoding: str, task: FilterTask, jobs: int | Cluster,
+                 progress: Optional[Progress], *, output: Optional[str], duplicates: Optional[str], count: bool,
+                 force: bool) -> tuple[int, int]:
+    """:func:`pick`'s work."""
+    from ..archives import DigestSet
+    from ..files.output import refuse_damaged_input
+    from ..files.writing import open_writer
+    from .archiving import Problems, answers
+
+    problems = Problems()
+    seen = DigestSet()
+    written = 0
+    with contextlib.ExitStack() as stack:
+        out = None if count else stack.enter_context(open_writer(output, task.target))
+        dropped = None if duplicates is None else stack.enter_context(open_writer(duplicates, task.target))
+        if progress is not None:
+            stack.enter_context(progress)
+        for name, index, picked in answers(paths, encoding, task, jobs, progress):
+            problems.report(name, index, picked)
+            if not picked.selected or picked.unwritable is not None:
+                continue
+            game = picked.game  # (None when only counted)
+            if picked.digest is not None and not seen.add(picked.digest):  # (with --dedupe)
+                if dropped is not None and game is not None:
+                    dropped.add(game)
+                continue
+            written += 1
+            if out is not None and game is not None:
+                out.add(game)
+        # (inside the blocks: their temporary files are dropped)
+        for target in (output, duplicates):
+            refuse_damaged_input(target, paths, problems.errors, force)
+    return written, problems.errors

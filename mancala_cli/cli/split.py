@@ -1,0 +1,98 @@
+"""``mancala split``: the games in files of N games each, written through
+the library's record writer, each file whole or not at all."""
+from __future__ import annotations
+
+import contextlib
+from typing import TYPE_CHECKING, Optional
+
+import typer
+
+from .options import (ENCODING_OPTION, FILES_ARGUMENT, JOBS_OPTION, SCHEDULER_OPTION, SCHEDULER_TIMEOUT_OPTION,
+                      TO_OPTION, WHERE_HELP, Progress, checked_encoding, fail, input_paths, int_option,
+                      make_out_dir, read_failed, remove_stale, where_criteria, workers_for)
+
+if TYPE_CHECKING:
+    from ..archives import FilterTask
+    from .cluster import Cluster
+
+#: How split names its files: five digits at least, then the format's suffix.
+SPLIT_SUFFIXES = {"pmn": "pmn", "json": "jsonl", "xml": "xml"}
+
+
+def split(
+    files: Optional[list[str]] = FILES_ARGUMENT,
+    games: int = int_option(..., "--games", "-n", low=1, help="Games per file."),
+    out_dir: str = typer.Option(..., "--out-dir", metavar="DIR", help="Folder of the files (created when missing)."),
+    where: Optional[str] = typer.Option(None, "--where", metavar="EXPR", help=WHERE_HELP),
+    to: str = TO_OPTION,
+    encoding: str = ENCODING_OPTION,
+    jobs: int = JOBS_OPTION,
+    scheduler: Optional[str] = SCHEDULER_OPTION,
+    scheduler_timeout: float = SCHEDULER_TIMEOUT_OPTION,
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+) -> None:
+    """Write the games in files of N games each: DIR/00001.pmn, DIR/00002.pmn …
+
+    The files of an earlier split into DIR that this one did not write are
+    removed. Problems found while reading go to standard error (exit 1).
+
+    Example: mancala split examples/kingulu-tournament.pmn --games 2 --out-dir parts
+    """
+    import os
+
+    from notation.errors import XMLArchiveError
+
+    from ..archives import FilterTask
+    from ..files.output import names_input
+    from ..files.sources import InputError
+
+    if out_dir == "":
+        fail("--out-dir: empty folder name")
+    criteria = where_criteria(where)
+    checked_encoding(encoding)
+    paths = input_paths(files)
+    workers = workers_for(jobs, scheduler, scheduler_timeout)
+    make_out_dir(out_dir)
+    progress = Progress() if Progress.wanted(quiet) else None
+    written: set[str] = set()
+    try:
+        errors = write_parts(paths, encoding, FilterTask(criteria, target=to), workers, progress, games, out_dir,
+                             written)
+    except (InputError, XMLArchiveError) as error:
+        read_failed(error)
+
+    def kept(name: str) -> bool:  # written now, or an input
+        return name in written or names_input(os.path.join(out_dir, name), paths)
+
+    remove_stale(out_dir, r"[0-9]{5,}\.(?:pmn|jsonl|xml)", kept, None)
+    if errors:
+        raise typer.Exit(1)
+
+
+def write_parts(paths: list[str], encoding: str, task: FilterTask, jobs: int | Cluster,
+                progress: Optional[Progress], games: int, out_dir: str, written: set[str]) -> int:
+    """The games ``task`` picks, ``games`` to a file in ``out_dir`` (the
+    names of the files written are added to ``written``); the errors found."""
+    import os
+
+    from ..files.output import names_input
+    from ..files.writing import RecordWriter, open_writer
+    from .archiving import Problems, answers
+
+    problems = Problems()
+    with progress or contextlib.nullcontext(), contextlib.ExitStack() as stack:
+        current: Optional[RecordWriter] = None
+        for name, index, picked in answers(paths, encoding, task, jobs, progress):
+            problems.report(name, index, picked)
+            if not picked.selected or picked.game is None or picked.unwritable is not None:
+                continue
+            if current is None or current.games == games:
+                stack.close()
+                file_name = f"{len(written) + 1:05d}.{SPLIT_SUFFIXES[task.target]}"
+                path = os.path.join(out_dir, file_name)
+                if names_input(path, paths):
+                    fail(f"{path}: is an input file; not replaced")
+                current = stack.enter_context(open_writer(path, task.target))
+                written.add(file_name)
+            current.add(picked.game)
+    return problems.errors

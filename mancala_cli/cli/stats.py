@@ -1,0 +1,57 @@
+"""``mancala stats``: the figures of an archive (:class:`mancala_cli.archives.Summary`)."""
+from __future__ import annotations
+
+import contextlib
+import sys
+from typing import Optional
+
+import typer
+
+from .options import (ENCODING_OPTION, FILES_ARGUMENT, JOBS_OPTION, SCHEDULER_OPTION, SCHEDULER_TIMEOUT_OPTION,
+                      WHERE_HELP, Progress, checked_encoding, choice_option, input_paths, int_option, read_failed,
+                      where_criteria, workers_for)
+
+
+def stats(
+    files: Optional[list[str]] = FILES_ARGUMENT,
+    depth: int = int_option(2, "--depth", "-d", low=0, high=100, help="Openings up to this many plies."),
+    format: str = choice_option("text", "--format", "-f", values=("text", "json"),
+                                 help="text (aligned tables), or json (one object)."),
+    where: Optional[str] = typer.Option(None, "--where", metavar="EXPR", help=WHERE_HELP),
+    encoding: str = ENCODING_OPTION,
+    jobs: int = JOBS_OPTION,
+    scheduler: Optional[str] = SCHEDULER_OPTION,
+    scheduler_timeout: float = SCHEDULER_TIMEOUT_OPTION,
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+) -> None:
+    """Summarise an archive: games and invalid games; per game the plies
+    (least, median, most, mean), the recorded results and the engine's
+    endings of the valid games, and the openings up to DEPTH plies with
+    South's score (a win 1, a draw ½, over finished games).
+
+    Example: mancala stats examples/kingulu-tournament.pmn --depth 1
+    """
+    import json as _json
+
+    from notation.errors import XMLArchiveError
+
+    from ..archives import StatsTask, Summary
+    from .archiving import answers
+    from ..files.sources import InputError
+
+    criteria = where_criteria(where)
+    checked_encoding(encoding)
+    paths = input_paths(files)
+    workers = workers_for(jobs, scheduler, scheduler_timeout)
+    summary = Summary()
+    progress = Progress() if Progress.wanted(quiet) else None
+    try:
+        with progress or contextlib.nullcontext():
+            for _, _, figures in answers(paths, encoding, StatsTask(depth, criteria), workers, progress):
+                summary.add(figures)
+    except (InputError, XMLArchiveError) as error:
+        read_failed(error)
+    if format == "json":
+        typer.echo(_json.dumps(summary.as_json()))
+    else:
+        sys.stdout.write(summary.as_text())

@@ -1,0 +1,18 @@
+"""Files of records in the library, below the command line: inputs
+(:mod:`.sources`: decoding, sniffing the format), games read in batches
+that end at game boundaries (:mod:`.batches`), records written in PMN,
+JSON Lines or XML (:mod:`.writing`) and output files that appear whole or
+not at all (:mod:`.output`). See ``docs/library.md``, "Files of records".
+
+The package is ``files``, not ``io``: a folder named ``io`` beside the
+modules would shadow the standard library's ``io`` for any tool that puts
+``mancala_cli/`` on the import path, and readers would have to tell
+``io`` from ``.io`` in every module that uses both.
+"""
+from __future__ import annotations
+
+import signal
+
+#: The signals that stop a command (each ends it as Ctrl-C does); they are
+#: held while an output file's temporary file is made, so that none is left.
+STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})

@@ -1,0 +1,352 @@
+"""Input files of records: decoding with byte offsets for bad bytes,
+sniffing the format (PMN, JSON Lines or XML), lines of position strings."""
+from __future__ import annotations
+
+import codecs
+import contextlib
+import io
+import os
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import IO, Any, BinaryIO, NamedTuple
+
+from notation.record import MAX_PROBLEMS, Problem
+
+
+#: Longest line read, in bytes with its line end; a longer line is an error
+#: and ends the input (it is read in bounded pieces, never held whole).
+MAX_LINE = 4 << 20
+#: Encoding problems reported per game; after that one closing problem says so.
+MAX_ENCODING_PROBLEMS = MAX_PROBLEMS
+#: Bad bytes shown in one ``encoding`` problem (a longer run is counted).
+_SHOWN_BYTES = 16
+_BOMS = {"utf-8": codecs.BOM_UTF8, "utf-16-le": codecs.BOM_UTF16_LE, "utf-16-be": codecs.BOM_UTF16_BE,
+         "utf-32-le": codecs.BOM_UTF32_LE, "utf-32-be": codecs.BOM_UTF32_BE}
+_LINE_ENDS = {1: None, 2: (b"\n\0", b"\0\n"), 4: (b"\n\0\0\0", b"\0\0\0\n")}
+
+
+class InputError(Exception):
+    """A file that cannot be read at all (missing, unreadable, unknown encoding)."""
+
+
+def check_encoding(name: str) -> codecs.CodecInfo:
+    """The codec of ``name`` when it can read records line by line: a text
+    encoding whose line end is one code unit of 1, 2 or 4 bytes. Raises
+    :class:`InputError` (``LookupError`` for an unknown name)."""
+    info = codecs.lookup(name)
+    try:
+        one, two = "\n".encode(info.name), "\n\n".encode(info.name)
+        usable = (getattr(info, "_is_text_encoding", True) and two.startswith(one)
+                  and _line_end(two[len(one):]) and two.decode(info.name) == "\n\n")
+        if usable:  # bad bytes must be replaceable (idna cannot)
+            line = _unit_codec(info.name, b"")[0]
+            codecs.getincrementaldecoder(line)("replace").decode(b"\xff\xfe\n\x00", True)
+            b"\xff\xfe\n\x00".decode(line, "mancala-report")
+            del _SPANS[:]
+    except (UnicodeError, LookupError, TypeError, ValueError):
+        usable = False
+    if not usable:
+        raise InputError(f"{name!r} is not a text encoding")
+    return info
+
+
+def _line_end(newline: bytes) -> bool:
+    ends = _LINE_ENDS.get(len(newline), ())
+    return ends is None or newline in ends
+
+
+def _unit_codec(name: str, head: bytes) -> tuple[str, int]:
+    """The codec that decodes one line of ``name`` (UTF-16 and UTF-32 with
+    their byte order fixed, from the BOM or else the platform's, as Python
+    reads them) and the length of the BOM that starts ``head``."""
+    name = codecs.lookup(name).name
+    if name in ("utf-16", "utf-32"):
+        if name == "utf-32" and head.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+            order = "le" if head.startswith(codecs.BOM_UTF32_LE) else "be"
+        elif name == "utf-16" and head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+            order = "le" if head.startswith(codecs.BOM_UTF16_LE) else "be"
+        else:
+            order = "le" if sys.byteorder == "little" else "be"
+        name = f"{name}-{order}"
+    elif name == "utf-8-sig":
+        name = "utf-8"
+    bom = _BOMS.get(name, b"")
+    return name, len(bom) if bom and head.startswith(bom) else 0
+
+
+def _report_errors(error: UnicodeError) -> tuple[str, int]:
+    if not isinstance(error, UnicodeDecodeError):  # registered for decoding only
+        raise error
+    # Runs of bad bytes, as [start, end]; only as many as are reported (and
+    # one more, so that the closing problem is given) are kept.
+    if _SPANS and _SPANS[-1][1] == error.start:
+        _SPANS[-1][1] = error.end
+    elif len(_SPANS) <= MAX_ENCODING_PROBLEMS:
+        _SPANS.append([error.start, error.end])
+    return "\ufffd", error.end
+
+
+_SPANS: list[list[int]] = []
+codecs.register_error("mancala-report", _report_errors)
+
+
+@dataclass
+class Source:
+    """One input: its display name and the problems found while decoding."""
+
+    name: str
+    stream: BinaryIO
+    encoding: str = "utf-8"
+    problems: list[Problem] = field(default_factory=list)
+
+    def _peek(self, size: int = 1 << 16) -> bytes:
+        if not hasattr(self.stream, "peek"):
+            # (any stream with read() will do, though typeshed asks for a raw one)
+            self.stream = io.BufferedReader(self.stream)  # type: ignore[type-var]
+        head: bytes = self.stream.peek(size)
+        return head[:size]
+
+    def codec(self) -> tuple[str, int]:
+        """The codec for one line and the length of the BOM (not consumed)."""
+        try:
+            check_encoding(self.encoding)
+        except LookupError:
+            raise InputError(f"{self.name}: unknown encoding {self.encoding!r}") from None
+        return _unit_codec(self.encoding, self._peek(4))
+
+    def lines(self) -> Iterator[str]:
+        """Decoded lines with their line ends (split where the encoding writes
+        LF); bad bytes become U+FFFD and a problem naming line, column and
+        byte offset (one per run of bad bytes). A line longer than
+        :data:`MAX_LINE` bytes is a ``line-too-long`` problem and ends the input."""
+        codec, bom = self.codec()
+        newline = "\n".encode(codec)
+        stream = self.stream
+        if bom:
+            stream.read(bom)
+        offset = bom
+        number = 0
+        raws = _split(stream, newline) if len(newline) > 1 or newline != b"\n" else iter(
+            lambda: stream.readline(MAX_LINE + 1), b"")
+        for raw in raws:
+            number += 1
+            if len(raw) > MAX_LINE:
+                self.problems.append(Problem(
+                    "error", "line-too-long", f"the line is longer than {MAX_LINE} bytes; "
+                    "the rest of the input is not read", number, 1))
+                return
+            try:
+                text = raw.decode(codec)
+            except UnicodeDecodeError:
+                text = self._decode_reporting(raw, codec, number, offset)
+            offset += len(raw)
+            yield text
+
+    def _decode_reporting(self, raw: bytes, codec: str, number: int, offset: int) -> str:
+        # One pass with an error handler that notes where the bad bytes are,
+        # then the columns from the good pieces between them: linear time.
+        del _SPANS[:]
+        try:
+            text = raw.decode(codec, "mancala-report")
+            spans = list(_SPANS)
+        except UnicodeError:  # a codec that fails in other ways: the whole line is bad
+            text, spans = "\ufffd", [[0, len(raw)]]
+        del _SPANS[:]
+        column = 1
+        done = 0
+        runs = []  # (start, end, column)
+        for start, end in spans:
+            column += len(raw[done:start].decode(codec, "replace"))
+            runs.append((start, end, column))
+            column += len(raw[start:end].decode(codec, "replace"))
+            done = end
+        for k, (start, end, col) in enumerate(runs):
+            if k == MAX_ENCODING_PROBLEMS:
+                self.problems.append(_too_many(number, col))
+                break
+            self.problems.append(Problem(
+                "error", "encoding", f"{_bytes_text(raw[start:end])} at byte offset {offset + start} "
+                f"are not valid {self.encoding}", number, col))
+        return text
+
+
+def _bytes_text(bad: bytes) -> str:
+    if len(bad) <= _SHOWN_BYTES:
+        return f"bytes {bad.hex(' ')}"
+    return f"{len(bad)} bytes {bad[:_SHOWN_BYTES].hex(' ')} ..."
+
+
+def _too_many(line: int | None, column: int | None) -> Problem:
+    return Problem("error", "encoding", f"more than {MAX_ENCODING_PROBLEMS} encoding errors in this game; "
+                   "the others are not reported", line, column)
+
+
+def cap_encoding_problems(problems: list[Problem]) -> list[Problem]:
+    """``problems`` (in order) with at most :data:`MAX_ENCODING_PROBLEMS`
+    ``encoding`` ones, then one closing problem where the next one was."""
+    count = 0
+    out = []
+    for problem in problems:
+        if problem.code == "encoding":
+            count += 1
+            if count > MAX_ENCODING_PROBLEMS:
+                if count == MAX_ENCODING_PROBLEMS + 1:
+                    out.append(_too_many(problem.line, problem.column))
+                continue
+        out.append(problem)
+    return out
+
+
+def _split(stream: BinaryIO, newline: bytes) -> Iterator[bytes]:
+    """Raw lines ending with ``newline`` at a code-unit boundary (UTF-16 and
+    UTF-32 write LF as 2 or 4 bytes); a piece longer than :data:`MAX_LINE`
+    is given as it is and ends the lines."""
+    unit = len(newline)
+    buf = b""
+    start = 0  # where the current line begins in buf
+    scan = 0   # buf before this is searched (a code-unit boundary of the line)
+    while True:
+        i = buf.find(newline, scan)
+        while i >= 0 and (i - start) % unit:
+            i = buf.find(newline, i + 1)
+        if i >= 0:
+            end = i + unit
+            yield buf[start:end]
+            start = scan = end
+            continue
+        if len(buf) - start > MAX_LINE:
+            yield buf[start:]
+            return
+        scan = start + (len(buf) - start) // unit * unit
+        chunk = stream.read(1 << 16)
+        if not chunk:
+            if start < len(buf):
+                yield buf[start:]
+            return
+        buf = buf[start:] + chunk
+        scan -= start
+        start = 0
+
+
+#: Longest line of a list of position strings, in bytes with its line end (a
+#: position string of the biggest board is about 100 bytes); a longer line is
+#: an error on that line, skipped in bounded pieces, never held whole.
+MAX_POSITION_LINE = 4096
+
+
+class NumberedLine(NamedTuple):
+    """A line of a text input: its number (from 1) and its text without the
+    line end, or ``None`` and why the line cannot be read."""
+
+    number: int
+    text: str | None
+    error: str = ""
+
+
+def numbered_lines(source: Source, limit: int = MAX_POSITION_LINE) -> Iterator[NumberedLine]:
+    """Every line of a UTF-8 ``source`` (split at LF; a CR before it and a
+    BOM at the start are dropped). A line longer than ``limit`` bytes, one
+    with bytes that are not UTF-8 and one with a NUL byte are given with
+    their error, and the lines after them still come. Raises
+    :class:`InputError` when the input cannot be read."""
+    stream = source.stream
+    offset = number = 0
+
+    def read(size: int) -> bytes:
+        try:
+            return stream.readline(size)
+        except OSError as error:
+            raise InputError(f"{source.name}: cannot read: {error.strerror or error}") from None
+
+    while raw := read(limit + 1):
+        number += 1
+        start = offset
+        offset += len(raw)
+        if len(raw) > limit:
+            while not raw.endswith(b"\n") and (raw := read(1 << 16)):
+                offset += len(raw)
+            yield NumberedLine(number, None, f"the line is longer than {limit} bytes; it is not read")
+            continue
+        if number == 1 and raw.startswith(codecs.BOM_UTF8):
+            raw = raw[len(codecs.BOM_UTF8):]
+            start += len(codecs.BOM_UTF8)
+        body = raw[:-1] if raw.endswith(b"\n") else raw
+        body = body[:-1] if body.endswith(b"\r") else body
+        nul = body.find(b"\0")
+        if nul >= 0:
+            yield NumberedLine(number, None, f"a NUL byte at byte offset {start + nul}: the line is not text")
+            continue
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError as error:
+            yield NumberedLine(number, None, f"{_bytes_text(body[error.start:error.end])} at byte offset "
+                                             f"{start + error.start} are not valid UTF-8")
+            continue
+        yield NumberedLine(number, text)
+
+
+@contextlib.contextmanager
+def open_source(path: str, encoding: str = "utf-8") -> Iterator[Source]:
+    """Open ``path`` (``-`` for standard input) as a :class:`Source`."""
+    if path == "-":
+        yield Source(STDIN_NAME, sys.stdin.buffer, encoding)
+        return
+    try:
+        stream = open(path, "rb")
+    except OSError as error:
+        raise InputError(f"{path}: cannot open: {error.strerror or error}") from None
+    with stream:
+        if os.path.isdir(path):
+            raise InputError(f"{path}: is a directory")
+        yield Source(path, stream, encoding)
+
+
+def sniff(source: Source) -> str:
+    """The format of a source, without consuming anything: ``xml`` (its first
+    character, after a BOM and white space, is ``<`` in UTF-8, UTF-16 or
+    UTF-32), else ``json`` or ``pmn`` by the first non-blank character in
+    the source's encoding. Raises :class:`InputError` for XML in UTF-32."""
+    from notation.sniffing import is_xml
+
+    head = source._peek()
+    if is_xml(head):
+        if head.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE, b"<\0\0\0", b"\0\0\0<")):
+            raise InputError(f"{source.name}: XML in UTF-32 is not read (use UTF-8 or UTF-16)")
+        return "xml"
+    codec, bom = source.codec()
+    text = codecs.getincrementaldecoder(codec)("replace").decode(head[bom:])
+    body = text.lstrip("\ufeff \t\r\n")
+    if body.startswith("{"):
+        return "json"
+    return "pmn"
+
+
+#: How standard input is named in every message.
+STDIN_NAME = "<stdin>"
+
+
+@contextlib.contextmanager
+def open_any(source: str | os.PathLike[str] | bytes | IO[Any], encoding: str = "utf-8") -> Iterator[Source]:
+    """``source`` as a :class:`Source`: a path (``os.PathLike``, or a ``str``
+    without a line break; :func:`open_source`), ``bytes``, a ``str`` of
+    text, or a binary or text file object."""
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source and "\r" not in source):
+        with open_source(os.fspath(source), encoding) as opened:
+            yield opened
+        return
+    name = "<string>" if isinstance(source, (str, bytes)) else str(getattr(source, "name", "<string>"))
+    yield Source(name, _binary(source, encoding), encoding)
+
+
+def _binary(source: object, encoding: str) -> BinaryIO:
+    if isinstance(source, str):
+        return io.BytesIO(source.encode(encoding))
+    if isinstance(source, bytes):
+        return io.BytesIO(source)
+    if isinstance(source, io.TextIOBase) or hasattr(source, "encoding"):
+        buffer: BinaryIO | None = getattr(source, "buffer", None)
+        if buffer is not None:
+            return buffer
+        return io.BytesIO(source.read().encode(encoding))  # type: ignore[attr-defined]
+    return source  # type: ignore[return-value]
