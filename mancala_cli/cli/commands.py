@@ -269,6 +269,9 @@ def solve(
                                help="Memory for the search's table, in bytes or as 512M, 2G (default: "
                                     f"{DEFAULT_SOLVE_MEMORY >> 30}G); once it is full, the search goes on, slower."),
     format: str = _choice_option("text", "--format", "-f", values=("text", "json"), help="Output format."),
+    table: Optional[str] = typer.Option(None, "--table", metavar="FILE",
+                                        help="Keep the search's table in FILE: start from it where it exists, "
+                                             "save it every few minutes and when the search stops."),
 ) -> None:
     """Solve a position: the result with best play for the side to move (win,
     draw or loss; unknown where the limits leave it unproven), one line per
@@ -280,22 +283,40 @@ def solve(
     stopped. Exit status 0 when the search ran to its end, 3 when a limit
     stopped it, 130 after Ctrl-C.
 
+    With --table FILE, a search cut short (a limit, Ctrl-C, SIGTERM) saves its
+    table, and the next run with the same FILE goes on from there.
+
     Example: mancala solve --game kingulu --position "0,0,0,0,3,2/1,0,0,0,0,2 S 20-20 12"
     """
     import signal
 
-    from ..rules.solver import Solver
+    from ..rules.solver import Solver, TableFileError
 
     rules = _game(game)
     start = _position(rules, position)
     progress = _SolveProgress() if sys.stderr.isatty() else None
     solver = Solver(rules, memory=memory)
+    # With a table file, SIGTERM and SIGHUP stop the search as Ctrl-C does, so that its table is saved.
+    stopping = [signal.SIGINT] if table is None else [signal.SIGINT, signal.SIGTERM, signal.SIGHUP]
+    received: list[int] = []
+
+    def stop(signum: int, frame: Any) -> None:
+        received.append(signum)
+        solver.stop()
+
     try:
-        previous = signal.signal(signal.SIGINT, lambda signum, frame: solver.stop())
+        previous = {signum: signal.signal(signum, stop) for signum in stopping}
         try:
-            solution = solver.solve(start, depth=depth, nodes=nodes, seconds=time, progress=progress)
+            try:
+                solution = solver.solve(start, depth=depth, nodes=nodes, seconds=time, progress=progress,
+                                        table=table)
+            except TableFileError as error:
+                fail(f"{table}: {error}", 1)
+            except OSError as error:
+                fail(f"{table}: {error.strerror or error}")
         finally:
-            signal.signal(signal.SIGINT, previous)
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
             solver.table = {}
             if progress is not None:
                 progress.clear()
@@ -307,7 +328,7 @@ def solve(
         solver.table = {}
         fail(f"out of memory while solving (the table may use {memory:,} bytes; --memory gives it less)")
     if solution.stopped == "interrupted":
-        raise typer.Exit(128 + signal.SIGINT)
+        raise typer.Exit(128 + (received[0] if received else signal.SIGINT))
     if solution.stopped is not None:
         raise typer.Exit(SOLVE_STOPPED)
 
