@@ -302,6 +302,7 @@ class Solver:
         self.kernel = None if search_kernel is None else search_kernel(self, position)
         if self.table_file is not None:
             self.table_identity = self.identity(position, past)
+            self.temporary_file(self.table_file, probe=True)  # (a place it cannot be saved fails now, not later)
             resumed = self.load_table(self.table_file)
             self.saved_at = time.monotonic()
             if resumed:
@@ -551,14 +552,26 @@ class Solver:
         if self.table_file is not None and time.monotonic() - self.saved_at >= self.save_every:
             self.save_table(self.table_file)
 
+    @staticmethod
+    def temporary_file(path: str, *, probe: bool = False) -> str:
+        """The temporary file a save of ``path`` writes (beside it); with
+        ``probe``, create and remove it, so that an ``OSError`` says now that
+        the table could not be saved there."""
+        directory, name = os.path.split(os.path.abspath(path))
+        temporary = os.path.join(directory, f".{name}.{os.getpid()}.tmp")
+        if probe:
+            with open(temporary, "wb"):
+                pass
+            os.unlink(temporary)
+        return temporary
+
     def save_table(self, path: str) -> None:
         """Write the table to ``path`` by an atomic replace (a temporary file
         beside it, then renamed): the file holds either the former table or
         the new one, never a part."""
         import json
 
-        directory, name = os.path.split(os.path.abspath(path))
-        temporary = os.path.join(directory, f".{name}.{os.getpid()}.tmp")
+        temporary = self.temporary_file(path)
         try:
             with open(temporary, "wb") as out:
                 out.write(bytes(TABLE_HEADER))
