@@ -445,13 +445,15 @@ class Solver:
         if depth <= 0 or ply >= MAX_PLIES:
             return known_low, known_high
         features = self.features
+        # Each move with the earlier positions that can recur after it (made once: memory is the pure core's bound).
+        moves = [(move, after, self.child_history(position, after, past)) for move, after in children]
         if features & ETC:
-            cut = self.transposition_cutoff(key, position, children, past, alpha, beta, known_low, known_high, hint)
+            cut = self.transposition_cutoff(key, moves, alpha, beta, known_low, known_high, hint)
             if cut is not None:
                 return cut
         side = position.side
         cutoffs = self.cutoffs if features & HISTORY else {}
-        children.sort(key=lambda child: 2 ** 30 if child[0].origin == hint else
+        moves.sort(key=lambda child: 2 ** 30 if child[0].origin == hint else
                       (child[0].captured << 20) + cutoffs.get((side, child[0].origin), 0), reverse=True)
         if on_path:
             self.path.add(key)
@@ -459,10 +461,9 @@ class Solver:
         high = LOSS
         best = -1
         searched = 0
-        for move, after in children:
+        for move, after, child_past in moves:
             floor = alpha if alpha > low else low
-            child_low, child_high = self.search(after, depth - 1, -beta, -floor,
-                                                self.child_history(position, after, past), ply + 1)
+            child_low, child_high = self.search(after, depth - 1, -beta, -floor, child_past, ply + 1)
             searched += 1
             if best < 0 or -child_high > low:
                 best = move.origin
@@ -487,9 +488,8 @@ class Solver:
         self.store(key, low, high, best)
         return low, high
 
-    def transposition_cutoff(self, key: tuple, position: Position, children: list[tuple[Move, Position]],
-                             past: frozenset, alpha: int, beta: int, known_low: int, known_high: int,
-                             hint: int) -> tuple[int, int] | None:
+    def transposition_cutoff(self, key: tuple, moves: list[tuple[Move, Position, frozenset]], alpha: int,
+                             beta: int, known_low: int, known_high: int, hint: int) -> tuple[int, int] | None:
         """Enhanced transposition cutoffs: the bounds that the table's
         entries of the children give ``position`` (stored), when they decide
         it within ``alpha``, ``beta``; ``None`` when it must be searched."""
@@ -498,8 +498,8 @@ class Solver:
         etc_high = LOSS
         best = -1
         all_known = True
-        for move, after in children:
-            entry = table.get(self.key(after, self.child_history(position, after, past)))
+        for move, after, child_past in moves:
+            entry = table.get(self.key(after, child_past))
             if entry is None:
                 all_known = False
                 continue
