@@ -3,7 +3,20 @@ game, on the core this process runs (``MANCALA_PURE=1``: the pure one):
 every position of every game's main line, each searched as ``mancala solve``
 searches it (the game's history given), at most T seconds each.
 
-usage: python benchmarks/proofs.py [--time SECONDS] [--game ID] [FILE ...]
+``--features`` compares what the search adds to plain alpha-beta, side by
+side in the same run (each position searched by every configuration in
+turn): ``none`` (plain alpha-beta with the table), ``etc`` (enhanced
+transposition cutoffs), ``history`` (the history heuristic), ``all``.
+
+``--shares`` compares the share of the time limit after which the search
+stops deepening (``solver.DEEPENING_SHARE``) likewise: ``1`` deepens to the
+end.
+
+``--nodes N`` gives each position N nodes instead of a time limit: what a
+search proves per node, the same on a busy machine as on an idle one.
+
+usage: python benchmarks/proofs.py [--time SECONDS | --nodes N] [--game ID] [--features LIST] [--shares LIST]
+       [FILE ...]
 """
 from __future__ import annotations
 
@@ -18,16 +31,30 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time", type=float, default=1.0, help="seconds per position at most")
+    parser.add_argument("--nodes", type=int, help="nodes per position at most (instead of --time)")
     parser.add_argument("--game", help="only the files of this game")
+    parser.add_argument("--features", default="all",
+                        help="comma-separated configurations to compare: none, etc, history, all (default: all)")
+    parser.add_argument("--shares", default="",
+                        help="comma-separated deepening shares to compare (default: the solver's own)")
     parser.add_argument("files", nargs="*")
     args = parser.parse_args()
     from mancala_cli import CORE
     from mancala_cli.api import read
     from mancala_cli.checking import replay
+    from mancala_cli.rules import solver as solver_module
     from mancala_cli.rules.solver import Solver
 
+    named = {"none": 0, "etc": solver_module.ETC, "history": solver_module.HISTORY,
+             "all": solver_module.ALL_FEATURES}
+    features = [name.strip() for name in args.features.split(",")]
+    if any(name not in named for name in features):
+        parser.error(f"--features: one of {', '.join(named)} each")
+    shares = [float(share) for share in args.shares.split(",")] if args.shares else [solver_module.DEEPENING_SHARE]
+    configs = [(name, share) for name in features for share in shares]
+
     files = args.files or sorted(glob.glob(os.path.join(HERE, "..", "examples", "*.pmn")))
-    totals: dict[str, list[float]] = {}
+    totals: dict[tuple[str, str, float], list[float]] = {}
     for path in files:
         for record in read(path):
             report = replay(record, None, positions=True)
@@ -37,19 +64,24 @@ def main() -> None:
             if args.game and game.id != args.game:
                 continue
             history: list[tuple] = []
-            row = totals.setdefault(game.id, [0, 0, 0.0, 0])
             for position in [report.start, *report.positions]:
-                began = time.perf_counter()
-                solution = Solver(game).solve(position, seconds=args.time, history=set(history))
-                row[2] += time.perf_counter() - began
-                row[0] += 1
-                row[1] += solution.result != "unknown"
-                row[3] += solution.nodes
+                for name, share in configs:
+                    row = totals.setdefault((game.id, name, share), [0, 0, 0.0, 0])
+                    solver_module.DEEPENING_SHARE = share  # type: ignore[misc]
+                    began = time.perf_counter()
+                    limit = {"nodes": args.nodes} if args.nodes else {"seconds": args.time}
+                    solution = Solver(game, features=named[name]).solve(position, history=set(history), **limit)
+                    row[2] += time.perf_counter() - began
+                    row[0] += 1
+                    row[1] += solution.result != "unknown"
+                    row[3] += solution.nodes
                 if game.uses_history:
                     history.append(position.key())
-    for game_id, (positions, proven, seconds, nodes) in sorted(totals.items()):
-        print(f"{CORE} core, solve --time {args.time:g}: {game_id:17} {proven:4} of {positions:4} positions proven "
-              f"({seconds:.0f} s, {nodes / seconds:,.0f} nodes/s)", flush=True)
+    for (game_id, name, share), (positions, proven, seconds, nodes) in sorted(totals.items()):
+        limit = f"--nodes {args.nodes}" if args.nodes else f"--time {args.time:g}"
+        print(f"{CORE} core, solve {limit}, {name:7} (deepening share {share:g}): {game_id:17} "
+              f"{proven:4} of {positions:4} "
+              f"positions proven ({seconds:.0f} s, {nodes / seconds:,.0f} nodes/s)", flush=True)
 
 
 if __name__ == "__main__":

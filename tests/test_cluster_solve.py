@@ -254,6 +254,9 @@ def test_bad_addresses_and_options_are_one_line():
                                "--tablebase", "kk.tb"])
     assert (done.exit_code, done.stdout, done.stderr) == (
         2, "", "mancala: error: --tablebase does not go with --scheduler (the workers would each need the file)\n")
+    done = runner.invoke(app, ["solve", "--game", "kingulu", "--scheduler", "tcp://127.0.0.1:1", "--table", "t.table"])
+    assert (done.exit_code, done.stdout, done.stderr) == (
+        2, "", "mancala: error: --table does not go with --scheduler (each task has a table of its own)\n")
     done = runner.invoke(app, ["solve", "--game", "kingulu", "--scheduler", "tcp://127.0.0.1:1",
                                "--scheduler-timeout", "0"])
     assert (done.exit_code, done.stderr) == (

@@ -12,6 +12,7 @@ import pytest
 
 from mancala_cli.rules import kimasai_klamroth, kimasai_mackay, kingulu
 from mancala_cli.rules.randomgames import random_line
+from mancala_cli.rules import solver as solver_module
 from mancala_cli.rules.solver import Solver
 
 native = pytest.importorskip("mancala_cli.rules.native", reason="the native kernel is not built here")
@@ -140,3 +141,16 @@ def test_an_error_in_the_progress_callback_stops_the_search():
 
     with pytest.raises(KeyboardInterrupt):
         Solver(fast).solve(fast.start(), nodes=200_000, progress=fail)
+
+
+@pytest.mark.parametrize("game_id", list(PAIRS))
+def test_each_search_feature_alone_gives_the_python_solvers_results(game_id):
+    """Plain alpha-beta (no feature), enhanced transposition cutoffs alone and
+    the history heuristic alone: step for step as the Python solver too."""
+    pure, fast = PAIRS[game_id]
+    for features in (0, solver_module.ETC, solver_module.HISTORY):
+        for position, history in endgame_positions(pure, 60, f"{game_id} features"):
+            limit = LIMITS[game_id][1]
+            expected = Solver(pure, features=features).solve(position, history=history, nodes=limit)
+            got = Solver(fast, features=features).solve(position, history=history, nodes=limit)
+            assert summary(got) == summary(expected), (features, position, history)

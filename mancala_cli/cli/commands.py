@@ -225,6 +225,9 @@ def solve(
                                             help="How long to wait for the scheduler and its workers."),
     tablebase: Optional[str] = typer.Option(None, "--tablebase", metavar="FILE",
                                             help="Endgame tables the search asks (mancala tablebase build)."),
+    table: Optional[str] = typer.Option(None, "--table", metavar="FILE",
+                                        help="Keep the search's table in FILE: start from it where it exists, "
+                                             "save it every few minutes and when the search stops."),
 ) -> None:
     """Solve a position: the result with best play for the side to move (win,
     draw or loss; unknown where the limits leave it unproven), one line per
@@ -239,11 +242,14 @@ def solve(
     With --scheduler the tree is split into tasks for a Dask cluster, with
     the same results (docs/scale-out.md).
 
+    With --table FILE, a search cut short (a limit, Ctrl-C, SIGTERM) saves its
+    table, and the next run with the same FILE goes on from there.
+
     Example: mancala solve --game kingulu --position "0,0,0,0,3,2/1,0,0,0,0,2 S 20-20 12"
     """
     import signal
 
-    from ..rules.solver import Solver
+    from ..rules.solver import Solver, TableFileError
 
     rules = _game(game)
     start = _position(rules, position)
@@ -253,17 +259,34 @@ def solve(
                  "give --time")
         if tablebase is not None:
             fail("--tablebase does not go with --scheduler (the workers would each need the file)")
+        if table is not None:
+            fail("--table does not go with --scheduler (each task has a table of its own)")
         _solve_on_cluster(rules, start, scheduler, scheduler_timeout, time, memory, format)
         return
     _no_scheduler_timeout()
     progress = _SolveProgress() if sys.stderr.isatty() else None
     solver = Solver(rules, memory=memory, tablebase=_tablebase_file(tablebase))
+    # With a table file, SIGTERM and SIGHUP stop the search as Ctrl-C does, so that its table is saved.
+    stopping = [signal.SIGINT] if table is None else [signal.SIGINT, signal.SIGTERM, signal.SIGHUP]
+    received: list[int] = []
+
+    def stop(signum: int, frame: Any) -> None:
+        received.append(signum)
+        solver.stop()
+
     try:
-        previous = signal.signal(signal.SIGINT, lambda signum, frame: solver.stop())
+        previous = {signum: signal.signal(signum, stop) for signum in stopping}
         try:
-            solution = solver.solve(start, depth=depth, nodes=nodes, seconds=time, progress=progress)
+            try:
+                solution = solver.solve(start, depth=depth, nodes=nodes, seconds=time, progress=progress,
+                                        table=table)
+            except TableFileError as error:
+                fail(f"{table}: {error}", 1)
+            except OSError as error:
+                fail(f"{table}: {error.strerror or error}")
         finally:
-            signal.signal(signal.SIGINT, previous)
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
             solver.table = {}
             if progress is not None:
                 progress.clear()
@@ -275,7 +298,7 @@ def solve(
         solver.table = {}
         fail(f"out of memory while solving (the table may use {memory:,} bytes; --memory gives it less)")
     if solution.stopped == "interrupted":
-        raise typer.Exit(128 + signal.SIGINT)
+        raise typer.Exit(128 + (received[0] if received else signal.SIGINT))
     if solution.stopped is not None:
         raise typer.Exit(SOLVE_STOPPED)
 

@@ -19,6 +19,10 @@
 #define MAXC 24
 #define CLOCK_EVERY 1024
 #define PROGRESS_EVERY (1 << 15)
+/* What the search adds to plain alpha-beta (Solver.features): */
+#define F_ETC 1      /* enhanced transposition cutoffs: the children's table entries before any is searched */
+#define F_HISTORY 2  /* after the table's move and the captures, the moves that cut off most often first */
+#define HISTORY_MAX ((1 << 20) - 1)
 
 static uint64_t Z_HOLE[2][MAXH][256], Z_SIDE[2], Z_BANK[2][2][256], Z_RES[MAXH], Z_FIRST;
 
@@ -69,7 +73,8 @@ typedef struct {
 
 typedef struct {
     PyObject_HEAD
-    int game, history_game, max_plies;
+    int game, history_game, max_plies, features;
+    int cutoffs[2][MAXH];    /* F_HISTORY: cut-offs per side and origin */
     long long node_limit;
     double deadline;
     long long nodes;
@@ -345,6 +350,32 @@ static int path_push(SearchObject *S, uint64_t hash, const State *s)
     return 0;
 }
 
+/* The digest of the earlier positions that can recur after the move from
+ * ``s`` to ``after`` (Solver.child_history; klamroth only, else ``past``). */
+static void child_digest(const SearchObject *S, const State *s, const State *after, int past_lo, int past_hi,
+                         const uint64_t *past, uint64_t *out)
+{
+    out[0] = past[0];
+    out[1] = past[1];
+    if (!S->history_game) return;
+    int size = GEO[S->game].size, stones_after = stones(after, size);
+    if (stones_after != stones(s, size)) {
+        out[0] = out[1] = 0;
+        for (int k = past_lo; k < past_hi; k++)
+            if (S->pool[k].stones <= stones_after) {
+                out[0] ^= S->pool[k].z[0];
+                out[1] ^= S->pool[k].z[1];
+            }
+        return;
+    }
+    for (int k = past_lo; k < past_hi; k++)
+        if (same_past_key(&S->pool[k], s, size)) return;
+    PastKey key;
+    past_key_of(s, size, &key);
+    out[0] ^= key.z[0];
+    out[1] ^= key.z[1];
+}
+
 /* Solver.search: bounds (low, high) of the value of ``s`` for the side to
  * move; the earlier positions that can recur (klamroth) are the pool's
  * [past_lo, past_hi), of digest ``past``. */
@@ -417,8 +448,42 @@ static void search(SearchObject *S, const State *s, int depth, int alpha, int be
         *out_high = known_high;
         return;
     }
-    /* children.sort(key=hint first, then captured, reverse=True): stable */
-    for (int i = 0; i < n; i++) children[i].key = children[i].origin == hint ? 1 << 20 : children[i].captured;
+    /* Solver.transposition_cutoff: what the table knows of the children. */
+    if (S->features & F_ETC) {
+        int etc_low = LOSS, etc_high = LOSS, etc_best = -1, all_known = 1;
+        for (int i = 0; i < n; i++) {
+            uint64_t child_past[2];
+            child_digest(S, s, &children[i].state, past_lo, past_hi, past, child_past);
+            Entry *e = lookup(S, state_hash(&children[i].state, g->size), &children[i].state, child_past);
+            if (e == NULL) {
+                all_known = 0;
+                continue;
+            }
+            if (-e->high > etc_low) {
+                etc_low = -e->high;
+                etc_best = children[i].origin;
+            }
+            if (-e->low > etc_high) etc_high = -e->low;
+        }
+        int low = etc_low > known_low ? etc_low : known_low;
+        int high = all_known && etc_high < known_high ? etc_high : known_high;
+        if (low == high || low >= beta || high <= alpha) {
+            store(S, hash, s, past, low, high, etc_best >= 0 ? etc_best : hint);
+            *out_low = low;
+            *out_high = high;
+            return;
+        }
+    }
+    /* children.sort(key=hint first, then captured, then cut-offs, reverse=True): stable */
+    for (int i = 0; i < n; i++) {
+        Child *c = &children[i];
+        if (c->origin == hint)
+            c->key = 1 << 30;
+        else {
+            c->key = c->captured << 20;
+            if (S->features & F_HISTORY) c->key += S->cutoffs[s->side][c->origin];
+        }
+    }
     for (int i = 1; i < n; i++) {
         Child c = children[i];
         int j = i - 1;
@@ -485,7 +550,12 @@ static void search(SearchObject *S, const State *s, int depth, int alpha, int be
         if (best < 0 || -child_high > low) best = c->origin;
         if (-child_high > low) low = -child_high;
         if (-child_low > high) high = -child_low;
-        if (low >= beta || S->stopped) break;
+        if (S->stopped) break;
+        if (low >= beta) {
+            if ((S->features & F_HISTORY) && S->cutoffs[s->side][c->origin] < HISTORY_MAX)
+                S->cutoffs[s->side][c->origin]++;
+            break;
+        }
     }
     if (searched < n) high = WIN;
     if (path_game) S->path_len--;
@@ -533,13 +603,13 @@ static int read_past_key(SearchObject *S, PyObject *key)
 static PyObject *Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
     static char *names[] = {"game", "max_entries", "max_plies", "node_limit", "deadline", "progress", "max_bytes",
-                            NULL};
-    int game, max_plies;
+                            "features", NULL};
+    int game, max_plies, features = F_ETC | F_HISTORY;
     long long max_entries, node_limit, max_bytes = 0;
     double deadline;
     PyObject *progress;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iLiLdO|L", names, &game, &max_entries, &max_plies, &node_limit,
-                                     &deadline, &progress, &max_bytes))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iLiLdO|Li", names, &game, &max_entries, &max_plies, &node_limit,
+                                     &deadline, &progress, &max_bytes, &features))
         return NULL;
     if (game_arg(game)) return NULL;
     if (max_plies < 1 || max_plies > 100000 || max_entries < 0) {
@@ -551,6 +621,7 @@ static PyObject *Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     S->game = game;
     S->history_game = game == KLAMROTH;
     S->max_plies = max_plies;
+    S->features = features;
     /* The table's largest size: what max_bytes allows, else room for
      * max_entries at most half full. */
     size_t capacity = 1024;
@@ -639,6 +710,133 @@ static PyObject *Search_search(SearchObject *S, PyObject *args)
     return Py_BuildValue("(ii)", low, high);
 }
 
+/* -- the table in a file (Solver.save_table, Solver.load_table) -------------
+ * Each position as a record of fixed size, in the machine's byte order: the
+ * hash, the two digests of the earlier positions, the reserved holes (8
+ * bytes each), the banks (2 bytes each), the holes (a byte each), the side,
+ * the first-move flag, low, high and the best move (a byte each).  The
+ * checksum is FNV-1a over the records. */
+#define RECORD_FIXED 41
+#define CHUNK_RECORDS 8192
+
+static size_t record_size(const SearchObject *S) { return RECORD_FIXED + (size_t)GEO[S->game].size; }
+
+static uint64_t fnv(uint64_t h, const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ULL;
+    return h;
+}
+
+static void put_record(const SearchObject *S, const Entry *e, unsigned char *p)
+{
+    int size = GEO[S->game].size;
+    memcpy(p, &e->hash, 8);
+    memcpy(p + 8, e->past, 16);
+    memcpy(p + 24, &e->reserved, 8);
+    memcpy(p + 32, e->banks, 4);
+    memcpy(p + 36, e->holes, (size_t)size);
+    p += 36 + size;
+    p[0] = e->side;
+    p[1] = e->first;
+    p[2] = (unsigned char)e->low;
+    p[3] = (unsigned char)e->high;
+    p[4] = (unsigned char)e->best;
+}
+
+/* search.dump(write): the table's records, written by ``write(bytes)`` in
+ * chunks; returns (records, checksum). */
+static PyObject *Search_dump(SearchObject *S, PyObject *write)
+{
+    size_t rs = record_size(S), filled = 0, count = 0;
+    uint64_t check = 0xcbf29ce484222325ULL;
+    unsigned char *buffer = PyMem_Malloc(rs * CHUNK_RECORDS);
+    if (buffer == NULL) return PyErr_NoMemory();
+    for (size_t j = 0; j <= S->capacity; j++) {
+        int last = j == S->capacity;
+        if (!last && S->table[j].hash) {
+            put_record(S, &S->table[j], buffer + filled * rs);
+            filled++;
+        }
+        if (filled == CHUNK_RECORDS || (last && filled)) {
+            check = fnv(check, buffer, filled * rs);
+            PyObject *r = PyObject_CallFunction(write, "y#", (const char *)buffer, (Py_ssize_t)(filled * rs));
+            if (r == NULL) {
+                PyMem_Free(buffer);
+                return NULL;
+            }
+            Py_DECREF(r);
+            count += filled;
+            filled = 0;
+        }
+    }
+    PyMem_Free(buffer);
+    return Py_BuildValue("(nK)", (Py_ssize_t)count, (unsigned long long)check);
+}
+
+/* search.load(read, records, checksum): the table's records read by
+ * ``read(n)`` (as many as the table has room for are kept); returns the
+ * records kept.  A record that cannot be, or a checksum that differs,
+ * empties the table and raises ValueError. */
+static PyObject *Search_load(SearchObject *S, PyObject *args)
+{
+    PyObject *read;
+    Py_ssize_t records;
+    unsigned long long expected;
+    if (!PyArg_ParseTuple(args, "OnK", &read, &records, &expected)) return NULL;
+    int size = GEO[S->game].size;
+    size_t rs = record_size(S);
+    uint64_t check = 0xcbf29ce484222325ULL;
+    const char *damage = NULL;
+    Py_ssize_t left = records;
+    while (left > 0 && damage == NULL) {
+        Py_ssize_t n = left < CHUNK_RECORDS ? left : CHUNK_RECORDS;
+        PyObject *chunk = PyObject_CallFunction(read, "n", (Py_ssize_t)(n * (Py_ssize_t)rs));
+        if (chunk == NULL) goto failed;
+        if (!PyBytes_Check(chunk) || PyBytes_GET_SIZE(chunk) != n * (Py_ssize_t)rs) {
+            Py_DECREF(chunk);
+            damage = "the file ends early";
+            break;
+        }
+        const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(chunk);
+        check = fnv(check, p, (size_t)n * rs);
+        for (Py_ssize_t k = 0; k < n && damage == NULL; k++, p += rs) {
+            State st;
+            uint64_t hash, past[2];
+            uint16_t banks[2];
+            memset(&st, 0, sizeof st);
+            memcpy(&hash, p, 8);
+            memcpy(past, p + 8, 16);
+            memcpy(&st.reserved, p + 24, 8);
+            memcpy(banks, p + 32, 4);
+            st.banks[0] = banks[0];
+            st.banks[1] = banks[1];
+            for (int i = 0; i < size; i++) st.holes[i] = p[36 + i];
+            const unsigned char *q = p + 36 + size;
+            int low = (signed char)q[2], high = (signed char)q[3], best = (signed char)q[4];
+            st.side = q[0];
+            st.move_number = q[1] ? 1 : 2;
+            if (q[0] > 1 || q[1] > 1 || (q[1] && q[0] != 0) || low < LOSS || high > WIN || low > high || best < -1 ||
+                best >= size || (size < 64 && st.reserved >> size) || state_hash(&st, size) != hash) {
+                damage = "a record that cannot be";
+                break;
+            }
+            if (S->count < S->max_entries) store(S, hash, &st, past, low, high, best);
+        }
+        Py_DECREF(chunk);
+        left -= n;
+    }
+    if (damage == NULL && check != (uint64_t)expected) damage = "its checksum differs";
+    if (damage != NULL) {
+        PyErr_SetString(PyExc_ValueError, damage);
+        goto failed;
+    }
+    return PyLong_FromSize_t(S->count);
+failed:
+    if (S->table != NULL) memset(S->table, 0, S->capacity * sizeof(Entry));
+    S->count = 0;
+    return NULL;
+}
+
 static PyObject *Search_get_nodes(SearchObject *S, void *closure) { return PyLong_FromLongLong(S->nodes); }
 static PyObject *Search_get_stopped(SearchObject *S, void *closure) { return PyBool_FromLong(S->stopped); }
 static int Search_set_stopped(SearchObject *S, PyObject *value, void *closure)
@@ -672,6 +870,9 @@ static PyMethodDef Search_methods[] = {
     {"root", (PyCFunction)Search_root, METH_O, "root(position): the root of the solve"},
     {"search", (PyCFunction)Search_search, METH_VARARGS,
      "search(position, depth, alpha, beta, past, ply, nodes): (low, high)"},
+    {"dump", (PyCFunction)Search_dump, METH_O, "dump(write): the table's records; returns (records, checksum)"},
+    {"load", (PyCFunction)Search_load, METH_VARARGS,
+     "load(read, records, checksum): the table's records; returns the positions in the table"},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject SearchType = {

@@ -134,13 +134,15 @@ class _Native:
 
         progress = solver.progress
         report = None
-        if progress is not None:
+        if progress is not None or solver.table_file is not None:
             def report(nodes: int) -> None:
-                progress(solver.reached, nodes, time.monotonic() - solver.started)
+                if progress is not None:
+                    progress(solver.reached, nodes, time.monotonic() - solver.started)
+                solver.checkpoint()
         memory = solver.memory
         # (max_bytes 0 would mean "no byte bound": a table of 0 bytes is 1 byte, room for none.)
         kernel = _native.Search(self.code, memory, solver_module.MAX_PLIES, solver.node_limit,
-                                solver.deadline, report, max(memory, 1))
+                                solver.deadline, report, max(memory, 1), solver.features)
         tablebase = solver.tablebase
         _native.tablebase_use(None if tablebase is None else tablebase.data,
                               0 if tablebase is None else tablebase.stones)

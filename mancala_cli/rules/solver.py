@@ -46,6 +46,7 @@ next: results do not depend on the order in which positions are asked.
 """
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Callable, Collection
@@ -86,6 +87,36 @@ DEEPENING_SHARE: Final = 1 / 32
 CLOCK_EVERY: Final = 1024
 #: How often (in nodes) a progress callback hears of a search under way.
 PROGRESS_EVERY: Final = 1 << 15
+
+#: What the search adds to plain alpha-beta (:attr:`Solver.features`, a
+#: bit set): enhanced transposition cutoffs (before searching any move, the
+#: table's entries of all the children may already decide the position) and
+#: the history heuristic (after the table's best move and the captures, the
+#: moves that caused most cut-offs so far, per side and origin, first).
+ETC: Final = 1
+HISTORY: Final = 2
+ALL_FEATURES: Final = ETC | HISTORY
+#: The largest cut-off count the history heuristic keeps per move.
+HISTORY_MAX: Final = (1 << 20) - 1
+
+#: How often (seconds) a search with a table file saves its table.
+SAVE_EVERY: Final = 120.0
+#: The first line of a table file, and the version of its format, which
+#: changes whenever the rules, the hashing or the records change: a file of
+#: another version is refused.
+TABLE_MAGIC: Final = b"mancala search table\n"
+TABLE_VERSION: Final = 1
+#: The bytes of a table file's header: the magic line, then one line of
+#: JSON (padded with spaces).
+TABLE_HEADER: Final = 512
+#: The entries per chunk of a table file of the pure core.
+CHUNK_ENTRIES: Final = 4096
+
+
+class TableFileError(ValueError):
+    """A table file that cannot be used here (another game, position,
+    version or core, or damaged): the message is one line."""
+
 
 #: A progress callback: the deepest complete iteration (plies; 0 before the
 #: first, and for a search without limits, which is one iteration), the
@@ -163,13 +194,28 @@ class Solver:
         <Solver kingulu, table of at most 67,108,864 bytes>
     """
 
-    def __init__(self, game: Game, *, memory: int = DEFAULT_MEMORY, tablebase: Any = None) -> None:
+    def __init__(self, game: Game, *, memory: int = DEFAULT_MEMORY, tablebase: Any = None,
+                 features: int = ALL_FEATURES) -> None:
         if memory < 0:
             raise ValueError(f"memory must be a number of bytes >= 0, not {memory!r}")
         self.game = game
         self.memory = memory
         #: The endgame tables the search asks (:class:`mancala_cli.tablebase.Tablebase`), where they are of this game.
         self.tablebase: Any = tablebase if tablebase is not None and tablebase.game == game.id else None
+        #: What the search adds to plain alpha-beta (:data:`ETC`, :data:`HISTORY`).
+        self.features = features
+        #: The history heuristic's cut-offs, by (side, origin).
+        self.cutoffs: dict[tuple[str, int], int] = {}
+        #: How often (seconds) a search with a table file saves its table.
+        self.save_every = SAVE_EVERY
+        self.table_file: str | None = None
+        self.table_identity: dict[str, Any] = {}
+        self.saved_at = 0.0
+        #: The positions a table file brought (0 without one).
+        self.loaded = 0
+        #: The iteration under way (plies), which a table file keeps: a
+        #: search that goes on from one goes on from that iteration.
+        self.iteration = 0
         self.entry_bytes: int = ENTRY_BYTES.get(game.id, OTHER_ENTRY_BYTES)
         #: The bytes the table's entries cost so far.
         self.used = 0
@@ -204,17 +250,27 @@ class Solver:
 
     def solve(self, position: Position, *, depth: int | None = None, nodes: int | None = None,
               seconds: float | None = None, history: Collection = (),
-              progress: Progress | None = None) -> Solution:
+              progress: Progress | None = None, table: str | os.PathLike[str] | None = None) -> Solution:
         """Solve ``position`` for the side to move, within the limits given
         (``depth`` plies, ``nodes`` positions, ``seconds``); ``history`` holds
         the keys of earlier positions of the game (KK-4b). ``progress`` is
         called after every complete iteration and every
-        :data:`PROGRESS_EVERY` positions (see :data:`Progress`)."""
+        :data:`PROGRESS_EVERY` positions (see :data:`Progress`).
+
+        ``table`` names a file that keeps the search's table between runs:
+        where it exists, the search starts from the table it holds (a file
+        of another game, position, format version or core raises
+        :class:`TableFileError`); the table is saved to it every
+        :attr:`save_every` seconds and when the search ends, whatever
+        stopped it, each time by an atomic replace."""
         started = time.monotonic()
         self.started = started
         self.progress = progress
         self.reached = 0
         self.table = {}
+        self.cutoffs = {}
+        self.table_file = None if table is None else os.fspath(table)
+        self.loaded = 0
         self.used = 0
         self.longest = 0
         self.path = set()
@@ -241,11 +297,23 @@ class Solver:
         deepest = MAX_PLIES if depth is None else min(depth, MAX_PLIES)
         reached = 0
         iteration = 1 if limited else deepest
+        self.iteration = iteration
         root_key = self.key(position, past)
         if not self.history_game:
             self.path.add(root_key)
         search_kernel = getattr(game, "search_kernel", None)
         self.kernel = None if search_kernel is None else search_kernel(self, position)
+        if self.table_file is not None:
+            self.table_identity = self.identity(position, past)
+            self.temporary_file(self.table_file, probe=True)  # (a place it cannot be saved fails now, not later)
+            resumed = self.load_table(self.table_file)
+            self.saved_at = time.monotonic()
+            if resumed:
+                # The table holds what deepening would find again: without a
+                # depth limit, every line to its end at once; with one, from
+                # the iteration that was under way.
+                iteration = deepest if depth is None else max(iteration, min(resumed, deepest))
+                self.iteration = iteration
         while True:
             for i, (move, after) in enumerate(children):
                 low, high = bounds[i]
@@ -269,6 +337,7 @@ class Solver:
                     self.stop_reason = "depth"
                 break
             iteration = deepest if depth is None and self.spent(DEEPENING_SHARE) else iteration + 1
+            self.iteration = iteration
         if self.stopped:
             self.stop_reason = "interrupted" if self.interrupted else self.stop_reason or "time"
         low = max(b[0] for b in bounds)
@@ -278,6 +347,8 @@ class Solver:
         best = [move for (move, _), b in zip(children, bounds) if low == high and b[0] == b[1] == low]
         if reached == MAX_PLIES:
             reached = min(self.longest, MAX_PLIES)
+        if self.table_file is not None:
+            self.save_table(self.table_file)
         return Solution(result, moves, best, self.nodes, time.monotonic() - started, reached,
                         bounds=(RESULT_NAMES[low], RESULT_NAMES[high]),
                         move_bounds=[(RESULT_NAMES[b[0]], RESULT_NAMES[b[1]]) for b in bounds],
@@ -326,8 +397,10 @@ class Solver:
             self.stop_reason = "nodes"
             return True
         if nodes % CLOCK_EVERY == 0:
-            if self.progress is not None and nodes % PROGRESS_EVERY == 0:
-                self.progress(self.reached, nodes, time.monotonic() - self.started)
+            if nodes % PROGRESS_EVERY == 0:
+                if self.progress is not None:
+                    self.progress(self.reached, nodes, time.monotonic() - self.started)
+                self.checkpoint()
             if self.deadline >= 0.0 and time.monotonic() >= self.deadline:
                 self.stop_reason = "time"
                 return True
@@ -380,17 +453,26 @@ class Solver:
             return value, value
         if depth <= 0 or ply >= MAX_PLIES:
             return known_low, known_high
-        children.sort(key=lambda child: 2 ** 20 if child[0].origin == hint else child[0].captured, reverse=True)
+        features = self.features
+        # Each move with the earlier positions that can recur after it (made once: memory is the pure core's bound).
+        moves = [(move, after, self.child_history(position, after, past)) for move, after in children]
+        if features & ETC:
+            cut = self.transposition_cutoff(key, moves, alpha, beta, known_low, known_high, hint)
+            if cut is not None:
+                return cut
+        side = position.side
+        cutoffs = self.cutoffs if features & HISTORY else {}
+        moves.sort(key=lambda child: 2 ** 30 if child[0].origin == hint else
+                      (child[0].captured << 20) + cutoffs.get((side, child[0].origin), 0), reverse=True)
         if on_path:
             self.path.add(key)
         low = LOSS
         high = LOSS
         best = -1
         searched = 0
-        for move, after in children:
+        for move, after, child_past in moves:
             floor = alpha if alpha > low else low
-            child_low, child_high = self.search(after, depth - 1, -beta, -floor,
-                                                self.child_history(position, after, past), ply + 1)
+            child_low, child_high = self.search(after, depth - 1, -beta, -floor, child_past, ply + 1)
             searched += 1
             if best < 0 or -child_high > low:
                 best = move.origin
@@ -398,7 +480,13 @@ class Solver:
                 low = -child_high
             if -child_low > high:
                 high = -child_low
-            if low >= beta or self.stopped:
+            if self.stopped:
+                break
+            if low >= beta:
+                if features & HISTORY:
+                    count = cutoffs.get((side, move.origin), 0)
+                    if count < HISTORY_MAX:
+                        cutoffs[(side, move.origin)] = count + 1
                 break
         if searched < len(children):
             high = WIN
@@ -408,6 +496,33 @@ class Solver:
         high = min(high, known_high)
         self.store(key, low, high, best)
         return low, high
+
+    def transposition_cutoff(self, key: tuple, moves: list[tuple[Move, Position, frozenset]], alpha: int,
+                             beta: int, known_low: int, known_high: int, hint: int) -> tuple[int, int] | None:
+        """Enhanced transposition cutoffs: the bounds that the table's
+        entries of the children give ``position`` (stored), when they decide
+        it within ``alpha``, ``beta``; ``None`` when it must be searched."""
+        table = self.table
+        etc_low = LOSS
+        etc_high = LOSS
+        best = -1
+        all_known = True
+        for move, after, child_past in moves:
+            entry = table.get(self.key(after, child_past))
+            if entry is None:
+                all_known = False
+                continue
+            if -entry[1] > etc_low:
+                etc_low = -entry[1]
+                best = move.origin
+            if -entry[0] > etc_high:
+                etc_high = -entry[0]
+        low = max(etc_low, known_low)
+        high = min(etc_high, known_high) if all_known else known_high
+        if low == high or low >= beta or high <= alpha:
+            self.store(key, low, high, best if best >= 0 else hint)
+            return low, high
+        return None
 
     def store(self, key: tuple, low: int, high: int, best: int) -> None:
         """Keep what was found of ``key`` (a bound is sound however it was
@@ -425,3 +540,161 @@ class Solver:
         if self.used + cost <= self.memory:
             table[key] = (low, high, best)
             self.used += cost
+
+    # -- the table in a file -------------------------------------------------
+    def identity(self, position: Position, past: frozenset) -> dict[str, Any]:
+        """What a table file must match to be used for ``position``: the
+        format version, the core, the game and the position (its table key,
+        earlier positions included, as a digest)."""
+        import hashlib
+
+        key = self.key(position, frozenset())
+        earlier = sorted(past) if self.history_game else []
+        digest = hashlib.sha256(repr((key, earlier)).encode()).hexdigest()[:32]
+        core = "native" if self.kernel is not None else "pure"
+        return {"format": TABLE_VERSION, "core": core, "game": self.game.id, "position": digest,
+                "byteorder": sys.byteorder}
+
+    def checkpoint(self) -> None:
+        """Save the table if a table file is in use and :attr:`save_every`
+        seconds have passed since it was last saved."""
+        if self.table_file is not None and time.monotonic() - self.saved_at >= self.save_every:
+            self.save_table(self.table_file)
+
+    @staticmethod
+    def temporary_file(path: str, *, probe: bool = False) -> str:
+        """The temporary file a save of ``path`` writes (beside it); with
+        ``probe``, create and remove it, so that an ``OSError`` says now that
+        the table could not be saved there."""
+        directory, name = os.path.split(os.path.abspath(path))
+        temporary = os.path.join(directory, f".{name}.{os.getpid()}.tmp")
+        if probe:
+            with open(temporary, "wb"):
+                pass
+            os.unlink(temporary)
+        return temporary
+
+    def save_table(self, path: str) -> None:
+        """Write the table to ``path`` by an atomic replace (a temporary file
+        beside it, then renamed): the file holds either the former table or
+        the new one, never a part."""
+        import json
+
+        temporary = self.temporary_file(path)
+        try:
+            with open(temporary, "wb") as out:
+                out.write(bytes(TABLE_HEADER))
+                if self.kernel is not None:
+                    records, checksum = self.kernel.dump(out.write)
+                    payload = {"records": records, "checksum": f"{checksum:016x}"}
+                else:
+                    payload = self._dump_pure(out)
+                header = dict(self.table_identity, iteration=self.iteration, **payload)
+                line = TABLE_MAGIC + json.dumps(header, sort_keys=True).encode() + b"\n"
+                if len(line) > TABLE_HEADER:
+                    raise ValueError("the table file's header is too long")
+                out.seek(0)
+                out.write(line.ljust(TABLE_HEADER, b" "))
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(temporary, path)
+        except BaseException:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
+            raise
+        self.saved_at = time.monotonic()
+
+    def _dump_pure(self, out: Any) -> dict[str, Any]:
+        """The pure table: chunks of :data:`CHUNK_ENTRIES` entries, each its
+        length (8 bytes) and a list of (key, value) pairs in ``marshal``."""
+        import hashlib
+        import marshal
+
+        digest = hashlib.sha256()
+        items = list(self.table.items())
+        chunks = 0
+        for start in range(0, len(items), CHUNK_ENTRIES):
+            data = marshal.dumps(items[start:start + CHUNK_ENTRIES])
+            framed = len(data).to_bytes(8, "little") + data
+            digest.update(framed)
+            out.write(framed)
+            chunks += 1
+        return {"chunks": chunks, "checksum": digest.hexdigest(), "marshal": marshal.version}
+
+    def load_table(self, path: str) -> int:
+        """Start from the table in ``path``, where the file exists (as many
+        positions as the memory allows); :class:`TableFileError` where it is
+        for another game, position, format version or core, or damaged.
+        Returns the iteration the search that saved it had under way (0
+        without a file)."""
+        import json
+
+        try:
+            source = open(path, "rb")
+        except FileNotFoundError:
+            return 0
+        with source:
+            head = source.read(TABLE_HEADER)
+            if len(head) < TABLE_HEADER or not head.startswith(TABLE_MAGIC):
+                raise TableFileError("not a table file of mancala solve")
+            try:
+                header = json.loads(head[len(TABLE_MAGIC):].decode("ascii"))
+                if not isinstance(header, dict):
+                    raise ValueError
+            except (ValueError, UnicodeDecodeError):
+                raise TableFileError("a damaged table file (its header)") from None
+            want = self.table_identity
+            if header.get("format") != want["format"]:
+                raise TableFileError(f"a table file of another format version ({header.get('format')!r}, "
+                                     f"this version reads {want['format']})")
+            if header.get("game") != want["game"]:
+                raise TableFileError(f"the table of another game ({header.get('game')}), not {want['game']}")
+            if header.get("position") != want["position"]:
+                raise TableFileError("the table of another position (or earlier positions) than this one")
+            if header.get("core") != want["core"] or header.get("byteorder") != want["byteorder"]:
+                raise TableFileError(f"a table of the {header.get('core')} core on a {header.get('byteorder')}-endian "
+                                     f"machine; this run uses the {want['core']} core, {want['byteorder']}-endian")
+            try:
+                iteration = int(header["iteration"])
+                if self.kernel is not None:
+                    self.loaded = self.kernel.load(source.read, int(header["records"]),
+                                                   int(header["checksum"], 16))
+                else:
+                    self.loaded = self._load_pure(source, header)
+            except (KeyError, TypeError, ValueError) as error:
+                self.table = {}
+                self.used = 0
+                raise TableFileError(f"a damaged table file ({error or 'its records'})") from None
+        return max(0, min(iteration, MAX_PLIES))
+
+    def _load_pure(self, source: Any, header: dict[str, Any]) -> int:
+        import hashlib
+        import marshal
+
+        if header.get("marshal") != marshal.version:
+            raise ValueError("written by another version of Python")
+        digest = hashlib.sha256()
+        for _ in range(int(header["chunks"])):
+            head = source.read(8)
+            size = int.from_bytes(head, "little")
+            if len(head) != 8 or size > 1 << 30:
+                raise ValueError("the file ends early")
+            data = source.read(size)
+            if len(data) != size:
+                raise ValueError("the file ends early")
+            digest.update(head + data)
+            items = marshal.loads(data)
+            if not isinstance(items, list):
+                raise ValueError("a record that cannot be")
+            for item in items:
+                key, value = item
+                if not (isinstance(key, tuple) and isinstance(value, tuple) and len(value) == 3
+                        and all(type(v) is int for v in value) and LOSS <= value[0] <= value[1] <= WIN):
+                    raise ValueError("a record that cannot be")
+                if key not in self.table:
+                    self.store(key, *value)
+        if digest.hexdigest() != header["checksum"]:
+            raise ValueError("its checksum differs")
+        return len(self.table)
