@@ -170,6 +170,7 @@ def test_the_console_script_runs_one_command_as_the_whole_app_would():
     """Through the real console script, against the same script made to run
     the whole app: a command's help, a usage error and an output."""
     whole_app = ("import sys; from mancala_cli.cli import commands; "
+                 "commands.loaded(commands.app.registered_commands); "
                  "commands.app_for = lambda args: commands.app; sys.argv[0] = 'mancala'; commands.main()")
     for args in (["render", "--help"], ["validate", "--bogus"], ["moves", "--game", "kingulu"]):
         one = subprocess.run([sys.executable, "-m", "mancala_cli", *args], capture_output=True, text=True,
