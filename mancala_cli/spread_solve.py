@@ -79,6 +79,9 @@ BUDGET_GROWTH: Final = 4
 TASK_DEEPENING: Final = 1 / 4
 #: How often a running task asks whether it should stop (seconds).
 POLL_SECONDS: Final = 1.0
+#: How long a task waits for the answer to whether it should stop before
+#: it stops anyway (the scheduler is gone or too slow to matter).
+ASK_SECONDS: Final = 5.0
 #: How often a round that stopped without being told to (it could not
 #: reach the scheduler) is run again.
 RETRIES: Final = 3
@@ -192,12 +195,17 @@ class _Call:
 
 def _told_to_stop(control: str, index: int) -> bool:
     """Whether the client has asked task ``index`` (or every task) to stop.
-    A variable that is gone (the search is over) or a scheduler that does
-    not answer stops the task too: nobody waits for its answer."""
-    from distributed import Variable
+    A variable that is gone (the search is over: the client sets it before
+    any task is submitted and deletes it when it leaves) or a scheduler that
+    does not answer within :data:`ASK_SECONDS` stops the task too: nobody
+    waits for its answer. (The scheduler waits for a variable that is not
+    there; the timeout of the call bounds the whole question, connecting
+    included, however the connection fails.)"""
+    from distributed import Variable, get_client
 
     try:
-        stop_all, cancelled = Variable(control).get(timeout=POLL_SECONDS * 5)
+        variable = Variable(control, client=get_client(timeout=ASK_SECONDS))
+        stop_all, cancelled = variable.get(timeout=0, callback_timeout=ASK_SECONDS)
     except Exception:  # noqa: BLE001 (whatever the lost connection raises)
         return True
     return bool(stop_all) or index in cancelled
@@ -406,6 +414,10 @@ class ClusterSolver:
                         raise ClusterSolveError(_failure(future))
                     task.take(future.result())
                     task.rounds += 1
+                    # Its answer is taken: the scheduler need not keep it, nor
+                    # compute it again when the worker holding it is lost.
+                    task.future = None
+                    future.release()
                     for node in task.nodes:
                         node.low, node.high = task.low, task.high
                         _back_up(node.parent)
@@ -416,6 +428,8 @@ class ClusterSolver:
                             cancelled.append(t.index)
                             del running[t.future.key]
                         self.client.cancel([t.future for t in unneeded])
+                        for t in unneeded:
+                            t.future = None
                         variable.set([1 if self.stopped else 0, cancelled])
                     if task.low != task.high and task.needed() and given_up_at is None:
                         if task.stopped == "nodes":
@@ -425,13 +439,16 @@ class ClusterSolver:
                             task.retries += 1  # (it could not read the variable: the scheduler was slow)
                             submit(task)
                     if progress is not None:
-                        progress(sum(t.stopped != "waiting" and t.future.key not in running for t in order),
+                        progress(sum(t.stopped != "waiting" and t.future is None for t in order),
                                  len(order), counted[0] + sum(t.searched for t in order),
                                  time.monotonic() - started)
         finally:
             try:
-                self.client.cancel([task.future for task in tasks.values()
-                                    if task.future is not None and not task.future.done()])
+                # The tasks under way stop at their next question (a task
+                # cancelled while running runs on, as Dask cannot stop a
+                # thread); one that asks after the variable is gone stops too.
+                variable.set([1, cancelled], callback_timeout=GRACE_SECONDS)
+                self.client.cancel([task.future for task in tasks.values() if task.future is not None])
                 variable.delete()
             except Exception:  # noqa: BLE001 (the scheduler may be gone already)
                 pass

@@ -53,6 +53,16 @@ def _executing(dask_worker):
     return sorted(str(task.key) for task in dask_worker.state.tasks.values() if task.state in ("executing", "cancelled"))
 
 
+def _stacks(dask_worker):
+    """Where each of the worker's task threads is (for a failure's message)."""
+    import sys
+    import traceback
+
+    frames = sys._current_frames()
+    return {ident: "".join(traceback.format_stack(frames[ident])[-8:])
+            for ident in list(dask_worker.active_threads) if ident in frames}
+
+
 def _idle(client, seconds=20.0):
     """Whether every worker's threads are idle within ``seconds`` (no task
     left running: a task reads whether to stop every second, and stops when
@@ -63,6 +73,9 @@ def _idle(client, seconds=20.0):
             return True
         time.sleep(0.1)
     print("still running:", client.run(_executing))
+    for worker, stacks in client.run(_stacks).items():
+        for stack in stacks.values():
+            print(worker, stack)
     return False
 
 
@@ -192,6 +205,33 @@ def test_a_killed_worker_costs_nothing(cluster):
     assert {k: spread[k] for k in SAME} == {k: one[k] for k in SAME}
     client.wait_for_workers(2, timeout=30)  # the nanny starts another worker
     assert _idle(client)
+
+
+def test_a_task_asks_whether_to_stop(cluster):
+    """A task reads the control variable: go on, stop (all, or this task),
+    and stop at once when the variable is gone (the command has ended)."""
+    from distributed import Variable
+
+    from mancala_cli.spread_solve import ASK_SECONDS, _told_to_stop
+
+    _, client = cluster
+    name = "mancala-solve-probe"
+    variable = Variable(name, client=client)
+
+    def ask(index):
+        started = time.monotonic()
+        return _told_to_stop(name, index), time.monotonic() - started
+
+    def asked(index):
+        return client.submit(ask, index, pure=False).result(timeout=60)
+
+    variable.set([0, [3]])
+    assert asked(1)[0] is False and asked(3)[0] is True
+    variable.set([1, []])
+    assert asked(1)[0] is True
+    variable.delete()
+    stop, took = asked(1)
+    assert stop is True and took < ASK_SECONDS / 2
 
 
 def test_the_time_limit_gives_what_is_known(cluster):
