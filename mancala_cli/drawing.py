@@ -82,14 +82,14 @@ def _game_and_position(position: Drawable, game: Game | str | None,
             raise TypeError(f"{caller}() needs game= for a position that is not a GamePosition")
         rules = get_game(game) if isinstance(game, str) else game
         return rules, parse_position(rules, position) if isinstance(position, str) else position
-    rules, where = getattr(position, "game", None), getattr(position, "position", None)
-    if not isinstance(rules, Game) or not isinstance(where, Position):
+    its_game, where = getattr(position, "game", None), getattr(position, "position", None)
+    if not isinstance(its_game, Game) or not isinstance(where, Position):
         raise TypeError(f"{caller}() draws a GamePosition, a Line, or a position or position string with game=, "
                         f"not {type(position).__name__}")
-    if game is not None and (game if isinstance(game, str) else game.id) != rules.id:
-        raise ValueError(f"{caller}(): the position is one of {rules.id}, not of "
+    if game is not None and (game if isinstance(game, str) else game.id) != its_game.id:
+        raise ValueError(f"{caller}(): the position is one of {its_game.id}, not of "
                          f"{game if isinstance(game, str) else game.id}")
-    return rules, where
+    return its_game, where
 
 
 def svg(position: Drawable, *, game: Game | str | None = None,

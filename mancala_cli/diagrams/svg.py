@@ -415,8 +415,8 @@ def _add_caption(root: Element, game: Game, caption: Sequence[str]) -> None:
     """The caption ``g#caption`` above the diagram, which moves down to make room."""
     lines = caption_lines(game, caption)
     shift = MARGIN + len(lines) * CAPTION_LEADING
-    width = int(root.get("width", "0"))
-    height = int(root.get("height", "0")) + shift
+    width = int(root.get("width") or "0")
+    height = int(root.get("height") or "0") + shift
     root.set("height", str(height))
     root.set("viewBox", f"0 0 {width} {height}")
     root[3].set("height", str(height))  # the background
