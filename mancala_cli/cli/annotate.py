@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
-from .options import (ENCODING_OPTION, FILES_ARGUMENT, GAME_COMPLETION, JOBS_OPTION, MAX_SOLVE_DEPTH,
+from .options import (RECORDS_GAME_OPTION, ENCODING_OPTION, FILES_ARGUMENT, JOBS_OPTION, MAX_SOLVE_DEPTH,
                       SCHEDULER_OPTION, SCHEDULER_TIMEOUT_OPTION, TARGETS, StatusLine, checked_encoding, choice_option,
                       counted, fail, game_rules, input_paths, int_option, proof_files, read_failed, seconds_parser,
                       tablebase_file, workers_for)
@@ -30,8 +30,7 @@ def annotate(
     to: str = choice_option("pmn", "--to", "-t", values=TARGETS, help="Format of the games written."),
     output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE",
                                          help="Write here (atomically) instead of stdout."),
-    game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", autocompletion=GAME_COMPLETION,
-                                         help="Game id for records without a Game tag."),
+    game: Optional[str] = RECORDS_GAME_OPTION,
     encoding: str = ENCODING_OPTION,
     jobs: int = JOBS_OPTION,
     scheduler: Optional[str] = SCHEDULER_OPTION,

@@ -18,7 +18,7 @@ from ..rules.registry import GAME_IDS, all_games
 from ..rules.perft import divide
 from ..rules.solver import DEFAULT_MEMORY as DEFAULT_SOLVE_MEMORY
 from ..rules.solver import DEFAULT_SECONDS as DEFAULT_SOLVE_SECONDS
-from .options import ENCODING_OPTION, FILES_ARGUMENT, GAME_COMPLETION, JOBS_OPTION, MAX_SOLVE_DEPTH
+from .options import RECORDS_GAME_OPTION, ENCODING_OPTION, FILES_ARGUMENT, GAME_COMPLETION, JOBS_OPTION, MAX_SOLVE_DEPTH
 from .options import SCHEDULER_OPTION, SCHEDULER_TIMEOUT_OPTION, WHERE_HELP, fail
 from .options import StatusLine as _StatusLine
 from .options import checked_encoding as _encoding
@@ -37,7 +37,7 @@ from .options import position_of as _position
 from .options import size_parser as _size
 from .options import tablebase_file as _tablebase_file
 from .running import (MancalaGroup, end_now, install_signal_handlers,
-                      prepare_streams, seconds, usage_error)
+                      prepare_streams, seconds)
 
 if TYPE_CHECKING:
     pass
@@ -450,8 +450,7 @@ def main() -> None:
 @app.command(short_help="Check every game against the rules.")
 def validate(
     files: Optional[list[str]] = FILES_ARGUMENT,
-    game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", autocompletion=GAME_COMPLETION,
-                                         help="Game id for records without a Game tag."),
+    game: Optional[str] = RECORDS_GAME_OPTION,
     strict: bool = typer.Option(False, "--strict", help="Treat warnings as errors."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the problems."),
     format: str = _choice_option("text", "--format", "-f", values=("text", "json"),

@@ -11,7 +11,7 @@ import typer
 
 from notation.coords import STYLES
 
-from .options import (ENCODING_OPTION, FILES_ARGUMENT, GAME_COMPLETION, JOBS_OPTION, SCHEDULER_OPTION,
+from .options import (QUIET_OPTION, RECORDS_GAME_OPTION, ENCODING_OPTION, FILES_ARGUMENT, JOBS_OPTION, SCHEDULER_OPTION,
                       SCHEDULER_TIMEOUT_OPTION, TARGETS, Progress, checked_encoding, choice_option, fail, game_results,
                       game_rules, input_paths, workers_for)
 
@@ -28,13 +28,12 @@ def convert(
                                           help="Rewrite the moves in this coordinate style."),
     positions: bool = typer.Option(False, "--positions", help="Add the position after every move (JSON, XML)."),
     output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write here (atomically) instead of stdout."),
-    game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", autocompletion=GAME_COMPLETION,
-                                         help="Game id for records without a Game tag."),
+    game: Optional[str] = RECORDS_GAME_OPTION,
     encoding: str = ENCODING_OPTION,
     jobs: int = JOBS_OPTION,
     scheduler: Optional[str] = SCHEDULER_OPTION,
     scheduler_timeout: float = SCHEDULER_TIMEOUT_OPTION,
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    quiet: bool = QUIET_OPTION,
     force: bool = typer.Option(False, "--force", help="Replace an input that has errors when -o names it."),
 ) -> None:
     """Convert records between PMN, JSON Lines and XML (input recognised by content).

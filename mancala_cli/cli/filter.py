@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
-from .options import (ENCODING_OPTION, FILES_ARGUMENT, GAME_COMPLETION, JOBS_OPTION, SCHEDULER_OPTION,
+from .options import (QUIET_OPTION, ENCODING_OPTION, FILES_ARGUMENT, GAME_COMPLETION, JOBS_OPTION, SCHEDULER_OPTION,
                       SCHEDULER_TIMEOUT_OPTION, TO_OPTION, WHERE_HELP, Progress, checked_encoding, choice_option,
                       criterion, fail, input_paths, int_option, read_failed, same_file, workers_for)
 
@@ -50,7 +50,7 @@ def filter_games(
     jobs: int = JOBS_OPTION,
     scheduler: Optional[str] = SCHEDULER_OPTION,
     scheduler_timeout: float = SCHEDULER_TIMEOUT_OPTION,
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    quiet: bool = QUIET_OPTION,
     force: bool = typer.Option(False, "--force", help="Replace an input that has errors when -o or --duplicates "
                                                       "names it."),
 ) -> None:

@@ -142,6 +142,12 @@ def checked_encoding(name: str) -> str:
     return name
 
 
+#: ``--quiet`` of the commands that show a progress bar.
+QUIET_OPTION = typer.Option(False, "--quiet", "-q", help="No progress bar.")
+#: ``--game`` of the commands that read records.
+RECORDS_GAME_OPTION = typer.Option(None, "--game", "-g", metavar="GAME", autocompletion=GAME_COMPLETION,
+                                   help="Game id for records without a Game tag.")
+
 JOBS_OPTION = typer.Option("auto", "--jobs", "-j", parser=jobs_parser("--jobs"), metavar="N|auto",
                            help="Worker processes, at most the usable cores (default auto: all of them; "
                                 "output stays in input order).")

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Optional
 
 import typer
 
-from .options import (ENCODING_OPTION, FILES_ARGUMENT, JOBS_OPTION, SCHEDULER_OPTION, SCHEDULER_TIMEOUT_OPTION,
+from .options import (QUIET_OPTION, ENCODING_OPTION, FILES_ARGUMENT, JOBS_OPTION, SCHEDULER_OPTION, SCHEDULER_TIMEOUT_OPTION,
                       TO_OPTION, WHERE_HELP, Progress, checked_encoding, fail, input_paths, int_option,
                       make_out_dir, read_failed, remove_stale, where_criteria, workers_for)
 
@@ -29,7 +29,7 @@ def split(
     jobs: int = JOBS_OPTION,
     scheduler: Optional[str] = SCHEDULER_OPTION,
     scheduler_timeout: float = SCHEDULER_TIMEOUT_OPTION,
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    quiet: bool = QUIET_OPTION,
 ) -> None:
     """Write the games in files of N games each: DIR/00001.pmn, DIR/00002.pmn …
 

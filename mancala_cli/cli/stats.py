@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from .options import (ENCODING_OPTION, FILES_ARGUMENT, JOBS_OPTION, SCHEDULER_OPTION, SCHEDULER_TIMEOUT_OPTION,
+from .options import (QUIET_OPTION, ENCODING_OPTION, FILES_ARGUMENT, JOBS_OPTION, SCHEDULER_OPTION, SCHEDULER_TIMEOUT_OPTION,
                       WHERE_HELP, Progress, checked_encoding, choice_option, input_paths, int_option, read_failed,
                       where_criteria, workers_for)
 
@@ -22,7 +22,7 @@ def stats(
     jobs: int = JOBS_OPTION,
     scheduler: Optional[str] = SCHEDULER_OPTION,
     scheduler_timeout: float = SCHEDULER_TIMEOUT_OPTION,
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    quiet: bool = QUIET_OPTION,
 ) -> None:
     """Summarise an archive: games and invalid games; per game the plies
     (least, median, most, mean), the recorded results and the engine's

@@ -616,6 +616,25 @@ static int game_arg(int game)
     return 0;
 }
 
+/* Write the holes and banks of ``s`` that differ from ``before`` back into
+ * the position's lists (k_move and k_play_line): 0, or -1 with an error set. */
+static int store_changes(int size, const State *s, const State *before, PyObject *holes, PyObject *banks)
+{
+    for (int i = 0; i < size; i++)
+        if (s->holes[i] != before->holes[i]) {
+            PyObject *x = PyLong_FromLong(s->holes[i]);
+            if (x == NULL) return -1;
+            PyList_SetItem(holes, i, x);
+        }
+    for (int i = 0; i < 2; i++)
+        if (s->banks[i] != before->banks[i]) {
+            PyObject *x = PyLong_FromLong(s->banks[i]);
+            if (x == NULL) return -1;
+            PyList_SetItem(banks, i, x);
+        }
+    return 0;
+}
+
 /* native.move(game, now, origin[, lap_limit]): plays ``origin`` on the MutablePosition
  * ``now`` in place and returns the Move; an illegal move returns a plain
  * tuple (error, hole, laps, repeated) and leaves ``now`` as it was; a
@@ -652,18 +671,7 @@ static PyObject *k_move(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     }
     out = make_move((int)origin, &r);
     if (out == NULL) goto fail;
-    for (int i = 0; i < GEO[game].size; i++)
-        if (s.holes[i] != before.holes[i]) {
-            PyObject *x = PyLong_FromLong(s.holes[i]);
-            if (x == NULL) goto fail;
-            PyList_SetItem(holes, i, x);
-        }
-    for (int i = 0; i < 2; i++)
-        if (s.banks[i] != before.banks[i]) {
-            PyObject *x = PyLong_FromLong(s.banks[i]);
-            if (x == NULL) goto fail;
-            PyList_SetItem(banks, i, x);
-        }
+    if (store_changes(GEO[game].size, &s, &before, holes, banks) < 0) goto fail;
     if (PyObject_SetAttr(now, str_side, s.side ? SideN : SideS) < 0) goto fail;
     if (s.move_number != before.move_number) {
         PyObject *x = PyLong_FromLongLong(s.move_number);
@@ -904,18 +912,7 @@ static PyObject *k_play_line(PyObject *self, PyObject *const *args, Py_ssize_t n
             break;
         }
     }
-    for (int i = 0; i < g->size; i++)
-        if (s.holes[i] != before.holes[i]) {
-            PyObject *x = PyLong_FromLong(s.holes[i]);
-            if (x == NULL) goto fail;
-            PyList_SetItem(holes, i, x);
-        }
-    for (int i = 0; i < 2; i++)
-        if (s.banks[i] != before.banks[i]) {
-            PyObject *x = PyLong_FromLong(s.banks[i]);
-            if (x == NULL) goto fail;
-            PyList_SetItem(banks, i, x);
-        }
+    if (store_changes(g->size, &s, &before, holes, banks) < 0) goto fail;
     if (played) {
         if (PyObject_SetAttr(now, str_side, s.side ? SideN : SideS) < 0) goto fail;
         if (s.move_number != before.move_number) {
