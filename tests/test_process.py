@@ -107,7 +107,7 @@ def test_auto_is_the_usable_cores_and_a_small_input_starts_no_worker(monkeypatch
     from typer.testing import CliRunner
 
     from mancala_cli.cli import app
-    from mancala_cli.cli import commands
+    from mancala_cli.cli.options import workers_for
 
     asked = []
     monkeypatch.setattr(pipeline, "usable_cores", lambda: 2)
@@ -116,7 +116,7 @@ def test_auto_is_the_usable_cores_and_a_small_input_starts_no_worker(monkeypatch
     small.write_text('[Game "kingulu"]\n[Result "*"]\n\n1. c1x6 *\n', encoding="utf-8")
     result = CliRunner().invoke(app, ["validate", str(small)])
     assert (result.exit_code, asked) == (0, [])  # one batch: checked in this process
-    assert commands._jobs(0) == 2
+    assert workers_for(0) == 2
     assert CliRunner().invoke(app, ["validate", "--jobs", "many", str(small)]).output == (
         "mancala: error: --jobs must be a whole number or auto (got 'many')\n")
 

@@ -20,16 +20,24 @@ if TYPE_CHECKING:
     from .cluster import Cluster
 
 
+TIME_OPTION = typer.Option(1.0, "--time", parser=seconds_parser("--time"), metavar="SECONDS",
+                           help="Search for at most this many seconds per move.")
+OUTPUT_OPTION = typer.Option(None, "--output", "-o", metavar="FILE", help="Write here (atomically) instead of stdout.")
+TABLEBASE_OPTION = typer.Option(None, "--tablebase", metavar="FILE",
+                                help="Endgame tables the searches ask (mancala tablebase build).")
+PROOF_OPTION = typer.Option(None, "--proof", metavar="FILE",
+                            help="A proof file (docs/kingulu-proof*.txt.xz) whose results fill in what the searches "
+                                 "leave unknown; repeatable.")
+
+
 def annotate(
     files: Optional[list[str]] = FILES_ARGUMENT,
     depth: Optional[int] = int_option(None, "--depth", "-d", low=1, high=MAX_SOLVE_DEPTH,
                                       help="Search at most this many moves deep per move."),
     nodes: Optional[int] = int_option(None, "--nodes", low=1, help="Search at most this many positions per move."),
-    time: float = typer.Option(1.0, "--time", parser=seconds_parser("--time"), metavar="SECONDS",
-                               help="Search for at most this many seconds per move."),
+    time: float = TIME_OPTION,
     to: str = choice_option("pmn", "--to", "-t", values=TARGETS, help="Format of the games written."),
-    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE",
-                                         help="Write here (atomically) instead of stdout."),
+    output: Optional[str] = OUTPUT_OPTION,
     game: Optional[str] = RECORDS_GAME_OPTION,
     encoding: str = ENCODING_OPTION,
     jobs: int = JOBS_OPTION,
@@ -37,11 +45,8 @@ def annotate(
     scheduler_timeout: float = SCHEDULER_TIMEOUT_OPTION,
     force: bool = typer.Option(False, "--force", help="Replace an input that has errors when -o names it."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress line and no summary."),
-    tablebase: Optional[str] = typer.Option(None, "--tablebase", metavar="FILE",
-                                            help="Endgame tables the searches ask (mancala tablebase build)."),
-    proof: Optional[list[str]] = typer.Option(None, "--proof", metavar="FILE",
-                                              help="A proof file (docs/kingulu-proof*.txt.xz) whose results "
-                                                   "fill in what the searches leave unknown; repeatable."),
+    tablebase: Optional[str] = TABLEBASE_OPTION,
+    proof: Optional[list[str]] = PROOF_OPTION,
 ) -> None:
     """Write every game back with the engine's facts for its main line: the
     start's proven result as a comment; ? or ?? and a move that keeps the
@@ -71,8 +76,7 @@ def annotate(
     workers = workers_for(jobs, scheduler, scheduler_timeout)
     tablebase_file(tablebase)
     task = AnnotateTask(to, Limits(depth, nodes, time), game, tablebase, proof_files(proof))
-    run = Annotation(task, paths, encoding, workers,
-                     show=not quiet and sys.stderr.isatty())
+    run = Annotation(task, paths, encoding, workers, show=not quiet and sys.stderr.isatty())
     try:
         run.write(output, force)
     except (InputError, XMLArchiveError) as error:

@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from ..archives import Picked
+from ..files.batches import Task
 from ..files.sources import open_source
-from .pipeline import Task, task_results
+from .pipeline import task_results
 from .reporters import problem_line, sorted_problems
 
 if TYPE_CHECKING:

@@ -201,7 +201,7 @@ def connect(address: str, timeout: float) -> Cluster:
         raise ClusterError(f"--scheduler {address}: not a scheduler address ({_one_line(error)})") from None
     _probe(address, timeout)
     try:
-        client = distributed.Client(address, timeout=timeout, set_as_default=False)
+        client = _client(distributed, address, timeout)
     except (OSError, TimeoutError, ValueError, TypeError):
         raise ClusterError(f"--scheduler {address}: no Dask scheduler answered within {timeout:g} s") from None
     except Exception as error:  # noqa: BLE001 (whatever else the peer's answers make Dask raise)
@@ -226,6 +226,12 @@ def connect(address: str, timeout: float) -> Cluster:
     return Cluster(client, address, threads, own)
 
 
+def _client(distributed: Any, address: str, timeout: float) -> Any:
+    """A Dask client of the scheduler at ``address`` (Dask's classes carry
+    no annotations: the client is ``Any``)."""
+    return distributed.Client(address, timeout=timeout, set_as_default=False)
+
+
 def _probe(address: str, timeout: float) -> None:
     """Connect to ``address`` and read its Dask handshake, all within
     ``timeout`` seconds (Dask's own connection waits for the handshake
@@ -233,7 +239,9 @@ def _probe(address: str, timeout: float) -> None:
     say, can make it raise anything). Raises :class:`ClusterError`."""
     import asyncio
 
-    from distributed.comm import connect as open_comm
+    from distributed.comm.core import connect
+
+    open_comm: Callable[..., Any] = connect  # (Dask's functions carry no annotations)
 
     async def probe() -> None:
         comm = await open_comm(address, timeout=timeout)

@@ -67,6 +67,12 @@ def position_of(game: Game, text: Optional[str]) -> Position:
 
 #: Shell completion of ``--game``: the game ids.
 GAME_COMPLETION = completion(GAME_IDS)
+#: ``--game`` of the commands that take a position (moves, perft, solve, random).
+GAME_OPTION = typer.Option(..., "--game", "-g", metavar="GAME", autocompletion=GAME_COMPLETION,
+                           help=f"Game id: {', '.join(GAME_IDS)}.")
+#: ``--position`` of the same commands.
+POSITION_OPTION = typer.Option(None, "--position", "-p", metavar="POSITION",
+                               help="A position string (default: the standard start).")
 
 
 def seconds_parser(option: str) -> Callable[[Any], float]:
@@ -171,8 +177,8 @@ def workers_for(jobs: int, scheduler: Optional[str] = None, timeout: float = 10.
     from .pipeline import usable_cores
 
     if scheduler is not None:
-        return _cluster(scheduler, timeout)
-    _no_scheduler_timeout()
+        return cluster_for(scheduler, timeout)
+    no_scheduler_timeout()
     cores = usable_cores()
     if jobs == 0:
         return cores
@@ -182,7 +188,7 @@ def workers_for(jobs: int, scheduler: Optional[str] = None, timeout: float = 10.
     return jobs
 
 
-def _no_scheduler_timeout() -> None:
+def no_scheduler_timeout() -> None:
     """``--scheduler-timeout`` without ``--scheduler`` is a usage error."""
     from typer._click.core import ParameterSource
     from typer._click.globals import get_current_context
@@ -192,7 +198,9 @@ def _no_scheduler_timeout() -> None:
         fail("--scheduler-timeout needs --scheduler")
 
 
-def _cluster(address: str, timeout: float) -> Cluster:
+def cluster_for(address: str, timeout: float) -> Cluster:
+    """``--scheduler ADDRESS``: the cluster, connected within ``timeout``
+    seconds and closed with the command (not with ``--jobs``)."""
     from typer._click.core import ParameterSource
     from typer._click.globals import get_current_context
 

@@ -119,7 +119,7 @@ def task_results(source: Source, task: Task, jobs: int | Cluster = 1,
         yield from done
 
 
-def _flat(work: Iterable[tuple[Batch, list[Any]]], advance) -> Iterator[Any]:
+def _flat(work: Iterable[tuple[Batch, list[Any]]], advance: Callable[[int], None] | None) -> Iterator[Any]:
     for batch, done in work:
         if advance:
             advance(batch.size)
@@ -449,7 +449,7 @@ def _inbox(conn: Any) -> Any:
     import queue
     import threading
 
-    inbox: queue.SimpleQueue = queue.SimpleQueue()
+    inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
 
     def read() -> None:
         try:
@@ -493,7 +493,7 @@ def _die_with(parent: int) -> bool:
         import ctypes
 
         libc = ctypes.CDLL(None, use_errno=True)
-        return libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+        return bool(libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0)
     except (OSError, AttributeError, ImportError):
         return False
 
@@ -508,8 +508,11 @@ def _watch(parent: int) -> None:
     os._exit(1)
 
 
-def _ordered(pool: WorkerPool | DaskExecutor, task: Task, work: Iterable[Batch], window: int):
-    flight: deque = deque()
+def _ordered(pool: WorkerPool | DaskExecutor, task: Task, work: Iterable[Batch],
+             window: int) -> Iterator[tuple[Batch, Any]]:
+    """The batches of ``work`` and their answers, in order, with at most
+    ``window`` batches in flight."""
+    flight: deque[tuple[Batch, Any]] = deque()
     for batch in work:
         flight.append((batch, pool.submit(process_batch, task, batch)))
         if len(flight) >= window:

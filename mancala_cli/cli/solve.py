@@ -1,0 +1,268 @@
+"""``mancala solve``: a position's result with best play
+(:class:`mancala_cli.rules.solver.Solver`, or
+:class:`mancala_cli.spread_solve.ClusterSolver` on a Dask cluster)."""
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Any, Optional
+
+import typer
+
+from notation.coords import format_move
+
+from ..positions import format_position
+from ..rules.solver import DEFAULT_MEMORY, DEFAULT_SECONDS
+from .options import (GAME_OPTION, MAX_SOLVE_DEPTH, POSITION_OPTION, StatusLine, choice_option, cluster_for, fail,
+                      game_rules, int_option, no_scheduler_timeout, position_of, seconds_parser, size_parser,
+                      tablebase_file)
+from .running import seconds
+
+if TYPE_CHECKING:
+    from ..rules.core import Game, Move, Position
+
+#: The exit status of ``solve`` when a limit stopped the search before its
+#: end (what it found so far is printed, ``complete`` false).
+SOLVE_STOPPED = 3
+
+DEPTH_OPTION = int_option(None, "--depth", "-d", low=1, high=MAX_SOLVE_DEPTH, help="Search at most this many moves deep.")
+NODES_OPTION = int_option(None, "--nodes", low=1, help="Search at most this many positions.")
+TIME_OPTION = typer.Option(DEFAULT_SECONDS, "--time", parser=seconds_parser("--time"), metavar="SECONDS",
+                           show_default=False,
+                           help=f"Search for at most this many seconds (default: {DEFAULT_SECONDS:g}), "
+                                "then print what is known so far.")
+MEMORY_OPTION = typer.Option(DEFAULT_MEMORY, "--memory", parser=size_parser("--memory"), metavar="SIZE",
+                             show_default=False,
+                             help="Memory for the search's table, in bytes or as 512M, 2G (default: "
+                                  f"{DEFAULT_MEMORY >> 30}G); once it is full, the search goes on, slower.")
+SCHEDULER_OPTION = typer.Option(None, "--scheduler", metavar="ADDRESS",
+                                help="Split the search into tasks for the Dask cluster of this scheduler "
+                                     "(tcp://HOST:8786; needs mancala[dask]); --memory is per task, --time for "
+                                     "the whole search.")
+SCHEDULER_TIMEOUT_OPTION = typer.Option(10.0, "--scheduler-timeout", parser=seconds("--scheduler-timeout"),
+                                        metavar="SECONDS", help="How long to wait for the scheduler and its workers.")
+TABLEBASE_OPTION = typer.Option(None, "--tablebase", metavar="FILE",
+                                help="Endgame tables the search asks (mancala tablebase build).")
+TABLE_OPTION = typer.Option(None, "--table", metavar="FILE",
+                            help="Keep the search's table in FILE: start from it where it exists, save it every few "
+                                 "minutes and when the search stops.")
+
+
+def solve(
+    game: str = GAME_OPTION,
+    position: Optional[str] = POSITION_OPTION,
+    depth: Optional[int] = DEPTH_OPTION,
+    nodes: Optional[int] = NODES_OPTION,
+    time: float = TIME_OPTION,
+    memory: int = MEMORY_OPTION,
+    format: str = choice_option("text", "--format", "-f", values=("text", "json"), help="Output format."),
+    scheduler: Optional[str] = SCHEDULER_OPTION,
+    scheduler_timeout: float = SCHEDULER_TIMEOUT_OPTION,
+    tablebase: Optional[str] = TABLEBASE_OPTION,
+    table: Optional[str] = TABLE_OPTION,
+) -> None:
+    """Solve a position: the result with best play for the side to move (win,
+    draw or loss; unknown where the limits leave it unproven), one line per
+    move with its result, then the result and the best moves. On a terminal,
+    standard error shows the search under way.
+
+    A limit (--time, --nodes, --depth) or Ctrl-C prints what is known so far:
+    each move's result or interval, the depth reached and why the search
+    stopped. Exit status 0 when the search ran to its end, 3 when a limit
+    stopped it, 130 after Ctrl-C.
+
+    With --scheduler the tree is split into tasks for a Dask cluster, with
+    the same results (docs/scale-out.md).
+
+    With --table FILE, a search cut short (a limit, Ctrl-C, SIGTERM) saves its
+    table, and the next run with the same FILE goes on from there.
+
+    Example: mancala solve --game kingulu --position "0,0,0,0,3,2/1,0,0,0,0,2 S 20-20 12"
+    """
+    rules = game_rules(game)
+    start = position_of(rules, position)
+    if scheduler is not None:
+        _cluster_options(depth, nodes, tablebase, table)
+        _solve_on_cluster(rules, start, scheduler, scheduler_timeout, time, memory, format)
+        return
+    no_scheduler_timeout()
+    _solve_here(rules, start, depth, nodes, time, memory, format, tablebase, table)
+
+
+class _SolveProgress(StatusLine):
+    """The search under way, on one line of standard error (a terminal),
+    written over: the deepest complete iteration, the positions searched and
+    the time taken."""
+
+    def __call__(self, depth: int, nodes: int, seconds: float) -> None:
+        done = f"depth {depth} done, " if depth else ""
+        self.write(f"solving: {done}{nodes:,} nodes, {seconds:.1f} s")
+
+
+def _solve_here(rules: Game, start: Position, depth: Optional[int], nodes: Optional[int], time: float, memory: int,
+                format: str, tablebase: Optional[str], table: Optional[str]) -> None:
+    """``solve`` in this process: the search, its output and its exit status.
+    With a table file, SIGTERM and SIGHUP stop the search as Ctrl-C does, so
+    that its table is saved."""
+    import signal
+
+    from ..rules.solver import Solver, TableFileError
+
+    progress = _SolveProgress() if sys.stderr.isatty() else None
+    solver = Solver(rules, memory=memory, tablebase=tablebase_file(tablebase))
+    stopping = [signal.SIGINT] if table is None else [signal.SIGINT, signal.SIGTERM, signal.SIGHUP]
+    received: list[int] = []
+
+    def stop(signum: int, frame: Any) -> None:
+        received.append(signum)
+        solver.stop()
+
+    try:
+        previous = {signum: signal.signal(signum, stop) for signum in stopping}
+        try:
+            try:
+                solution = solver.solve(start, depth=depth, nodes=nodes, seconds=time, progress=progress,
+                                        table=table)
+            except TableFileError as error:
+                fail(f"{table}: {error}", 1)
+            except OSError as error:
+                fail(f"{table}: {error.strerror or error}")
+        finally:
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
+            solver.table = {}
+            if progress is not None:
+                progress.clear()
+        _write_solution(rules, start, solution, format)
+    except (MemoryError, SystemError):
+        # (Under an address-space limit, CPython reports some failed
+        # allocations deep in the search as a SystemError, "error return
+        # without exception set", instead of a MemoryError.)
+        solver.table = {}
+        fail(f"out of memory while solving (the table may use {memory:,} bytes; --memory gives it less)")
+    _exit(solution, received[0] if received else signal.SIGINT)
+
+
+def _exit(solution: Any, signum: int) -> None:
+    """The exit status of a search that stopped early: 128 + the signal that
+    interrupted it, or :data:`SOLVE_STOPPED` when a limit stopped it."""
+    if solution.stopped == "interrupted":
+        raise typer.Exit(128 + signum)
+    if solution.stopped is not None:
+        raise typer.Exit(SOLVE_STOPPED)
+
+
+def _cluster_options(depth: Optional[int], nodes: Optional[int], tablebase: Optional[str],
+                     table: Optional[str]) -> None:
+    """The options that do not go with ``--scheduler``: a usage error."""
+    if depth is not None or nodes is not None:
+        fail("--depth and --nodes do not go with --scheduler (its tasks have node budgets of their own); "
+             "give --time")
+    if tablebase is not None:
+        fail("--tablebase does not go with --scheduler (the workers would each need the file)")
+    if table is not None:
+        fail("--table does not go with --scheduler (each task has a table of its own)")
+
+
+class _ClusterProgress(StatusLine):
+    """``solve --scheduler`` under way: the tasks done, the positions they
+    searched and the time taken."""
+
+    def __call__(self, done: int, total: int, nodes: int, seconds: float) -> None:
+        self.write(f"solving on the cluster: {done}/{total} tasks done, {nodes:,} nodes, {seconds:.1f} s")
+
+
+def _solve_on_cluster(rules: Game, start: Position, address: str, timeout: float, time: float, memory: int,
+                      format: str) -> None:
+    """``solve --scheduler``: the search split into tasks for the cluster
+    (:class:`mancala_cli.spread_solve.ClusterSolver`), exit status as without."""
+    import signal
+
+    from ..spread_solve import ClusterSolveError, ClusterSolver
+
+    cluster = cluster_for(address, timeout)
+    progress = _ClusterProgress() if sys.stderr.isatty() else None
+    solver = ClusterSolver(cluster.client, rules, memory=memory)
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: solver.stop())
+    try:
+        solution = solver.solve(start, seconds=time, progress=progress)
+    except ClusterSolveError as error:
+        fail(str(error))
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if progress is not None:
+            progress.clear()
+    _write_solution(rules, start, solution, format)
+    _exit(solution, signal.SIGINT)
+
+
+def _interval(low: str, high: str) -> str:
+    """A result as ``solve`` writes it: ``win``, or ``unknown`` with what is
+    known of it (``unknown (draw or win)``)."""
+    if low == high:
+        return low
+    if (low, high) == ("loss", "win"):
+        return "unknown"
+    return f"unknown ({low} or {high})"
+
+
+_STOPPED_TEXT = {"time": "stopped by the time limit", "nodes": "stopped by the node limit",
+                 "depth": "stopped at the depth limit", "interrupted": "interrupted"}
+
+
+def _write_solution(rules: Game, start: Position, solution: Any, format: str) -> None:
+    """``solve``'s output: the moves and the result line, or one JSON object."""
+    def text(move: Move) -> str:
+        return format_move(rules.board, move, "algebraic", start.side)
+
+    if format == "json":
+        typer.echo(_solution_json(rules, start, solution, text))
+        return
+    for (move, result), bounds in zip(solution.moves, solution.move_bounds):
+        typer.echo(f"{text(move)}: {_interval(*bounds)}")
+    over = solution.outcome
+    if over is not None:
+        typer.echo(f"{solution.result} (the game is over: {over.result}, {over.reason}: {over.message})")
+        return
+    typer.echo(f"{_interval(*solution.bounds)} ({'; '.join(_result_notes(solution, text))})")
+
+
+def _solution_json(rules: Game, start: Position, solution: Any, text: Any) -> str:
+    """``solve --format json``: the solution as one JSON object."""
+    import json
+
+    low, high = solution.bounds
+    over = solution.outcome
+    return json.dumps({
+        "game": rules.id, "position": format_position(rules, start), "result": solution.result,
+        "best": [text(move) for move in solution.best],
+        "moves": [{"move": text(move), "result": result, "low": bounds[0], "high": bounds[1]}
+                  for (move, result), bounds in zip(solution.moves, solution.move_bounds)],
+        "nodes": solution.nodes, "seconds": round(solution.seconds, 3),
+        "low": low, "high": high, "complete": solution.complete, "stopped": solution.stopped,
+        "depth": solution.depth,
+        "over": None if over is None else {"result": over.result, "reason": over.reason, "message": over.message},
+        **({} if not hasattr(solution, "tasks") else
+           {"pv": [text(move) for move in solution.pv], "tasks": solution.tasks, "split": solution.split})},
+        ensure_ascii=False)
+
+
+def _result_notes(solution: Any, text: Any) -> list[str]:
+    """What the result line says after the result: the best moves, how the
+    search ended, the cluster's tasks (``--scheduler``), depth, nodes, time."""
+    parts = []
+    if solution.best:
+        parts.append("best: " + " ".join(text(move) for move in solution.best))
+    if solution.stopped is not None:
+        parts.append(_STOPPED_TEXT[solution.stopped])
+    elif solution.result == "unknown":
+        parts.append("unproven: lines that never end")
+    else:
+        parts.append("proven")
+    if hasattr(solution, "tasks"):  # (solve --scheduler)
+        if solution.pv:
+            parts.append("pv: " + " ".join(text(move) for move in solution.pv))
+        parts.append(f"{solution.tasks} task{'' if solution.tasks == 1 else 's'} at {solution.split} "
+                     f"pl{'y' if solution.split == 1 else 'ies'}")
+    nodes = solution.nodes
+    parts.append(f"depth {solution.depth}, {nodes:,} node{'' if nodes == 1 else 's'}, {solution.seconds:.2f} s")
+    return parts

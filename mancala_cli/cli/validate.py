@@ -1,0 +1,83 @@
+"""``mancala validate``: every game checked against the rules, a line per
+problem and a summary (:mod:`.pipeline` runs the checks, in batches)."""
+from __future__ import annotations
+
+import sys
+from typing import Optional
+
+import typer
+
+from .options import (ENCODING_OPTION, FILES_ARGUMENT, JOBS_OPTION, RECORDS_GAME_OPTION, SCHEDULER_OPTION,
+                      SCHEDULER_TIMEOUT_OPTION, WHERE_HELP, Progress, checked_encoding, choice_option, counted,
+                      game_results, game_rules, input_paths, where_criteria, workers_for)
+
+
+def validate(
+    files: Optional[list[str]] = FILES_ARGUMENT,
+    game: Optional[str] = RECORDS_GAME_OPTION,
+    strict: bool = typer.Option(False, "--strict", help="Treat warnings as errors."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the problems."),
+    format: str = choice_option("text", "--format", "-f", values=("text", "json"),
+                                help="text, or json (one JSON object per game)."),
+    where: Optional[str] = typer.Option(None, "--where", metavar="EXPR", help=WHERE_HELP),
+    encoding: str = ENCODING_OPTION,
+    jobs: int = JOBS_OPTION,
+    scheduler: Optional[str] = SCHEDULER_OPTION,
+    scheduler_timeout: float = SCHEDULER_TIMEOUT_OPTION,
+) -> None:
+    """Check every game: syntax, every move of the main line and the variations
+    against the rules, outcome marks, move numbers, result and score.
+
+    Prints FILE:LINE:COL: error: … per problem and a summary line; exit 1 when
+    any game has an error.
+
+    Example: mancala validate examples/kingulu-village-match.pmn
+    """
+    import contextlib
+
+    from ..files.sources import InputError
+    from .pipeline import Options
+
+    if game is not None:
+        game_rules(game)
+    criteria = where_criteria(where) if where is not None else None
+    checked_encoding(encoding)
+    workers = workers_for(jobs, scheduler, scheduler_timeout)
+    options = Options("validate", format, game, strict, where=criteria)
+    totals = {"games": 0, "moves": 0, "errors": 0, "warnings": 0}
+    io_failed = False
+    out = sys.stdout
+    progress = Progress() if Progress.wanted(quiet) else None
+    with progress or contextlib.nullcontext():
+        for path, result in game_results(input_paths(files), encoding, options, workers, progress):
+            if isinstance(result, Exception):
+                io_failed = io_failed or isinstance(result, InputError)
+                totals["errors"] += 1
+                _unreadable(path, result, format)
+                continue
+            if result.skipped:  # (not one of --where's games)
+                continue
+            totals["games"] += result.record_count
+            totals["moves"] += result.moves
+            totals["errors"] += result.errors
+            totals["warnings"] += result.warnings
+            out.write(result.out + "\n" if format == "json" else result.out)
+    if format == "text" and not quiet:
+        out.write(", ".join(counted(totals[key], key[:-1]) for key in totals) + "\n")
+    out.flush()
+    if io_failed:
+        raise typer.Exit(2)
+    if totals["errors"]:
+        raise typer.Exit(1)
+
+
+def _unreadable(path: str, error: Exception, format: str) -> None:
+    """Report an input that could not be read at all."""
+    from .reporters import report_json
+
+    if format == "json":
+        unreadable = {"severity": "error", "rule": "unreadable", "message": str(error)}
+        sys.stdout.write(report_json(path, getattr(error, "line", None), None, 0, None, False, [unreadable]) + "\n")
+    else:
+        sys.stdout.flush()
+        typer.echo(f"mancala: error: {error}", err=True)
