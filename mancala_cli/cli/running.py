@@ -55,6 +55,9 @@ TyperArgument._usage_display_name = _usage_display_name  # type: ignore[method-a
 # a list for ``[FILE]...``) and values with a parser of our own
 # (:func:`choice`, :func:`integer`), for which the same is done here without
 # pydantic; a parameter of any other kind keeps typer's own check.
+# This, the two patches of TyperArgument above and the use of typer's vendored
+# click (``typer._click``) rest on typer's private internals as typer 0.29
+# has them: pyproject.toml pins typer to that minor release (``<0.30``).
 _PLAIN_ANNOTATIONS = frozenset({str, bool, Optional[str], Optional[bool], list[str], Optional[list[str]]})
 
 if hasattr(_typer_core, "_TyperParameter") and hasattr(_typer_coercion, "RuntimeParam"):
