@@ -159,6 +159,12 @@ def test_a_command_runs_from_an_app_of_that_command_alone():
                  ["perft", "--game", "kingulu", "--depth", "x"]):
         whole, one = runner.invoke(app, args), runner.invoke(app_for(args), args)
         assert (one.exit_code, one.output) == (whole.exit_code, whole.output) and whole.output, args
+    for args in (["tablebase"], ["tablebase", "--help"], ["tablebase", "build", "-h"], ["tablebase", "bild"],
+                 ["tablebase", "build", "--stones", "x", "-o", "t.tb"]):
+        alone = app_for(args)
+        assert alone is not app and not alone.registered_commands and len(alone.registered_groups) == 1
+        whole, one = runner.invoke(app, args), runner.invoke(alone, args)
+        assert (one.exit_code, one.output) == (whole.exit_code, whole.output) and whole.output, args
     # No command first: the whole app (top-level help, a misspelt name, options).
     for args in ([], ["--help"], ["rende"], ["--version"], ["--install-completion"]):
         assert app_for(args) is app
@@ -170,9 +176,9 @@ def test_the_console_script_runs_one_command_as_the_whole_app_would():
     """Through the real console script, against the same script made to run
     the whole app: a command's help, a usage error and an output."""
     whole_app = ("import sys; from mancala_cli.cli import commands; "
-                 "commands.loaded(commands.app.registered_commands); "
-                 "commands.app_for = lambda args: commands.app; sys.argv[0] = 'mancala'; commands.main()")
-    for args in (["render", "--help"], ["validate", "--bogus"], ["moves", "--game", "kingulu"]):
+                 "commands.app_for = lambda args: commands.whole(); sys.argv[0] = 'mancala'; commands.main()")
+    for args in (["render", "--help"], ["validate", "--bogus"], ["moves", "--game", "kingulu"],
+                 ["tablebase", "--help"], ["tablebase", "build", "--help"], ["tablebase", "build", "--stones", "x"]):
         one = subprocess.run([sys.executable, "-m", "mancala_cli", *args], capture_output=True, text=True,
                              timeout=60, stdin=subprocess.DEVNULL)
         whole = subprocess.run([sys.executable, "-c", whole_app, *args], capture_output=True, text=True,

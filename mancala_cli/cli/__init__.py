@@ -28,8 +28,7 @@ def main() -> None:
 
 def __getattr__(name: str) -> Any:
     if name == "app":  # the typer app (every command loaded), for typer's test runner
-        from .commands import app, loaded
+        from .commands import whole
 
-        loaded(app.registered_commands)
-        return app
+        return whole()
     raise AttributeError(name)

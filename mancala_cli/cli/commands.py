@@ -6,7 +6,6 @@ alone. Exit status: 0 success, 1 the input was read but has problems, 2
 usage or I/O error."""
 from __future__ import annotations
 
-import copy
 import sys
 from typing import Any, Callable
 
@@ -15,16 +14,6 @@ import typer.main
 
 from .running import MancalaGroup, install_signal_handlers
 from .streams import end_now, prepare_streams
-
-app = typer.Typer(
-    cls=MancalaGroup,
-    add_completion=True,
-    context_settings={"help_option_names": ["-h", "--help"]},
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-    help="Validate, convert and draw records of Bao la Kimasai and Bao Kingulu games.",
-)
 
 
 def later(module: str, function: str) -> Callable[..., Any]:
@@ -59,12 +48,30 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
 def main_options(
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                  help="Print the version and exit."),
 ) -> None:
     """Validate, convert and draw records of Bao la Kimasai and Bao Kingulu games."""
+
+
+def _new_app(add_completion: bool = True) -> typer.Typer:
+    """An app with the group, its options and its help, and no command yet."""
+    new = typer.Typer(
+        cls=MancalaGroup,
+        add_completion=add_completion,
+        context_settings={"help_option_names": ["-h", "--help"]},
+        no_args_is_help=True,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,
+        help="Validate, convert and draw records of Bao la Kimasai and Bao Kingulu games.",
+    )
+    new.callback()(main_options)
+    return new
+
+
+#: The whole app (its commands' functions loaded by :func:`whole`).
+app = _new_app()
 
 
 #: The commands in the order of ``mancala --help``: (name, module, function, short help).
@@ -93,22 +100,49 @@ def _register() -> None:
 _register()
 
 
+#: The groups of commands: (name, module, the module's typer app, short help),
+#: added to the app (:func:`whole`) only when a run may need them.
+GROUPS = (("tablebase", "tablebase", "tablebase_app", "Build endgame tables (kimasai-klamroth)."),)
+
+
+def _group(module: str, attribute: str) -> typer.Typer:
+    import importlib
+
+    group: typer.Typer = getattr(importlib.import_module(f".{module}", __package__), attribute)
+    return group
+
+
+def whole() -> typer.Typer:
+    """The whole app: every command's function loaded, and the groups."""
+    loaded(app.registered_commands)
+    if not app.registered_groups:
+        for name, module, attribute, short_help in GROUPS:
+            app.add_typer(_group(module, attribute), name=name, short_help=short_help)
+    return app
+
+
 def app_for(args: list[str]) -> typer.Typer:
     """The app that runs ``mancala ARGS``: when the first argument names a
-    command, an app of that command alone (with the same group and options),
-    as typer builds the click command of every registered command at each
-    start and one is all a run uses; otherwise (no command, an option first,
-    a misspelt name, completion) the whole app. Both behave the same for
-    that command: its usage, help and errors."""
+    command or a group, an app of that command or group alone (with the same
+    options), as typer builds the click command of every registered command
+    at each start and one is all a run uses; otherwise (no command, an
+    option first, a misspelt name, completion) the whole app. Both behave
+    the same for that command: its usage, help and errors."""
     if args:
+        # (--install-completion and --show-completion go before a command's
+        # name: an app run with one needs neither, and building them costs.)
+        alone = _new_app(add_completion=False)
         for info in app.registered_commands:
             if (info.name or typer.main.get_command_name(info.callback.__name__)) == args[0]:  # type: ignore[union-attr]
-                alone = copy.copy(app)
                 alone.registered_commands = [info]
                 loaded(alone.registered_commands)
                 return alone
-    loaded(app.registered_commands)
-    return app
+        for name, module, attribute, short_help in GROUPS:
+            if name == args[0]:
+                alone.registered_commands = []
+                alone.add_typer(_group(module, attribute), name=name, short_help=short_help)
+                return alone
+    return whole()
 
 
 def main() -> None:
@@ -123,8 +157,3 @@ def main() -> None:
         # write to streams and pipes that are gone.
         end_now(code)
     sys.exit(code)
-
-
-from .tablebase import tablebase_app  # noqa: E402  (``mancala tablebase``, after the commands above)
-
-app.add_typer(tablebase_app, name="tablebase", short_help="Build endgame tables (kimasai-klamroth).")

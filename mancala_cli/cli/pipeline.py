@@ -16,7 +16,6 @@ import contextlib
 import dataclasses
 import itertools
 import os
-import pickle
 import signal
 import sys
 from collections import deque
@@ -415,6 +414,8 @@ def _reap(pid: int, within: float) -> int | None:
 
 def _serve(conn: Any, parent: int, others: list[int]) -> NoReturn:
     """A worker's life: batches in, answers out, until its socket closes."""
+    import pickle
+
     code = 0
     try:
         _quiet_worker(parent)

@@ -6,7 +6,6 @@ where a problem calls for it.
 """
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from notation.coords import move_label
@@ -71,6 +70,8 @@ def _report(file: str, line: int | None, game: str | None, plies: int, result: s
 
 def report_line(report: dict[str, Any], index: int | None, *, ensure_ascii: bool = False) -> str:
     """The JSON line of a game's report, numbered ``index``."""
+    import json
+
     report["index"] = index
     return json.dumps(report, ensure_ascii=ensure_ascii)
 
