@@ -80,4 +80,4 @@ def report_json(file: str, line: int | None, game: str | None, plies: int, resul
                 problems: list[dict[str, Any]], ensure_ascii: bool = True) -> str:
     """A line of ``validate --format json`` with ``"index": null`` (a file that
     cannot be read)."""
-    return json.dumps(_report(file, line, game, plies, result, valid, problems), ensure_ascii=ensure_ascii)
+    return report_line(_report(file, line, game, plies, result, valid, problems), None, ensure_ascii=ensure_ascii)
