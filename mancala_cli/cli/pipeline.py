@@ -363,11 +363,16 @@ class WorkerPool:
             signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
-@dataclass
 class _Worker:
-    pid: int
-    conn: Any  # multiprocessing.connection.Connection
-    answers: deque[_Answer] = field(default_factory=deque)  # of the calls it was given, in order
+    """A worker process: its id, its end of the socket pair
+    (``multiprocessing.connection.Connection``) and the answers of the calls
+    it was given, in order."""
+
+    __slots__ = ("pid", "conn", "answers")
+
+    def __init__(self, pid: int, conn: Any) -> None:
+        self.pid, self.conn = pid, conn
+        self.answers: deque[_Answer] = deque()
 
 
 class _Answer:

@@ -14,7 +14,6 @@ import re
 import signal
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, Optional
 
 import typer
@@ -62,11 +61,16 @@ _PLAIN_ANNOTATIONS = frozenset({str, bool, Optional[str], Optional[bool], list[s
 
 if hasattr(_typer_core, "_TyperParameter") and hasattr(_typer_coercion, "RuntimeParam"):
 
-    @dataclass(frozen=True)
     class _AsParsed(_typer_coercion.RuntimeParam):
-        """A parameter's value as click read it, through its parser if it has one."""
+        """A parameter's value as click read it, through its parser if it has
+        one. (A plain subclass of typer's frozen dataclass: making it a
+        dataclass of its own would cost more at start-up than all it does.)"""
 
-        is_list: bool = False
+        is_list: bool
+
+        def __init__(self, annotation: Any, parameter_info: Any, is_list: bool) -> None:
+            super().__init__(parameter_info=parameter_info, annotation=annotation)
+            object.__setattr__(self, "is_list", is_list)
 
         def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
             parser = self.parameter_info.parser
@@ -116,8 +120,9 @@ def completion(values: Sequence[str]) -> Callable[..., list[str]]:
 
 
 #: A whole number as options take it: ASCII digits only (``int()`` would also
-#: take ``١٢`` and ``1_000``), an optional sign.
-_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
+#: take ``١٢`` and ``1_000``), an optional sign. (Patterns are compiled on
+#: first use, by :mod:`re`'s cache: most runs parse no number.)
+_WHOLE_NUMBER = r"[+-]?[0-9]+"
 #: Digits read at most: more is out of every option's range.
 _MAX_DIGITS = 40
 
@@ -136,7 +141,7 @@ def integer(option: str, low: int, high: int | None = None, *,
             text = str(value).strip()
             if text in named:
                 return named[text]
-            if not _WHOLE_NUMBER.fullmatch(text):
+            if not re.fullmatch(_WHOLE_NUMBER, text):
                 raise usage_error(f"{option} must be {kind} (got {str(value)!r})")
             digits = len(text.lstrip("+-"))
             if digits > _MAX_DIGITS:
@@ -179,12 +184,12 @@ def seconds(option: str, low: float = 0.0, high: float = 86_400.0) -> Callable[[
 
 #: A decimal number as options take it: ASCII digits, a point, an exponent
 #: (``float()`` would also take ``١.٥``, ``1_0``, ``inf`` and ``nan``).
-_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?")
+_DECIMAL = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?"
 
 
 def decimal(text: str) -> float | None:
     """``text`` as a number when it is one in ASCII digits (at most 40 characters), else ``None``."""
-    return float(text) if len(text) <= _MAX_DIGITS and _DECIMAL.fullmatch(text) else None
+    return float(text) if len(text) <= _MAX_DIGITS and re.fullmatch(_DECIMAL, text) else None
 
 
 def choices_metavar(values: Sequence[str]) -> str:
