@@ -274,7 +274,7 @@ def test_a_worker_that_dies_is_one_line_and_exit_2(command, games, tmp_path, sig
 @pytest.mark.parametrize("prelude", [
     "",
     # where the kernel cannot be asked to end a worker with its parent
-    "import mancala_cli.cli.pipeline as pipeline; pipeline._USE_PDEATHSIG = False",
+    "import mancala_cli.cli.workers as workers; workers._USE_PDEATHSIG = False",
 ])
 def test_workers_end_with_a_killed_main_process(command, games, tmp_path, prelude):
     target = tmp_path / "annotated.pmn"
