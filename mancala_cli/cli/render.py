@@ -10,7 +10,9 @@ first, then what the thing drawn needs and does not go with, then the
 style, PNG and sheet options, then ``--caption``, ``--plies`` and the
 encoding, so that the first mistake of a command line is the one reported.
 """
-from __future__ import annotations
+# (No ``from __future__ import annotations``: typer reads the command's
+# signature at every start, and annotations given as strings would each be
+# compiled and evaluated then.)
 
 import sys
 from typing import TYPE_CHECKING, Any, Optional
@@ -59,7 +61,7 @@ class RenderOptions:
         if given:
             raise TypeError(f"unknown render options: {', '.join(given)}")
 
-    def drawing(self) -> Drawing:
+    def drawing(self) -> "Drawing":
         """How each diagram is drawn and written (reads ``--style``)."""
         from .drawing import DEFAULT_SCALE, Drawing, read_style
 
@@ -330,7 +332,7 @@ def draw_sheet(o: RenderOptions) -> None:
     _report_errors(name, report)
 
 
-def _replayed(o: RenderOptions, drawing: Drawing) -> tuple[str, Any, Plies]:
+def _replayed(o: RenderOptions, drawing: "Drawing") -> "tuple[str, Any, Plies]":
     """Game ``--index`` of the record FILE (standard input by default), replayed."""
     from .drawing import Plies, caption_head, read_for_render
 

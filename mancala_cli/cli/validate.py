@@ -1,6 +1,8 @@
 """``mancala validate``: every game checked against the rules, a line per
 problem and a summary (:mod:`.pipeline` runs the checks, in batches)."""
-from __future__ import annotations
+# (No ``from __future__ import annotations``: typer reads the command's
+# signature at every start, and annotations given as strings would each be
+# compiled and evaluated then.)
 
 import sys
 from typing import Optional
