@@ -185,3 +185,38 @@ def test_the_console_script_runs_one_command_as_the_whole_app_would():
                                timeout=60, stdin=subprocess.DEVNULL)
         assert one.stdout + one.stderr
         assert (one.returncode, one.stdout, one.stderr) == (whole.returncode, whole.stdout, whole.stderr), args
+
+
+def _modules_after(*args):
+    """Every module loaded by the end of ``mancala ARGS`` (``-X importtime``
+    misses those imported through :func:`importlib.import_module`, as the
+    commands' modules are), and its exit status."""
+    script = ("import atexit, sys\n"
+              "atexit.register(lambda: sys.__stderr__.write('\\nmodules: ' + ' '.join(sorted(sys.modules)) + '\\n'))\n"
+              "from mancala_cli.cli import main\n"
+              "sys.argv = ['mancala', *sys.argv[1:]]\n"
+              "main()\n")
+    done = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=60,
+                          stdin=subprocess.DEVNULL)
+    listed = [line for line in done.stderr.splitlines() if line.startswith("modules: ")]
+    assert len(listed) == 1, done.stderr
+    return set(listed[0].split()[1:]), done.returncode
+
+
+def test_a_command_loads_its_own_module_and_no_other_command(tmp_path):
+    """Each command is a module of its own, imported only when the command
+    is named; the tablebase group and the worker pool load only when used."""
+    commands = {"games", "moves", "perft", "solve", "random_games", "validate", "convert", "annotate", "render",
+                "drawing", "filter", "split", "stats", "tablebase"}
+    record = tmp_path / "one.pmn"
+    record.write_text('[Game "kingulu"]\n[Result "*"]\n\n1. c1x6 d2 2. a1 *\n', encoding="utf-8")
+    for args, own in ((["validate", "--quiet", str(record)], {"validate"}),
+                      (["render", "--game", "kingulu", "--position", KINGULU_START], {"render", "drawing"}),
+                      (["moves", "--game", "kingulu"], {"moves"}),
+                      (["tablebase", "--help"], {"tablebase"})):
+        names, code = _modules_after(*args)
+        assert code == 0, args
+        assert {name for name in names if name.removeprefix("mancala_cli.cli.") in commands} == {
+            f"mancala_cli.cli.{module}" for module in own}, args
+        assert "mancala_cli.cli.workers" not in names and "mancala_cli.cli.cluster" not in names, args
+        assert ("mancala_cli.tablebase" in names) == (args[0] == "tablebase"), args
