@@ -482,7 +482,7 @@ def test_plain_moves_read_exactly_as_token_by_token(words):
     positions) comes out the same."""
     import re
 
-    import notation.pmn as pmn
+    import notation.pmn_movetext as pmn
     text = '[Game "kingulu"]\n\n' + "".join(w + s for w, s in words)
     fast = list(read_games(text))
     plain, scan = pmn._PLAIN_LINE, pmn._SCAN
@@ -498,7 +498,7 @@ def test_plain_moves_read_exactly_as_token_by_token(words):
 
 
 def test_a_line_of_plain_moves_and_its_result_is_one_scan(monkeypatch):
-    import notation.pmn as pmn
+    import notation.pmn_movetext as pmn
     scans = []
     plain = pmn._PLAIN_LINE
 
