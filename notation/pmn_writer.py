@@ -27,6 +27,9 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _DIGITS = re.compile(r"[0-9]{1,9}\Z")
 
 _NL = None  # a forced line break in the writer's unit stream
+#: A unit of the writer's stream: a piece of text (a ``_Goes`` where a
+#: comment goes on), or ``_NL``.
+_Unit = str | None
 
 
 class _Goes(str):
@@ -66,7 +69,7 @@ def _no_tag_section(text: str) -> str:
     return "\n".join(out)
 
 
-def _comment_units(text: str, units: list) -> None:
+def _comment_units(text: str, units: list[_Unit]) -> None:
     """Append the units of one comment: ``{…}`` broken at its spaces (a line
     break in the text is kept). A text that holds ``}`` is cut at spaces into
     ``{…}`` parts (those with line breaks) and ``;`` parts (the stretches that
@@ -119,7 +122,7 @@ def _comment_parts(words: list[str]) -> list[tuple[bool, list[str]]]:
     return parts
 
 
-def _brace_units(text: str, units: list) -> None:
+def _brace_units(text: str, units: list[_Unit]) -> None:
     lines = text.split("\n")
     last = len(lines) - 1
     for i, hard in enumerate(lines):
@@ -148,14 +151,14 @@ def _move_text(node: MoveNode) -> str:
     return out
 
 
-class _Movetext(Visitor[list]):
+class _Movetext(Visitor[list[_Unit]]):
     """The units of a record's movetext (a move with its number, a piece of
     a comment, ``_NL``), built along :func:`~notation.record.walk`; an empty
     variation is not written."""
 
     def __init__(self, record: GameRecord) -> None:
         self.record = record
-        self.units: list = []
+        self.units: list[_Unit] = []
         self.opener = ""  # "(" waiting to be glued to the next unit
         self.force = True  # a North move is written with its number
         self.opening = False  # a variation has begun and has no move yet
@@ -194,8 +197,10 @@ class _Movetext(Visitor[list]):
             mark = len(units)
             _comment_units(node.before, units)
             if self.opener:
-                glued = self.opener + units[mark]
-                units[mark] = _Goes(glued) if isinstance(units[mark], _Goes) else glued
+                first = units[mark]
+                assert first is not None  # (a comment's first unit is text)
+                glued = self.opener + first
+                units[mark] = _Goes(glued) if isinstance(first, _Goes) else glued
                 self.opener = ""
             self.force = True
         move = _move_text(node)
@@ -213,17 +218,17 @@ class _Movetext(Visitor[list]):
         if node.comment is not None:
             _comment_units(node.comment, units)
 
-    def result(self) -> list:
+    def result(self) -> list[_Unit]:
         self.units.append(self.opener + (self.record.result or "*"))
         return self.units
 
 
-def _movetext_units(record: GameRecord) -> list:
+def _movetext_units(record: GameRecord) -> list[_Unit]:
     side, number = _start(record)
     return visit(record, _Movetext(record), side=side, number=number)
 
 
-def _wrap(units: list, width: int = WIDTH) -> list[str]:
+def _wrap(units: list[_Unit], width: int = WIDTH) -> list[str]:
     """Greedy filling: a unit goes on the current line when it fits, else
     starts a new one; ``_NL`` forces a break.
 
@@ -281,7 +286,7 @@ def _wrap(units: list, width: int = WIDTH) -> list[str]:
     return lines
 
 
-def _glued_spaces(units: list) -> list[int]:
+def _glued_spaces(units: list[_Unit]) -> list[int]:
     """For each unit: the spaces that will be written right after it (empty
     comment pieces that end their line with no text after them), so that a
     word is only placed where those spaces fit too."""
@@ -303,7 +308,7 @@ def _glued_spaces(units: list) -> list[int]:
     return out
 
 
-def _text_follows(units: list) -> list[bool]:
+def _text_follows(units: list[_Unit]) -> list[bool]:
     """For each unit: does a non-blank unit follow it on its line?"""
     out = [False] * len(units)
     seen = False
@@ -403,6 +408,14 @@ def unheld(record: GameRecord) -> list[Problem]:
         >>> [p.message for p in unheld(record)]
         ['the Event tag: its line breaks are written as spaces (a tag value is one line)']
     """
+    found = _unheld_tags_and_comment(record)
+    if record.moves:
+        found.extend(_unheld_move_comments(record))
+    return found
+
+
+def _unheld_tags_and_comment(record: GameRecord) -> list[Problem]:
+    """What :func:`unheld` finds in the tags and the record's comment."""
     found: list[Problem] = []
     for name, value in record.tags:
         if "\n" in value or "\r" in value:
@@ -415,11 +428,15 @@ def unheld(record: GameRecord) -> list[Problem]:
             why = "it is written as (and reads back as) the comment before the first move"
         if why is not None:
             found.append(Problem("warning", "pmn-inexact", f"the comment before the moves: {why}", record.line, None))
-    if not record.moves:
-        return found
-    # A comment before a move that follows another move (not a variation) is
-    # read back as that move's comment: PMN has one place between two moves.
-    merged = set()
+    return found
+
+
+def _merged_befores(record: GameRecord) -> set[int]:
+    """The ids of the moves whose comment before them is read back as the
+    comment after the move before them: a comment before a move that
+    follows another move (not a variation); PMN has one place between two
+    moves."""
+    merged: set[int] = set()
     todo = [record.moves]
     while todo:
         seq = todo.pop()
@@ -427,6 +444,13 @@ def unheld(record: GameRecord) -> list[Problem]:
             if k and node.before is not None and not any(seq[k - 1].variations):
                 merged.add(id(node))
             todo.extend(node.variations)
+    return merged
+
+
+def _unheld_move_comments(record: GameRecord) -> list[Problem]:
+    """What :func:`unheld` finds in the comments of the moves."""
+    found: list[Problem] = []
+    merged = _merged_befores(record)
     side, number = _start(record)
     for step in walk(record, side=side, number=number):
         if step.kind != MOVE:
