@@ -3,16 +3,18 @@ comments and variations, read line by line.
 
 :class:`MovetextReader` is the second link of the PMN reader's chain
 (:mod:`notation.pmn_tags` → :mod:`notation.pmn_movetext` →
-:mod:`notation.pmn_reader`). A line of plain moves is read in one scan
-(:data:`~notation.grammar.PLAIN_LINE_RE`, or the native tokenizer's
-``scan``), any other token by token (:data:`~notation.grammar.TOKEN_RE`)
-with an explicit stack of open variations.
+:mod:`notation.pmn_reader`). A line of plain moves is read in one call:
+the native tokenizer's ``scan``, else word by word against a table of the
+words met before (a short line) or in one scan of
+:data:`~notation.grammar.PLAIN_LINE_RE`; any other token by token
+(:data:`~notation.grammar.TOKEN_RE`) with an explicit stack of open
+variations.
 """
 from __future__ import annotations
 
 import re
 
-from .grammar import PLAIN_LINE_RE, TOKEN_RE
+from .grammar import HOLE, PLAIN_LINE_RE, TOKEN_RE
 from .pmn_tags import DONE, TagReader, short_repr
 from .record import MAX_VARIATION_DEPTH, MoveNode
 from .tokenizer import kernel as _kernel
@@ -25,6 +27,42 @@ _PLAIN_LINE = PLAIN_LINE_RE.finditer
 _SCAN = None if _kernel is None else _kernel.scan
 #: Longest digit string read as a number (capture counts, NAGs, move numbers).
 _MAX_DIGITS = 9
+
+# Without the native tokenizer, a short line of plain moves is read word by
+# word (``str.split``: its white space is the ``\s`` of the patterns), each
+# word looked up in a table of the words met before: no match object per
+# move. The table is bounded; longer lines are read by PLAIN_LINE.
+#: The longest stretch of a line read word by word (canonical lines are 79).
+_WORDS_MAX = 256
+#: A word that is a plain move (PLAIN_MOVE without its white space), with
+#: or without its move number: (num, dots, hole, cap, res).
+_PLAIN_WORD = re.compile(rf"(?:([0-9]{{1,9}}+)(\.\.\.|\.))?({HOLE.replace('+', '++')})(?:x([0-9]{{1,9}}+))?(\^)?\Z").match
+#: A word that is a move number alone: (num, dots).
+_NUMBER_WORD = re.compile(r"([0-9]{1,9}+)(\.\.\.|\.)\Z").match
+_RESULTS = frozenset(("1-0", "0-1", "1/2-1/2", "*"))
+#: What a word is: a plain move (hole, captured, reserved, number, dots, the
+#: hole's offset in the word), a move number (number, dots) or anything
+#: else (empty). At most _MAX_WORDS words of at most _MAX_WORD characters.
+_Word = tuple[()] | tuple[int, str] | tuple[str, "int | None", bool, "int | None", "str | None", int]
+_WORDS: dict[str, _Word] = {}
+_MAX_WORDS = 4096
+_MAX_WORD = 32
+
+
+def _word(word: str) -> _Word:
+    """What ``word`` is (see :data:`_WORDS`), remembered while the table has room."""
+    kind: _Word
+    m = _PLAIN_WORD(word)
+    if m is not None:
+        num, dots, hole, cap, res = m.groups()
+        kind = (hole, None if cap is None else int(cap), res is not None, None if num is None else int(num), dots,
+                0 if num is None else len(num) + len(dots))
+    else:
+        n = _NUMBER_WORD(word)
+        kind = () if n is None else (int(n[1]), n[2])
+    if len(_WORDS) < _MAX_WORDS and len(word) <= _MAX_WORD:
+        _WORDS[word] = kind
+    return kind
 
 #: A "(" being read: the line it interrupts, the move it replaces, its line
 #: and column, and the comments that were waiting for the next move.
@@ -288,6 +326,8 @@ class MovetextReader(TagReader):
                 self.result_token(result, lineno, col)
                 return None
             return other if other >= 0 else None
+        if end - pos <= _WORDS_MAX:
+            return self.plain_words(line, lineno, pos, end)
         read = False
         for m in _PLAIN_LINE(line, pos, end):
             number, dots, hole, cap, res, result, other = m.groups()
@@ -307,3 +347,44 @@ class MovetextReader(TagReader):
         if read:
             self.attach = True
         return None
+
+    def plain_words(self, line: str, lineno: int, pos: int, end: int) -> int | None:
+        """:meth:`plain_moves` word by word (a short line, no native
+        tokenizer): the same moves, columns and result, and the same place
+        where the first other token starts."""
+        words = line[pos:end].split()
+        cur = self.cur
+        find = line.find
+        known = _WORDS.get
+        count = len(words)
+        p = pos
+        k = 0
+        while k < count:
+            word = words[k]
+            p = find(word, p)
+            kind = known(word) or _word(word)
+            if len(kind) == 6:  # a plain move, with its number if glued to it
+                # positional: the fields in MoveNode's order (faster than keywords)
+                cur.append(MoveNode(kind[0], None, kind[1], kind[2], [], [], None, None, [], kind[3], kind[4],
+                                    lineno, p + 1 + kind[5]))
+                p += len(word)
+                k += 1
+                continue
+            if len(kind) == 2 and k + 1 < count:  # a move number, then a plain move without one?
+                move = known(words[k + 1]) or _word(words[k + 1])
+                if len(move) == 6 and move[3] is None:
+                    at = find(words[k + 1], p + len(word))
+                    cur.append(MoveNode(move[0], None, move[1], move[2], [], [], None, None, [], kind[0], kind[1],
+                                        lineno, at + 1))
+                    p = at + len(words[k + 1])
+                    k += 2
+                    continue
+            break
+        if k:
+            self.attach = True
+        if k == count:
+            return None
+        if k == count - 1 and words[k] in _RESULTS:
+            self.result_token(words[k], lineno, p + 1)
+            return None
+        return p

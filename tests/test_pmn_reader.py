@@ -485,16 +485,18 @@ def test_plain_moves_read_exactly_as_token_by_token(words):
     import notation.pmn_movetext as pmn
     text = '[Game "kingulu"]\n\n' + "".join(w + s for w, s in words)
     fast = list(read_games(text))
-    plain, scan = pmn._PLAIN_LINE, pmn._SCAN
-    # The groups of PLAIN_LINE, only "other" ever matching (and the native
-    # tokenizer, where it runs, left out).
-    pmn._PLAIN_LINE = re.compile(r"((?!))?" * 6 + r"\s*(\S)").finditer
-    pmn._SCAN = None
+    plain, scan, most = pmn._PLAIN_LINE, pmn._SCAN, pmn._WORDS_MAX
     try:
+        pmn._SCAN = None  # the native tokenizer, where it runs, left out: word by word
+        by_words = list(read_games(text))
+        pmn._WORDS_MAX = -1  # and no line read word by word: one PLAIN_LINE scan
+        by_scan = list(read_games(text))
+        # The groups of PLAIN_LINE, only "other" ever matching.
+        pmn._PLAIN_LINE = re.compile(r"((?!))?" * 6 + r"\s*(\S)").finditer
         slow = list(read_games(text))
     finally:
-        pmn._PLAIN_LINE, pmn._SCAN = plain, scan
-    assert fast == slow
+        pmn._PLAIN_LINE, pmn._SCAN, pmn._WORDS_MAX = plain, scan, most
+    assert fast == by_words == by_scan == slow
 
 
 def test_a_line_of_plain_moves_and_its_result_is_one_scan(monkeypatch):
@@ -527,6 +529,13 @@ def test_a_line_of_plain_moves_and_its_result_is_one_scan(monkeypatch):
         assert (record.result, record.result_at, record.problems) == ("0-1", (4, 31), [])
         scans.clear()
         monkeypatch.setattr(pmn, "_SCAN", None)
+    # the pure reader: a short line word by word, no regular expression scan
+    (record,) = read_games(text)
+    assert scans == []
+    assert [(m.hole, m.number, m.line, m.column) for m in record.moves][-3:] == [
+        ("d2", None, 4, 19), ("e1", 5, 4, 25), ("b2", None, 4, 28)]
+    assert (record.result, record.result_at, record.problems) == ("0-1", (4, 31), [])
+    monkeypatch.setattr(pmn, "_WORDS_MAX", -1)  # and longer lines: one scan each
     (record,) = read_games(text)
     assert scans == ["1. d1x6 d2x10 2. a1 c2x10", "3. d1 c2 4. f1^   d2\t5. e1 b2 0-1"]
     assert [(m.hole, m.number, m.line, m.column) for m in record.moves][-3:] == [
