@@ -554,3 +554,15 @@ def test_read_game_reads_game_after_game_from_one_handle():
     assert [m.line for m in records[1].moves] == [11, 11, 11]
     assert read_game(handle) is None
     assert read_game(good).line == 1
+
+
+def test_after_tag_line_says_where_the_reader_stands_after_a_tag_line():
+    """What the cutter into batches follows: the phase a tag-section line
+    leaves its game in, and whether a comment is left open."""
+    from notation.pmn import after_tag_line
+    assert after_tag_line('[Event "x"]') == ("tags", False)
+    assert after_tag_line('[Event "x"] [Site "y"') == ("tags", False)  # an unterminated tag: still tags
+    assert after_tag_line('[Event "x"] 1. c1 {a') == ("moves", True)
+    assert after_tag_line('[Event "x"] 1. c1 {a} d2') == ("moves", False)
+    assert after_tag_line('[Event "x"] 1. c1 1-0') == ("done", False)
+    assert after_tag_line('[Event "x"] *') == ("done", False)
