@@ -1,8 +1,9 @@
 """The record layer: game records (:mod:`.record`, with the one walk over
 their moves), coordinates (:mod:`.coords`), position strings
 (:mod:`.position`), and one module per format: PMN (:mod:`.pmn`, with its
-grammar in :mod:`.grammar`), JSON Lines (:mod:`.jsonl`) and XML archives
-(:mod:`.xml`). It knows no rules: of a game it needs only plain facts (its
+grammar in :mod:`.grammar`; its reader and writer in the ``pmn_`` modules),
+JSON Lines (:mod:`.jsonl`) and XML archives (:mod:`.xml`, with the ``xml_``
+modules). It knows no rules: of a game it needs only plain facts (its
 id, rows and columns, whether holes can be reserved), and it imports nothing
 from :mod:`mancala_cli`. See ``docs/notation.md``.
 

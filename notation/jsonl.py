@@ -126,7 +126,7 @@ def record_to_object(record: GameRecord, game: str | None, start: str | None) ->
 
 
 @contextlib.contextmanager
-def _deep_nesting():
+def _deep_nesting() -> Iterator[None]:
     """The standard json module recurses once per nesting level; variations
     nested up to the reader's limit need about four levels each."""
     limit = sys.getrecursionlimit()
@@ -195,7 +195,7 @@ def _move_from_json(item: Any) -> MoveNode:
     return node
 
 
-def _flag(item: dict, key: str) -> bool:
+def _flag(item: dict[str, Any], key: str) -> bool:
     """A JSON ``true`` or ``false`` (``false`` when the key is absent); nothing else is one."""
     value = item.get(key, False)
     if not isinstance(value, bool):
@@ -203,7 +203,7 @@ def _flag(item: dict, key: str) -> bool:
     return value
 
 
-def _optional_str(item: dict, key: str) -> str | None:
+def _optional_str(item: dict[str, Any], key: str) -> str | None:
     value = item.get(key)
     if value is not None:
         if not isinstance(value, str):

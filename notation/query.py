@@ -184,25 +184,37 @@ def _check(name: str, op: str | None, value: tuple[str, str] | None, column: int
         return Comparison(name, "=", True, column, 0)
     quoted, text = value
     if kind == "boolean":
-        if op not in ("=", "!="):
-            raise _at(f"{name} is true or false: compare it with = or !=, not {op}", op_column)
-        if quoted != "word" or text not in ("true", "false"):
-            raise _at(f"{name} is true or false, not {_quoted(text) if quoted == 'string' else text}",
-                      value_column)
-        return Comparison(name, op, text == "true", column, value_column)
+        return _boolean(name, op, quoted, text, column, op_column, value_column)
     number = quoted == "word" and _NUMBER.match(text) is not None
     if kind == "number":
-        if op == "~":
-            raise _at(f"{name} is a number: compare it with =, !=, <, <=, > or >=, not ~", op_column)
-        if not number:
-            raise _at(f"{name} is a number, not {_quoted(text) if quoted == 'string' else text}",
-                      value_column)
-        return Comparison(name, op, int(text), column, value_column)
+        return _number(name, op, quoted, text, number, column, op_column, value_column)
     if number and kind == "tag" and op != "~":
         return Comparison(name, op, int(text), column, value_column)
     if number and op != "~":
         raise _at(f"{name} is text, not a number (write {_quoted(text)})", value_column)
     return Comparison(name, op, text, column, value_column)
+
+
+def _boolean(name: str, op: str, quoted: str, text: str, column: int, op_column: int,
+             value_column: int) -> Comparison:
+    """The comparison of the true-or-false field ``name`` with ``text``."""
+    if op not in ("=", "!="):
+        raise _at(f"{name} is true or false: compare it with = or !=, not {op}", op_column)
+    if quoted != "word" or text not in ("true", "false"):
+        raise _at(f"{name} is true or false, not {_quoted(text) if quoted == 'string' else text}",
+                  value_column)
+    return Comparison(name, op, text == "true", column, value_column)
+
+
+def _number(name: str, op: str, quoted: str, text: str, number: bool, column: int, op_column: int,
+            value_column: int) -> Comparison:
+    """The comparison of the number field ``name`` with ``text`` (``number``: a number)."""
+    if op == "~":
+        raise _at(f"{name} is a number: compare it with =, !=, <, <=, > or >=, not ~", op_column)
+    if not number:
+        raise _at(f"{name} is a number, not {_quoted(text) if quoted == 'string' else text}",
+                  value_column)
+    return Comparison(name, op, int(text), column, value_column)
 
 
 def _at(message: str, column: int) -> QueryError:
@@ -268,7 +280,8 @@ def parse(text: str) -> Node:
     if nots:
         raise _at(f"the expression nests too deeply: more than {MAX_DEPTH} nots in a row", nots)
     try:
-        return _grammar().parse_string(text, parse_all=True)[0]
+        node: Node = _grammar().parse_string(text, parse_all=True)[0]
+        return node
     except QueryError:
         raise
     except pp.ParseBaseException as error:

@@ -40,7 +40,8 @@ def source_digest(folder: str) -> str | None:
         from hashlib import sha256
     try:
         with open(os.path.join(folder, SOURCE), "rb") as source:
-            return sha256(source.read()).hexdigest()
+            digest: str = sha256(source.read()).hexdigest()
+        return digest
     except OSError:
         return None
 

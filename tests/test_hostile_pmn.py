@@ -94,7 +94,7 @@ import sys  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-import notation.pmn as pmn  # noqa: E402
+import notation.pmn_reader as pmn_reader  # noqa: E402  (where the reader reads its bound)
 from mancala_cli.files import batches as pipeline  # noqa: E402
 from notation.pmn import MAX_GAME_TEXT, read_games  # noqa: E402
 
@@ -161,7 +161,7 @@ def test_batches_give_the_games_and_errors_of_one_reading(lines, bound, size):
     """Cut into batches (and the rest of a game too long dropped there), the
     input gives the same games, problems and lines as read whole."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(pmn, "MAX_GAME_TEXT", bound)
+        patch.setattr(pmn_reader, "MAX_GAME_TEXT", bound)
         patch.setattr(pipeline, "MAX_GAME_TEXT", bound)
         patch.setattr(pipeline, "BATCH_CHARS", 50)
         raw = [line + "\n" for line in lines]

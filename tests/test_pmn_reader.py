@@ -482,23 +482,25 @@ def test_plain_moves_read_exactly_as_token_by_token(words):
     positions) comes out the same."""
     import re
 
-    import notation.pmn as pmn
+    import notation.pmn_movetext as pmn
     text = '[Game "kingulu"]\n\n' + "".join(w + s for w, s in words)
     fast = list(read_games(text))
-    plain, scan = pmn._PLAIN_LINE, pmn._SCAN
-    # The groups of PLAIN_LINE, only "other" ever matching (and the native
-    # tokenizer, where it runs, left out).
-    pmn._PLAIN_LINE = re.compile(r"((?!))?" * 6 + r"\s*(\S)").finditer
-    pmn._SCAN = None
+    plain, scan, most = pmn._PLAIN_LINE, pmn._SCAN, pmn._WORDS_MAX
     try:
+        pmn._SCAN = None  # the native tokenizer, where it runs, left out: word by word
+        by_words = list(read_games(text))
+        pmn._WORDS_MAX = -1  # and no line read word by word: one PLAIN_LINE scan
+        by_scan = list(read_games(text))
+        # The groups of PLAIN_LINE, only "other" ever matching.
+        pmn._PLAIN_LINE = re.compile(r"((?!))?" * 6 + r"\s*(\S)").finditer
         slow = list(read_games(text))
     finally:
-        pmn._PLAIN_LINE, pmn._SCAN = plain, scan
-    assert fast == slow
+        pmn._PLAIN_LINE, pmn._SCAN, pmn._WORDS_MAX = plain, scan, most
+    assert fast == by_words == by_scan == slow
 
 
 def test_a_line_of_plain_moves_and_its_result_is_one_scan(monkeypatch):
-    import notation.pmn as pmn
+    import notation.pmn_movetext as pmn
     scans = []
     plain = pmn._PLAIN_LINE
 
@@ -527,6 +529,13 @@ def test_a_line_of_plain_moves_and_its_result_is_one_scan(monkeypatch):
         assert (record.result, record.result_at, record.problems) == ("0-1", (4, 31), [])
         scans.clear()
         monkeypatch.setattr(pmn, "_SCAN", None)
+    # the pure reader: a short line word by word, no regular expression scan
+    (record,) = read_games(text)
+    assert scans == []
+    assert [(m.hole, m.number, m.line, m.column) for m in record.moves][-3:] == [
+        ("d2", None, 4, 19), ("e1", 5, 4, 25), ("b2", None, 4, 28)]
+    assert (record.result, record.result_at, record.problems) == ("0-1", (4, 31), [])
+    monkeypatch.setattr(pmn, "_WORDS_MAX", -1)  # and longer lines: one scan each
     (record,) = read_games(text)
     assert scans == ["1. d1x6 d2x10 2. a1 c2x10", "3. d1 c2 4. f1^   d2\t5. e1 b2 0-1"]
     assert [(m.hole, m.number, m.line, m.column) for m in record.moves][-3:] == [
@@ -545,3 +554,15 @@ def test_read_game_reads_game_after_game_from_one_handle():
     assert [m.line for m in records[1].moves] == [11, 11, 11]
     assert read_game(handle) is None
     assert read_game(good).line == 1
+
+
+def test_after_tag_line_says_where_the_reader_stands_after_a_tag_line():
+    """What the cutter into batches follows: the phase a tag-section line
+    leaves its game in, and whether a comment is left open."""
+    from notation.pmn import after_tag_line
+    assert after_tag_line('[Event "x"]') == ("tags", False)
+    assert after_tag_line('[Event "x"] [Site "y"') == ("tags", False)  # an unterminated tag: still tags
+    assert after_tag_line('[Event "x"] 1. c1 {a') == ("moves", True)
+    assert after_tag_line('[Event "x"] 1. c1 {a} d2') == ("moves", False)
+    assert after_tag_line('[Event "x"] 1. c1 1-0') == ("done", False)
+    assert after_tag_line('[Event "x"] *') == ("done", False)

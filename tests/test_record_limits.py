@@ -11,7 +11,8 @@ from mancala_cli.cli import app
 from mancala_cli.files.sources import MAX_LINE as MAX_TEXT_LINE
 from notation.errors import XMLArchiveError
 from notation.jsonl import JSONRecordError, json_line_to_record
-from notation.xml import MAX_LINE, _CHUNK, read_archive
+from notation.xml import MAX_LINE, read_archive
+from notation.xml_reader import CHUNK
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 VILLAGE = ROOT / "examples" / "kingulu-village-match.pmn"
@@ -92,7 +93,7 @@ def _with_comment_line(text: bytes, line: bytes) -> tuple[bytes, int]:
 
 def test_the_xml_line_bound_is_the_text_line_bound():
     assert MAX_LINE == MAX_TEXT_LINE
-    assert _CHUNK < MAX_LINE
+    assert CHUNK < MAX_LINE
 
 
 @pytest.mark.parametrize("encoding", ["utf-8", "utf-16-le", "utf-16-be"])
@@ -119,7 +120,7 @@ def test_a_line_over_the_bound_ends_the_document_before_the_parser_holds_it(enco
     assert str(caught.value) == (f"big.xml, line {number}: the line is longer than {MAX_LINE} bytes; "
                                  f"the rest of the input is not read")
     assert len(read) == 1 and not read[0].problems and len(read[0].moves) == 23  # the game before it
-    assert source.taken <= (len(head) + 1) * width + MAX_LINE + 2 * _CHUNK
+    assert source.taken <= (len(head) + 1) * width + MAX_LINE + 2 * CHUNK
 
 
 def test_a_line_of_the_bound_is_read_and_one_byte_more_is_not():

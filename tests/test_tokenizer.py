@@ -21,7 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import notation.pmn as pmn
+import notation.pmn_movetext as pmn
 from mancala_cli import checking, get_game
 from mancala_cli.checking import replay
 from mancala_cli.records import random_game

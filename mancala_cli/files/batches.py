@@ -375,14 +375,9 @@ class _Between:
         # (the reader's careful scanner): the reader's own scanner says.
         if _TAG_LINE(line) is None:
             # what the reader makes of it (tags, then perhaps movetext), as it reads it
-            from notation.pmn import _DONE, _MOVES, _TAGS, _Reader
+            from notation.pmn import after_tag_line
 
-            reader = _Reader(None)
-            reader.start(1)
-            reader.phase = _TAGS
-            reader.careful_tag_line(line, 1)
-            self.comment = reader.comment is not None
-            self.phase = {_TAGS: "tags", _MOVES: "moves", _DONE: "done"}[reader.phase]
+            self.phase, self.comment = after_tag_line(line)
 
     def _movetext(self, line: str, pos: int) -> None:
         if _NOTHING_TO_SEE(line, pos):  # no comment, no result: nothing changes

@@ -1,0 +1,403 @@
+"""Reading XML archives: :func:`read_archive` streams the games of a
+document (:func:`lxml.etree.iterparse` over the ``<game>`` elements, each
+cleared once read) and validates every game against the schema's ``game``
+definition, and the root element and whatever lies between the games
+against the whole schema. No DTD, no entity, no network. Also in
+:mod:`notation.xml`.
+"""
+from __future__ import annotations
+
+import io
+import os
+import re
+from collections.abc import Iterator
+from typing import BinaryIO, cast
+
+from lxml import etree
+
+from .errors import XMLArchiveError
+from .grammar import HOLE
+from .record import MAX_DIGITS, MAX_PROBLEMS, MAX_VARIATION_DEPTH, GameRecord, MoveNode, Problem, bad_character, tag_problem
+from .xml_schema import SAFE_PARSING, game_schema, schema, validation_error
+
+__all__ = ["MAX_LINE", "CHUNK", "read_archive"]
+
+#: The longest line read, in bytes with its line end, as for PMN and JSON
+#: Lines: a longer line ends the document before libxml2 sees it, so that
+#: a document of one huge line is never held in memory.
+MAX_LINE = 4 << 20
+#: Bytes handed to the parser at a time (less than :data:`MAX_LINE`).
+CHUNK = 1 << 16
+
+_AT = re.compile(r",? line \d+, column \d+\s*$")
+_HOLE = re.compile(HOLE)
+_COUNT = re.compile(r"\s*\+?0*([0-9]+)\s*\Z")
+#: No element of the schema has more attributes than this (``move`` has
+#: seven); an element with more is refused before the validator sees it
+#: (its time grows with the square of their number).
+_MAX_ATTRIBUTES = 8
+_TOO_MANY_ATTRIBUTES = etree.XPath(f"descendant-or-self::*[count(@*) > {_MAX_ATTRIBUTES}][1]")
+_FIRST_ATTRIBUTES = etree.XPath(f"@*[position() <= {_MAX_ATTRIBUTES}]")
+
+
+class _BadGame(Exception):
+    """A value of a game that no record can hold: the game is reported, not read."""
+
+    def __init__(self, message: str, line: int | None, code: str = "syntax") -> None:
+        super().__init__(message)
+        self.message, self.line, self.code = message, line, code
+
+
+def _line(element: etree._Element) -> int | None:
+    """The line where ``element`` starts (lxml-stubs 0.5 leave ``sourceline`` untyped)."""
+    return element.sourceline  # type: ignore[return-value]
+
+
+def read_archive(source: str | os.PathLike[str] | bytes | BinaryIO, file: str | None = None) -> Iterator[GameRecord]:
+    """The games of an XML archive, in order, read as they are met.
+
+    ``source`` is a path, the document's bytes or a binary file; ``file``
+    names it in records and errors (a path names itself). Every game is
+    validated against the schema before it is yielded; a move's ``line`` is
+    the line of its ``<move>`` element (``column`` is ``None``).
+
+    A game that does not validate, or holds a value no record can (a count
+    of more than :data:`~notation.record.MAX_DIGITS` digits, a move that is
+    no hole token, a control character in a comment), is yielded as a record
+    holding only that problem (``syntax``, at the validator's line), and
+    reading goes on with the next game; a bad tag (its name not letters,
+    digits and ``_``, its value too long or holding a control character) is
+    left out with a ``bad-tag`` problem and the rest of the game is read.
+
+    Raises :class:`XMLArchiveError` (with the line, the column when the
+    parser gives one, and the parser's or the validator's reason) where the
+    document is not well-formed, has a DTD, or its root element or what lies
+    between the games does not validate; the games before that point have
+    been yielded.
+    """
+    if isinstance(source, (str, os.PathLike)):
+        path = os.fspath(source)
+        with open(path, "rb") as handle:
+            yield from _read(handle, file if file is not None else path)
+    elif isinstance(source, (bytes, bytearray, memoryview)):
+        yield from _read(io.BytesIO(source), file)
+    else:
+        yield from _read(source, file)
+
+
+class _BoundedLines:
+    """The bytes of ``handle`` for the parser, a chunk at a time, counting
+    lines (LF bytes, or LF code units in UTF-16): a line longer than
+    :data:`MAX_LINE` bytes raises :class:`XMLArchiveError` at its line."""
+
+    def __init__(self, handle: BinaryIO, file: str | None) -> None:
+        self.handle, self.file = handle, file
+        self.lines = 0      # the line ends read
+        self.run = 0        # the bytes read since the last line end
+        self.end = b""      # the line end: b"\n", or UTF-16's in its byte order
+        self.carry = b""    # (UTF-16) the odd byte of a chunk, kept for the next
+
+    def read(self, size: int = -1) -> bytes:
+        more = self.handle.read(size if size is not None and 0 < size <= CHUNK else CHUNK)
+        data = self.carry + more
+        if not self.end and data:
+            self.end = (b"\n\0" if data[:2] in (b"\xff\xfe", b"<\0") else
+                        b"\0\n" if data[:2] in (b"\xfe\xff", b"\0<") else b"\n")
+        if len(self.end) == 2 and more:  # whole code units, so that a line end is never cut
+            cut = len(data) - len(data) % 2
+            data, self.carry = data[:cut], data[cut:]
+        else:
+            self.carry = b""
+        self._count(data)
+        return data
+
+    def _count(self, data: bytes) -> None:
+        first, last, count = self._ends(data)
+        if count:
+            self._check(self.run + first + len(self.end), 0)
+            self.run = len(data) - last - len(self.end)
+        else:
+            self.run += len(data)
+        self._check(self.run, count)
+        self.lines += count
+
+    def _ends(self, data: bytes) -> tuple[int, int, int]:
+        """Where the first and the last line end of ``data`` start, and how many there are."""
+        end = self.end
+        if len(end) == 1:
+            return data.find(end), data.rfind(end), data.count(end)
+        first = last = -1
+        count = 0
+        at = data.find(end)
+        while at >= 0:
+            if at % 2 == 0:  # (the start of a code unit: chunks are whole code units)
+                first = at if first < 0 else first
+                last = at
+                count += 1
+            at = data.find(end, at + 1)
+        return first, last, count
+
+    def _check(self, length: int, ended: int) -> None:
+        if length > MAX_LINE:
+            raise XMLArchiveError(f"the line is longer than {MAX_LINE} bytes; the rest of the input is not read",
+                                  self.lines + ended + 1, None, self.file)
+
+
+def _read(handle: BinaryIO, file: str | None) -> Iterator[GameRecord]:
+    handle = cast(BinaryIO, _BoundedLines(handle, file))
+    events = etree.iterparse(handle, events=("start", "end"), tag=("mancala", "game"), **SAFE_PARSING,
+                             huge_tree=True, remove_blank_text=False)
+    root = None
+    checked = False  # the root is checked at the event after its start: a start
+    # tag cut short by the end of the input is then reported as badly formed
+    index = 0
+    validator = game_schema()
+    try:
+        for event, element in events:
+            if root is None:
+                root = element.getroottree().getroot()
+                _check_dtd(root, file)
+                continue
+            if not checked:
+                _check_root(root, file)
+                checked = True
+            if event == "start" or element is root or element.getparent() is not root:
+                continue  # a <game> out of place is reported with what holds it
+            _check_between(root, element, file)
+            index += 1
+            record = _valid_record(element, validator, file, index)
+            element.clear(keep_tail=True)
+            previous = element.getprevious()
+            while previous is not None:
+                root.remove(previous)
+                previous = element.getprevious()
+            yield record
+        if root is None:
+            root = events.root
+        if not checked:
+            _check_root(root, file)
+        _check_between(root, None, file)
+    except etree.XMLSyntaxError as exc:
+        raise _syntax_error(exc, file) from None
+
+
+def _valid_record(game: etree._Element, validator: etree.RelaxNG, file: str | None, index: int) -> GameRecord:
+    """The record of a ``<game>``, or a record holding only what is wrong with it."""
+    line = _line(game) or 1
+    crowded = cast("list[etree._Element]", _TOO_MANY_ATTRIBUTES(game))
+    if crowded:
+        count = cast(float, crowded[0].xpath("count(@*)"))
+        reason = f"element {crowded[0].tag} has {int(count)} attributes"
+        return _bad_game(file, index, line, "syntax",
+                         f"not valid against the archive schema: {reason}", _line(crowded[0]))
+    if not validator.validate(game):
+        error = validation_error(validator)
+        return _bad_game(file, index, line, "syntax", f"not valid against the archive schema: {error.reason}",
+                         error.line)
+    try:
+        return _record(game, file, index)
+    except _BadGame as bad:
+        return _bad_game(file, index, line, bad.code, bad.message, bad.line)
+
+
+def _bad_game(file: str | None, index: int, line: int, code: str, message: str,
+              at: int | None) -> GameRecord:
+    return GameRecord(file=file, index=index, line=line,
+                      problems=[Problem("error", code, message, at or line, None)])
+
+
+def _syntax_error(exc: etree.XMLSyntaxError, file: str | None) -> XMLArchiveError:
+    reason = _AT.sub("", exc.msg or str(exc))
+    if "Excessive depth" in reason:
+        reason = (f"elements nested deeper than libxml2 reads (2048): an XML archive holds variations nested "
+                  f"at most {MAX_VARIATION_DEPTH} deep")
+    line, column = exc.position if exc.position else (exc.lineno, None)
+    return XMLArchiveError(f"not well-formed XML: {reason}", line or None, column or None, file)
+
+
+def _check_dtd(root: etree._Element, file: str | None) -> None:
+    docinfo = root.getroottree().docinfo
+    doctype = docinfo.doctype  # type: ignore[attr-defined]  # (missing from lxml-stubs)
+    if doctype or docinfo.internalDTD is not None or docinfo.externalDTD is not None:
+        raise XMLArchiveError("DTDs are not allowed in an XML archive (a <!DOCTYPE …> was found): "
+                              "refused without expanding any entity", file=file)
+
+
+def _check_root(root: etree._Element, file: str | None) -> None:
+    """No DTD; the root element and its attributes as the schema wants."""
+    _check_dtd(root, file)
+    shell = _shell(root)
+    full = schema()
+    if not full.validate(shell):
+        raise validation_error(full, _line(root), file)
+
+
+def _check_between(root: etree._Element, game: etree._Element | None, file: str | None) -> None:
+    """What lies in the root before ``game`` (or all of it when ``None``): only
+    games (already read), comments, processing instructions and white space."""
+    texts: list[tuple[str, int | None]] = []  # non-blank texts and the lines where they start
+
+    def text_at(text: str | None, before: etree._Element, after: etree._Element | None) -> None:
+        if text and not text.isspace():
+            content = text.lstrip()
+            if after is not None:
+                texts.append((text, _line_plus(after, -content.count("\n"))))
+            elif before is root:  # text in an empty root: count from its start tag
+                texts.append((text, _line_plus(before, text[: len(text) - len(content)].count("\n"))))
+            else:  # after the last element: somewhere after its start
+                texts.append((text, _line(before)))
+
+    others: list[etree._Element] = []
+    previous, text = root, root.text
+    for child in root:
+        text_at(text, previous, child)
+        if child is game:
+            break
+        if isinstance(child.tag, str) and child.tag != "game":
+            others.append(child)
+        previous, text = child, child.tail
+    else:
+        text_at(text, previous, None)
+    # A stray element is reported before stray text; the first of either.
+    if others:
+        shell = _shell(root)
+        etree.SubElement(shell, others[0].tag)
+        _refuse(shell, _line(others[0]), file)
+    if texts:
+        text, line = texts[0]
+        shell = _shell(root)
+        shell.text = text
+        _refuse(shell, line, file)
+
+
+def _line_plus(element: etree._Element, lines: int) -> int | None:
+    line = _line(element)
+    return None if line is None else line + lines
+
+
+def _shell(root: etree._Element) -> etree._Element:
+    """The root element with its attributes and nothing inside (for the
+    schema); the first few attributes only, so that a root with very many is
+    refused at once (the first unknown one is named)."""
+    # (attrib.items() takes time with the square of their number)
+    first = cast("list[etree._ElementUnicodeResult]", _FIRST_ATTRIBUTES(root))
+    return etree.Element(root.tag, {str(attribute.attrname): str(attribute) for attribute in first})
+
+
+def _refuse(shell: etree._Element, line: int | None, file: str | None) -> None:
+    full = schema()
+    if full.validate(shell):  # pragma: no cover - the shell is invalid by construction
+        raise XMLArchiveError("unexpected content in <mancala>", line, file=file)
+    raise validation_error(full, line, file)
+
+
+def _text(element: etree._Element) -> str:
+    if len(element) == 0:
+        return element.text or ""
+    return "".join(cast("list[str]", element.xpath("text()")))  # around XML comments or processing instructions
+
+
+def _record(game: etree._Element, file: str | None, index: int) -> GameRecord:
+    record = GameRecord(file=file, index=index, line=_line(game) or 1)
+    for child in game:
+        tag = child.tag
+        if tag == "tags":
+            bad = 0
+            for tag_element in child.iterchildren("tag"):
+                name, value = tag_element.get("name", ""), _text(tag_element)  # (valid: it has a name)
+                problem = tag_problem(name, value)
+                if problem is None:
+                    record.tags.append((name, value))
+                    continue
+                bad += 1  # reported as the PMN reader reports syntax errors: 100 at most
+                if bad > MAX_PROBLEMS + 1:
+                    continue
+                if bad > MAX_PROBLEMS:
+                    problem = f"more than {MAX_PROBLEMS} bad tags in this game; the others are not reported"
+                record.problems.append(Problem("error", "bad-tag", problem, _line(tag_element), None))
+        elif tag == "comment":
+            record.comment = _checked(child, "game comment")
+        elif tag == "moves":
+            record.moves = _moves(child)
+        elif tag == "result":
+            record.result = _text(child).strip()
+    return record
+
+
+def _moves(container: etree._Element) -> list[MoveNode]:
+    """The moves under ``container``, with their variations, iteratively."""
+    moves: list[MoveNode] = []
+    is_hole = _HOLE.fullmatch
+    work = [(container, moves)]
+    while work:
+        parent, target = work.pop()
+        for element in parent.iterchildren("move"):
+            get = element.get
+            hole = get("hole", "")  # (valid: it has one)
+            if not is_hole(hole):
+                _hole(element, "hole")
+            node = MoveNode(hole, line=element.sourceline)  # type: ignore[arg-type]  # (see _line)
+            value = get("destination")
+            if value is not None:
+                node.destination = value if is_hole(value) else _hole(element, "destination")
+            value = get("captured")
+            if value is not None:  # (valid, so int() reads it when it is short)
+                node.captured = int(value) if len(value) <= MAX_DIGITS else _count(element, "captured", value)
+            value = get("reserved")
+            if value is not None:
+                node.reserved = value.strip() == "true"
+            value = get("number")
+            if value is not None:
+                node.number = int(value) if len(value) <= MAX_DIGITS else _count(element, "number", value)
+            value = get("dots")
+            if value is not None:
+                node.dots = value.strip()
+            value = get("position")
+            if value is not None:
+                node.position = value
+            if len(element):
+                for child in element:
+                    tag = child.tag
+                    if tag == "glyph":
+                        node.glyphs.append(_text(child).strip())
+                    elif tag == "nag":
+                        node.nags.append(_count(child, "NAG", _text(child)))
+                    elif tag == "comment":
+                        node.comment = _checked(child, f"comment after move {node.hole!r}")
+                    elif tag == "before":
+                        node.before = _checked(child, f"comment before move {node.hole!r}")
+                    elif tag == "variation":
+                        variation: list[MoveNode] = []
+                        node.variations.append(variation)
+                        work.append((child, variation))
+            target.append(node)
+    return moves
+
+
+def _hole(element: etree._Element, name: str) -> str:
+    value = element.get(name, "")
+    if not _HOLE.fullmatch(value):
+        raise _BadGame(f"move {value!r}: {name} {value!r} is not a hole" if name == "destination"
+                       else f"move {value!r} is not a hole", _line(element))
+    return value
+
+
+def _count(element: etree._Element, name: str, value: str) -> int:
+    """A count as the schema allows it (blanks, ``+``, leading zeros), of at
+    most :data:`~notation.record.MAX_DIGITS` digits."""
+    match = _COUNT.match(value)
+    digits = match.group(1) if match else value
+    if len(digits) > MAX_DIGITS:
+        holder = element if element.tag == "move" else element.getparent()
+        hole = None if holder is None else holder.get("hole")
+        raise _BadGame(f"move {hole!r}: {name} {digits[:12]}... has more than {MAX_DIGITS} digits",
+                       _line(element))
+    return int(digits)
+
+
+def _checked(element: etree._Element, what: str) -> str:
+    text = _text(element)
+    bad = bad_character(text)
+    if bad:
+        raise _BadGame(f"{what}: {bad}", _line(element))
+    return text
