@@ -256,14 +256,17 @@ class Report:
 
     @property
     def final(self) -> GamePosition | None:
+        """The last position reached, or ``None`` where the record has none."""
         return self.positions[-1] if self.positions else None
 
     @property
     def errors(self) -> list[Problem]:
+        """The problems of severity ``error``."""
         return [p for p in self.problems if p.severity == "error"]
 
     @property
     def warnings(self) -> list[Problem]:
+        """The problems of severity ``warning``."""
         return [p for p in self.problems if p.severity == "warning"]
 
     def __repr__(self) -> str:

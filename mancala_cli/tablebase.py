@@ -169,9 +169,9 @@ class Tablebase:
         if not 0 <= stones <= MAX_STONES:
             raise TablebaseError(f"a table holds 0 to {MAX_STONES} stones, not {stones}")
         data = bytearray(build_bytes(stones))
-        native = None if pure else _native_module()
-        if native is not None:
-            native.tablebase_build(stones, data, progress)
+        native_build = None if pure else _native_build()
+        if native_build is not None:
+            native_build(stones, data, progress)
         else:
             _build_pure(stones, data, progress)
         return cls(stones, data)
@@ -269,13 +269,13 @@ class Tablebase:
         return (0, 1) if value > 0 else (-1, 0)
 
 
-def _native_module():
-    """The native kernel, where the rules run on it (else ``None``)."""
+def _native_build() -> Callable[[int, bytearray, BuildProgress | None], None] | None:
+    """The native kernel's build, where the rules run on it (else ``None``)."""
     from .rules.selection import CORE
     if CORE != "native":
         return None
-    from .rules import _native
-    return _native
+    from .rules.native import build_tablebase
+    return build_tablebase
 
 
 # -- the pure build (the reference of _native_tablebase.h) ---------------------

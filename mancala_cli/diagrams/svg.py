@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from notation.position import format_position
 
 from ..rules.core import FILES, NORTH, SIDES, SOUTH, Game, Move, Outcome, Position, Side, side_name
-from .text import FROM_POSITION, _FromPosition, default_title, outcome_of, result_words
+from .text import FROM_POSITION, FromPosition, default_title, outcome_of, result_words
 from .tree import SVG_NS, Element, tostring  # noqa: F401  (SVG_NS: the namespace, named here as before)
 
 __all__ = ["board_svg", "board_element", "default_title", "hole_centre", "viewbox_size", "HOLE_FILL", "BACKGROUND", "SEED_FILL",
@@ -297,7 +297,7 @@ def _template(game: Game, flip: bool) -> _Template:
 
 def board_svg(game: Game, position: Position, *, last_move: Move | None = None, flip: bool = False,
               title: str | None = None, style: str | None = None,
-              outcome: Outcome | None | _FromPosition = FROM_POSITION,
+              outcome: Outcome | None | FromPosition = FROM_POSITION,
               caption: Sequence[str] | None = None) -> str:
     """A standalone SVG document of ``position`` (a ``str`` starting with ``<?xml``).
 
@@ -321,7 +321,7 @@ def board_svg(game: Game, position: Position, *, last_move: Move | None = None, 
 
 def board_element(game: Game, position: Position, *, last_move: Move | None = None, flip: bool = False,
                   title: str | None = None, style: str | None = None,
-                  outcome: Outcome | None | _FromPosition = FROM_POSITION,
+                  outcome: Outcome | None | FromPosition = FROM_POSITION,
                   caption: Sequence[str] | None = None, result_strip: bool = True) -> Element:
     """The ``<svg>`` element that :func:`board_svg` writes out (a new tree,
     the caller's to change: a game sheet places several side by side, and

@@ -28,6 +28,7 @@ from typing import Final, Literal, NamedTuple
 #: A side of the board, as position strings and records write it: South
 #: (``"S"``, the first player) or North (``"N"``).
 Side = Literal["S", "N"]
+Side.__doc__ = """A side: ``"S"`` (South, who moves first) or ``"N"`` (North)."""
 SOUTH: Final[Side] = "S"
 NORTH: Final[Side] = "N"
 SIDES: Final[tuple[Side, Side]] = (SOUTH, NORTH)
@@ -63,6 +64,7 @@ def other(side: Side) -> Side:
 
 
 def side_name(side: Side) -> str:
+    """The side's name in words: ``South`` or ``North``."""
     return "South" if side == SOUTH else "North"
 
 
@@ -115,9 +117,11 @@ class Board:
         return self._by_name[name]
 
     def rank(self, hole: int) -> int:
+        """The row of ``hole``, counted from 1 at South's back row."""
         return hole // self.files + 1
 
     def file(self, hole: int) -> int:
+        """The column of ``hole``, counted from 0."""
         return hole % self.files
 
     # -- ownership and rows ------------------------------------------------
@@ -126,6 +130,7 @@ class Board:
         return SOUTH if hole in self._own[SOUTH] else NORTH
 
     def holes_of(self, side: Side) -> frozenset[int]:
+        """The holes ``side`` owns."""
         return self._own[side]
 
     def holes_in_order(self, side: Side) -> tuple[int, ...]:
@@ -137,9 +142,11 @@ class Board:
         return self._front[side]
 
     def back_row(self, side: Side) -> tuple[int, ...]:
+        """The holes of ``side``'s back row, in index order."""
         return self._back[side]
 
     def is_front(self, hole: int, side: Side) -> bool:
+        """Whether ``hole`` is in ``side``'s front row."""
         return hole in self._front[side]
 
     def opposite(self, hole: int) -> int:
@@ -192,6 +199,7 @@ class Position(NamedTuple):
     reserved: frozenset[int] = frozenset()
 
     def bank(self, side: Side) -> int:
+        """The seeds in ``side``'s bank."""
         return self.banks[0 if side == SOUTH else 1]
 
     def key(self) -> tuple[tuple[int, ...], Side]:
@@ -199,6 +207,7 @@ class Position(NamedTuple):
         return (self.holes, self.side)
 
     def seeds(self) -> int:
+        """Every seed of the position: in the holes and in both banks."""
         return sum(self.holes) + self.banks[0] + self.banks[1]
 
 
@@ -536,18 +545,22 @@ class Line:
         self.history: set = set()
 
     def copy(self) -> Line:
+        """An independent copy: the same game, position, moves and history."""
         twin = type(self)(self.game, self.position)
         twin.moves = list(self.moves)
         twin.history = set(self.history)
         return twin
 
     def legal_moves(self) -> list[Move]:
+        """The legal moves of the line's position, its history counted."""
         return self.game.legal_moves(self.position, history=self.history)
 
     def outcome(self) -> Outcome | None:
+        """The game's result if the line has ended it, else ``None``."""
         return self.game.outcome(self.position, history=self.history)
 
     def play(self, origin: int) -> Move:
+        """Play the move from hole ``origin`` on the line and return it (raises :class:`IllegalMove`)."""
         move, after = self.game.play(self.position, origin, history=self.history)
         self._push(move, after)
         return move

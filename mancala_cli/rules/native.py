@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import importlib
 import time
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from types import ModuleType
 
 from . import _native, core
@@ -37,6 +37,13 @@ _move_in_place = _native.move
 _play_line = _native.play_line
 _successors = _native.successors
 _has_seeds = _native.has_seeds
+
+
+def build_tablebase(stones: int, out: bytearray, progress: Callable[[int, int, int], None] | None) -> None:
+    """Build the kimasai-klamroth endgame table of at most ``stones`` stones
+    into ``out`` on the kernel (the layout of :mod:`mancala_cli.tablebase`);
+    ``progress``, where given, hears of the build as the pure build tells it."""
+    _native.tablebase_build(stones, out, progress)
 
 # The kernel's codes of the illegal moves (``_native.c``).
 _ORIGIN, _EMPTY, _RESERVED, _BLOCKED, _FIRSTLAP, _ENDLESS_LIMIT, _ENDLESS_REPEAT = range(1, 8)
