@@ -26,7 +26,7 @@ from .drawing import png, sheet, svg, text
 from .errors import UnreadableInput, bad_archive
 from .positions import format_position, parse_position
 from .rules import core
-from .rules.core import Game, Outcome, Position
+from .rules.core import Game, Outcome, Position, PositionKey
 from .rules.registry import get_game
 from .rules.solver import DEFAULT_MEMORY, DEFAULT_SECONDS
 from .tokens import TokenLine
@@ -369,7 +369,7 @@ def solve(position: Position | GamePosition | Line | str, *, game: Game | str | 
     """
     from .rules.solver import Solver
 
-    history: Iterable[tuple] = ()
+    history: Iterable[PositionKey] = ()
     if isinstance(position, core.Line):
         rules, where, history = position.game, position.position, position.history
     elif isinstance(position, GamePosition):

@@ -116,7 +116,7 @@ def _num(value: float) -> str:
     return f"{value:.1f}"
 
 
-def add_element(parent: Element, name: str, attrs: dict | None = None, text: str | None = None) -> Element:
+def add_element(parent: Element, name: str, attrs: dict[str, str | float] | None = None, text: str | None = None) -> Element:
     """A new last child of ``parent``: numbers among ``attrs`` written as :func:`_num` writes them."""
     return parent.add(name, None if not attrs else
                       {key: value if isinstance(value, str) else _num(value) for key, value in attrs.items()}, text)
@@ -456,10 +456,10 @@ def _fill_holes(root: Element, template: _Template, game: Game, position: Positi
         _mark(game, template, holes[hole], hole, hole in reserved, hole == origin, hole == end)
 
 
-def _mark(game: Game, template: _Template, group, hole: int, reserved: bool, origin: bool,
+def _mark(game: Game, template: _Template, group: Element, hole: int, reserved: bool, origin: bool,
           end: bool) -> None:
     """Reserved ring and badge, last-move rings: classes on the hole group, marks inside."""
-    classes = [group.get("class")]
+    classes = [group.get("class") or ""]
     cx, cy = template.centres[hole]
     if origin:
         classes.append("last-origin")
@@ -480,7 +480,7 @@ def _mark(game: Game, template: _Template, group, hole: int, reserved: bool, ori
     group.set("class", " ".join(classes))
 
 
-def page_geometry(game: Game, flip: bool = False) -> dict:
+def page_geometry(game: Game, flip: bool = False) -> dict[str, object]:
     """What a script needs to fill in the diagram of :func:`board_svg` as
     :func:`board_svg` does (the game page, :mod:`mancala_cli.diagrams.page`):
     each hole's name and centre, the baselines of its count, the seeds'

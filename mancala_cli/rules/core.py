@@ -32,6 +32,9 @@ Side.__doc__ = """A side: ``"S"`` (South, who moves first) or ``"N"`` (North).""
 SOUTH: Final[Side] = "S"
 NORTH: Final[Side] = "N"
 SIDES: Final[tuple[Side, Side]] = (SOUTH, NORTH)
+#: What a repetition history holds: the key of each earlier position
+#: (:meth:`Position.key`, KK-4(b)).
+PositionKey = tuple[tuple[int, ...], Side]
 
 #: The endless-sowing limit (docs/rules.md, ``ENDLESS``): a move that needs
 #: more laps is illegal.
@@ -391,7 +394,7 @@ class Game(ABC):
         holes = position.holes
         return [h for h in self.board.holes_in_order(position.side) if holes[h]]
 
-    def _ended(self, position: Position | MutablePosition, history: Collection) -> Outcome | None:
+    def _ended(self, position: Position | MutablePosition, history: Collection[PositionKey]) -> Outcome | None:
         """An end condition that does not need the legal moves, if any."""
         return None
 
@@ -419,7 +422,7 @@ class Game(ABC):
                 f"{position.banks[0]}-{position.banks[1]} in the banks = {position.seeds()}, "
                 f"{self.id} has {self.total}")
 
-    def legal_moves(self, position: Position, *, history: Collection = ()) -> list[Move]:
+    def legal_moves(self, position: Position, *, history: Collection[PositionKey] = ()) -> list[Move]:
         """The legal moves, by origin in index order; empty when the game is over.
 
         A position alone does not tell whether it repeats an earlier one
@@ -439,7 +442,8 @@ class Game(ABC):
                 pass
         return moves
 
-    def successors(self, position: Position, *, history: Collection = ()) -> Iterator[tuple[Move, Position]]:
+    def successors(self, position: Position, *,
+                   history: Collection[PositionKey] = ()) -> Iterator[tuple[Move, Position]]:
         """Each legal move with the position it leads to."""
         if self._ended(position, history) is not None:
             return
@@ -449,7 +453,7 @@ class Game(ABC):
             except IllegalMove:
                 pass
 
-    def outcome(self, position: Position, *, history: Collection = (),
+    def outcome(self, position: Position, *, history: Collection[PositionKey] = (),
                 moves: list[Move] | None = None) -> Outcome | None:
         """The game's result if ``position`` ends it, else ``None``.
 
@@ -462,7 +466,7 @@ class Game(ABC):
             moves = self._generate(position)
         return None if moves else self._no_moves(position)
 
-    def play(self, position: Position, origin: int, *, history: Collection = ()) -> tuple[Move, Position]:
+    def play(self, position: Position, origin: int, *, history: Collection[PositionKey] = ()) -> tuple[Move, Position]:
         """Play the move from hole ``origin``: the move and the new position.
 
         Raises :class:`IllegalMove` with the rule id; ``GAME-OVER`` when the
@@ -480,7 +484,7 @@ class Game(ABC):
                     raise
         raise _game_over(over, position, origin)
 
-    def move(self, now: MutablePosition, origin: int, *, history: Collection = ()) -> Move:
+    def move(self, now: MutablePosition, origin: int, *, history: Collection[PositionKey] = ()) -> Move:
         """Play the move from hole ``origin`` in place: ``now`` becomes the
         position after it (the quick way to replay a whole game).
 
@@ -508,7 +512,7 @@ class Game(ABC):
                               position, origin)
 
     def going_on(self, position: Position | None, origin: int, laps: int, holes: list[int], hole: int,
-                 seen: dict, limit: int = LAP_LIMIT) -> None:
+                 seen: dict[tuple[tuple[int, ...], int], int], limit: int = LAP_LIMIT) -> None:
         """Called when lap ``laps`` ended in ``hole`` and the move goes on:
         ``ENDLESS`` when that was the last lap allowed, or when the state at
         the end of the lap (board and hole) repeats an earlier one (watched
@@ -542,7 +546,7 @@ class Line:
         self.game = game
         self.position = game.start() if start is None else start
         self.moves: list[Move] = []
-        self.history: set = set()
+        self.history: set[PositionKey] = set()
 
     def copy(self) -> Line:
         """An independent copy: the same game, position, moves and history."""

@@ -52,7 +52,7 @@ import time
 from collections.abc import Callable, Collection
 from typing import Any, Final
 
-from .core import DRAW, SOUTH, Game, Move, Outcome, Position
+from .core import DRAW, SOUTH, Game, Move, Outcome, Position, PositionKey
 
 WIN: Final = 1
 DRAW_VALUE: Final = 0
@@ -122,6 +122,11 @@ class TableFileError(ValueError):
 #: first, and for a search without limits, which is one iteration), the
 #: positions searched and the seconds since the start.
 Progress = Callable[[int, int, float], None]
+
+#: A key of the search's table (:meth:`Solver.key`): the position's holes,
+#: side, banks, reserved holes and whether it is the first move of all, and
+#: in ``kimasai-klamroth`` the earlier positions that can recur.
+TableKey = tuple[Any, ...]
 
 RESULT_NAMES: Final = {WIN: "win", DRAW_VALUE: "draw", LOSS: "loss"}
 
@@ -223,8 +228,8 @@ class Solver:
         self.interrupted = False
         self.stop_reason: str | None = None
         self.history_game = game.uses_history
-        self.table: dict[tuple, tuple[int, int, int]] = {}
-        self.path: set[tuple] = set()
+        self.table: dict[TableKey, tuple[int, int, int]] = {}
+        self.path: set[TableKey] = set()
         self.nodes = 0
         self.node_limit = -1
         self.deadline = -1.0
@@ -249,7 +254,7 @@ class Solver:
             self.kernel.stopped = True
 
     def solve(self, position: Position, *, depth: int | None = None, nodes: int | None = None,
-              seconds: float | None = None, history: Collection = (),
+              seconds: float | None = None, history: Collection[PositionKey] = (),
               progress: Progress | None = None, table: str | os.PathLike[str] | None = None) -> Solution:
         """Solve ``position`` for the side to move, within the limits given
         (``depth`` plies, ``nodes`` positions, ``seconds``); ``history`` holds
@@ -281,7 +286,7 @@ class Solver:
         self.node_limit = -1 if nodes is None else nodes
         self.deadline = -1.0 if seconds is None else started + seconds
         game = self.game
-        past: frozenset = frozenset()
+        past: frozenset[PositionKey] = frozenset()
         if self.history_game:
             stones = sum(position.holes)
             past = frozenset(key for key in history if sum(key[0]) <= stones)
@@ -372,7 +377,7 @@ class Solver:
             return DRAW_VALUE
         return WIN if (result == "1-0") == (position.side == SOUTH) else LOSS
 
-    def key(self, position: Position, past: frozenset) -> tuple:
+    def key(self, position: Position, past: frozenset[PositionKey]) -> TableKey:
         """The table's key: all that decides the rest of the game (the first
         move of all is special in ``kimasai-mackay``, KM-4), with the earlier
         positions that can recur where the game has a repetition rule."""
@@ -381,7 +386,8 @@ class Solver:
             return (position.holes, position.side, position.banks, position.reserved, first, past)
         return (position.holes, position.side, position.banks, position.reserved, first)
 
-    def child_history(self, position: Position, after: Position, past: frozenset) -> frozenset:
+    def child_history(self, position: Position, after: Position,
+                      past: frozenset[PositionKey]) -> frozenset[PositionKey]:
         """The earlier positions that can recur after the move from ``position``
         to ``after`` (``kimasai-klamroth``: none with more stones than ``after``)."""
         if not self.history_game:
@@ -406,14 +412,14 @@ class Solver:
                 return True
         return False
 
-    def search(self, position: Position, depth: int, alpha: int, beta: int, past: frozenset,
+    def search(self, position: Position, depth: int, alpha: int, beta: int, past: frozenset[PositionKey],
                ply: int) -> tuple[int, int]:
         """Bounds ``(low, high)`` of the value of ``position`` for the side to
         move; the search may stop once it knows the value is at most ``alpha``
         or at least ``beta``."""
         if self.kernel is not None:  # the same search, native (rules/native.py)
             kernel = self.kernel
-            bounds = kernel.search(position, depth, alpha, beta, past, ply, self.nodes)
+            bounds: tuple[int, int] = kernel.search(position, depth, alpha, beta, past, ply, self.nodes)
             self.nodes, self.stopped = kernel.nodes, kernel.stopped
             self.longest = max(self.longest, kernel.longest)
             if self.stopped and self.stop_reason is None and not self.interrupted:
@@ -497,8 +503,8 @@ class Solver:
         self.store(key, low, high, best)
         return low, high
 
-    def transposition_cutoff(self, key: tuple, moves: list[tuple[Move, Position, frozenset]], alpha: int,
-                             beta: int, known_low: int, known_high: int, hint: int) -> tuple[int, int] | None:
+    def transposition_cutoff(self, key: TableKey, moves: list[tuple[Move, Position, frozenset[PositionKey]]],
+                             alpha: int, beta: int, known_low: int, known_high: int, hint: int) -> tuple[int, int] | None:
         """Enhanced transposition cutoffs: the bounds that the table's
         entries of the children give ``position`` (stored), when they decide
         it within ``alpha``, ``beta``; ``None`` when it must be searched."""
@@ -524,7 +530,7 @@ class Solver:
             return low, high
         return None
 
-    def store(self, key: tuple, low: int, high: int, best: int) -> None:
+    def store(self, key: TableKey, low: int, high: int, best: int) -> None:
         """Keep what was found of ``key`` (a bound is sound however it was
         found, so one left out costs a search again, never a wrong result):
         a new position only while its cost fits in the memory budget."""
@@ -542,7 +548,7 @@ class Solver:
             self.used += cost
 
     # -- the table in a file -------------------------------------------------
-    def identity(self, position: Position, past: frozenset) -> dict[str, Any]:
+    def identity(self, position: Position, past: frozenset[PositionKey]) -> dict[str, Any]:
         """What a table file must match to be used for ``position``: the
         format version, the core, the game and the position (its table key,
         earlier positions included, as a digest)."""
