@@ -19,17 +19,24 @@ TYPE_CHECKING = False  # (typing itself is not loaded for this: start-up counts)
 if TYPE_CHECKING:
     from typing import Any
 
-    from .rules import (GAME_IDS, LAP_LIMIT, NORTH, SOUTH, Board, Game, IllegalMove, InvalidPosition, MancalaError,
-                        Move, MutablePosition, Outcome, Position, UnknownGame, all_games, get_game, other)
-    from .rules.perft import divide, perft
-    from .rules.selection import CORE
-    from .api import GamePosition, Line, Report, annotate, check, copy_record, page, read, solve, write
-    from .drawing import PngImage, SvgDiagram, TextBoard, png, record_svg, sheet, svg, text
-    from .rules.solver import Solution
-    from .errors import (BadArchive, BadCoordinate, BadImage, BadMove, BadPosition, BadQuery, BadSheet,
-                         PngUnavailable, UnreadableInput)
-    from .positions import format_position, parse_position
-    from .records import random_game
+    from .rules import (GAME_IDS as GAME_IDS, LAP_LIMIT as LAP_LIMIT, NORTH as NORTH, SOUTH as SOUTH, Board as Board,
+                        Game as Game, IllegalMove as IllegalMove, InvalidPosition as InvalidPosition,
+                        MancalaError as MancalaError, Move as Move, MutablePosition as MutablePosition,
+                        Outcome as Outcome, Position as Position, UnknownGame as UnknownGame, all_games as all_games,
+                        get_game as get_game, other as other)
+    from .rules.perft import divide as divide, perft as perft
+    from .rules.selection import CORE as CORE
+    from .api import (GamePosition as GamePosition, Line as Line, Report as Report, annotate as annotate,
+                      check as check, copy_record as copy_record, page as page, read as read, solve as solve,
+                      write as write)
+    from .drawing import (PngImage as PngImage, SvgDiagram as SvgDiagram, TextBoard as TextBoard, png as png,
+                          record_svg as record_svg, sheet as sheet, svg as svg, text as text)
+    from .rules.solver import Solution as Solution
+    from .errors import (BadArchive as BadArchive, BadCoordinate as BadCoordinate, BadImage as BadImage,
+                         BadMove as BadMove, BadPosition as BadPosition, BadQuery as BadQuery, BadSheet as BadSheet,
+                         PngUnavailable as PngUnavailable, UnreadableInput as UnreadableInput)
+    from .positions import format_position as format_position, parse_position as parse_position
+    from .records import random_game as random_game
 
 __version__ = "0.1.0"
 

@@ -44,7 +44,7 @@ from notation.record import GameRecord, MoveNode, copy_record
 
 from .archives import Picked
 from .checking import Replay, replay
-from .rules.core import NORTH, SOUTH, Game, Move, Position, side_name
+from .rules.core import NORTH, SOUTH, Game, Move, Position, PositionKey, side_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -136,7 +136,7 @@ def annotate_record(record: GameRecord, default_game: str | None = None, *,
     style = record.tag("Coordinates") or "algebraic"
     before = [report.start, *report.positions]
     solver = Solver(game, tablebase=tablebase)
-    history: list[tuple] = []
+    history: list[PositionKey] = []
     results: list[str] = []
     total = max(len(twin.moves), 1)
     for k in range(total):

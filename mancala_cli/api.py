@@ -26,7 +26,7 @@ from .drawing import png, sheet, svg, text
 from .errors import UnreadableInput, bad_archive
 from .positions import format_position, parse_position
 from .rules import core
-from .rules.core import Game, Outcome, Position
+from .rules.core import Game, Outcome, Position, PositionKey
 from .rules.registry import get_game
 from .rules.solver import DEFAULT_MEMORY, DEFAULT_SECONDS
 from .tokens import TokenLine
@@ -256,14 +256,17 @@ class Report:
 
     @property
     def final(self) -> GamePosition | None:
+        """The last position reached, or ``None`` where the record has none."""
         return self.positions[-1] if self.positions else None
 
     @property
     def errors(self) -> list[Problem]:
+        """The problems of severity ``error``."""
         return [p for p in self.problems if p.severity == "error"]
 
     @property
     def warnings(self) -> list[Problem]:
+        """The problems of severity ``warning``."""
         return [p for p in self.problems if p.severity == "warning"]
 
     def __repr__(self) -> str:
@@ -366,7 +369,7 @@ def solve(position: Position | GamePosition | Line | str, *, game: Game | str | 
     """
     from .rules.solver import Solver
 
-    history: Iterable[tuple] = ()
+    history: Iterable[PositionKey] = ()
     if isinstance(position, core.Line):
         rules, where, history = position.game, position.position, position.history
     elif isinstance(position, GamePosition):

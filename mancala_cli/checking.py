@@ -26,7 +26,8 @@ from .positions import format_position, parse_position
 from notation.record import SKIP, GameRecord, MoveNode, Problem, Step, Visitor, SkipType, visit
 from notation.tokenizer import kernel as _tokenizer
 
-from .rules.core import Game, IllegalMove, InvalidPosition, Move, MutablePosition, Outcome, Position, Side
+from .rules.core import (Game, IllegalMove, InvalidPosition, Move, MutablePosition, Outcome, Position, PositionKey,
+                         Side)
 from .rules.registry import UnknownGame, get_game
 
 
@@ -158,7 +159,7 @@ class _Line:
 
     __slots__ = ("game", "now", "history", "moves", "start", "anchor", "anchored")
 
-    def __init__(self, game: Game, start: Position, history: set, moves: list[Move]) -> None:
+    def __init__(self, game: Game, start: Position, history: set[PositionKey], moves: list[Move]) -> None:
         self.game = game
         self.now = MutablePosition(start)
         #: The :meth:`Position.key` of every position before the current one
@@ -200,7 +201,7 @@ class _Line:
             self.anchor, self.anchored = now.frozen(), count
         return self.anchor
 
-    def branch(self) -> tuple[Position, set]:
+    def branch(self) -> tuple[Position, set[PositionKey]]:
         """Where a variation of the next move starts: the position now and the history."""
         return self.current(), set(self.history)
 
@@ -231,7 +232,7 @@ class _Walker(Visitor[None]):
         #: be played), where the variations of its last move start (None when
         #: it has none or was not played) and the problems found on it.
         self.lines: list[_Line | None] = [_Line(game, start, set(), report.moves)]
-        self.before: list[tuple[Position, set] | None] = [None]
+        self.before: list[tuple[Position, set[PositionKey]] | None] = [None]
         self.found: list[list[Problem]] = [[]]
         #: The problems of the lines that ended, in the order they ended.
         self.ended: list[list[Problem]] = []
@@ -256,7 +257,7 @@ class _Walker(Visitor[None]):
         plain = not self.rewriting
         kept = self.report._positions
         plain_run = _PLAIN_RUN
-        run: Callable[[MutablePosition, bytes, bytes, set, list[Move]], tuple[int, int]] | None = (
+        run: Callable[[MutablePosition, bytes, bytes, set[PositionKey], list[Move]], tuple[int, int]] | None = (
             getattr(game, "play_line") if plain_run is not None and plain and kept is None
             and getattr(game, "plays_lines", False) else None)
         ply = 1

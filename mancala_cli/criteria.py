@@ -17,7 +17,7 @@ import functools
 import operator
 import re
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Callable, Literal, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Literal, NoReturn, Sequence
 
 from notation.coords import hole_table, parse_move_token
 from notation.record import RESULTS, GameRecord
@@ -104,7 +104,7 @@ def parse_reaches(text: str, game: str | None = None) -> tuple[Target, ...]:
     return _raise(f"{text!r} is a position of no game (its rows fit no board)")
 
 
-def _raise(message: str) -> Any:
+def _raise(message: str) -> NoReturn:
     raise BadCriterion(message)
 
 

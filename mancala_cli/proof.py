@@ -35,13 +35,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .positions import format_position
-from .rules.core import Game, Position
+from .rules.core import Game, Position, Side
 from .rules.solver import Solver
 
 #: The first line of a proof's text.
 HEADER = "mancala proof 1"
 
-Key = tuple
+#: A position without its move number (:func:`key`).
+Key = tuple[tuple[int, ...], Side, tuple[int, int], frozenset[int]]
 
 
 def key(position: Position) -> Key:

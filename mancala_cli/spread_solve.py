@@ -57,8 +57,8 @@ import time
 from collections.abc import Callable, Collection
 from typing import Any, Final
 
-from .rules.core import Game, Move, Position
-from .rules.solver import (DEFAULT_MEMORY, LOSS, RESULT_NAMES, WIN, Solution, Solver, result_name)
+from .rules.core import Game, Move, Position, PositionKey
+from .rules.solver import DEFAULT_MEMORY, LOSS, RESULT_NAMES, WIN, Solution, Solver, TableKey, result_name
 
 #: The deepest the tree is split (plies from the position).
 MAX_SPLIT_PLIES: Final = 12
@@ -123,7 +123,7 @@ class _Node:
 
     __slots__ = ("position", "past", "key", "move", "parent", "children", "ply", "low", "high", "task")
 
-    def __init__(self, position: Position, past: frozenset, key: tuple, move: Move | None,
+    def __init__(self, position: Position, past: frozenset[PositionKey], key: TableKey, move: Move | None,
                  parent: _Node | None, ply: int) -> None:
         self.position, self.past, self.key, self.move, self.parent, self.ply = position, past, key, move, parent, ply
         self.children: list[_Node] = []
@@ -201,17 +201,16 @@ def _told_to_stop(control: str, index: int) -> bool:
     waits for its answer. (The scheduler waits for a variable that is not
     there; the timeout of the call bounds the whole question, connecting
     included, however the connection fails.)"""
-    from distributed import Variable, get_client
-
+    distributed = _distributed()
     try:
-        variable = Variable(control, client=get_client(timeout=ASK_SECONDS))
+        variable = distributed.Variable(control, client=distributed.get_client(timeout=ASK_SECONDS))
         stop_all, cancelled = variable.get(timeout=0, callback_timeout=ASK_SECONDS)
     except Exception:  # noqa: BLE001 (whatever the lost connection raises)
         return True
     return bool(stop_all) or index in cancelled
 
 
-def solve_task(game_id: str, position: Position, past: frozenset, memory: int, deadline: float | None,
+def solve_task(game_id: str, position: Position, past: frozenset[PositionKey], memory: int, deadline: float | None,
                budget: int, control: str | None, index: int) -> tuple[int, int, int, int, str | None, int]:
     """One round of one task, run on a worker: solve ``position`` (with the
     earlier positions ``past`` that can recur) within ``budget`` positions
@@ -298,7 +297,7 @@ class ClusterSolver:
         the line (games without a repetition rule) stays unknown."""
         game = self.game
         pairs = list(game.successors(node.position, history=node.past))
-        line: set[tuple] = set()
+        line: set[TableKey] = set()
         if not helper.history_game:
             up: _Node | None = node
             while up is not None:
@@ -333,20 +332,18 @@ class ClusterSolver:
         return level, plies
 
     # -- the search --------------------------------------------------------------
-    def solve(self, position: Position, *, seconds: float | None = None, history: Collection = (),
+    def solve(self, position: Position, *, seconds: float | None = None, history: Collection[PositionKey] = (),
               progress: Progress | None = None) -> ClusterSolution:
         """Solve ``position`` for the side to move within ``seconds`` (wall
         time of the whole search; every task stops then too; ``None``: no
         limit), ``history`` holding the keys of earlier positions of the
         game (KK-4b). ``progress`` hears of each task done. Raises
         :class:`ClusterSolveError` when the cluster cannot run a task."""
-        from distributed import Variable, as_completed
-
         started = time.monotonic()
         self.stopped = False
         game = self.game
         helper = Solver(game, memory=0)
-        past: frozenset = frozenset()
+        past: frozenset[PositionKey] = frozenset()
         if helper.history_game:
             stones = sum(position.holes)
             past = frozenset(key for key in history if sum(key[0]) <= stones)
@@ -358,7 +355,7 @@ class ClusterSolver:
         counted = [1]
         threads = sum(self.client.nthreads().values()) or 1
         leaves, plies = self._split(root, self.tasks or TASKS_PER_THREAD * threads, counted)
-        tasks: dict[tuple, _Task] = {}
+        tasks: dict[TableKey, _Task] = {}
         for node in leaves:
             task = tasks.get(node.key)
             if task is None:
@@ -366,95 +363,14 @@ class ClusterSolver:
             else:
                 task.nodes.append(node)
             node.task = task
-        order = list(tasks.values())
-
-        control = f"mancala-solve-{_token()}"
-        variable = Variable(control, client=self.client)
-        cancelled: list[int] = []
-        variable.set([0, cancelled])
-        deadline = None if seconds is None else started + seconds
-        deadline_wall = None if deadline is None else time.time() + (deadline - time.monotonic())
-        running: dict[str, _Task] = {}  # a round's key: its task
-
-        def submit(task: _Task) -> None:
-            node = task.nodes[0]
-            payload = pickle.dumps(_Call(solve_task, (game.id, node.position, node.past, self.memory, deadline_wall,
-                                                      task.budget, control, task.index)), pickle.HIGHEST_PROTOCOL)
-            # The rounds of smaller budgets first, each in the order of the moves.
-            task.future = self.client.submit(pickle.loads, payload, pure=False,
-                                             key=f"{control}-{task.index}-{task.rounds}",
-                                             priority=-(task.rounds * len(order) + task.index))
-            running[task.future.key] = task
-            waiting.add(task.future)
-
+        run = _Run(self, list(tasks.values()), started, seconds, progress, counted)
         try:
-            waiting = as_completed([], loop=self.client.loop)
-            for task in order:
-                submit(task)
-            given_up_at: float | None = None
-            while running:
-                now = time.monotonic()
-                if given_up_at is None and (self.stopped or (deadline is not None and now >= deadline)):
-                    if self.stopped:
-                        variable.set([1, cancelled])
-                    given_up_at = now + GRACE_SECONDS
-                if given_up_at is not None and now >= given_up_at:
-                    break
-                ready = waiting.next_batch(block=False)
-                if not ready:
-                    time.sleep(0.02)
-                    continue
-                for future in ready:
-                    task = running.pop(future.key, None)
-                    if task is None or future.status == "cancelled":
-                        continue
-                    if future.status == "error":
-                        if task.cancelled or not task.needed():
-                            continue
-                        raise ClusterSolveError(_failure(future))
-                    task.take(future.result())
-                    task.rounds += 1
-                    # Its answer is taken: the scheduler need not keep it, nor
-                    # compute it again when the worker holding it is lost.
-                    task.future = None
-                    future.release()
-                    for node in task.nodes:
-                        node.low, node.high = task.low, task.high
-                        _back_up(node.parent)
-                    unneeded = [t for t in running.values() if not t.cancelled and not t.needed()]
-                    if unneeded:
-                        for t in unneeded:
-                            t.cancelled = True
-                            cancelled.append(t.index)
-                            del running[t.future.key]
-                        self.client.cancel([t.future for t in unneeded])
-                        for t in unneeded:
-                            t.future = None
-                        variable.set([1 if self.stopped else 0, cancelled])
-                    if task.low != task.high and task.needed() and given_up_at is None:
-                        if task.stopped == "nodes":
-                            task.budget *= BUDGET_GROWTH
-                            submit(task)
-                        elif task.stopped == "interrupted" and task.retries < RETRIES:
-                            task.retries += 1  # (it could not read the variable: the scheduler was slow)
-                            submit(task)
-                    if progress is not None:
-                        progress(sum(t.stopped != "waiting" and t.future is None for t in order),
-                                 len(order), counted[0] + sum(t.searched for t in order),
-                                 time.monotonic() - started)
+            run.go()
         finally:
-            try:
-                # The tasks under way stop at their next question (a task
-                # cancelled while running runs on, as Dask cannot stop a
-                # thread); one that asks after the variable is gone stops too.
-                variable.set([1, cancelled], callback_timeout=GRACE_SECONDS)
-                self.client.cancel([task.future for task in tasks.values() if task.future is not None])
-                variable.delete()
-            except Exception:  # noqa: BLE001 (the scheduler may be gone already)
-                pass
+            run.close()
         return self._gather(root, tasks, counted[0], plies, time.monotonic() - started)
 
-    def _gather(self, root: _Node, tasks: dict[tuple, _Task], counted: int, plies: int,
+    def _gather(self, root: _Node, tasks: dict[TableKey, _Task], counted: int, plies: int,
                 seconds: float) -> ClusterSolution:
         """The answer: as :meth:`Solver.solve` gives it, from the split tree."""
         bounds = [(-child.high, -child.low) for child in root.children]
@@ -499,6 +415,119 @@ class ClusterSolver:
         return line
 
 
+class _Run:
+    """One search on the cluster: the rounds of its tasks, submitted, and
+    taken as they end, until every needed task is decided, the time is up
+    or the solver is stopped. The Dask variable :attr:`control` tells the
+    tasks under way whether to stop (:func:`_told_to_stop`)."""
+
+    def __init__(self, solver: ClusterSolver, order: list[_Task], started: float, seconds: float | None,
+                 progress: Progress | None, counted: list[int]) -> None:
+        self.solver, self.client, self.order = solver, solver.client, order
+        self.started, self.progress, self.counted = started, progress, counted
+        self.control = f"mancala-solve-{_token()}"
+        self.variable: Any = _distributed().Variable(self.control, client=self.client)
+        self.cancelled: list[int] = []
+        self.variable.set([0, self.cancelled])
+        self.deadline = None if seconds is None else started + seconds
+        self.deadline_wall = None if self.deadline is None else time.time() + (self.deadline - time.monotonic())
+        self.running: dict[str, _Task] = {}  # a round's key: its task
+        self.waiting: Any = None
+        self.given_up_at: float | None = None
+
+    def submit(self, task: _Task) -> None:
+        node = task.nodes[0]
+        payload = pickle.dumps(_Call(solve_task, (self.solver.game.id, node.position, node.past, self.solver.memory,
+                                                  self.deadline_wall, task.budget, self.control, task.index)),
+                               pickle.HIGHEST_PROTOCOL)
+        # The rounds of smaller budgets first, each in the order of the moves.
+        task.future = self.client.submit(pickle.loads, payload, pure=False,
+                                         key=f"{self.control}-{task.index}-{task.rounds}",
+                                         priority=-(task.rounds * len(self.order) + task.index))
+        self.running[task.future.key] = task
+        self.waiting.add(task.future)
+
+    def go(self) -> None:
+        """Submit every task, then take the rounds as they end."""
+        self.waiting = _distributed().as_completed([], loop=self.client.loop)
+        for task in self.order:
+            self.submit(task)
+        while self.running:
+            now = time.monotonic()
+            if self.given_up_at is None and (self.solver.stopped or
+                                             (self.deadline is not None and now >= self.deadline)):
+                if self.solver.stopped:
+                    self.variable.set([1, self.cancelled])
+                self.given_up_at = now + GRACE_SECONDS
+            if self.given_up_at is not None and now >= self.given_up_at:
+                break
+            ready = self.waiting.next_batch(block=False)
+            if not ready:
+                time.sleep(0.02)
+                continue
+            for future in ready:
+                self.take(future)
+
+    def take(self, future: Any) -> None:
+        """A round that ended: its answer backed up the split tree, the
+        tasks no longer needed cancelled, and its task searched again where
+        it is still open."""
+        task = self.running.pop(future.key, None)
+        if task is None or future.status == "cancelled":
+            return
+        if future.status == "error":
+            if task.cancelled or not task.needed():
+                return
+            raise ClusterSolveError(_failure(future))
+        task.take(future.result())
+        task.rounds += 1
+        # Its answer is taken: the scheduler need not keep it, nor
+        # compute it again when the worker holding it is lost.
+        task.future = None
+        future.release()
+        for node in task.nodes:
+            node.low, node.high = task.low, task.high
+            _back_up(node.parent)
+        self.cancel_unneeded()
+        if task.low != task.high and task.needed() and self.given_up_at is None:
+            if task.stopped == "nodes":
+                task.budget *= BUDGET_GROWTH
+                self.submit(task)
+            elif task.stopped == "interrupted" and task.retries < RETRIES:
+                task.retries += 1  # (it could not read the variable: the scheduler was slow)
+                self.submit(task)
+        if self.progress is not None:
+            order = self.order
+            self.progress(sum(t.stopped != "waiting" and t.future is None for t in order),
+                          len(order), self.counted[0] + sum(t.searched for t in order),
+                          time.monotonic() - self.started)
+
+    def cancel_unneeded(self) -> None:
+        """Cancel the rounds under way of the tasks whose value no longer matters."""
+        unneeded = [t for t in self.running.values() if not t.cancelled and not t.needed()]
+        if unneeded:
+            for t in unneeded:
+                t.cancelled = True
+                self.cancelled.append(t.index)
+                del self.running[t.future.key]
+            self.client.cancel([t.future for t in unneeded])
+            for t in unneeded:
+                t.future = None
+            self.variable.set([1 if self.solver.stopped else 0, self.cancelled])
+
+    def close(self) -> None:
+        """Tell the tasks under way to stop, however the search ended."""
+        try:
+            # The tasks under way stop at their next question (a task
+            # cancelled while running runs on, as Dask cannot stop a
+            # thread); one that asks after the variable is gone stops too.
+            self.variable.set([1, self.cancelled], callback_timeout=GRACE_SECONDS)
+            self.client.cancel([task.future for task in self.order if task.future is not None])
+            self.variable.delete()
+        except Exception:  # noqa: BLE001 (the scheduler may be gone already)
+            pass
+
+
 def _back_up(node: _Node | None) -> None:
     """Negamax over the children's intervals, from ``node`` up to the root."""
     while node is not None:
@@ -515,6 +544,13 @@ def _back_up_all(node: _Node) -> None:
             _back_up_all(child)
         node.low = max(-child.high for child in node.children)
         node.high = max(-child.low for child in node.children)
+
+
+def _distributed() -> Any:
+    """The ``distributed`` package (imported by the client's calls only)."""
+    import distributed
+
+    return distributed
 
 
 def _token() -> str:

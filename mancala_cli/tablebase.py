@@ -169,9 +169,9 @@ class Tablebase:
         if not 0 <= stones <= MAX_STONES:
             raise TablebaseError(f"a table holds 0 to {MAX_STONES} stones, not {stones}")
         data = bytearray(build_bytes(stones))
-        native = None if pure else _native_module()
-        if native is not None:
-            native.tablebase_build(stones, data, progress)
+        native_build = None if pure else _native_build()
+        if native_build is not None:
+            native_build(stones, data, progress)
         else:
             _build_pure(stones, data, progress)
         return cls(stones, data)
@@ -269,13 +269,13 @@ class Tablebase:
         return (0, 1) if value > 0 else (-1, 0)
 
 
-def _native_module():
-    """The native kernel, where the rules run on it (else ``None``)."""
+def _native_build() -> Callable[[int, bytearray, BuildProgress | None], None] | None:
+    """The native kernel's build, where the rules run on it (else ``None``)."""
     from .rules.selection import CORE
     if CORE != "native":
         return None
-    from .rules import _native
-    return _native
+    from .rules.native import build_tablebase
+    return build_tablebase
 
 
 # -- the pure build (the reference of _native_tablebase.h) ---------------------
@@ -320,72 +320,101 @@ def _build_pure(stones: int, data: bytearray, progress: BuildProgress | None) ->
         for a in range(k // 2 + 1):
             b = k - a
             layer_pair = [(a, b)] if a == b else [(a, b), (b, a)]
-            value: dict[tuple[int, int], int] = {}
-            depth: dict[tuple[int, int], int] = {}
-            count: dict[tuple[int, int], int] = {}
-            draws: set[tuple[int, int]] = set()
-            fresh: list[tuple[int, int]] = []
+            layer = _Layer()
             for x, y in layer_pair:
-                for mover in masks[x]:
-                    for opponent in masks[y]:
-                        here = (mover, opponent)
-                        if x == 0:
-                            value[here] = LOSS
-                            fresh.append(here)
-                            continue
-                        moves = 0
-                        won = False
-                        for after_opponent, after_mover, captured in _moves(mover, opponent):
-                            if captured:
-                                v = get(after_opponent, after_mover)
-                                won = won or v == LOSS
-                                if v == DRAW:
-                                    draws.add(here)
-                            else:
-                                moves += 1
-                        if won:
-                            value[here] = WIN
-                            fresh.append(here)
-                        elif moves == 0:
-                            value[here] = DRAW if here in draws else LOSS
-                            if value[here] == LOSS:
-                                fresh.append(here)
-                        else:
-                            count[here] = moves
-            passes = 0
-            while fresh:
-                passes += 1
-                resolved: list[tuple[int, int]] = []
-                for mover, opponent in fresh:
-                    v = value[mover, opponent]
-                    for p in range(PLACES):
-                        if not opponent >> p & 1:
-                            continue
-                        prev = PLACES - 1 if p == 0 else p - 1
-                        if opponent >> prev & 1 or (p >= 12 and mover >> (35 - p) & 1):
-                            continue
-                        before = (opponent ^ (1 << p) ^ (1 << prev), mover)
-                        if before in value:
-                            continue
-                        if v == LOSS:
-                            value[before] = WIN
-                            depth[before] = min(passes, DEEP)
-                            resolved.append(before)
-                        else:
-                            count[before] -= 1
-                            if count[before] == 0:
-                                value[before] = DRAW if before in draws else LOSS
-                                if value[before] == LOSS:
-                                    depth[before] = min(passes, DEEP)
-                                    resolved.append(before)
-                fresh = resolved
+                layer.start(masks[x], masks[y], x == 0, get)
+            passes = layer.back_up()
             for x, y in layer_pair:
-                base = offsets[x, y]
-                stride = comb(PLACES, y)
-                for rm, mover in enumerate(masks[x]):
-                    for ro, opponent in enumerate(masks[y]):
-                        v = value.get((mover, opponent), DRAW)
-                        data[base + rm * stride + ro] = v | (depth.get((mover, opponent), 0) << 2 if v != DRAW else 0)
+                layer.write(data, offsets[x, y], comb(PLACES, y), masks[x], masks[y])
             if progress is not None:
                 progress(k, a, passes)
+
+
+class _Layer:
+    """One layer pair of the pure build (positions of a stones and b
+    stones for the side to move, and b and a): each position's value, its
+    depth (won or lost in that many passes), the moves left unresolved of
+    the undecided ones, the positions with a capture into a draw, and the
+    positions decided in the last pass."""
+
+    def __init__(self) -> None:
+        self.value: dict[tuple[int, int], int] = {}
+        self.depth: dict[tuple[int, int], int] = {}
+        self.count: dict[tuple[int, int], int] = {}
+        self.draws: set[tuple[int, int]] = set()
+        self.fresh: list[tuple[int, int]] = []
+
+    def start(self, movers: list[int], opponents: list[int], bare: bool, get: Callable[[int, int], int]) -> None:
+        """The values known before any pass: no stones (lost), a capture
+        into a lost position (won), no moves; the moves left of the others."""
+        value, count, draws, fresh = self.value, self.count, self.draws, self.fresh
+        for mover in movers:
+            for opponent in opponents:
+                here = (mover, opponent)
+                if bare:
+                    value[here] = LOSS
+                    fresh.append(here)
+                    continue
+                moves = 0
+                won = False
+                for after_opponent, after_mover, captured in _moves(mover, opponent):
+                    if captured:
+                        v = get(after_opponent, after_mover)
+                        won = won or v == LOSS
+                        if v == DRAW:
+                            draws.add(here)
+                    else:
+                        moves += 1
+                if won:
+                    value[here] = WIN
+                    fresh.append(here)
+                elif moves == 0:
+                    value[here] = DRAW if here in draws else LOSS
+                    if value[here] == LOSS:
+                        fresh.append(here)
+                else:
+                    count[here] = moves
+
+    def back_up(self) -> int:
+        """Retrograde passes from the decided positions to those that move
+        into them, until none is decided: the passes."""
+        value, depth, count, draws = self.value, self.depth, self.count, self.draws
+        fresh = self.fresh
+        passes = 0
+        while fresh:
+            passes += 1
+            resolved: list[tuple[int, int]] = []
+            for mover, opponent in fresh:
+                v = value[mover, opponent]
+                for p in range(PLACES):
+                    if not opponent >> p & 1:
+                        continue
+                    prev = PLACES - 1 if p == 0 else p - 1
+                    if opponent >> prev & 1 or (p >= 12 and mover >> (35 - p) & 1):
+                        continue
+                    before = (opponent ^ (1 << p) ^ (1 << prev), mover)
+                    if before in value:
+                        continue
+                    if v == LOSS:
+                        value[before] = WIN
+                        depth[before] = min(passes, DEEP)
+                        resolved.append(before)
+                    else:
+                        count[before] -= 1
+                        if count[before] == 0:
+                            value[before] = DRAW if before in draws else LOSS
+                            if value[before] == LOSS:
+                                depth[before] = min(passes, DEEP)
+                                resolved.append(before)
+            fresh = resolved
+        self.fresh = fresh
+        return passes
+
+    def write(self, data: bytearray, base: int, stride: int, movers: list[int], opponents: list[int]) -> None:
+        """The layer's bytes: value and depth (undecided: a draw)."""
+        value, depth = self.value, self.depth
+        for rm, mover in enumerate(movers):
+            for ro, opponent in enumerate(opponents):
+                v = value.get((mover, opponent), DRAW)
+                data[base + rm * stride + ro] = v | (depth.get((mover, opponent), 0) << 2 if v != DRAW else 0)
 

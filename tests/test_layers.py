@@ -243,3 +243,68 @@ def test_every_package_is_installed():
     found = {_module_name(init, ROOT) for package in ("mancala_cli", "notation")
              for init in (ROOT / package).rglob("__init__.py")}
     assert found and found == listed
+
+
+# -- private names stay in their module ----------------------------------------------
+
+def _is_private(part: str) -> bool:
+    return part.startswith("_") and not (part.startswith("__") and part.endswith("__"))
+
+
+def private_imports(path: pathlib.Path, root: pathlib.Path = ROOT) -> list[str]:
+    """Each import in ``path`` (at the top or inside a function) of a name
+    private to another module: ``from X import _name``, ``import X._name``,
+    ``from X._name import y``, third-party modules included (a top-level
+    module whose name starts with ``_`` is its own). The one kind
+    allowed is a package's modules importing a private submodule of that
+    same package (``from . import _native`` in ``rules``)."""
+    name = _module_name(path, root)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    known = {_module_name(p, root) for folder in ("mancala_cli", "notation") for p in (root / folder).rglob("*.py")}
+    bad = []
+    for module, names in _imported(path, root):
+        for target in [f"{module}.{n}" for n in names] or [module]:
+            parts = target.split(".")
+            for k, part in enumerate(parts):
+                if k == 0 or not _is_private(part):  # (a top-level module such as _sha256 is no one's name)
+                    continue
+                own = ".".join(parts[:k]) == package and _is_module(".".join(parts[:k + 1]), known, root)
+                if not own:
+                    bad.append(f"{path.relative_to(root)} imports {target}")
+                    break
+    return bad
+
+
+def test_no_module_imports_another_modules_private_name():
+    found = [bad for path in modules("mancala_cli") + modules("notation") for bad in private_imports(path)]
+    assert found == []
+
+
+def test_the_private_scan_allows_only_a_packages_own_private_submodule(tmp_path):
+    files = {
+        "mancala_cli/__init__.py": "",
+        "mancala_cli/rules/__init__.py": "from . import _fast\n",
+        "mancala_cli/rules/_fast.c": "",
+        "mancala_cli/rules/_slow.py": "from ._fast import _inner\n",
+        "mancala_cli/rules/native.py": "from . import _fast, _slow\nfrom ._slow import thing\nimport os.path\n",
+        "mancala_cli/rules/helper.py": "from . import _cache\nfrom .native import _Mixin as Mixin\n",
+        "mancala_cli/tablebase.py": ("from .rules import _fast\nfrom .rules._slow import y\n"
+                                     "def f():\n    import mancala_cli.rules._slow\n    from typer import _click\n"
+                                     "    from dataclasses import field as _field\n    from . import __version__\n"
+                                     "    from _sha256 import sha256\n"),
+        "notation/__init__.py": "",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    found = [bad for folder in ("mancala_cli", "notation") for path in sorted((tmp_path / folder).rglob("*.py"))
+             for bad in private_imports(path, tmp_path)]
+    assert found == [
+        "mancala_cli/rules/_slow.py imports mancala_cli.rules._fast._inner",
+        "mancala_cli/rules/helper.py imports mancala_cli.rules._cache",  # (a name, not a submodule)
+        "mancala_cli/rules/helper.py imports mancala_cli.rules.native._Mixin",
+        "mancala_cli/tablebase.py imports mancala_cli.rules._fast",
+        "mancala_cli/tablebase.py imports mancala_cli.rules._slow.y",
+        "mancala_cli/tablebase.py imports mancala_cli.rules._slow",
+        "mancala_cli/tablebase.py imports typer._click",
+    ]

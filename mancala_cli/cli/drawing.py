@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Optional
 
 import typer
 
-from ..diagrams.text import FROM_POSITION, _FromPosition
+from ..diagrams.text import FROM_POSITION, FromPosition
 from ..positions import parse_position
 from ..rules.core import Game, InvalidPosition, Move, Outcome, Position
 from .options import counted, fail, make_out_dir, read_input, remove_stale
@@ -86,7 +86,7 @@ class Drawing:
         return "png" if self.format == "png" else "(?:svg|txt)"
 
     def draw(self, rules: Game, pos: Position, last: Optional[Move], title: Optional[str],
-             outcome: Optional[Outcome] | _FromPosition = FROM_POSITION,
+             outcome: Optional[Outcome] | FromPosition = FROM_POSITION,
              caption: Optional[list[str]] = None) -> str:
         from ..diagrams.svg import board_svg
         from ..diagrams.text import board_text, outcome_of

@@ -29,9 +29,13 @@ from notation.record import MOVE, SKIP, GameRecord, Problem, SkipType, Step, Vis
 
 from ..checking import Replay, replay
 from ..positions import format_position
-from ..rules.core import Game, MancalaError, Outcome, Position
+from ..rules.core import Game, MancalaError, Outcome, Position, PositionKey
 from .svg import board_svg, page_geometry
 from .text import default_title, result_words
+
+TYPE_CHECKING = False  # (typing itself is not loaded for this: start-up counts)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["game_page", "Page", "PageGame", "PageTooLarge", "MAX_PAGE_POSITIONS", "record_positions", "bounded_records"]
 
@@ -90,7 +94,7 @@ class PageGame:
 
     record: GameRecord
     report: Replay
-    nodes: list[dict]
+    nodes: list[dict[str, Any]]
     moves_html: str
 
 
@@ -153,12 +157,12 @@ class _Tree(Visitor[None]):
         self.game = game
         self.style = style if style in STYLES else "algebraic"
         self.positions: list[Position] = [start]
-        self.nodes: list[dict] = [self._node(None, start, None, None)]
+        self.nodes: list[dict[str, Any]] = [self._node(None, start, None, None)]
         #: Per depth: the node the line has reached (None: the line stopped), its history.
         self.at: list[int | None] = [0]
-        self.history: list[set] = [set()]
+        self.history: list[set[PositionKey]] = [set()]
         #: Per depth: where the variations of the last move start (its parent node and history).
-        self.branch: list[tuple[int | None, set]] = [(None, set())]
+        self.branch: list[tuple[int | None, set[PositionKey]]] = [(None, set())]
         #: The id of each played move node, by ``id()`` of its MoveNode.
         self.ids: dict[int, int] = {}
         self.main_end = 0
@@ -210,16 +214,16 @@ class _Tree(Visitor[None]):
             self.nodes[self.main_end].update(self._over(self.positions[self.main_end], self.outcome))
 
     def _node(self, parent: int | None, position: Position, move: tuple[int, int] | None,
-              over: Outcome | None, label: str = "start") -> dict:
+              over: Outcome | None, label: str = "start") -> dict[str, Any]:
         game = self.game
-        node: dict = {"u": parent, "h": list(position.holes), "b": [position.banks[0], position.banks[1]],
+        node: dict[str, Any] = {"u": parent, "h": list(position.holes), "b": [position.banks[0], position.banks[1]],
                       "p": format_position(game, position), "m": move, "l": label}
         if position.reserved:
             node["r"] = [[hole, game.reserver(hole)] for hole in sorted(position.reserved)]
         node.update(self._over(position, over))
         return node
 
-    def _over(self, position: Position, over: Outcome | None) -> dict:
+    def _over(self, position: Position, over: Outcome | None) -> dict[str, Any]:
         """The side to move or the result, and the diagram's title."""
         game = self.game
         return {"t": default_title(game, position, over), "s": position.side,
@@ -356,8 +360,8 @@ def _header(record: GameRecord, game: Game) -> str:
 def _html(games: list[PageGame], flip: bool, numbers: list[int]) -> str:
     diagrams: dict[str, int] = {}
     svgs: list[str] = []
-    geometry: list[dict] = []
-    data: list[dict] = []
+    geometry: list[dict[str, Any]] = []
+    data: list[dict[str, Any]] = []
     sections = []
     for k, page_game in enumerate(games):
         report = page_game.report

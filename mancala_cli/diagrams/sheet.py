@@ -40,7 +40,7 @@ from notation.coords import format_move, move_label
 from ..rules.core import Game, Move, Outcome, Position
 from .fontwidths import text_width as _text_width
 from .svg import BACKGROUND, DEFAULT_STYLE, MARGIN, add_element, board_element, viewbox_size
-from .text import FROM_POSITION, _FromPosition, outcome_of, result_words
+from .text import FROM_POSITION, FromPosition, outcome_of, result_words
 from .tree import Element, tostring
 
 __all__ = ["Diagram", "sheet_svg", "sheet_size", "move_caption", "header_line", "choose_plies", "game_diagrams", "GAP", "HEADER_H",
@@ -73,7 +73,7 @@ class Diagram(NamedTuple):
     position: Position
     last_move: Move | None
     caption: str
-    outcome: Outcome | None | _FromPosition = FROM_POSITION
+    outcome: Outcome | None | FromPosition = FROM_POSITION
 
 
 def move_caption(game: Game, before: Position, move: Move) -> str:

@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from notation.position import format_position
 
 from ..rules.core import FILES, NORTH, SIDES, SOUTH, Game, Move, Outcome, Position, Side, side_name
-from .text import FROM_POSITION, _FromPosition, default_title, outcome_of, result_words
+from .text import FROM_POSITION, FromPosition, default_title, outcome_of, result_words
 from .tree import SVG_NS, Element, tostring  # noqa: F401  (SVG_NS: the namespace, named here as before)
 
 __all__ = ["board_svg", "board_element", "default_title", "hole_centre", "viewbox_size", "HOLE_FILL", "BACKGROUND", "SEED_FILL",
@@ -116,7 +116,7 @@ def _num(value: float) -> str:
     return f"{value:.1f}"
 
 
-def add_element(parent: Element, name: str, attrs: dict | None = None, text: str | None = None) -> Element:
+def add_element(parent: Element, name: str, attrs: dict[str, str | float] | None = None, text: str | None = None) -> Element:
     """A new last child of ``parent``: numbers among ``attrs`` written as :func:`_num` writes them."""
     return parent.add(name, None if not attrs else
                       {key: value if isinstance(value, str) else _num(value) for key, value in attrs.items()}, text)
@@ -297,7 +297,7 @@ def _template(game: Game, flip: bool) -> _Template:
 
 def board_svg(game: Game, position: Position, *, last_move: Move | None = None, flip: bool = False,
               title: str | None = None, style: str | None = None,
-              outcome: Outcome | None | _FromPosition = FROM_POSITION,
+              outcome: Outcome | None | FromPosition = FROM_POSITION,
               caption: Sequence[str] | None = None) -> str:
     """A standalone SVG document of ``position`` (a ``str`` starting with ``<?xml``).
 
@@ -321,7 +321,7 @@ def board_svg(game: Game, position: Position, *, last_move: Move | None = None, 
 
 def board_element(game: Game, position: Position, *, last_move: Move | None = None, flip: bool = False,
                   title: str | None = None, style: str | None = None,
-                  outcome: Outcome | None | _FromPosition = FROM_POSITION,
+                  outcome: Outcome | None | FromPosition = FROM_POSITION,
                   caption: Sequence[str] | None = None, result_strip: bool = True) -> Element:
     """The ``<svg>`` element that :func:`board_svg` writes out (a new tree,
     the caller's to change: a game sheet places several side by side, and
@@ -456,10 +456,10 @@ def _fill_holes(root: Element, template: _Template, game: Game, position: Positi
         _mark(game, template, holes[hole], hole, hole in reserved, hole == origin, hole == end)
 
 
-def _mark(game: Game, template: _Template, group, hole: int, reserved: bool, origin: bool,
+def _mark(game: Game, template: _Template, group: Element, hole: int, reserved: bool, origin: bool,
           end: bool) -> None:
     """Reserved ring and badge, last-move rings: classes on the hole group, marks inside."""
-    classes = [group.get("class")]
+    classes = [group.get("class") or ""]
     cx, cy = template.centres[hole]
     if origin:
         classes.append("last-origin")
@@ -480,7 +480,7 @@ def _mark(game: Game, template: _Template, group, hole: int, reserved: bool, ori
     group.set("class", " ".join(classes))
 
 
-def page_geometry(game: Game, flip: bool = False) -> dict:
+def page_geometry(game: Game, flip: bool = False) -> dict[str, object]:
     """What a script needs to fill in the diagram of :func:`board_svg` as
     :func:`board_svg` does (the game page, :mod:`mancala_cli.diagrams.page`):
     each hole's name and centre, the baselines of its count, the seeds'

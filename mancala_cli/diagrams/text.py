@@ -23,10 +23,12 @@ from typing import Final
 
 from ..rules.core import FILES, NORTH, SOUTH, Game, Move, Outcome, Position, Side, side_name
 
-__all__ = ["board_text", "default_title", "state_words", "result_words", "outcome_of", "FROM_POSITION"]
+__all__ = ["board_text", "default_title", "state_words", "result_words", "outcome_of", "FROM_POSITION", "FromPosition"]
 
 
-class _FromPosition:
+class FromPosition:
+    """The type of :data:`FROM_POSITION`: a diagram's outcome worked out from its position."""
+
     def __repr__(self) -> str:
         return "FROM_POSITION"
 
@@ -34,11 +36,11 @@ class _FromPosition:
 #: The default ``outcome`` of a diagram: whether the game is over is worked
 #: out from the position alone (a Klamroth repetition needs the history: pass
 #: the outcome of the line instead).
-FROM_POSITION: Final = _FromPosition()
+FROM_POSITION: Final = FromPosition()
 
 
-def outcome_of(game: Game, position: Position, outcome: Outcome | None | _FromPosition) -> Outcome | None:
-    return game.outcome(position) if isinstance(outcome, _FromPosition) else outcome
+def outcome_of(game: Game, position: Position, outcome: Outcome | None | FromPosition) -> Outcome | None:
+    return game.outcome(position) if isinstance(outcome, FromPosition) else outcome
 
 
 def result_words(outcome: Outcome) -> str:
@@ -79,7 +81,7 @@ def default_title(game: Game, position: Position, outcome: Outcome | None = None
 
 
 def board_text(game: Game, position: Position, *, last_move: Move | None = None,
-               flip: bool = False, outcome: Outcome | None | _FromPosition = FROM_POSITION) -> str:
+               flip: bool = False, outcome: Outcome | None | FromPosition = FROM_POSITION) -> str:
     """A monospace board of ``position`` (lines joined by ``\\n``, no trailing newline).
 
     A position where the game has ended shows the result and its reason

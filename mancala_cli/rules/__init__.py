@@ -19,10 +19,13 @@ from .selection import CORE
 if TYPE_CHECKING:
     from typing import Any
 
-    from .core import (DRAW, LAP_LIMIT, NORTH, SIDES, SOUTH, Board, Game, IllegalMove, InvalidPosition, Line,
-                       MancalaError, Move, MutablePosition, Outcome, Position, Side, other, side_name)
-    from .perft import divide, perft
-    from .registry import GAME_IDS, UnknownGame, all_games, get_game
+    from .core import (DRAW as DRAW, LAP_LIMIT as LAP_LIMIT, NORTH as NORTH, SIDES as SIDES, SOUTH as SOUTH,
+                       Board as Board, Game as Game, IllegalMove as IllegalMove, InvalidPosition as InvalidPosition,
+                       Line as Line, MancalaError as MancalaError, Move as Move, MutablePosition as MutablePosition,
+                       Outcome as Outcome, Position as Position, Side as Side, other as other, side_name as side_name)
+    from .perft import divide as divide, perft as perft
+    from .registry import (GAME_IDS as GAME_IDS, UnknownGame as UnknownGame, all_games as all_games,
+                           get_game as get_game)
 
 _LATER = {
     **{name: "core" for name in ("DRAW", "LAP_LIMIT", "NORTH", "SIDES", "SOUTH", "Board", "Game", "IllegalMove",

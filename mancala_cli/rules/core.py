@@ -28,9 +28,13 @@ from typing import Final, Literal, NamedTuple
 #: A side of the board, as position strings and records write it: South
 #: (``"S"``, the first player) or North (``"N"``).
 Side = Literal["S", "N"]
+Side.__doc__ = """A side: ``"S"`` (South, who moves first) or ``"N"`` (North)."""
 SOUTH: Final[Side] = "S"
 NORTH: Final[Side] = "N"
 SIDES: Final[tuple[Side, Side]] = (SOUTH, NORTH)
+#: What a repetition history holds: the key of each earlier position
+#: (:meth:`Position.key`, KK-4(b)).
+PositionKey = tuple[tuple[int, ...], Side]
 
 #: The endless-sowing limit (docs/rules.md, ``ENDLESS``): a move that needs
 #: more laps is illegal.
@@ -63,6 +67,7 @@ def other(side: Side) -> Side:
 
 
 def side_name(side: Side) -> str:
+    """The side's name in words: ``South`` or ``North``."""
     return "South" if side == SOUTH else "North"
 
 
@@ -115,9 +120,11 @@ class Board:
         return self._by_name[name]
 
     def rank(self, hole: int) -> int:
+        """The row of ``hole``, counted from 1 at South's back row."""
         return hole // self.files + 1
 
     def file(self, hole: int) -> int:
+        """The column of ``hole``, counted from 0."""
         return hole % self.files
 
     # -- ownership and rows ------------------------------------------------
@@ -126,6 +133,7 @@ class Board:
         return SOUTH if hole in self._own[SOUTH] else NORTH
 
     def holes_of(self, side: Side) -> frozenset[int]:
+        """The holes ``side`` owns."""
         return self._own[side]
 
     def holes_in_order(self, side: Side) -> tuple[int, ...]:
@@ -137,9 +145,11 @@ class Board:
         return self._front[side]
 
     def back_row(self, side: Side) -> tuple[int, ...]:
+        """The holes of ``side``'s back row, in index order."""
         return self._back[side]
 
     def is_front(self, hole: int, side: Side) -> bool:
+        """Whether ``hole`` is in ``side``'s front row."""
         return hole in self._front[side]
 
     def opposite(self, hole: int) -> int:
@@ -192,6 +202,7 @@ class Position(NamedTuple):
     reserved: frozenset[int] = frozenset()
 
     def bank(self, side: Side) -> int:
+        """The seeds in ``side``'s bank."""
         return self.banks[0 if side == SOUTH else 1]
 
     def key(self) -> tuple[tuple[int, ...], Side]:
@@ -199,6 +210,7 @@ class Position(NamedTuple):
         return (self.holes, self.side)
 
     def seeds(self) -> int:
+        """Every seed of the position: in the holes and in both banks."""
         return sum(self.holes) + self.banks[0] + self.banks[1]
 
 
@@ -382,7 +394,7 @@ class Game(ABC):
         holes = position.holes
         return [h for h in self.board.holes_in_order(position.side) if holes[h]]
 
-    def _ended(self, position: Position | MutablePosition, history: Collection) -> Outcome | None:
+    def _ended(self, position: Position | MutablePosition, history: Collection[PositionKey]) -> Outcome | None:
         """An end condition that does not need the legal moves, if any."""
         return None
 
@@ -410,7 +422,7 @@ class Game(ABC):
                 f"{position.banks[0]}-{position.banks[1]} in the banks = {position.seeds()}, "
                 f"{self.id} has {self.total}")
 
-    def legal_moves(self, position: Position, *, history: Collection = ()) -> list[Move]:
+    def legal_moves(self, position: Position, *, history: Collection[PositionKey] = ()) -> list[Move]:
         """The legal moves, by origin in index order; empty when the game is over.
 
         A position alone does not tell whether it repeats an earlier one
@@ -430,7 +442,8 @@ class Game(ABC):
                 pass
         return moves
 
-    def successors(self, position: Position, *, history: Collection = ()) -> Iterator[tuple[Move, Position]]:
+    def successors(self, position: Position, *,
+                   history: Collection[PositionKey] = ()) -> Iterator[tuple[Move, Position]]:
         """Each legal move with the position it leads to."""
         if self._ended(position, history) is not None:
             return
@@ -440,7 +453,7 @@ class Game(ABC):
             except IllegalMove:
                 pass
 
-    def outcome(self, position: Position, *, history: Collection = (),
+    def outcome(self, position: Position, *, history: Collection[PositionKey] = (),
                 moves: list[Move] | None = None) -> Outcome | None:
         """The game's result if ``position`` ends it, else ``None``.
 
@@ -453,7 +466,7 @@ class Game(ABC):
             moves = self._generate(position)
         return None if moves else self._no_moves(position)
 
-    def play(self, position: Position, origin: int, *, history: Collection = ()) -> tuple[Move, Position]:
+    def play(self, position: Position, origin: int, *, history: Collection[PositionKey] = ()) -> tuple[Move, Position]:
         """Play the move from hole ``origin``: the move and the new position.
 
         Raises :class:`IllegalMove` with the rule id; ``GAME-OVER`` when the
@@ -471,7 +484,7 @@ class Game(ABC):
                     raise
         raise _game_over(over, position, origin)
 
-    def move(self, now: MutablePosition, origin: int, *, history: Collection = ()) -> Move:
+    def move(self, now: MutablePosition, origin: int, *, history: Collection[PositionKey] = ()) -> Move:
         """Play the move from hole ``origin`` in place: ``now`` becomes the
         position after it (the quick way to replay a whole game).
 
@@ -499,7 +512,7 @@ class Game(ABC):
                               position, origin)
 
     def going_on(self, position: Position | None, origin: int, laps: int, holes: list[int], hole: int,
-                 seen: dict, limit: int = LAP_LIMIT) -> None:
+                 seen: dict[tuple[tuple[int, ...], int], int], limit: int = LAP_LIMIT) -> None:
         """Called when lap ``laps`` ended in ``hole`` and the move goes on:
         ``ENDLESS`` when that was the last lap allowed, or when the state at
         the end of the lap (board and hole) repeats an earlier one (watched
@@ -533,21 +546,25 @@ class Line:
         self.game = game
         self.position = game.start() if start is None else start
         self.moves: list[Move] = []
-        self.history: set = set()
+        self.history: set[PositionKey] = set()
 
     def copy(self) -> Line:
+        """An independent copy: the same game, position, moves and history."""
         twin = type(self)(self.game, self.position)
         twin.moves = list(self.moves)
         twin.history = set(self.history)
         return twin
 
     def legal_moves(self) -> list[Move]:
+        """The legal moves of the line's position, its history counted."""
         return self.game.legal_moves(self.position, history=self.history)
 
     def outcome(self) -> Outcome | None:
+        """The game's result if the line has ended it, else ``None``."""
         return self.game.outcome(self.position, history=self.history)
 
     def play(self, origin: int) -> Move:
+        """Play the move from hole ``origin`` on the line and return it (raises :class:`IllegalMove`)."""
         move, after = self.game.play(self.position, origin, history=self.history)
         self._push(move, after)
         return move

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from .core import (NORTH, SOUTH, Board, Game, IllegalMove, Move, MutablePosition, Outcome, Position,
+from .core import (NORTH, SOUTH, Board, Game, IllegalMove, Move, MutablePosition, PositionKey, Outcome, Position,
                    other, win)
 
 
@@ -50,7 +50,7 @@ class KimasaiKlamroth(Game):
         holes[self.board.index_of("l3")] = 0
         return Position(tuple(holes), SOUTH, (0, 0), 1)
 
-    def _ended(self, position: Position | MutablePosition, history: Collection) -> Outcome | None:
+    def _ended(self, position: Position | MutablePosition, history: Collection[PositionKey]) -> Outcome | None:
         """KK-4 (a) no stone left, (b) repetition; (c) is :meth:`_no_moves`."""
         mover = position.side
         holes = position.holes

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from .core import (LAP_LIMIT, NORTH, SOUTH, WATCH_FROM, Board, Game, Move, MutablePosition, Outcome,
-                   Position, other, sow, win)
+                   Position, PositionKey, other, sow, win)
 
 RESERVE = 24
 
@@ -50,7 +50,7 @@ class KimasaiMackay(Game):
         """KM-3: phase 1 while either player holds a reserve seed."""
         return 1 if position.banks[0] or position.banks[1] else 2
 
-    def _ended(self, position: Position | MutablePosition, history: Collection) -> Outcome | None:
+    def _ended(self, position: Position | MutablePosition, history: Collection[PositionKey]) -> Outcome | None:
         """KM-9: a player without a seed in his inner row ends the game."""
         holes = position.holes
         mover = position.side
@@ -82,7 +82,7 @@ class KimasaiMackay(Game):
         places = self.places[side]
         inner = self.inner[side]
         opposites = self.opposites
-        seen: dict[tuple, int] = {}
+        seen: dict[tuple[tuple[int, ...], int], int] = {}
         watch = min(WATCH_FROM, LAP_LIMIT)  # no lap before this one can be endless
         raided = 0
         laps = 0

@@ -68,7 +68,7 @@ class Kingulu(Game):
         mine = board.holes_of(side)
         holes = now.holes
         circuit = self.circuit
-        seen: dict[tuple, int] = {}
+        seen: dict[tuple[tuple[int, ...], int], int] = {}
         watch = min(WATCH_FROM, LAP_LIMIT)  # no lap before this one can be endless
         captured = 0
         reserves = False

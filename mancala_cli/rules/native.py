@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import importlib
 import time
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from types import ModuleType
 
 from . import _native, core
-from .core import (NORTH, SOUTH, IllegalMove, Move, MutablePosition, Outcome, Position)
+from .core import (NORTH, SOUTH, IllegalMove, Move, MutablePosition, Outcome, Position, PositionKey)
 
 TYPE_CHECKING = False  # (typing itself is not loaded for this: start-up counts)
 if TYPE_CHECKING:
@@ -37,6 +37,13 @@ _move_in_place = _native.move
 _play_line = _native.play_line
 _successors = _native.successors
 _has_seeds = _native.has_seeds
+
+
+def build_tablebase(stones: int, out: bytearray, progress: Callable[[int, int, int], None] | None) -> None:
+    """Build the kimasai-klamroth endgame table of at most ``stones`` stones
+    into ``out`` on the kernel (the layout of :mod:`mancala_cli.tablebase`);
+    ``progress``, where given, hears of the build as the pure build tells it."""
+    _native.tablebase_build(stones, out, progress)
 
 # The kernel's codes of the illegal moves (``_native.c``).
 _ORIGIN, _EMPTY, _RESERVED, _BLOCKED, _FIRSTLAP, _ENDLESS_LIMIT, _ENDLESS_REPEAT = range(1, 8)
@@ -83,7 +90,7 @@ class _Native:
         if played.__class__ is Move:
             return played
         if played is None:  # a position the kernel does not take
-            return super()._move(now, origin, position)  # type: ignore[misc]
+            return super()._move(now, origin, position)  # type: ignore[misc, no-any-return]
         raise self._illegal(played, now, origin, position)
 
     @property
@@ -94,7 +101,7 @@ class _Native:
         return (globals().get(cls.__name__) is cls and cls.__module__ == __name__
                 and not {"move", "_move", "_ended"} & vars(self).keys())
 
-    def play_line(self, now: MutablePosition, origins: bytes, marks: bytes, history: set | None,
+    def play_line(self, now: MutablePosition, origins: bytes, marks: bytes, history: set[PositionKey] | None,
                   moves: list[Move]) -> tuple[int, int]:
         """Play the moves of ``origins`` (a hole a byte) in place on ``now``,
         as :meth:`move` one after the other would (with ``history`` for the
@@ -114,15 +121,16 @@ class _Native:
     def _generate(self, position: Position) -> list[Move]:
         moves = _successors(self.code, position, False, self.rules.LAP_LIMIT)
         if moves is None:
-            return super()._generate(position)  # type: ignore[misc]
+            return super()._generate(position)  # type: ignore[misc, no-any-return]
         return moves
 
-    def successors(self, position: Position, *, history: Collection = ()) -> Iterator[tuple[Move, Position]]:
+    def successors(self, position: Position, *,
+                   history: Collection[PositionKey] = ()) -> Iterator[tuple[Move, Position]]:
         if self._ended(position, history) is not None:  # type: ignore[attr-defined]
             return iter(())
         pairs = _successors(self.code, position, True, self.rules.LAP_LIMIT)
         if pairs is None:
-            return super().successors(position, history=history)  # type: ignore[misc]
+            return super().successors(position, history=history)  # type: ignore[misc, no-any-return]
         return iter(pairs)
 
 
@@ -151,13 +159,13 @@ class _Native:
 
 
 class _MackayEnd:
-    def _ended(self, position: Position | MutablePosition, history: Collection) -> Outcome | None:
+    def _ended(self, position: Position | MutablePosition, history: Collection[PositionKey]) -> Outcome | None:
         holes = position.holes
         files = self.board.files  # type: ignore[attr-defined]
         # KM-9 is over only when an inner row (ranks 2 and 3) is empty.
         if _has_seeds(holes, files, 2 * files) and _has_seeds(holes, 2 * files, 3 * files):
             return None
-        return super()._ended(position, history)  # type: ignore[misc]
+        return super()._ended(position, history)  # type: ignore[misc, no-any-return]
 
 
 #: Each class: its pure module, the kernel's code of the game, the prefix of

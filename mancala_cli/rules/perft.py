@@ -9,10 +9,11 @@ A line whose game ends earlier contributes nothing, as in chess perft::
 """
 from __future__ import annotations
 
-from .core import Game, Move, Position
+from .core import Game, Move, Position, PositionKey
 
 
-def _children(game: Game, position: Position, history: frozenset):
+def _children(game: Game, position: Position, history: frozenset[PositionKey]
+              ) -> tuple[list[tuple[Move, Position]], frozenset[PositionKey]]:
     """The successors and the history their own successors are judged with."""
     children = list(game.successors(position, history=history))
     if game.uses_history:
@@ -20,7 +21,7 @@ def _children(game: Game, position: Position, history: frozenset):
     return children, history
 
 
-def perft(game: Game, position: Position, depth: int, *, history: frozenset = frozenset()) -> int:
+def perft(game: Game, position: Position, depth: int, *, history: frozenset[PositionKey] = frozenset()) -> int:
     """Count the legal move sequences of exactly ``depth`` moves from ``position``;
     ``history`` holds the keys of earlier positions (KK-4b)."""
     if depth == 0:
@@ -31,7 +32,7 @@ def perft(game: Game, position: Position, depth: int, *, history: frozenset = fr
     return sum(perft(game, after, depth - 1, history=history) for _, after in children)
 
 
-def divide(game: Game, position: Position, depth: int, *, history: frozenset = frozenset()
+def divide(game: Game, position: Position, depth: int, *, history: frozenset[PositionKey] = frozenset()
            ) -> list[tuple[Move, int]]:
     """Perft split by first move (``depth`` ≥ 1), as chess tools print it."""
     children, history = _children(game, position, history)

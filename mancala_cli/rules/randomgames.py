@@ -11,7 +11,7 @@ from __future__ import annotations
 import random as _random
 from typing import NamedTuple
 
-from .core import Game, Move, Outcome, Position
+from .core import Game, Move, Outcome, Position, PositionKey
 
 
 class RandomLine(NamedTuple):
@@ -27,7 +27,7 @@ def random_line(game: Game, rng: _random.Random, max_plies: int | None = None) -
     """Play uniformly random legal moves from the standard start until the game
     ends or ``max_plies`` moves are played."""
     position = game.start()
-    history: set = set()
+    history: set[PositionKey] = set()
     moves: list[Move] = []
     children = None  # the legal moves where the game stopped, when known
     while max_plies is None or len(moves) < max_plies:

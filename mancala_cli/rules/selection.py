@@ -47,7 +47,8 @@ def source_digest(folder: str) -> str | None:
                 digest.update(source.read())
     except OSError:
         return None
-    return digest.hexdigest()
+    hexdigest: str = digest.hexdigest()
+    return hexdigest
 
 
 def kernel_is_current(built: str, folder: str) -> bool:

@@ -49,17 +49,21 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from typing import Any, Final
 
-from .core import DRAW, SOUTH, Game, Move, Outcome, Position
+from .core import DRAW, SOUTH, Game, Move, Position, PositionKey
+from .solution import (DRAW_VALUE, LOSS, MAX_PLIES, RESULT_NAMES, STOP_REASONS, WIN, Progress, Solution, TableKey,
+                       result_name)
+from .tablefile import (CHUNK_ENTRIES, SAVE_EVERY, TABLE_HEADER, TABLE_MAGIC, TABLE_VERSION, TableFile,
+                        TableFileError)
 
-WIN: Final = 1
-DRAW_VALUE: Final = 0
-LOSS: Final = -1
-#: The longest line searched: deeper, a line is left unknown (and the
-#: interpreter's stack is safe).
-MAX_PLIES: Final = 400
+__all__ = ["Solver", "Solution", "Progress", "TableKey", "TableFileError", "result_name", "RESULT_NAMES",
+           "STOP_REASONS", "WIN", "DRAW_VALUE", "LOSS", "MAX_PLIES", "DEFAULT_MEMORY", "DEFAULT_SECONDS",
+           "ENTRY_BYTES", "OTHER_ENTRY_BYTES", "DEEPENING_SHARE", "CLOCK_EVERY", "PROGRESS_EVERY", "ETC", "HISTORY",
+           "ALL_FEATURES", "HISTORY_MAX", "SAVE_EVERY", "TABLE_MAGIC", "TABLE_VERSION", "TABLE_HEADER",
+           "CHUNK_ENTRIES"]
+
 #: The table's memory when none is given (bytes): once it is spent,
 #: positions not in the table are searched again rather than stored, so
 #: memory stays bounded however long a search runs.
@@ -99,92 +103,7 @@ ALL_FEATURES: Final = ETC | HISTORY
 #: The largest cut-off count the history heuristic keeps per move.
 HISTORY_MAX: Final = (1 << 20) - 1
 
-#: How often (seconds) a search with a table file saves its table.
-SAVE_EVERY: Final = 120.0
-#: The first line of a table file, and the version of its format, which
-#: changes whenever the rules, the hashing or the records change: a file of
-#: another version is refused.
-TABLE_MAGIC: Final = b"mancala search table\n"
-TABLE_VERSION: Final = 1
-#: The bytes of a table file's header: the magic line, then one line of
-#: JSON (padded with spaces).
-TABLE_HEADER: Final = 512
-#: The entries per chunk of a table file of the pure core.
-CHUNK_ENTRIES: Final = 4096
-
-
-class TableFileError(ValueError):
-    """A table file that cannot be used here (another game, position,
-    version or core, or damaged): the message is one line."""
-
-
-#: A progress callback: the deepest complete iteration (plies; 0 before the
-#: first, and for a search without limits, which is one iteration), the
-#: positions searched and the seconds since the start.
-Progress = Callable[[int, int, float], None]
-
-RESULT_NAMES: Final = {WIN: "win", DRAW_VALUE: "draw", LOSS: "loss"}
-
-
-def result_name(low: int, high: int) -> str:
-    """``win``, ``draw`` or ``loss`` for a proven value, else ``unknown``."""
-    return RESULT_NAMES[low] if low == high else "unknown"
-
-
-#: Why a search stopped before its end (:attr:`Solution.stopped`).
-STOP_REASONS: Final = ("depth", "nodes", "time", "interrupted")
-
-
-class Solution:
-    """What :meth:`Solver.solve` found for the side to move.
-
-    ``result`` is ``win``, ``draw``, ``loss`` or ``unknown``, and ``bounds``
-    the interval that holds the true result, ``(low, high)`` as result names
-    (``("draw", "win")``: at least a draw); ``moves`` every legal move with
-    its result for the mover, and ``move_bounds`` their intervals in the same
-    order; ``best`` the moves that achieve the proven result (none while it
-    is unknown); ``nodes`` the positions searched, ``seconds`` the time
-    taken; ``depth`` the moves searched ahead: the deepest complete iteration
-    or, where every line was searched to its end, the longest line searched
-    (0 for a finished position); ``stopped`` what stopped the search before
-    its end (``depth``, ``nodes``, ``time`` or ``interrupted``), ``None``
-    when it ran to its end, and ``complete`` says the same: every move's
-    result is final (proven, or unknown only because its lines never end
-    within :data:`MAX_PLIES`). ``outcome`` is the rules' end of the game
-    when the position is finished (no moves).
-    """
-
-    def __init__(self, result: str, moves: list[tuple[Move, str]], best: list[Move], nodes: int,
-                 seconds: float, depth: int, *, bounds: tuple[str, str] | None = None,
-                 move_bounds: list[tuple[str, str]] | None = None, stopped: str | None = None,
-                 outcome: Outcome | None = None) -> None:
-        self.result = result
-        self.moves = moves
-        self.best = best
-        self.nodes = nodes
-        self.seconds = seconds
-        self.depth = depth
-        self.bounds = bounds if bounds is not None else \
-            ((result, result) if result != "unknown" else ("loss", "win"))
-        self.move_bounds = move_bounds if move_bounds is not None else \
-            [(r, r) if r != "unknown" else ("loss", "win") for _, r in moves]
-        self.stopped = stopped
-        self.outcome = outcome
-
-    @property
-    def complete(self) -> bool:
-        """Whether the search ran to its end (no limit stopped it)."""
-        return self.stopped is None
-
-    def __repr__(self) -> str:
-        low, high = self.bounds
-        interval = "" if low == high or (low, high) == ("loss", "win") else f" ({low} to {high})"
-        stopped = "" if self.stopped is None else f", stopped: {self.stopped}"
-        return (f"<Solution {self.result}{interval}: {len(self.moves)} moves, {len(self.best)} best, "
-                f"depth {self.depth}, {self.nodes} nodes{stopped}>")
-
-
-class Solver:
+class Solver(TableFile):
     """Solves positions of one game. Each :meth:`solve` starts from an empty
     table and an empty node count; the table costs at most ``memory`` bytes
     (:data:`DEFAULT_MEMORY`; see :data:`ENTRY_BYTES`).
@@ -223,8 +142,8 @@ class Solver:
         self.interrupted = False
         self.stop_reason: str | None = None
         self.history_game = game.uses_history
-        self.table: dict[tuple, tuple[int, int, int]] = {}
-        self.path: set[tuple] = set()
+        self.table: dict[TableKey, tuple[int, int, int]] = {}
+        self.path: set[TableKey] = set()
         self.nodes = 0
         self.node_limit = -1
         self.deadline = -1.0
@@ -249,7 +168,7 @@ class Solver:
             self.kernel.stopped = True
 
     def solve(self, position: Position, *, depth: int | None = None, nodes: int | None = None,
-              seconds: float | None = None, history: Collection = (),
+              seconds: float | None = None, history: Collection[PositionKey] = (),
               progress: Progress | None = None, table: str | os.PathLike[str] | None = None) -> Solution:
         """Solve ``position`` for the side to move, within the limits given
         (``depth`` plies, ``nodes`` positions, ``seconds``); ``history`` holds
@@ -264,6 +183,37 @@ class Solver:
         :attr:`save_every` seconds and when the search ends, whatever
         stopped it, each time by an atomic replace."""
         started = time.monotonic()
+        self._reset(started, progress, table, nodes, seconds)
+        game = self.game
+        past: frozenset[PositionKey] = frozenset()
+        if self.history_game:
+            stones = sum(position.holes)
+            past = frozenset(key for key in history if sum(key[0]) <= stones)
+        children = list(game.successors(position, history=past))
+        if not children:
+            outcome = game.outcome(position, history=past, moves=[])
+            value = DRAW_VALUE if outcome is None else self.value_of(outcome.result, position)
+            self.nodes = 1
+            return Solution(RESULT_NAMES[value], [], [], 1, time.monotonic() - started, 0, outcome=outcome)
+        self.nodes = 1
+        bounds = [(LOSS, WIN) for _ in children]
+        limited = depth is not None or nodes is not None or seconds is not None
+        deepest = MAX_PLIES if depth is None else min(depth, MAX_PLIES)
+        iteration = 1 if limited else deepest
+        self.iteration = iteration
+        root_key = self.key(position, past)
+        if not self.history_game:
+            self.path.add(root_key)
+        search_kernel = getattr(game, "search_kernel", None)
+        self.kernel = None if search_kernel is None else search_kernel(self, position)
+        if self.table_file is not None:
+            iteration = self._open_table(position, past, iteration, deepest, depth)
+        reached = self._deepen(position, past, children, bounds, iteration, deepest, depth)
+        return self._answer(children, bounds, reached)
+
+    def _reset(self, started: float, progress: Progress | None, table: str | os.PathLike[str] | None,
+               nodes: int | None, seconds: float | None) -> None:
+        """A new solve's state: an empty table, no positions searched yet, its limits."""
         self.started = started
         self.progress = progress
         self.reached = 0
@@ -280,40 +230,29 @@ class Solver:
         self.stop_reason = None
         self.node_limit = -1 if nodes is None else nodes
         self.deadline = -1.0 if seconds is None else started + seconds
-        game = self.game
-        past: frozenset = frozenset()
-        if self.history_game:
-            stones = sum(position.holes)
-            past = frozenset(key for key in history if sum(key[0]) <= stones)
-        children = list(game.successors(position, history=past))
-        if not children:
-            outcome = game.outcome(position, history=past, moves=[])
-            value = DRAW_VALUE if outcome is None else self.value_of(outcome.result, position)
-            self.nodes = 1
-            return Solution(RESULT_NAMES[value], [], [], 1, time.monotonic() - started, 0, outcome=outcome)
-        self.nodes = 1
-        bounds = [(LOSS, WIN) for _ in children]
-        limited = depth is not None or nodes is not None or seconds is not None
-        deepest = MAX_PLIES if depth is None else min(depth, MAX_PLIES)
+
+    def _open_table(self, position: Position, past: frozenset[PositionKey], iteration: int, deepest: int,
+                    depth: int | None) -> int:
+        """Start from the table file's table, where there is one: the iteration to go on from."""
+        assert self.table_file is not None
+        self.table_identity = self.identity(position, past)
+        self.temporary_file(self.table_file, probe=True)  # (a place it cannot be saved fails now, not later)
+        resumed = self.load_table(self.table_file)
+        self.saved_at = time.monotonic()
+        if resumed:
+            # The table holds what deepening would find again: without a
+            # depth limit, every line to its end at once; with one, from
+            # the iteration that was under way.
+            iteration = deepest if depth is None else max(iteration, min(resumed, deepest))
+            self.iteration = iteration
+        return iteration
+
+    def _deepen(self, position: Position, past: frozenset[PositionKey], children: list[tuple[Move, Position]],
+                bounds: list[tuple[int, int]], iteration: int, deepest: int, depth: int | None) -> int:
+        """Search the first moves (narrowing ``bounds``), one iteration after
+        the other, until each is proven or a limit is reached: the deepest
+        complete iteration."""
         reached = 0
-        iteration = 1 if limited else deepest
-        self.iteration = iteration
-        root_key = self.key(position, past)
-        if not self.history_game:
-            self.path.add(root_key)
-        search_kernel = getattr(game, "search_kernel", None)
-        self.kernel = None if search_kernel is None else search_kernel(self, position)
-        if self.table_file is not None:
-            self.table_identity = self.identity(position, past)
-            self.temporary_file(self.table_file, probe=True)  # (a place it cannot be saved fails now, not later)
-            resumed = self.load_table(self.table_file)
-            self.saved_at = time.monotonic()
-            if resumed:
-                # The table holds what deepening would find again: without a
-                # depth limit, every line to its end at once; with one, from
-                # the iteration that was under way.
-                iteration = deepest if depth is None else max(iteration, min(resumed, deepest))
-                self.iteration = iteration
         while True:
             for i, (move, after) in enumerate(children):
                 low, high = bounds[i]
@@ -328,8 +267,8 @@ class Solver:
                 break
             reached = iteration
             self.reached = iteration
-            if progress is not None:
-                progress(iteration, self.nodes, time.monotonic() - started)
+            if self.progress is not None:
+                self.progress(iteration, self.nodes, time.monotonic() - self.started)
             if all(low == high for low, high in bounds):
                 break
             if iteration >= deepest:
@@ -338,6 +277,11 @@ class Solver:
                 break
             iteration = deepest if depth is None and self.spent(DEEPENING_SHARE) else iteration + 1
             self.iteration = iteration
+        return reached
+
+    def _answer(self, children: list[tuple[Move, Position]], bounds: list[tuple[int, int]],
+                reached: int) -> Solution:
+        """The solution: each first move's interval, and the table saved where there is a file."""
         if self.stopped:
             self.stop_reason = "interrupted" if self.interrupted else self.stop_reason or "time"
         low = max(b[0] for b in bounds)
@@ -349,7 +293,7 @@ class Solver:
             reached = min(self.longest, MAX_PLIES)
         if self.table_file is not None:
             self.save_table(self.table_file)
-        return Solution(result, moves, best, self.nodes, time.monotonic() - started, reached,
+        return Solution(result, moves, best, self.nodes, time.monotonic() - self.started, reached,
                         bounds=(RESULT_NAMES[low], RESULT_NAMES[high]),
                         move_bounds=[(RESULT_NAMES[b[0]], RESULT_NAMES[b[1]]) for b in bounds],
                         stopped=self.stop_reason)
@@ -372,7 +316,7 @@ class Solver:
             return DRAW_VALUE
         return WIN if (result == "1-0") == (position.side == SOUTH) else LOSS
 
-    def key(self, position: Position, past: frozenset) -> tuple:
+    def key(self, position: Position, past: frozenset[PositionKey]) -> TableKey:
         """The table's key: all that decides the rest of the game (the first
         move of all is special in ``kimasai-mackay``, KM-4), with the earlier
         positions that can recur where the game has a repetition rule."""
@@ -381,7 +325,8 @@ class Solver:
             return (position.holes, position.side, position.banks, position.reserved, first, past)
         return (position.holes, position.side, position.banks, position.reserved, first)
 
-    def child_history(self, position: Position, after: Position, past: frozenset) -> frozenset:
+    def child_history(self, position: Position, after: Position,
+                      past: frozenset[PositionKey]) -> frozenset[PositionKey]:
         """The earlier positions that can recur after the move from ``position``
         to ``after`` (``kimasai-klamroth``: none with more stones than ``after``)."""
         if not self.history_game:
@@ -406,19 +351,13 @@ class Solver:
                 return True
         return False
 
-    def search(self, position: Position, depth: int, alpha: int, beta: int, past: frozenset,
+    def search(self, position: Position, depth: int, alpha: int, beta: int, past: frozenset[PositionKey],
                ply: int) -> tuple[int, int]:
         """Bounds ``(low, high)`` of the value of ``position`` for the side to
         move; the search may stop once it knows the value is at most ``alpha``
         or at least ``beta``."""
         if self.kernel is not None:  # the same search, native (rules/native.py)
-            kernel = self.kernel
-            bounds = kernel.search(position, depth, alpha, beta, past, ply, self.nodes)
-            self.nodes, self.stopped = kernel.nodes, kernel.stopped
-            self.longest = max(self.longest, kernel.longest)
-            if self.stopped and self.stop_reason is None and not self.interrupted:
-                self.stop_reason = "nodes" if 0 <= self.node_limit <= self.nodes else "time"
-            return bounds
+            return self._native_search(position, depth, alpha, beta, past, ply)
         if self.stopped or self.out_of_time():
             self.stopped = True
             return LOSS, WIN
@@ -453,6 +392,26 @@ class Solver:
             return value, value
         if depth <= 0 or ply >= MAX_PLIES:
             return known_low, known_high
+        return self._search_moves(position, key, children, depth, alpha, beta, past, ply, known_low, known_high,
+                                  hint)
+
+    def _native_search(self, position: Position, depth: int, alpha: int, beta: int, past: frozenset[PositionKey],
+                       ply: int) -> tuple[int, int]:
+        """:meth:`search` on the native kernel (rules/native.py)."""
+        kernel = self.kernel
+        bounds: tuple[int, int] = kernel.search(position, depth, alpha, beta, past, ply, self.nodes)
+        self.nodes, self.stopped = kernel.nodes, kernel.stopped
+        self.longest = max(self.longest, kernel.longest)
+        if self.stopped and self.stop_reason is None and not self.interrupted:
+            self.stop_reason = "nodes" if 0 <= self.node_limit <= self.nodes else "time"
+        return bounds
+
+    def _search_moves(self, position: Position, key: TableKey, children: list[tuple[Move, Position]], depth: int,
+                      alpha: int, beta: int, past: frozenset[PositionKey], ply: int, known_low: int,
+                      known_high: int, hint: int) -> tuple[int, int]:
+        """:meth:`search` of a position with moves, not decided by what is
+        known of it (``known_low``, ``known_high``, the table's best move
+        ``hint``): its moves, best first, and the bounds stored."""
         features = self.features
         # Each move with the earlier positions that can recur after it (made once: memory is the pure core's bound).
         moves = [(move, after, self.child_history(position, after, past)) for move, after in children]
@@ -464,6 +423,7 @@ class Solver:
         cutoffs = self.cutoffs if features & HISTORY else {}
         moves.sort(key=lambda child: 2 ** 30 if child[0].origin == hint else
                       (child[0].captured << 20) + cutoffs.get((side, child[0].origin), 0), reverse=True)
+        on_path = not self.history_game
         if on_path:
             self.path.add(key)
         low = LOSS
@@ -497,8 +457,8 @@ class Solver:
         self.store(key, low, high, best)
         return low, high
 
-    def transposition_cutoff(self, key: tuple, moves: list[tuple[Move, Position, frozenset]], alpha: int,
-                             beta: int, known_low: int, known_high: int, hint: int) -> tuple[int, int] | None:
+    def transposition_cutoff(self, key: TableKey, moves: list[tuple[Move, Position, frozenset[PositionKey]]],
+                             alpha: int, beta: int, known_low: int, known_high: int, hint: int) -> tuple[int, int] | None:
         """Enhanced transposition cutoffs: the bounds that the table's
         entries of the children give ``position`` (stored), when they decide
         it within ``alpha``, ``beta``; ``None`` when it must be searched."""
@@ -524,7 +484,7 @@ class Solver:
             return low, high
         return None
 
-    def store(self, key: tuple, low: int, high: int, best: int) -> None:
+    def store(self, key: TableKey, low: int, high: int, best: int) -> None:
         """Keep what was found of ``key`` (a bound is sound however it was
         found, so one left out costs a search again, never a wrong result):
         a new position only while its cost fits in the memory budget."""
@@ -540,161 +500,3 @@ class Solver:
         if self.used + cost <= self.memory:
             table[key] = (low, high, best)
             self.used += cost
-
-    # -- the table in a file -------------------------------------------------
-    def identity(self, position: Position, past: frozenset) -> dict[str, Any]:
-        """What a table file must match to be used for ``position``: the
-        format version, the core, the game and the position (its table key,
-        earlier positions included, as a digest)."""
-        import hashlib
-
-        key = self.key(position, frozenset())
-        earlier = sorted(past) if self.history_game else []
-        digest = hashlib.sha256(repr((key, earlier)).encode()).hexdigest()[:32]
-        core = "native" if self.kernel is not None else "pure"
-        return {"format": TABLE_VERSION, "core": core, "game": self.game.id, "position": digest,
-                "byteorder": sys.byteorder}
-
-    def checkpoint(self) -> None:
-        """Save the table if a table file is in use and :attr:`save_every`
-        seconds have passed since it was last saved."""
-        if self.table_file is not None and time.monotonic() - self.saved_at >= self.save_every:
-            self.save_table(self.table_file)
-
-    @staticmethod
-    def temporary_file(path: str, *, probe: bool = False) -> str:
-        """The temporary file a save of ``path`` writes (beside it); with
-        ``probe``, create and remove it, so that an ``OSError`` says now that
-        the table could not be saved there."""
-        directory, name = os.path.split(os.path.abspath(path))
-        temporary = os.path.join(directory, f".{name}.{os.getpid()}.tmp")
-        if probe:
-            with open(temporary, "wb"):
-                pass
-            os.unlink(temporary)
-        return temporary
-
-    def save_table(self, path: str) -> None:
-        """Write the table to ``path`` by an atomic replace (a temporary file
-        beside it, then renamed): the file holds either the former table or
-        the new one, never a part."""
-        import json
-
-        temporary = self.temporary_file(path)
-        try:
-            with open(temporary, "wb") as out:
-                out.write(bytes(TABLE_HEADER))
-                if self.kernel is not None:
-                    records, checksum = self.kernel.dump(out.write)
-                    payload = {"records": records, "checksum": f"{checksum:016x}"}
-                else:
-                    payload = self._dump_pure(out)
-                header = dict(self.table_identity, iteration=self.iteration, **payload)
-                line = TABLE_MAGIC + json.dumps(header, sort_keys=True).encode() + b"\n"
-                if len(line) > TABLE_HEADER:
-                    raise ValueError("the table file's header is too long")
-                out.seek(0)
-                out.write(line.ljust(TABLE_HEADER, b" "))
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(temporary, path)
-        except BaseException:
-            try:
-                os.unlink(temporary)
-            except OSError:
-                pass
-            raise
-        self.saved_at = time.monotonic()
-
-    def _dump_pure(self, out: Any) -> dict[str, Any]:
-        """The pure table: chunks of :data:`CHUNK_ENTRIES` entries, each its
-        length (8 bytes) and a list of (key, value) pairs in ``marshal``."""
-        import hashlib
-        import marshal
-
-        digest = hashlib.sha256()
-        items = list(self.table.items())
-        chunks = 0
-        for start in range(0, len(items), CHUNK_ENTRIES):
-            data = marshal.dumps(items[start:start + CHUNK_ENTRIES])
-            framed = len(data).to_bytes(8, "little") + data
-            digest.update(framed)
-            out.write(framed)
-            chunks += 1
-        return {"chunks": chunks, "checksum": digest.hexdigest(), "marshal": marshal.version}
-
-    def load_table(self, path: str) -> int:
-        """Start from the table in ``path``, where the file exists (as many
-        positions as the memory allows); :class:`TableFileError` where it is
-        for another game, position, format version or core, or damaged.
-        Returns the iteration the search that saved it had under way (0
-        without a file)."""
-        import json
-
-        try:
-            source = open(path, "rb")
-        except FileNotFoundError:
-            return 0
-        with source:
-            head = source.read(TABLE_HEADER)
-            if len(head) < TABLE_HEADER or not head.startswith(TABLE_MAGIC):
-                raise TableFileError("not a table file of mancala solve")
-            try:
-                header = json.loads(head[len(TABLE_MAGIC):].decode("ascii"))
-                if not isinstance(header, dict):
-                    raise ValueError
-            except (ValueError, UnicodeDecodeError):
-                raise TableFileError("a damaged table file (its header)") from None
-            want = self.table_identity
-            if header.get("format") != want["format"]:
-                raise TableFileError(f"a table file of another format version ({header.get('format')!r}, "
-                                     f"this version reads {want['format']})")
-            if header.get("game") != want["game"]:
-                raise TableFileError(f"the table of another game ({header.get('game')}), not {want['game']}")
-            if header.get("position") != want["position"]:
-                raise TableFileError("the table of another position (or earlier positions) than this one")
-            if header.get("core") != want["core"] or header.get("byteorder") != want["byteorder"]:
-                raise TableFileError(f"a table of the {header.get('core')} core on a {header.get('byteorder')}-endian "
-                                     f"machine; this run uses the {want['core']} core, {want['byteorder']}-endian")
-            try:
-                iteration = int(header["iteration"])
-                if self.kernel is not None:
-                    self.loaded = self.kernel.load(source.read, int(header["records"]),
-                                                   int(header["checksum"], 16))
-                else:
-                    self.loaded = self._load_pure(source, header)
-            except (KeyError, TypeError, ValueError) as error:
-                self.table = {}
-                self.used = 0
-                raise TableFileError(f"a damaged table file ({error or 'its records'})") from None
-        return max(0, min(iteration, MAX_PLIES))
-
-    def _load_pure(self, source: Any, header: dict[str, Any]) -> int:
-        import hashlib
-        import marshal
-
-        if header.get("marshal") != marshal.version:
-            raise ValueError("written by another version of Python")
-        digest = hashlib.sha256()
-        for _ in range(int(header["chunks"])):
-            head = source.read(8)
-            size = int.from_bytes(head, "little")
-            if len(head) != 8 or size > 1 << 30:
-                raise ValueError("the file ends early")
-            data = source.read(size)
-            if len(data) != size:
-                raise ValueError("the file ends early")
-            digest.update(head + data)
-            items = marshal.loads(data)
-            if not isinstance(items, list):
-                raise ValueError("a record that cannot be")
-            for item in items:
-                key, value = item
-                if not (isinstance(key, tuple) and isinstance(value, tuple) and len(value) == 3
-                        and all(type(v) is int for v in value) and LOSS <= value[0] <= value[1] <= WIN):
-                    raise ValueError("a record that cannot be")
-                if key not in self.table:
-                    self.store(key, *value)
-        if digest.hexdigest() != header["checksum"]:
-            raise ValueError("its checksum differs")
-        return len(self.table)

@@ -1,0 +1,80 @@
+"""Every public name says what it is: each name ``mancala_cli`` and
+``mancala_cli.rules`` export, the public methods and properties of the
+classes among them, and every public name of the compiled kernel. The test
+runs on whichever core is active (``MANCALA_PURE=1`` for the pure one)."""
+from __future__ import annotations
+
+import inspect
+import types
+
+import pytest
+
+import mancala_cli
+import mancala_cli.rules as rules
+
+
+def _undocumented(value: object) -> bool:
+    return not (getattr(value, "__doc__", None) or "").strip()
+
+
+def _missing(module: types.ModuleType) -> list[str]:
+    missing = []
+    for name in module.__all__:
+        if name.startswith("__"):  # (__version__)
+            continue
+        value = getattr(module, name)
+        if not callable(value) and not isinstance(value, type) and not hasattr(value, "__origin__"):
+            continue  # a constant (NORTH, GAME_IDS, CORE): documented where it is defined
+        if _undocumented(value):
+            missing.append(f"{module.__name__}.{name}")
+        if isinstance(value, type) and value.__module__.startswith(("mancala_cli", "notation")):
+            for attr, member in vars(value).items():
+                if attr.startswith("_"):
+                    continue
+                if (inspect.isfunction(member) or isinstance(member, (property, classmethod, staticmethod))
+                        or inspect.isbuiltin(member) or inspect.ismethoddescriptor(member)) \
+                        and _undocumented(member):
+                    missing.append(f"{module.__name__}.{name}.{attr}")
+    return missing
+
+
+@pytest.mark.parametrize("module", [mancala_cli, rules], ids=lambda m: m.__name__)
+def test_every_exported_name_has_a_docstring(module: types.ModuleType) -> None:
+    assert module.__all__
+    assert _missing(module) == [], rules.CORE
+
+
+def test_the_compiled_kernel_documents_every_public_name() -> None:
+    if rules.CORE != "native":
+        pytest.skip("the rules run on the pure core")
+    from mancala_cli.rules import _native
+    missing = []
+    for name in dir(_native):
+        value = getattr(_native, name)
+        if name.startswith("_") or not callable(value):
+            continue
+        if _undocumented(value):
+            missing.append(name)
+        for attr, member in vars(value).items() if isinstance(value, type) else ():
+            if not attr.startswith("_") and _undocumented(member):
+                missing.append(f"{name}.{attr}")
+    assert "Search" in dir(_native) and missing == []
+
+
+def test_the_check_sees_a_missing_docstring() -> None:
+    module = types.ModuleType("mancala_cli.fake")
+
+    class Thing:
+        """A documented class."""
+
+        def method(self) -> None:
+            pass
+
+    Thing.__module__ = "mancala_cli.fake"
+
+    def helper() -> None:
+        pass
+
+    module.__all__ = ["Thing", "helper", "LIMIT"]  # type: ignore[attr-defined]
+    module.Thing, module.helper, module.LIMIT = Thing, helper, 3  # type: ignore[attr-defined]
+    assert _missing(module) == ["mancala_cli.fake.Thing.method", "mancala_cli.fake.helper"]
