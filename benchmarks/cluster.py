@@ -27,9 +27,9 @@ from typing import Any
 
 from records import make_archive
 
-from mancala_cli.files.sources import open_source
 from mancala_cli.cli.pipeline import process_pool
 from mancala_cli.files.batches import Batch, batches
+from mancala_cli.files.sources import open_source
 
 MANCALA = os.path.join(os.path.dirname(sys.executable), "mancala")
 ONE_GAME = """[Game "kingulu"]

@@ -16,13 +16,12 @@ import time
 import traceback
 from concurrent.futures import ProcessPoolExecutor
 
-from mancala_cli import InvalidPosition, all_games
-from mancala_cli.records import random_game
+from mancala_cli import InvalidPosition, all_games, format_position, parse_position
 from mancala_cli.checking import replay
-from notation.xml import XMLArchiveError, read_archive, write_archive
+from mancala_cli.records import random_game
 from notation.jsonl import JSONRecordError, json_line_to_record, record_to_json
 from notation.pmn import read_games, write_game
-from mancala_cli import format_position, parse_position
+from notation.xml import XMLArchiveError, read_archive, write_archive
 
 TOKENS = ["{", "}", "(", ")", "[", "]", '"', "\\", ";", "\n", "\r\n", "\r", "1.", "12...", "x", "^", "$300",
           "$", "!!", "?!", "*", "1-0", "1/2-1/2", "-", "c1", "S7", "99", "\x00", "\ufeff", "é", "[Game \"kingulu\"]",

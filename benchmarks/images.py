@@ -14,11 +14,11 @@ import random
 import statistics
 import time
 
+from exports import positions  # (benchmarks/exports.py: positions of random games)
+
 from mancala_cli import Line, all_games, get_game, read, sheet
 from mancala_cli.diagrams.png import svg_to_png
 from mancala_cli.diagrams.svg import board_svg
-
-from exports import positions  # (benchmarks/exports.py: positions of random games)
 
 
 def median_ms(work, runs: int) -> float:

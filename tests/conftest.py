@@ -5,8 +5,7 @@ import subprocess
 
 import pytest
 
-from mancala_cli import IllegalMove, Line, get_game
-from mancala_cli import format_position, parse_position
+from mancala_cli import IllegalMove, Line, format_position, get_game, parse_position
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"

@@ -13,10 +13,17 @@ from pathlib import Path
 
 import pytest
 
-from mancala_cli import Line, get_game
-from mancala_cli.diagrams.svg import (BACKGROUND, HOLE_FILL, HOLE_R, SEED_FILL, SIDE_COLOURS, board_svg,
-                             hole_centre, viewbox_size)
-from mancala_cli import parse_position
+from mancala_cli import Line, get_game, parse_position
+from mancala_cli.diagrams.svg import (
+    BACKGROUND,
+    HOLE_FILL,
+    HOLE_R,
+    SEED_FILL,
+    SIDE_COLOURS,
+    board_svg,
+    hole_centre,
+    viewbox_size,
+)
 
 from .cdp import chromium as chromium_path
 

@@ -81,9 +81,9 @@ def test_annotate_on_the_cluster_gives_the_bytes_of_one_job(cluster, archive, tm
 
 def test_output_file_and_progress_count_every_batch(cluster, archive, tmp_path):
     from mancala_cli.cli.cluster import connect
-    from mancala_cli.files.sources import open_source
     from mancala_cli.cli.pipeline import Options, results
     from mancala_cli.files.batches import batches
+    from mancala_cli.files.sources import open_source
 
     address, _ = cluster
     out = tmp_path / "games.jsonl"
@@ -164,9 +164,9 @@ def _set_stamp(value):
 
 def test_a_worker_of_another_version_is_one_line(cluster, archive):
     from mancala_cli.cli.cluster import connect, stamp
-    from mancala_cli.files.sources import open_source
     from mancala_cli.cli.pipeline import Options, results
     from mancala_cli.cli.running import UsageProblem
+    from mancala_cli.files.sources import open_source
 
     address, client = cluster
     connected = connect(address, 10)  # (the workers were of this version then)
@@ -217,9 +217,9 @@ def _show_project():
 
 def test_a_worker_without_the_project_is_one_line(cluster, archive):
     from mancala_cli.cli.cluster import connect
-    from mancala_cli.files.sources import open_source
     from mancala_cli.cli.pipeline import Options, results
     from mancala_cli.cli.running import UsageProblem
+    from mancala_cli.files.sources import open_source
 
     address, client = cluster
     connected = connect(address, 10)  # (the workers had the project then)

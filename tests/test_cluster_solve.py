@@ -305,10 +305,9 @@ def test_bad_addresses_and_options_are_one_line():
 
 def test_a_task_that_fails_everywhere_is_one_line(cluster):
     """A worker that cannot load the project fails its task: one line, exit 2."""
-    from tests.test_cluster import _hide_project, _show_project
-
     from mancala_cli import get_game, parse_position
     from mancala_cli.spread_solve import ClusterSolveError, ClusterSolver
+    from tests.test_cluster import _hide_project, _show_project
 
     _, client = cluster
     game = get_game("kingulu")

@@ -6,9 +6,8 @@ import re
 
 import pytest
 
-from mancala_cli import IllegalMove, Line, get_game
+from mancala_cli import IllegalMove, Line, format_position, get_game, parse_position
 from mancala_cli.rules.perft import perft
-from mancala_cli import format_position, parse_position
 from notation import format_move
 
 from .conftest import conformance_dir

@@ -154,7 +154,6 @@ def test_bad_position_option_exits_2():
 
 # -- an input with errors is never replaced without --force ---------------------------------------
 
-import os  # noqa: E402
 import pathlib  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402

@@ -10,8 +10,20 @@ from pathlib import Path
 
 import pytest
 
-from mancala_cli import (GamePosition, Line, PngImage, SvgDiagram, TextBoard, get_game, parse_position, png, read,
-                         sheet, svg, text)
+from mancala_cli import (
+    GamePosition,
+    Line,
+    PngImage,
+    SvgDiagram,
+    TextBoard,
+    get_game,
+    parse_position,
+    png,
+    read,
+    sheet,
+    svg,
+    text,
+)
 from mancala_cli.checking import replay
 from mancala_cli.diagrams.svg import board_svg
 

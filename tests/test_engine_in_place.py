@@ -5,8 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mancala_cli import GAME_IDS, IllegalMove, Line, MutablePosition, get_game
-from mancala_cli import format_position, parse_position
+from mancala_cli import GAME_IDS, IllegalMove, Line, MutablePosition, format_position, get_game, parse_position
 
 
 @settings(max_examples=30, deadline=None)

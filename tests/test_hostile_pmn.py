@@ -84,13 +84,8 @@ def test_the_tag_value_limit_counts_characters_as_meant():
 # -- a game's text is bounded ------------------------------------------------------------------
 
 import json  # noqa: E402
-import os  # noqa: E402
 
 import pytest  # noqa: E402
-import resource  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
-
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 

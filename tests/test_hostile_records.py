@@ -4,7 +4,6 @@ never a crash, a hang or memory that grows with the damage; and no value
 read is ever written as output that the tool's own readers refuse."""
 from __future__ import annotations
 
-import io
 import json
 import re
 import subprocess
@@ -17,9 +16,9 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from mancala_cli.cli import app
-from notation.xml import XMLArchiveError, read_archive
 from notation.jsonl import JSONRecordError, json_line_to_record
-from notation.pmn import MAX_PROBLEMS, MAX_TAG_VALUE, read_games, write_game
+from notation.pmn import MAX_TAG_VALUE, read_games, write_game
+from notation.xml import XMLArchiveError, read_archive
 
 runner = CliRunner()
 

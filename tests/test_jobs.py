@@ -70,9 +70,9 @@ def test_the_collector_runs_less_while_games_are_processed_and_as_before_after()
     import gc
     import io
 
-    from mancala_cli.files.sources import Source
     from mancala_cli.cli.pipeline import Options, results
     from mancala_cli.files.batches import YOUNG_COLLECTIONS
+    from mancala_cli.files.sources import Source
 
     text = write_game(random_game(get_game("kingulu"), random.Random(2))).encode()
     before = gc.get_threshold()

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import ast
 import pathlib
-import tomllib
 import subprocess
 import sys
+import tomllib
 from collections.abc import Iterator
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]

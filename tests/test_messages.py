@@ -1,6 +1,5 @@
 """What the command line says: missing options, bad numbers and holes,
 help, shell completion, unreadable inputs, and the progress bar's --quiet."""
-import json
 import os
 import pathlib
 import re
@@ -13,8 +12,8 @@ from typer.testing import CliRunner
 
 from mancala_cli import get_game
 from mancala_cli.cli import app
-from notation.coords import format_hole
 from mancala_cli.rules.registry import GAME_IDS
+from notation.coords import format_hole
 
 from .conftest import on_terminal
 

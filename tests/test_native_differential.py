@@ -15,9 +15,9 @@ import re
 
 import pytest
 
+from mancala_cli.positions import BadPosition, parse_position
 from mancala_cli.rules import core, kimasai_klamroth, kimasai_mackay, kingulu
 from mancala_cli.rules.core import IllegalMove, MutablePosition
-from mancala_cli.positions import BadPosition, parse_position
 
 from .conftest import ROOT, conformance_dir
 

@@ -5,9 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mancala_cli import InvalidPosition, Line, get_game
-from mancala_cli import format_position, parse_position
-from notation import CoordinateError, STYLES, format_hole, parse_hole
+from mancala_cli import InvalidPosition, Line, format_position, get_game, parse_position
+from notation import STYLES, CoordinateError, format_hole, parse_hole
 from notation.coords import hole_table
 
 STARTS = {

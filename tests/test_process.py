@@ -14,9 +14,8 @@ import time
 import pytest
 from typer.testing import CliRunner
 
-from mancala_cli.cli import pipeline
+from mancala_cli.cli import app, pipeline
 from mancala_cli.files.batches import Batch
-from mancala_cli.cli import app
 
 from .test_stopping import wait_writing
 
@@ -243,7 +242,6 @@ def test_help_shows_choices_and_h_is_help():
     assert long.exit_code == short.exit_code == 0
     assert long.stdout == short.stdout
     assert "--format [svg|text|png|html]" in long.stdout
-    options = long.stdout.split("Options:", 1)[1]
     assert "<" not in long.stdout  # no <str>, <int range> or <list[str]>
     convert = runner.invoke(app, ["convert", "-h"]).stdout
     assert "--to [pmn|json|xml]" in convert and "--coords [algebraic|numeric|relative]" in convert

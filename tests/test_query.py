@@ -7,7 +7,6 @@ import pathlib
 import pickle
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 
@@ -15,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 import mancala_cli as mancala
-from mancala_cli.archives import Criteria, FilterTask, parse_reaches
+from mancala_cli.archives import Criteria, FilterTask
 from mancala_cli.cli import app
 from notation.errors import NotationError, QueryError
 from notation.query import And, Comparison, Not, Or, Test, parse

@@ -1,8 +1,8 @@
 """JSON booleans and numbers, and the line bound of XML documents."""
 import io
 import json
-import re
 import pathlib
+import re
 
 import pytest
 from typer.testing import CliRunner

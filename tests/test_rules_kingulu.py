@@ -2,8 +2,7 @@
 import pytest
 
 import mancala_cli.rules.kingulu as kingulu_module
-from mancala_cli import IllegalMove, Line, get_game
-from mancala_cli import format_position, parse_position
+from mancala_cli import IllegalMove, Line, format_position, get_game, parse_position
 
 from .conftest import illegal, marks, play
 

@@ -1,8 +1,7 @@
 """kimasai-klamroth: every KK rule and illegal-move id, with exact positions."""
 import pytest
 
-from mancala_cli import IllegalMove, Line, get_game
-from mancala_cli import format_position, parse_position
+from mancala_cli import IllegalMove, Line, format_position, get_game, parse_position
 
 from .conftest import illegal, marks, play
 

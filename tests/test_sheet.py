@@ -15,8 +15,17 @@ import mancala_cli
 from mancala_cli import BadSheet, get_game, read, sheet
 from mancala_cli.checking import replay
 from mancala_cli.cli import app
-from mancala_cli.diagrams.sheet import (CAPTION_H, GAP, HEADER_H, HEADER_LEADING, board_origin, choose_plies,
-                                        header_line, header_lines, sheet_size)
+from mancala_cli.diagrams.sheet import (
+    CAPTION_H,
+    GAP,
+    HEADER_H,
+    HEADER_LEADING,
+    board_origin,
+    choose_plies,
+    header_line,
+    header_lines,
+    sheet_size,
+)
 from mancala_cli.diagrams.svg import board_element, viewbox_size
 from mancala_cli.diagrams.tree import tostring
 

@@ -13,10 +13,9 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from mancala_cli import Line, get_game
+from mancala_cli import Line, get_game, parse_position
 from mancala_cli.diagrams.svg import DOT_LIMIT, RESULT_H, SVG_NS, board_svg, hole_centre, result_box, viewbox_size
 from mancala_cli.diagrams.text import result_words
-from mancala_cli import parse_position
 
 GOLDEN = Path(__file__).parent / "golden"
 NS = {"svg": SVG_NS}

@@ -1,9 +1,8 @@
 """Plain-text boards for terminals (``mancala render --format text``)."""
 from __future__ import annotations
 
-from mancala_cli import Line, Move, get_game
+from mancala_cli import Line, Move, get_game, parse_position
 from mancala_cli.diagrams.text import board_text
-from mancala_cli import parse_position
 
 
 def _mackay_after_six():

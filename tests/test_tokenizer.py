@@ -27,8 +27,8 @@ from mancala_cli.checking import replay
 from mancala_cli.records import random_game
 from notation import tokenizer
 from notation.grammar import PLAIN_LINE_RE
-from notation.record import MoveNode
 from notation.pmn import read_games, write_game
+from notation.record import MoveNode
 
 from .conftest import CONFORMANCE, ROOT
 

@@ -11,9 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from notation.xml import (MAX_VARIATION_DEPTH, XMLArchiveError, is_xml, read_archive,
-                                    write_archive)
 from notation.record import GLYPHS, RESULTS, GameRecord, MoveNode
+from notation.xml import MAX_VARIATION_DEPTH, XMLArchiveError, is_xml, read_archive, write_archive
 
 # -- helpers -----------------------------------------------------------------------------------
 

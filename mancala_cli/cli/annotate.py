@@ -8,10 +8,29 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
-from .options import (RECORDS_GAME_OPTION, ENCODING_OPTION, FILES_ARGUMENT, JOBS_OPTION, MAX_SOLVE_DEPTH,
-                      SCHEDULER_OPTION, SCHEDULER_TIMEOUT_OPTION, TARGETS, StatusLine, checked_encoding, choice_option,
-                      counted, fail, game_rules, input_paths, int_option, proof_files, read_failed, seconds_parser,
-                      tablebase_file, workers_for)
+from .options import (
+    ENCODING_OPTION,
+    FILES_ARGUMENT,
+    JOBS_OPTION,
+    MAX_SOLVE_DEPTH,
+    RECORDS_GAME_OPTION,
+    SCHEDULER_OPTION,
+    SCHEDULER_TIMEOUT_OPTION,
+    TARGETS,
+    StatusLine,
+    checked_encoding,
+    choice_option,
+    counted,
+    fail,
+    game_rules,
+    input_paths,
+    int_option,
+    proof_files,
+    read_failed,
+    seconds_parser,
+    tablebase_file,
+    workers_for,
+)
 
 if TYPE_CHECKING:
     from ..annotating import AnnotateTask

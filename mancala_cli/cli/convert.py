@@ -11,9 +11,24 @@ import typer
 
 from notation.coords import STYLES
 
-from .options import (QUIET_OPTION, RECORDS_GAME_OPTION, ENCODING_OPTION, FILES_ARGUMENT, JOBS_OPTION, SCHEDULER_OPTION,
-                      SCHEDULER_TIMEOUT_OPTION, TARGETS, Progress, checked_encoding, choice_option, fail, game_results,
-                      game_rules, input_paths, workers_for)
+from .options import (
+    ENCODING_OPTION,
+    FILES_ARGUMENT,
+    JOBS_OPTION,
+    QUIET_OPTION,
+    RECORDS_GAME_OPTION,
+    SCHEDULER_OPTION,
+    SCHEDULER_TIMEOUT_OPTION,
+    TARGETS,
+    Progress,
+    checked_encoding,
+    choice_option,
+    fail,
+    game_results,
+    game_rules,
+    input_paths,
+    workers_for,
+)
 
 if TYPE_CHECKING:
     from ..files.writing import RecordWriter

@@ -8,9 +8,27 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
-from .options import (QUIET_OPTION, ENCODING_OPTION, FILES_ARGUMENT, GAME_COMPLETION, JOBS_OPTION, SCHEDULER_OPTION,
-                      SCHEDULER_TIMEOUT_OPTION, TO_OPTION, WHERE_HELP, Progress, checked_encoding, choice_option,
-                      criterion, fail, input_paths, int_option, read_failed, same_file, workers_for)
+from .options import (
+    ENCODING_OPTION,
+    FILES_ARGUMENT,
+    GAME_COMPLETION,
+    JOBS_OPTION,
+    QUIET_OPTION,
+    SCHEDULER_OPTION,
+    SCHEDULER_TIMEOUT_OPTION,
+    TO_OPTION,
+    WHERE_HELP,
+    Progress,
+    checked_encoding,
+    choice_option,
+    criterion,
+    fail,
+    input_paths,
+    int_option,
+    read_failed,
+    same_file,
+    workers_for,
+)
 
 if TYPE_CHECKING:
     from ..archives import Criteria, FilterTask

@@ -19,8 +19,19 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
-from .options import (ENCODING_OPTION, GAME_COMPLETION, checked_encoding, choice_option, counted, fail, game_rules,
-                     input_paths, int_option, position_of, read_input)
+from .options import (
+    ENCODING_OPTION,
+    GAME_COMPLETION,
+    checked_encoding,
+    choice_option,
+    counted,
+    fail,
+    game_rules,
+    input_paths,
+    int_option,
+    position_of,
+    read_input,
+)
 from .running import usage_error
 
 if TYPE_CHECKING:
@@ -363,8 +374,8 @@ def draw_page(o: RenderOptions) -> None:
     games, exit 1 if any. A game that cannot be replayed at all is left out
     (its error reported); none left: no page, exit 1."""
     from ..diagrams.page import game_page
-    from .drawing import Drawing
     from ..files.sources import STDIN_NAME
+    from .drawing import Drawing
     from .reporters import problem_line, sorted_problems
 
     _check_page(o)

@@ -22,8 +22,15 @@ from typer import _coercion as _typer_coercion
 from typer import core as _typer_core
 from typer.core import TyperArgument, TyperGroup
 
-from .streams import (BROKEN_PIPE, STOP_SIGNALS, CommandError, end_now, error_line, os_error_text, prepare_streams,
-                      silence, stop_live)
+from .streams import (
+    BROKEN_PIPE,
+    STOP_SIGNALS,
+    CommandError,
+    error_line,
+    os_error_text,
+    silence,
+    stop_live,
+)
 
 #: The signal that is ending the command, if any (set by :func:`_on_signal`).
 _signalled: int | None = None

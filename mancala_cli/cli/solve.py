@@ -12,10 +12,24 @@ from notation.coords import format_move
 
 from ..positions import format_position
 from ..rules.solver import DEFAULT_MEMORY, DEFAULT_SECONDS
-from .options import (GAME_OPTION, MAX_SOLVE_DEPTH, POSITION_OPTION, StatusLine, choice_option, cluster_for, fail,
-                      game_rules, int_option, no_scheduler_timeout, position_of, seconds_parser, size_parser,
-                      tablebase_file)
+from .options import (
+    GAME_OPTION,
+    MAX_SOLVE_DEPTH,
+    POSITION_OPTION,
+    StatusLine,
+    choice_option,
+    cluster_for,
+    fail,
+    game_rules,
+    int_option,
+    no_scheduler_timeout,
+    position_of,
+    seconds_parser,
+    size_parser,
+    tablebase_file,
+)
 from .running import seconds
+from .streams import end_now
 
 if TYPE_CHECKING:
     from ..rules.core import Game, Move, Position
@@ -138,7 +152,12 @@ def _solve_here(rules: Game, start: Position, depth: Optional[int], nodes: Optio
         # allocations deep in the search as a SystemError, "error return
         # without exception set", instead of a MemoryError.)
         solver.table = {}
-        fail(f"out of memory while solving (the table may use {memory:,} bytes; --memory gives it less)")
+        typer.echo(f"mancala: error: out of memory while solving (the table may use {memory:,} bytes; "
+                   "--memory gives it less)", err=True)
+        # The interpreter ran out of memory deep in the search: its own
+        # clean-up at exit (the final collection) is not safe to run after
+        # that, so the process leaves at once, its message flushed.
+        end_now(2)
     _exit(solution, received[0] if received else signal.SIGINT)
 
 

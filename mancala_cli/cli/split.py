@@ -7,9 +7,26 @@ from typing import TYPE_CHECKING, Optional
 
 import typer
 
-from .options import (QUIET_OPTION, ENCODING_OPTION, FILES_ARGUMENT, JOBS_OPTION, SCHEDULER_OPTION, SCHEDULER_TIMEOUT_OPTION,
-                      TO_OPTION, WHERE_HELP, Progress, checked_encoding, fail, input_paths, int_option,
-                      make_out_dir, read_failed, remove_stale, where_criteria, workers_for)
+from .options import (
+    ENCODING_OPTION,
+    FILES_ARGUMENT,
+    JOBS_OPTION,
+    QUIET_OPTION,
+    SCHEDULER_OPTION,
+    SCHEDULER_TIMEOUT_OPTION,
+    TO_OPTION,
+    WHERE_HELP,
+    Progress,
+    checked_encoding,
+    fail,
+    input_paths,
+    int_option,
+    make_out_dir,
+    read_failed,
+    remove_stale,
+    where_criteria,
+    workers_for,
+)
 
 if TYPE_CHECKING:
     from ..archives import FilterTask

@@ -7,9 +7,23 @@ from typing import Optional
 
 import typer
 
-from .options import (QUIET_OPTION, ENCODING_OPTION, FILES_ARGUMENT, JOBS_OPTION, SCHEDULER_OPTION, SCHEDULER_TIMEOUT_OPTION,
-                      WHERE_HELP, Progress, checked_encoding, choice_option, input_paths, int_option, read_failed,
-                      where_criteria, workers_for)
+from .options import (
+    ENCODING_OPTION,
+    FILES_ARGUMENT,
+    JOBS_OPTION,
+    QUIET_OPTION,
+    SCHEDULER_OPTION,
+    SCHEDULER_TIMEOUT_OPTION,
+    WHERE_HELP,
+    Progress,
+    checked_encoding,
+    choice_option,
+    input_paths,
+    int_option,
+    read_failed,
+    where_criteria,
+    workers_for,
+)
 
 
 def stats(
@@ -36,8 +50,8 @@ def stats(
     from notation.errors import XMLArchiveError
 
     from ..archives import StatsTask, Summary
-    from .archiving import answers
     from ..files.sources import InputError
+    from .archiving import answers
 
     criteria = where_criteria(where)
     checked_encoding(encoding)

@@ -9,9 +9,24 @@ from typing import Optional
 
 import typer
 
-from .options import (ENCODING_OPTION, FILES_ARGUMENT, JOBS_OPTION, RECORDS_GAME_OPTION, SCHEDULER_OPTION,
-                      SCHEDULER_TIMEOUT_OPTION, WHERE_HELP, Progress, checked_encoding, choice_option, counted,
-                      game_results, game_rules, input_paths, where_criteria, workers_for)
+from .options import (
+    ENCODING_OPTION,
+    FILES_ARGUMENT,
+    JOBS_OPTION,
+    RECORDS_GAME_OPTION,
+    SCHEDULER_OPTION,
+    SCHEDULER_TIMEOUT_OPTION,
+    WHERE_HELP,
+    Progress,
+    checked_encoding,
+    choice_option,
+    counted,
+    game_results,
+    game_rules,
+    input_paths,
+    where_criteria,
+    workers_for,
+)
 
 
 def validate(

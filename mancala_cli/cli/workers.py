@@ -15,7 +15,6 @@ from typing import Any, NoReturn
 from ..files import STOP_SIGNALS
 from .streams import CommandError, live
 
-
 #: Calls a worker holds at a time: the one it works on and the next.
 AHEAD = 2
 

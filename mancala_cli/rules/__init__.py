@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 TYPE_CHECKING = False  # (typing itself is not loaded for this: start-up counts)
 
-from .selection import CORE
+from .selection import CORE  # noqa: E402  (after TYPE_CHECKING, which must not load typing)
 
 if TYPE_CHECKING:
     from typing import Any
