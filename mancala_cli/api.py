@@ -32,7 +32,9 @@ from .rules.solver import DEFAULT_MEMORY, DEFAULT_SECONDS
 from .tokens import TokenLine
 
 if TYPE_CHECKING:
+    from .proof import ProofBook
     from .rules.solver import Progress, Solution
+    from .tablebase import Tablebase
 
 __all__ = ["read", "write", "check", "annotate", "solve", "svg", "png", "sheet", "text", "page", "Report",
            "GamePosition", "Line", "copy_record"]
@@ -307,7 +309,9 @@ def check(record: GameRecord, *, game: str | None = None, strict: bool = False) 
 
 
 def annotate(record: GameRecord, *, depth: int | None = None, nodes: int | None = None,
-             time: float | None = 1.0, game: str | None = None) -> GameRecord:
+             time: float | None = 1.0, game: str | None = None,
+             tablebase: Tablebase | str | os.PathLike[str] | None = None,
+             proofs: ProofBook | Iterable[str | os.PathLike[str]] | None = None) -> GameRecord:
     """A copy of ``record`` with the engine's facts for its main line, as
     ``mancala annotate`` writes them: the start's proven result as the
     comment before the first move, ``?`` or ``??`` with a move that keeps
@@ -317,7 +321,12 @@ def annotate(record: GameRecord, *, depth: int | None = None, nodes: int | None 
     (``None``: no such limit); what they leave unproven is left alone. An
     invalid record (see :func:`check`) comes back unannotated; ``record``
     itself is left untouched. ``game`` is the game when the record has no
-    ``Game`` tag.
+    ``Game`` tag. The searches ask the endgame tables ``tablebase`` (a
+    :class:`~mancala_cli.tablebase.Tablebase` or the path of a file of
+    ``mancala tablebase build``), and what they leave unknown is taken from
+    ``proofs`` where they cover it (a :class:`~mancala_cli.proof.ProofBook`
+    or the paths of proof files, such as ``docs/kingulu-proof*.txt.xz``), as
+    ``mancala annotate --tablebase``/``--proof`` do.
 
         >>> from mancala_cli import annotate, read, write
         >>> record = next(read('[Game "kingulu"]\\n[Setup "0,0,14*,0,0,1/4*,0,1,3,1,0 S 6-18 13"]\\n\\n'
@@ -339,12 +348,34 @@ def annotate(record: GameRecord, *, depth: int | None = None, nodes: int | None 
     for name, value in (("depth", depth), ("nodes", nodes)):
         if value is not None and value < 1:
             raise ValueError(f"{name} must be at least 1, not {value!r}")
-    return annotate_record(record, game, limits=Limits(depth, nodes, time)).record
+    return annotate_record(record, game, limits=Limits(depth, nodes, time), tablebase=_tablebase(tablebase),
+                           proofs=_proofs(proofs)).record
+
+
+def _tablebase(tablebase: Tablebase | str | os.PathLike[str] | None) -> Tablebase | None:
+    """The tables given to :func:`solve` or :func:`annotate`: read from a path."""
+    if tablebase is None or not isinstance(tablebase, (str, os.PathLike)):
+        return tablebase
+    from .tablebase import Tablebase
+
+    return Tablebase.read(os.fspath(tablebase))
+
+
+def _proofs(proofs: ProofBook | Iterable[str | os.PathLike[str]] | None) -> ProofBook | None:
+    """The proofs given to :func:`annotate`: read from their paths."""
+    from .proof import ProofBook
+
+    if proofs is None or isinstance(proofs, ProofBook):
+        return proofs
+    paths = [os.fspath(path) for path in proofs]
+    return ProofBook.read(paths) if paths else None
 
 
 def solve(position: Position | GamePosition | Line | str, *, game: Game | str | None = None,
           depth: int | None = None, nodes: int | None = None, time: float | None = DEFAULT_SECONDS,
-          memory: int = DEFAULT_MEMORY, progress: Progress | None = None) -> Solution:
+          memory: int = DEFAULT_MEMORY, progress: Progress | None = None,
+          tablebase: Tablebase | str | os.PathLike[str] | None = None,
+          table: str | os.PathLike[str] | None = None) -> Solution:
     """The result with best play for the side to move, as ``mancala solve``
     finds it: a :class:`~mancala_cli.rules.solver.Solution` with ``result``
     (``win``, ``draw``, ``loss`` or ``unknown``), ``moves`` (each legal move
@@ -358,7 +389,11 @@ def solve(position: Position | GamePosition | Line | str, *, game: Game | str | 
     positions or ``time`` seconds (``None``: no such limit; without any, it
     may run for ever), and what it found so far is the answer; its table
     uses at most ``memory`` bytes. ``progress(depth, nodes, seconds)`` hears
-    of the search under way.
+    of the search under way. ``tablebase`` gives it endgame tables (as
+    :func:`annotate`), and ``table`` a file that keeps its table between
+    runs, as ``mancala solve --table`` does: saved every few minutes and
+    when the search stops, and the next search of the same position with
+    the same file goes on from it.
 
         >>> from mancala_cli import solve
         >>> solution = solve("0,0,0,0,3,2/1,0,0,0,0,2 S 20-20 12", game="kingulu")
@@ -384,8 +419,9 @@ def solve(position: Position | GamePosition | Line | str, *, game: Game | str | 
     for name, value in (("depth", depth), ("nodes", nodes)):
         if value is not None and value < 1:
             raise ValueError(f"{name} must be at least 1, not {value!r}")
-    return Solver(rules, memory=memory).solve(where, depth=depth, nodes=nodes, seconds=time, history=set(history),
-                                              progress=progress)
+    solver = Solver(rules, memory=memory, tablebase=_tablebase(tablebase))
+    return solver.solve(where, depth=depth, nodes=nodes, seconds=time, history=set(history), progress=progress,
+                        table=table)
 
 
 # -- writing -----------------------------------------------------------------------------
