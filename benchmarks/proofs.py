@@ -15,8 +15,12 @@ end.
 ``--nodes N`` gives each position N nodes instead of a time limit: what a
 search proves per node, the same on a busy machine as on an idle one.
 
+``--tablebase FILE`` gives the searches endgame tables (``mancala tablebase
+build``), as ``solve --tablebase FILE`` does; ``--compare-tablebase`` runs
+every configuration without and with them, side by side.
+
 usage: python benchmarks/proofs.py [--time SECONDS | --nodes N] [--game ID] [--features LIST] [--shares LIST]
-       [FILE ...]
+       [--tablebase FILE [--compare-tablebase]] [FILE ...]
 """
 from __future__ import annotations
 
@@ -37,6 +41,9 @@ def main() -> None:
                         help="comma-separated configurations to compare: none, etc, history, all (default: all)")
     parser.add_argument("--shares", default="",
                         help="comma-separated deepening shares to compare (default: the solver's own)")
+    parser.add_argument("--tablebase", help="endgame tables for the searches")
+    parser.add_argument("--compare-tablebase", action="store_true",
+                        help="each configuration without and with the tables")
     parser.add_argument("files", nargs="*")
     args = parser.parse_args()
     from mancala_cli import CORE
@@ -51,10 +58,16 @@ def main() -> None:
     if any(name not in named for name in features):
         parser.error(f"--features: one of {', '.join(named)} each")
     shares = [float(share) for share in args.shares.split(",")] if args.shares else [solver_module.DEEPENING_SHARE]
-    configs = [(name, share) for name in features for share in shares]
+    tables = [None]
+    if args.tablebase:
+        from mancala_cli.tablebase import Tablebase
+
+        table = Tablebase.read(args.tablebase)
+        tables = [None, table] if args.compare_tablebase else [table]
+    configs = [(name, share, t) for name in features for share in shares for t in range(len(tables))]
 
     files = args.files or sorted(glob.glob(os.path.join(HERE, "..", "examples", "*.pmn")))
-    totals: dict[tuple[str, str, float], list[float]] = {}
+    totals: dict[tuple[str, str, float, int], list[float]] = {}
     for path in files:
         for record in read(path):
             report = replay(record, None, positions=True)
@@ -65,20 +78,22 @@ def main() -> None:
                 continue
             history: list[tuple] = []
             for position in [report.start, *report.positions]:
-                for name, share in configs:
-                    row = totals.setdefault((game.id, name, share), [0, 0, 0.0, 0])
+                for name, share, t in configs:
+                    row = totals.setdefault((game.id, name, share, t), [0, 0, 0.0, 0])
                     solver_module.DEEPENING_SHARE = share  # type: ignore[misc]
                     began = time.perf_counter()
                     limit = {"nodes": args.nodes} if args.nodes else {"seconds": args.time}
-                    solution = Solver(game, features=named[name]).solve(position, history=set(history), **limit)
+                    solution = Solver(game, features=named[name], tablebase=tables[t]).solve(position, history=set(history), **limit)
                     row[2] += time.perf_counter() - began
                     row[0] += 1
                     row[1] += solution.result != "unknown"
                     row[3] += solution.nodes
                 if game.uses_history:
                     history.append(position.key())
-    for (game_id, name, share), (positions, proven, seconds, nodes) in sorted(totals.items()):
+    for (game_id, name, share, t), (positions, proven, seconds, nodes) in sorted(totals.items()):
         limit = f"--nodes {args.nodes}" if args.nodes else f"--time {args.time:g}"
+        if tables[t] is not None:
+            limit += f" --tablebase ({tables[t]!r})"
         print(f"{CORE} core, solve {limit}, {name:7} (deepening share {share:g}): {game_id:17} "
               f"{proven:4} of {positions:4} "
               f"positions proven ({seconds:.0f} s, {nodes / seconds:,.0f} nodes/s)", flush=True)

@@ -141,7 +141,7 @@ def annotate_record(record: GameRecord, default_game: str | None = None, *,
     total = max(len(twin.moves), 1)
     for k in range(total):
         position = before[k]
-        known = None if proofs is None else _proven_by(proofs, game, position)
+        known = None if proofs is None else proofs.proves_all(game, position)
         if known is not None:  # nothing left to search
             result, moves, best = known
         else:
@@ -150,7 +150,7 @@ def annotate_record(record: GameRecord, default_game: str | None = None, *,
             result, moves, best = solution.result, solution.moves, solution.best
             annotated.nodes += solution.nodes
             if proofs is not None:
-                result, moves, best = _with_proofs(proofs, game, position, result, moves, best)
+                result, moves, best = proofs.fill(game, position, result, moves, best)
         annotated.searched += 1
         annotated.proven += result != "unknown"
         if k == 0:
@@ -168,46 +168,6 @@ def annotate_record(record: GameRecord, default_game: str | None = None, *,
             progress(k + 1, total)
     annotated.results = results
     return annotated
-
-
-_VALUE_NAMES = {1: "win", -1: "loss"}
-
-
-def _with_proofs(proofs: ProofBook, game: Game, position: Position, result: str, moves: list[tuple[Move, str]],
-                 best: list[Move]) -> tuple[str, list[tuple[Move, str]], list[Move]]:
-    """The result, the moves' results and the best moves of ``position``,
-    with what ``proofs`` prove where the search left it unknown."""
-    if game.id != proofs.game or (result != "unknown" and all(r != "unknown" for _, r in moves)):
-        return result, moves, best
-    after = {(move.origin, move.end): then for move, then in game.successors(position)}
-    known = []
-    for move, found in moves:
-        if found == "unknown" and (move.origin, move.end) in after:
-            value = proofs.move_value(game, position, move, after[move.origin, move.end])
-            found = _VALUE_NAMES.get(value, "unknown") if value is not None else found
-        known.append((move, found))
-    if result == "unknown":
-        value = proofs.value(game, position)
-        if value is not None:
-            result = _VALUE_NAMES[value]
-        elif any(found == "win" for _, found in known):
-            result = "win"
-    if result != "unknown" and not best:
-        best = [move for move, found in known if found == result]
-    return result, known, best
-
-
-def _proven_by(proofs: ProofBook, game: Game, position: Position) -> \
-        tuple[str, list[tuple[Move, str]], list[Move]] | None:
-    """The result, the moves' results and the best moves of ``position`` if
-    ``proofs`` prove them all (then there is nothing to search), else None."""
-    if game.id != proofs.game or game.uses_history:
-        return None
-    moves = [(move, "unknown") for move, _ in game.successors(position)]
-    if not moves:
-        return None
-    result, known, best = _with_proofs(proofs, game, position, "unknown", moves, [])
-    return (result, known, best) if result != "unknown" and all(r != "unknown" for _, r in known) else None
 
 
 def _proven(result: str, position: Position) -> str:

@@ -375,7 +375,8 @@ def solve(position: Position | GamePosition | Line | str, *, game: Game | str | 
           depth: int | None = None, nodes: int | None = None, time: float | None = DEFAULT_SECONDS,
           memory: int = DEFAULT_MEMORY, progress: Progress | None = None,
           tablebase: Tablebase | str | os.PathLike[str] | None = None,
-          table: str | os.PathLike[str] | None = None) -> Solution:
+          table: str | os.PathLike[str] | None = None,
+          proofs: ProofBook | Iterable[str | os.PathLike[str]] | None = None) -> Solution:
     """The result with best play for the side to move, as ``mancala solve``
     finds it: a :class:`~mancala_cli.rules.solver.Solution` with ``result``
     (``win``, ``draw``, ``loss`` or ``unknown``), ``moves`` (each legal move
@@ -393,7 +394,9 @@ def solve(position: Position | GamePosition | Line | str, *, game: Game | str | 
     :func:`annotate`), and ``table`` a file that keeps its table between
     runs, as ``mancala solve --table`` does: saved every few minutes and
     when the search stops, and the next search of the same position with
-    the same file goes on from it.
+    the same file goes on from it. ``proofs`` (as :func:`annotate`) fill in
+    what the search leaves unknown; a position whose every move they decide
+    is not searched.
 
         >>> from mancala_cli import solve
         >>> solution = solve("0,0,0,0,3,2/1,0,0,0,0,2 S 20-20 12", game="kingulu")
@@ -419,9 +422,14 @@ def solve(position: Position | GamePosition | Line | str, *, game: Game | str | 
     for name, value in (("depth", depth), ("nodes", nodes)):
         if value is not None and value < 1:
             raise ValueError(f"{name} must be at least 1, not {value!r}")
+    book = _proofs(proofs)
+    proven = None if book is None else book.proven(rules, where)
+    if proven is not None:
+        return proven
     solver = Solver(rules, memory=memory, tablebase=_tablebase(tablebase))
-    return solver.solve(where, depth=depth, nodes=nodes, seconds=time, history=set(history), progress=progress,
-                        table=table)
+    found = solver.solve(where, depth=depth, nodes=nodes, seconds=time, history=set(history), progress=progress,
+                         table=table)
+    return found if book is None else book.solution(rules, where, found)
 
 
 # -- writing -----------------------------------------------------------------------------

@@ -35,8 +35,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .positions import format_position
-from .rules.core import Game, Position, Side
-from .rules.solver import Solver
+from .rules.core import Game, Move, Position, Side
+from .rules.solver import Solution, Solver
 
 #: The first line of a proof's text.
 HEADER = "mancala proof 1"
@@ -156,6 +156,9 @@ def write_proof(game: Game, start: Position, *, solver: Solver | None = None) ->
     return proof
 
 
+_VALUE_NAMES = {1: "win", -1: "loss"}
+
+
 class ProofBook:
     """What proofs (:meth:`Proof.text`, read back by :meth:`read`) tell of
     the positions they cover, for ``mancala annotate --proof FILE``: a
@@ -251,3 +254,67 @@ class ProofBook:
         if self._won(game, after):
             return -1
         return 1 if self._lost(game, after) else None
+
+    def fill(self, game: Game, position: Position, result: str, moves: list[tuple[Move, str]],
+             best: list[Move]) -> tuple[str, list[tuple[Move, str]], list[Move]]:
+        """The result, the moves' results and the best moves of ``position``
+        (as a search found them: ``win``, ``draw``, ``loss`` or ``unknown``),
+        with what the book proves where the search left them unknown."""
+        if game.id != self.game or (result != "unknown" and all(r != "unknown" for _, r in moves)):
+            return result, moves, best
+        after = {(move.origin, move.end): then for move, then in game.successors(position)}
+        known = []
+        for move, found in moves:
+            if found == "unknown" and (move.origin, move.end) in after:
+                value = self.move_value(game, position, move, after[move.origin, move.end])
+                found = _VALUE_NAMES.get(value, "unknown") if value is not None else found
+            known.append((move, found))
+        if result == "unknown":
+            value = self.value(game, position)
+            if value is not None:
+                result = _VALUE_NAMES[value]
+            elif any(found == "win" for _, found in known):
+                result = "win"
+        if result != "unknown" and not best:
+            best = [move for move, found in known if found == result]
+        return result, known, best
+
+    def proves_all(self, game: Game, position: Position) -> \
+            tuple[str, list[tuple[Move, str]], list[Move]] | None:
+        """The result, the moves' results and the best moves of ``position``
+        if the book proves them all (then there is nothing to search), else
+        None. A game with a repetition rule is never proven by a book (a
+        value there depends on the line that led to the position)."""
+        if game.id != self.game or game.uses_history:
+            return None
+        moves = [(move, "unknown") for move, _ in game.successors(position)]
+        if not moves:
+            return None
+        result, known, best = self.fill(game, position, "unknown", moves, [])
+        return (result, known, best) if result != "unknown" and all(r != "unknown" for _, r in known) else None
+
+    def proven(self, game: Game, position: Position) -> Solution | None:
+        """The :class:`~mancala_cli.rules.solver.Solution` of ``position``
+        when the book proves every move's result (no node searched), else
+        None."""
+        known = self.proves_all(game, position)
+        if known is None:
+            return None
+        result, moves, best = known
+        return Solution(result, moves, best, 0, 0.0, 0)
+
+    def solution(self, game: Game, position: Position, found: Solution) -> Solution:
+        """``found``, a search's :class:`~mancala_cli.rules.solver.Solution`
+        of ``position``, with what the book proves where it is unknown; when
+        then every move's result is known, nothing is left for the search, and
+        the solution is complete (``stopped`` None)."""
+        if game.uses_history:
+            return found
+        result, moves, best = self.fill(game, position, found.result, found.moves, found.best)
+        if (result, moves) == (found.result, found.moves):
+            return found
+        every = all(r != "unknown" for _, r in moves)
+        bounds = [(r, r) if r != "unknown" else b for (_, r), b in zip(moves, found.move_bounds)]
+        return Solution(result, moves, best, found.nodes, found.seconds, found.depth,
+                        bounds=(result, result) if result != "unknown" else found.bounds, move_bounds=bounds,
+                        stopped=None if every and result != "unknown" else found.stopped, outcome=found.outcome)

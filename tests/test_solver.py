@@ -526,7 +526,7 @@ def test_the_published_deepening_from_the_kingulu_start():
     import re
 
     text = (pathlib.Path(__file__).resolve().parents[1] / "docs" / "rules.md").read_text(encoding="utf-8")
-    section = text.split("## Solving `kingulu` from its start")[1]
+    section = text.split("## Solving `kingulu` from its start")[1].split("\n## ")[0]
     rows = {int(d): int(n.replace(",", "")) for d, n in re.findall(r"^\| (\d+) \| ([\d,]+) \|", section, re.M)}
     small = re.search(r"Depths 1 to 5: ([\d, and]+) nodes", section)[1]
     rows.update(enumerate(map(int, re.findall(r"\d+", small)), 1))

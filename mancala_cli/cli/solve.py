@@ -24,6 +24,7 @@ from .options import (
     int_option,
     no_scheduler_timeout,
     position_of,
+    proof_files,
     seconds_parser,
     size_parser,
     tablebase_file,
@@ -56,6 +57,9 @@ SCHEDULER_TIMEOUT_OPTION = typer.Option(10.0, "--scheduler-timeout", parser=seco
                                         metavar="SECONDS", help="How long to wait for the scheduler and its workers.")
 TABLEBASE_OPTION = typer.Option(None, "--tablebase", metavar="FILE",
                                 help="Endgame tables the search asks (mancala tablebase build).")
+PROOF_OPTION = typer.Option(None, "--proof", metavar="FILE",
+                            help="A proof file (docs/kingulu-proof*.txt.xz) whose results fill in what the search "
+                                 "leaves unknown; give it once per file.")
 TABLE_OPTION = typer.Option(None, "--table", metavar="FILE",
                             help="Keep the search's table in FILE: start from it where it exists, save it every few "
                                  "minutes and when the search stops.")
@@ -73,6 +77,7 @@ def solve(
     scheduler_timeout: float = SCHEDULER_TIMEOUT_OPTION,
     tablebase: Optional[str] = TABLEBASE_OPTION,
     table: Optional[str] = TABLE_OPTION,
+    proof: Optional[list[str]] = PROOF_OPTION,
 ) -> None:
     """Solve a position: the result with best play for the side to move (win,
     draw or loss; unknown where the limits leave it unproven), one line per
@@ -90,16 +95,35 @@ def solve(
     With --table FILE, a search cut short (a limit, Ctrl-C, SIGTERM) saves its
     table, and the next run with the same FILE goes on from there.
 
+    With --proof FILE, what the search leaves unknown is taken from the proof
+    where it covers it; a position whose every move the proof decides is not
+    searched at all.
+
     Example: mancala solve --game kingulu --position "0,0,0,0,3,2/1,0,0,0,0,2 S 20-20 12"
     """
     rules = game_rules(game)
     start = position_of(rules, position)
     if scheduler is not None:
-        _cluster_options(depth, nodes, tablebase, table)
+        _cluster_options(depth, nodes, tablebase, table, proof)
         _solve_on_cluster(rules, start, scheduler, scheduler_timeout, time, memory, format)
         return
     no_scheduler_timeout()
-    _solve_here(rules, start, depth, nodes, time, memory, format, tablebase, table)
+    book = _proof_book(proof)
+    proven = None if book is None else book.proven(rules, start)
+    if proven is not None:
+        _write_solution(rules, start, proven, format)
+        return
+    _solve_here(rules, start, depth, nodes, time, memory, format, tablebase, table, book)
+
+
+def _proof_book(paths: Optional[list[str]]) -> Any:
+    """The proofs of ``--proof`` (None without one); one line and exit 2 if one cannot be read."""
+    files = proof_files(paths)
+    if not files:
+        return None
+    from ..proof import ProofBook
+
+    return ProofBook.read(list(files))
 
 
 class _SolveProgress(StatusLine):
@@ -113,7 +137,7 @@ class _SolveProgress(StatusLine):
 
 
 def _solve_here(rules: Game, start: Position, depth: Optional[int], nodes: Optional[int], time: float, memory: int,
-                format: str, tablebase: Optional[str], table: Optional[str]) -> None:
+                format: str, tablebase: Optional[str], table: Optional[str], book: Any = None) -> None:
     """``solve`` in this process: the search, its output and its exit status.
     With a table file, SIGTERM and SIGHUP stop the search as Ctrl-C does, so
     that its table is saved."""
@@ -146,6 +170,8 @@ def _solve_here(rules: Game, start: Position, depth: Optional[int], nodes: Optio
             solver.table = {}
             if progress is not None:
                 progress.clear()
+        if book is not None:
+            solution = book.solution(rules, start, solution)
         _write_solution(rules, start, solution, format)
     except (MemoryError, SystemError):
         # (Under an address-space limit, CPython reports some failed
@@ -171,7 +197,7 @@ def _exit(solution: Any, signum: int) -> None:
 
 
 def _cluster_options(depth: Optional[int], nodes: Optional[int], tablebase: Optional[str],
-                     table: Optional[str]) -> None:
+                     table: Optional[str], proof: Optional[list[str]]) -> None:
     """The options that do not go with ``--scheduler``: a usage error."""
     if depth is not None or nodes is not None:
         fail("--depth and --nodes do not go with --scheduler (its tasks have node budgets of their own); "
@@ -180,6 +206,8 @@ def _cluster_options(depth: Optional[int], nodes: Optional[int], tablebase: Opti
         fail("--tablebase does not go with --scheduler (the workers would each need the file)")
     if table is not None:
         fail("--table does not go with --scheduler (each task has a table of its own)")
+    if proof:
+        fail("--proof does not go with --scheduler")
 
 
 class _ClusterProgress(StatusLine):
