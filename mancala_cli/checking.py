@@ -142,6 +142,19 @@ def replay(record: GameRecord, default_game: str | None = None, *, fill_position
 _VARIATIONS = attrgetter("variations")
 #: The native tokenizer's reading of a run of plain moves as hole numbers, or None.
 _PLAIN_RUN = None if _tokenizer is None else _tokenizer.plain_run
+#: The native kernel playing a run of plain moves in place
+#: (:meth:`~mancala_cli.rules.native._Native.play_line`): how many it played,
+#: and whether the marks of the last one differ from what it did.
+_PlayLine = Callable[[MutablePosition, bytes, bytes, set[PositionKey], list[Move]], tuple[int, int]]
+#: The dots after a move number, by the side to move.
+_DOTS: dict[str, str] = {"S": ".", "N": "..."}
+
+
+def _after(side: Side, number: int, plies: int) -> tuple[Side, int]:
+    """The side to move and the move number, ``plies`` plies after ``side`` at ``number``."""
+    if side == "S":
+        return ("N" if plies % 2 else "S"), number + plies // 2
+    return ("S" if plies % 2 else "N"), number + (plies + 1) // 2
 
 
 def _set_coordinates_tag(record: GameRecord, coords: str) -> None:
@@ -239,56 +252,81 @@ class _Walker(Visitor[None]):
 
     def main_line(self, moves: list[MoveNode], side: Side, number: int) -> None:
         """A record without variations: its moves one after the other, as
-        the walk would give them, then :meth:`result`. A plain move (a hole
-        written as :func:`~notation.coords.hole_table` has it, its number
-        right or none, nothing to rewrite) is played here as :meth:`play`
-        and :meth:`_Line.play` would; any other goes through them. With the
-        native tokenizer and rules, each run of plain moves is handed to the
-        kernel whole (:meth:`~mancala_cli.rules.native._Native.play_line`):
-        it stops where a move needs more than that (a mark to check, an end
-        test or a rule to name), and that move is played here."""
+        the walk would give them, then :meth:`result`. With the native
+        tokenizer and rules, runs of plain moves go to the kernel whole
+        (:meth:`play_runs`); else every move is played by :meth:`play_moves`."""
         line = self.lines[0]
         assert line is not None
-        game = self.game
-        move_in_place = game.move
-        now, history, append = line.now, line.history, line.moves.append
-        keep = game.uses_history
-        south, north = self.holes["S"], self.holes["N"]
-        plain = not self.rewriting
-        kept = self.report._positions
+        play_line = self.kernel_player()
+        if play_line is None:
+            self.play_moves(line, moves, 0, len(moves), 1, side, number)
+        else:
+            self.play_runs(line, moves, play_line, side, number)
+        self.result()
+
+    def kernel_player(self) -> _PlayLine | None:
+        """The kernel's :meth:`~mancala_cli.rules.native._Native.play_line`,
+        where the main line's plain moves can be played by it: with the
+        native tokenizer and rules, nothing to rewrite, no positions to keep."""
+        if _PLAIN_RUN is None or self.rewriting or self.report._positions is not None:
+            return None
+        if not getattr(self.game, "plays_lines", False):
+            return None
+        play_line: _PlayLine = getattr(self.game, "play_line")
+        return play_line
+
+    def play_runs(self, line: _Line, moves: list[MoveNode], play_line: _PlayLine, side: Side, number: int) -> None:
+        """:meth:`main_line` with the native tokenizer and rules: each run of
+        plain moves (as :meth:`play_moves` has them) is handed to the kernel
+        whole; it stops where a move needs more than that (a mark to check,
+        an end test or a rule to name), and :meth:`play_moves` plays that
+        move."""
         plain_run = _PLAIN_RUN
-        run: Callable[[MutablePosition, bytes, bytes, set[PositionKey], list[Move]], tuple[int, int]] | None = (
-            getattr(game, "play_line") if plain_run is not None and plain and kept is None
-            and getattr(game, "plays_lines", False) else None)
+        assert plain_run is not None
+        south, north = self.holes["S"], self.holes["N"]
         ply = 1
         i, count = 0, len(moves)
         while i < count:
-            if run is not None and plain_run is not None:
-                origins, marks, plain_moves = plain_run(moves, i, south, north, side == "N", number)
-                if plain_moves:
-                    played, marked = run(now, origins, marks, history, line.moves)
-                    if played:
-                        i += played
-                        ply += played
-                        if side == "S":
-                            number += played // 2
-                            side = "N" if played % 2 else "S"
-                        else:
-                            number += (played + 1) // 2
-                            side = "S" if played % 2 else "N"
-                        if marked:  # the last move's marks differ from what it did
-                            self.check_marks(line, moves[i - 1], ply - 1, "N" if side == "S" else "S", 0,
-                                             line.moves[-1], None)
-                        continue
-            node = moves[i]
+            origins, marks, plain_moves = plain_run(moves, i, south, north, side == "N", number)
+            played = marked = 0
+            if plain_moves:
+                played, marked = play_line(line.now, origins, marks, line.history, line.moves)
+            if played:
+                i += played
+                ply += played
+                side, number = _after(side, number, played)
+                if marked:  # the last move's marks differ from what it did
+                    self.check_marks(line, moves[i - 1], ply - 1, "N" if side == "S" else "S", 0,
+                                     line.moves[-1], None)
+                continue
+            place = self.play_moves(line, moves, i, i + 1, ply, side, number)
+            if place is None:
+                return
             i += 1
-            origin = (south if side == "S" else north).get(node.hole)
+            ply, side, number = place
+
+    def play_moves(self, line: _Line, moves: list[MoveNode], start: int, stop: int, ply: int, side: Side,
+                   number: int) -> tuple[int, Side, int] | None:
+        """Play ``moves[start:stop]`` of the main line, the first of them ply
+        ``ply``, by ``side``, numbered ``number``; return the ply, side and
+        number of the move after them, or None (and the main line ends) if
+        one cannot be played. A plain move (a hole written as
+        :func:`~notation.coords.hole_table` has it, its number right or
+        none, nothing to rewrite) is played here as :meth:`play` and
+        :meth:`_Line.play` would; any other goes through them."""
+        game = self.game
+        move_in_place, keep = game.move, game.uses_history
+        now, history, append = line.now, line.history, line.moves.append
+        holes, plain = self.holes, not self.rewriting
+        kept = self.report._positions
+        for index in range(start, stop):
+            node = moves[index]
+            origin = holes[side].get(node.hole)
             if (origin is None or not plain or node.destination is not None
-                    or (node.number is not None
-                        and (node.number != number or node.dots != ("." if side == "S" else "...")))):
+                    or (node.number is not None and (node.number != number or node.dots != _DOTS[side]))):
                 if self.play(line, node, ply, side, number, 0) is None:
                     self.lines[0] = None
-                    break
+                    return None
             else:
                 try:
                     if keep:
@@ -300,7 +338,7 @@ class _Walker(Visitor[None]):
                 except IllegalMove:
                     self.illegal(line, node, ply, side, 0, origin)
                     self.lines[0] = None
-                    break
+                    return None
                 append(move)
                 if (node.captured is not None and node.captured != move.captured) or (
                         node.reserved and not move.reserved):
@@ -313,7 +351,7 @@ class _Walker(Visitor[None]):
                 side = "S"
             else:
                 side = "N"
-        self.result()
+        return ply, side, number
 
     def begin_variation(self, step: Step) -> SkipType | None:
         before = self.before[step.depth - 1]
