@@ -86,9 +86,11 @@ def relative_numbers(ranks: int, files: int, side: Side) -> tuple[int, ...]:
 
 STYLES = ("algebraic", "numeric", "relative")
 
-_ALGEBRAIC = re.compile(r"[a-z][0-9]+\Z")
-_NUMERIC = re.compile(r"[0-9]+\Z")
-_RELATIVE = re.compile(r"([SN])([0-9]+)\Z")
+# The patterns of the numeric and relative styles, compiled by :mod:`re`
+# (and kept in its cache) when first used: a command that reads or draws
+# algebraic holes only does not compile them at each start.
+_NUMERIC = r"[0-9]+\Z"
+_RELATIVE = r"([SN])([0-9]+)\Z"
 
 
 def format_hole(board: Shape, hole: int, style: str = "algebraic", side: Side = "S") -> str:
@@ -119,12 +121,12 @@ def parse_hole(board: Shape, token: str, style: str = "algebraic", side: Side = 
         return index
     if style == "numeric":
         size = board.ranks * board.files
-        if not _NUMERIC.match(token) or not 1 <= int(token) <= size:
+        if not re.match(_NUMERIC, token) or not 1 <= int(token) <= size:
             raise CoordinateError(f"{token!r} is not a hole number of the {board.ranks} × {board.files} "
                                   f"board (1-{size})")
         return int(token) - 1
     if style == "relative":
-        match = _RELATIVE.match(token)
+        match = re.match(_RELATIVE, token)
         if not match:
             raise CoordinateError(f"{token!r} is not a relative coordinate (S1, N12 …)")
         letter, number = match.group(1), int(match.group(2))
@@ -182,9 +184,10 @@ def format_move(board: Shape, move: _Played, style: str = "algebraic", side: Sid
 
 
 #: A move token in any coordinate style: the hole, Klamroth's
-#: ``-destination``, then the marks ``xN`` and ``^`` if any.
-_MOVE_TOKEN = re.compile(r"(?P<hole>[SN]?[0-9]+|[a-z][0-9]+)(?:-(?P<to>[SN]?[0-9]+|[a-z][0-9]+))?"
-                         r"(?:x(?P<taken>[0-9]{1,9}))?(?P<reserves>\^)?\Z")
+#: ``-destination``, then the marks ``xN`` and ``^`` if any (compiled by
+#: :mod:`re` when first used, as the styles' patterns above).
+_MOVE_TOKEN = (r"(?P<hole>[SN]?[0-9]+|[a-z][0-9]+)(?:-(?P<to>[SN]?[0-9]+|[a-z][0-9]+))?"
+               r"(?:x(?P<taken>[0-9]{1,9}))?(?P<reserves>\^)?\Z")
 
 
 class MoveToken(NamedTuple):
@@ -213,7 +216,7 @@ def parse_move_token(token: str) -> MoveToken | None:
         >>> parse_move_token("N3^").style, parse_move_token("c1 d2")
         ('relative', None)
     """
-    match = _MOVE_TOKEN.match(token)
+    match = re.match(_MOVE_TOKEN, token)
     if match is None:
         return None
     taken = match["taken"]

@@ -101,11 +101,10 @@ PLAIN_MOVE_PATTERN = (
 )
 
 #: The compiled patterns of the expressions (the reader's: ``TOKEN_RE`` is
-#: ``TOKEN.re``).
-TAG_PAIR_RE = re.compile(TAG_PAIR_PATTERN)
+#: ``TOKEN.re``). ``TAG_PAIR_RE`` and ``PLAIN_MOVE_RE``, which the reader
+#: does not use, are compiled when first asked for (as the expressions).
 TAG_LINE_RE = re.compile(TAG_LINE_PATTERN)
 TOKEN_RE = re.compile(TOKEN_PATTERN, re.DOTALL)
-PLAIN_MOVE_RE = re.compile(PLAIN_MOVE_PATTERN)
 
 #: A line of plain movetext read in one scan (``finditer``). Each match is
 #: a plain move (the groups of :data:`PLAIN_MOVE`), a result token that ends
@@ -115,11 +114,14 @@ PLAIN_MOVE_RE = re.compile(PLAIN_MOVE_PATTERN)
 PLAIN_LINE_PATTERN = rf"{PLAIN_MOVE_PATTERN}|\s*+(?P<result>1-0|0-1|1/2-1/2|\*)\Z|\s*+(?P<other>\S)"
 PLAIN_LINE_RE = re.compile(PLAIN_LINE_PATTERN)
 
-#: The pyparsing expressions by name, each made from its pattern when first used.
-_EXPRESSIONS = {"TAG_PAIR": TAG_PAIR_RE, "TAG_LINE": TAG_LINE_RE, "TOKEN": TOKEN_RE, "PLAIN_MOVE": PLAIN_MOVE_RE,
-                "PLAIN_LINE": PLAIN_LINE_RE}
+#: The pyparsing expressions by name, each made from its compiled pattern
+#: when first used; and the compiled patterns not made above.
+_EXPRESSIONS = frozenset(("TAG_PAIR", "TAG_LINE", "TOKEN", "PLAIN_MOVE", "PLAIN_LINE"))
+_LATER_PATTERNS = {"TAG_PAIR_RE": (TAG_PAIR_PATTERN, 0), "PLAIN_MOVE_RE": (PLAIN_MOVE_PATTERN, 0)}
 
 if TYPE_CHECKING:
+    TAG_PAIR_RE: re.Pattern[str]
+    PLAIN_MOVE_RE: re.Pattern[str]
     TAG_PAIR: pp.Regex
     TAG_LINE: pp.Regex
     TOKEN: pp.Regex
@@ -128,11 +130,16 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> Any:
-    compiled = _EXPRESSIONS.get(name)
-    if compiled is None:
+    later = _LATER_PATTERNS.get(name)
+    if later is not None:
+        compiled = re.compile(*later)
+        globals()[name] = compiled
+        return compiled
+    if name not in _EXPRESSIONS:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     import pyparsing as pp
 
+    compiled = globals().get(f"{name}_RE") or __getattr__(f"{name}_RE")
     expression = pp.Regex(compiled.pattern, flags=compiled.flags)
     globals()[name] = expression
     return expression

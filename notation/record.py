@@ -36,17 +36,19 @@ MAX_DIGITS = 9
 #: closing problem says so.
 MAX_PROBLEMS = 100
 
-#: What a tag name is made of (docs/notation.md, "Tags").
-TAG_NAME = re.compile(r"[A-Za-z0-9_]+")
+#: What a tag name is made of (docs/notation.md, "Tags"), as a pattern.
+TAG_NAME = r"[A-Za-z0-9_]+"
 #: Characters no text of a record (tag, comment) may hold: control characters
 #: (C0 but tab, line feed and carriage return; DEL; C1), lone surrogates,
 #: U+FFFE and U+FFFF. Such a text could not be written as UTF-8 or in XML.
-_BAD_CHARACTER = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+#: (This pattern and the one above are compiled by :mod:`re`, and kept in its
+#: cache, when first used: reading PMN uses neither.)
+_BAD_CHARACTER = "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]"
 
 
 def bad_character(text: str) -> str | None:
     """``character U+XXXX is not allowed`` for the first such character of ``text``, else ``None``."""
-    match = _BAD_CHARACTER.search(text)
+    match = re.search(_BAD_CHARACTER, text)
     return None if match is None else f"character U+{ord(match.group()):04X} is not allowed"
 
 
@@ -54,7 +56,7 @@ def tag_problem(name: str, value: str) -> str | None:
     """What is wrong with a tag pair read from JSON or XML, or ``None``."""
     if len(name) > MAX_TAG_NAME:
         return f"tag name {name[:37] + '...'!r} is longer than {MAX_TAG_NAME} characters"
-    if not TAG_NAME.fullmatch(name):
+    if not re.fullmatch(TAG_NAME, name):
         return f"tag name {name!r} is not letters, digits and _"
     if len(value) > MAX_TAG_VALUE:
         return f"tag {name}: value longer than {MAX_TAG_VALUE} characters"

@@ -105,9 +105,59 @@ def test_validating_a_pmn_file_loads_no_xml_no_pyparsing_and_no_pydantic(tmp_pat
     assert code == 0
     assert top(names) & HEAVY == {"typer"}
     assert "mancala_cli.rules.kimasai_mackay" not in names
+    assert "notation.pmn_writer" not in names  # reading loads no writer
     # Dask loads only with --scheduler.
     assert {"distributed", "dask", "tornado"} & top(names) == set()
     assert "mancala_cli.cli.cluster" not in names
+
+
+def test_names_made_when_first_asked_for_are_those_made_at_import_before():
+    """The PMN writer's names in ``notation.pmn``, the patterns that
+    ``notation.grammar`` compiles when first asked for, and the patterns
+    that coords and record now leave to :mod:`re` (in a fresh process, so
+    that nothing was asked for before)."""
+    script = """if True:
+        import re, sys
+        import notation.grammar as grammar, notation.pmn as pmn
+        assert "notation.pmn_writer" not in sys.modules
+        assert "TAG_PAIR_RE" not in vars(grammar) and "PLAIN_MOVE_RE" not in vars(grammar)
+        from notation import pmn_writer
+        from notation.pmn import WIDTH, unheld, write_game, write_games
+        assert (WIDTH, unheld, write_game, write_games) == (pmn_writer.WIDTH, pmn_writer.unheld,
+                                                            pmn_writer.write_game, pmn_writer.write_games)
+        assert grammar.TAG_PAIR_RE == re.compile(grammar.TAG_PAIR_PATTERN)
+        assert grammar.PLAIN_MOVE_RE == re.compile(grammar.PLAIN_MOVE_PATTERN)
+        assert grammar.TAG_PAIR_RE is grammar.TAG_PAIR_RE
+        for name in ("nothing", "TAG_PAIR_PATTERNS"):
+            for module in (grammar, pmn):
+                try:
+                    getattr(module, name)
+                except AttributeError:
+                    pass
+                else:
+                    raise AssertionError(name)
+        # The expressions are made from the same compiled patterns as before.
+        assert (grammar.TAG_PAIR.re, grammar.TOKEN.re) == (grammar.TAG_PAIR_RE, grammar.TOKEN_RE)
+        from notation.coords import parse_hole, parse_move_token
+        from notation.record import bad_character, tag_problem
+        from mancala_cli import get_game
+        board = get_game("kingulu").board
+        assert parse_hole(board, "12", "numeric") == 11 and parse_hole(board, "S3", "relative", "S") == 2
+        for token, style, message in (("x", "numeric", "'x' is not a hole number of the 2 × 6 board (1-12)"),
+                                      ("3", "relative", "'3' is not a relative coordinate (S1, N12 …)")):
+            try:
+                parse_hole(board, token, style, "S")
+            except ValueError as error:
+                assert str(error) == message, error
+            else:
+                raise AssertionError(token)
+        assert parse_move_token("N3-N4x2^") == ("N3", "N4", 2, True)
+        assert bad_character("a\x7fb") == "character U+007F is not allowed" and bad_character("ab") is None
+        assert tag_problem("a-b", "") == "tag name 'a-b' is not letters, digits and _"
+        print("ok")
+        """
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert (done.stdout, done.stderr) == ("ok\n", "")
 
 
 def test_the_game_page_loads_only_where_it_is_written(tmp_path):
