@@ -14,29 +14,69 @@ quickly. :data:`CORE` says which core the rules run on (``"native"`` or
 from __future__ import annotations
 
 import importlib
+
 TYPE_CHECKING = False  # (typing itself is not loaded for this: start-up counts)
 
 if TYPE_CHECKING:
     from typing import Any
 
-    from .rules import (GAME_IDS as GAME_IDS, LAP_LIMIT as LAP_LIMIT, NORTH as NORTH, SOUTH as SOUTH, Board as Board,
-                        Game as Game, IllegalMove as IllegalMove, InvalidPosition as InvalidPosition,
-                        MancalaError as MancalaError, Move as Move, MutablePosition as MutablePosition,
-                        Outcome as Outcome, Position as Position, UnknownGame as UnknownGame, all_games as all_games,
-                        get_game as get_game, other as other)
-    from .rules.perft import divide as divide, perft as perft
-    from .rules.selection import CORE as CORE
-    from .api import (GamePosition as GamePosition, Line as Line, Report as Report, annotate as annotate,
-                      check as check, copy_record as copy_record, page as page, read as read, solve as solve,
-                      write as write)
-    from .drawing import (PngImage as PngImage, SvgDiagram as SvgDiagram, TextBoard as TextBoard, png as png,
-                          record_svg as record_svg, sheet as sheet, svg as svg, text as text)
-    from .rules.solver import Solution as Solution
-    from .errors import (BadArchive as BadArchive, BadCoordinate as BadCoordinate, BadImage as BadImage,
-                         BadMove as BadMove, BadPosition as BadPosition, BadQuery as BadQuery, BadSheet as BadSheet,
-                         PngUnavailable as PngUnavailable, UnreadableInput as UnreadableInput)
+    from .api import (
+        GamePosition as GamePosition,
+        Line as Line,
+        Report as Report,
+        annotate as annotate,
+        check as check,
+        copy_record as copy_record,
+        page as page,
+        read as read,
+        solve as solve,
+        write as write,
+    )
+    from .drawing import (
+        PngImage as PngImage,
+        SvgDiagram as SvgDiagram,
+        TextBoard as TextBoard,
+        png as png,
+        record_svg as record_svg,
+        sheet as sheet,
+        svg as svg,
+        text as text,
+    )
+    from .errors import (
+        BadArchive as BadArchive,
+        BadCoordinate as BadCoordinate,
+        BadImage as BadImage,
+        BadMove as BadMove,
+        BadPosition as BadPosition,
+        BadQuery as BadQuery,
+        BadSheet as BadSheet,
+        PngUnavailable as PngUnavailable,
+        UnreadableInput as UnreadableInput,
+    )
     from .positions import format_position as format_position, parse_position as parse_position
     from .records import random_game as random_game
+    from .rules import (
+        GAME_IDS as GAME_IDS,
+        LAP_LIMIT as LAP_LIMIT,
+        NORTH as NORTH,
+        SOUTH as SOUTH,
+        Board as Board,
+        Game as Game,
+        IllegalMove as IllegalMove,
+        InvalidPosition as InvalidPosition,
+        MancalaError as MancalaError,
+        Move as Move,
+        MutablePosition as MutablePosition,
+        Outcome as Outcome,
+        Position as Position,
+        UnknownGame as UnknownGame,
+        all_games as all_games,
+        get_game as get_game,
+        other as other,
+    )
+    from .rules.perft import divide as divide, perft as perft
+    from .rules.selection import CORE as CORE
+    from .rules.solver import Solution as Solution
 
 __version__ = "0.1.0"
 

@@ -27,8 +27,18 @@ from notation.coords import hole_names
 from notation.record import RESULTS, GameRecord, Problem
 
 from .checking import Replay, replay
-from .criteria import (REGEX_SECONDS, BadCriterion, Criteria, RegexTimeout, known_game, parse_opening, parse_reaches,
-                       parse_tag, recorded_result, regex_test)
+from .criteria import (
+    REGEX_SECONDS,
+    BadCriterion,
+    Criteria,
+    RegexTimeout,
+    known_game,
+    parse_opening,
+    parse_reaches,
+    parse_tag,
+    recorded_result,
+    regex_test,
+)
 from .files.writing import GameFormat, WrittenGame
 from .positions import format_position
 from .rules.registry import GAME_IDS

@@ -22,12 +22,11 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 
 from notation.coords import STYLES, CoordinateError, format_hole, format_move, hole_table, move_label, parse_hole
-from .positions import format_position, parse_position
-from notation.record import SKIP, GameRecord, MoveNode, Problem, Step, Visitor, SkipType, visit
+from notation.record import SKIP, GameRecord, MoveNode, Problem, SkipType, Step, Visitor, visit
 from notation.tokenizer import kernel as _tokenizer
 
-from .rules.core import (Game, IllegalMove, InvalidPosition, Move, MutablePosition, Outcome, Position, PositionKey,
-                         Side)
+from .positions import format_position, parse_position
+from .rules.core import Game, IllegalMove, InvalidPosition, Move, MutablePosition, Outcome, Position, PositionKey, Side
 from .rules.registry import UnknownGame, get_game
 
 

@@ -28,8 +28,8 @@ from __future__ import annotations
 
 from notation.errors import CoordinateError, NotationError, QueryError, XMLArchiveError
 
-from .files.sources import InputError
 from .diagrams.png import BadImage, PngUnavailable
+from .files.sources import InputError
 from .positions import BadPosition
 from .rules.core import IllegalMove, InvalidPosition, MancalaError
 from .rules.registry import UnknownGame

@@ -14,8 +14,7 @@
 from __future__ import annotations
 
 from notation.errors import PositionError
-from notation.position import format_position
-from notation.position import parse_position as parse_fields
+from notation.position import format_position, parse_position as parse_fields
 
 from .rules.core import Game, InvalidPosition, Position
 

@@ -16,6 +16,7 @@ from :mod:`mancala_cli`. See ``docs/notation.md``.
 from __future__ import annotations
 
 import importlib
+
 TYPE_CHECKING = False  # (typing itself is not loaded for this: start-up counts)
 
 if TYPE_CHECKING:
@@ -25,8 +26,21 @@ if TYPE_CHECKING:
     from .errors import CoordinateError, NotationError, PositionError
     from .pmn import read_game, read_games, write_game, write_games
     from .position import BoardFacts, PositionFields, format_position, parse_position
-    from .record import (BEGIN, END, MOVE, SKIP, GameRecord, MoveNode, Problem, SkipType, Step, Visitor, copy_record,
-                         visit, walk)
+    from .record import (
+        BEGIN,
+        END,
+        MOVE,
+        SKIP,
+        GameRecord,
+        MoveNode,
+        Problem,
+        SkipType,
+        Step,
+        Visitor,
+        copy_record,
+        visit,
+        walk,
+    )
 
 #: The module of each name: each loads when first used, so that importing one
 #: module of the package (``notation.coords``, say) loads that one alone.

@@ -24,8 +24,21 @@ from typing import Any
 from .coords import Side
 from .errors import NotationError
 from .grammar import HOLE
-from .record import (GLYPHS, Problem, Step, Visitor, visit, walk, MAX_DIGITS, MAX_VARIATION_DEPTH, RESULTS, GameRecord, MoveNode, bad_character,
-                     tag_problem)
+from .record import (
+    GLYPHS,
+    MAX_DIGITS,
+    MAX_VARIATION_DEPTH,
+    RESULTS,
+    GameRecord,
+    MoveNode,
+    Problem,
+    Step,
+    Visitor,
+    bad_character,
+    tag_problem,
+    visit,
+    walk,
+)
 
 #: The deepest nesting of arrays and objects a line may have: what variations
 #: nested :data:`~notation.record.MAX_VARIATION_DEPTH` deep take (the game

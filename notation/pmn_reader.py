@@ -16,7 +16,7 @@ from typing import TextIO
 
 from .pmn_movetext import MovetextReader
 from .pmn_tags import BETWEEN, DONE, MOVES, TAGS
-from .record import GameRecord, MoveNode, Problem
+from .record import GameRecord, Problem
 
 __all__ = ["MAX_GAME_TEXT", "MAX_GAME_LINES", "Reader", "read_games", "read_game", "after_tag_line"]
 

@@ -30,8 +30,7 @@ A mistake is a :class:`QueryError` that names the column:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from dataclasses import field as _field
+from dataclasses import dataclass, field as _field
 from functools import lru_cache
 from typing import Any, Union
 
@@ -153,7 +152,7 @@ def _grammar() -> Any:
 
     query = pp.Forward()
     tests = pp.Regex(rf"(?:{'|'.join(TESTS)})(?![A-Za-z0-9_.\-])")
-    test = (tests - string.copy().set_name(f'a "quoted" argument')).set_parse_action(test_action)
+    test = (tests - string.copy().set_name('a "quoted" argument')).set_parse_action(test_action)
     end_of_term = pp.FollowedBy(AND | OR | ")" | pp.StringEnd())
     comparison = (name - (op - value | end_of_term).set_name("an operator (=, !=, <, <=, >, >=, ~)")) \
         .set_parse_action(comparison_action)

@@ -58,12 +58,9 @@ from __future__ import annotations
 from .errors import XMLArchiveError
 from .record import MAX_VARIATION_DEPTH
 from .sniffing import is_xml
-from .xml_reader import MAX_LINE as MAX_LINE
-from .xml_reader import read_archive
-from .xml_schema import VERSION as VERSION
-from .xml_schema import game_schema, schema
-from .xml_writer import FaultT as FaultT
-from .xml_writer import ARCHIVE_HEAD, ARCHIVE_TAIL, ArchiveWriter, game_xml, write_archive
+from .xml_reader import MAX_LINE as MAX_LINE, read_archive
+from .xml_schema import VERSION as VERSION, game_schema, schema
+from .xml_writer import ARCHIVE_HEAD, ARCHIVE_TAIL, ArchiveWriter, FaultT as FaultT, game_xml, write_archive
 
 __all__ = ["ARCHIVE_HEAD", "ARCHIVE_TAIL", "MAX_VARIATION_DEPTH", "ArchiveWriter", "XMLArchiveError", "game_schema",
            "game_xml", "is_xml", "read_archive", "schema", "write_archive"]

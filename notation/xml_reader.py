@@ -17,7 +17,16 @@ from lxml import etree
 
 from .errors import XMLArchiveError
 from .grammar import HOLE
-from .record import MAX_DIGITS, MAX_PROBLEMS, MAX_VARIATION_DEPTH, GameRecord, MoveNode, Problem, bad_character, tag_problem
+from .record import (
+    MAX_DIGITS,
+    MAX_PROBLEMS,
+    MAX_VARIATION_DEPTH,
+    GameRecord,
+    MoveNode,
+    Problem,
+    bad_character,
+    tag_problem,
+)
 from .xml_schema import SAFE_PARSING, game_schema, schema, validation_error
 
 __all__ = ["MAX_LINE", "CHUNK", "read_archive"]

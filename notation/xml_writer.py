@@ -16,8 +16,20 @@ from lxml import etree
 
 from .errors import XMLArchiveError
 from .grammar import HOLE
-from .record import (GLYPHS, MAX_VARIATION_DEPTH, RESULTS, SKIP, GameRecord, MoveNode, SkipType, Step, Visitor,
-                     bad_character, tag_problem, visit)
+from .record import (
+    GLYPHS,
+    MAX_VARIATION_DEPTH,
+    RESULTS,
+    SKIP,
+    GameRecord,
+    MoveNode,
+    SkipType,
+    Step,
+    Visitor,
+    bad_character,
+    tag_problem,
+    visit,
+)
 from .xml_schema import VERSION
 
 __all__ = ["ARCHIVE_HEAD", "ARCHIVE_TAIL", "ArchiveWriter", "FaultT", "game_xml", "write_archive"]

@@ -2,8 +2,7 @@
 import random
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from mancala_cli import GAME_IDS, IllegalMove, Line, MutablePosition, format_position, get_game, parse_position
 

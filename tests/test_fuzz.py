@@ -5,8 +5,7 @@ import io
 import json
 import string
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from mancala_cli import InvalidPosition, get_game, parse_position
 from mancala_cli.checking import replay

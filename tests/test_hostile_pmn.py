@@ -86,8 +86,11 @@ def test_the_tag_value_limit_counts_characters_as_meant():
 import json  # noqa: E402
 
 import pytest  # noqa: E402
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from hypothesis import (  # noqa: E402
+    given,
+    settings,
+    strategies as st,  # noqa: E402
+)
 
 import notation.pmn_reader as pmn_reader  # noqa: E402  (where the reader reads its bound)
 from mancala_cli.files import batches as pipeline  # noqa: E402

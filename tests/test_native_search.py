@@ -10,8 +10,7 @@ import random
 
 import pytest
 
-from mancala_cli.rules import kimasai_klamroth, kimasai_mackay, kingulu
-from mancala_cli.rules import solver as solver_module
+from mancala_cli.rules import kimasai_klamroth, kimasai_mackay, kingulu, solver as solver_module
 from mancala_cli.rules.randomgames import random_line
 from mancala_cli.rules.solver import Solver
 

@@ -6,8 +6,7 @@ import io
 import time
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from notation.grammar import escape, movetext_tokens, unescape
 from notation.pmn import MAX_PROBLEMS, read_game, read_games

@@ -8,8 +8,7 @@ import re
 import textwrap
 
 import pytest
-from hypothesis import assume, given, settings
-from hypothesis import strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
 from notation.pmn import WIDTH, read_game, read_games, write_game, write_games
 from notation.record import GLYPHS, SEVEN_TAGS, GameRecord, MoveNode

@@ -2,8 +2,7 @@
 import random
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from mancala_cli import InvalidPosition, Line, format_position, get_game, parse_position
 from notation import STYLES, CoordinateError, format_hole, parse_hole

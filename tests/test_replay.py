@@ -3,8 +3,7 @@ import json
 import random
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from mancala_cli import Line, format_position, get_game
 from mancala_cli.checking import replay

@@ -18,8 +18,7 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import notation.pmn_movetext as pmn
 from mancala_cli import checking, get_game

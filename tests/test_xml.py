@@ -7,8 +7,7 @@ import time
 from importlib import resources
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 from lxml import etree
 
 from notation.record import GLYPHS, RESULTS, GameRecord, MoveNode

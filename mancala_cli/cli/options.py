@@ -11,8 +11,7 @@ import typer
 
 from ..rules.core import Game, Position
 from ..rules.registry import GAME_IDS, UnknownGame, get_game
-from .running import choice, choices_metavar, completion, decimal, integer, seconds, usage_error
-from .running import jobs as jobs_parser
+from .running import choice, choices_metavar, completion, decimal, integer, jobs as jobs_parser, seconds, usage_error
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

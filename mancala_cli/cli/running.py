@@ -17,9 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Optional
 
 import typer
-from typer import _click
-from typer import _coercion as _typer_coercion
-from typer import core as _typer_core
+from typer import _click, _coercion as _typer_coercion, core as _typer_core
 from typer.core import TyperArgument, TyperGroup
 
 from .streams import (

@@ -9,9 +9,7 @@ import time as _time
 import typer
 
 from ..tablebase import GAME, MAX_STONES, Tablebase, build_bytes, entries, work_bytes
-from .options import GAME_COMPLETION, fail
-from .options import int_option as _int_option
-from .options import size_parser as _size
+from .options import GAME_COMPLETION, fail, int_option as _int_option, size_parser as _size
 
 #: The memory a build may take when none is given (bytes).
 DEFAULT_BUILD_MEMORY = 2 << 30

@@ -3,7 +3,6 @@ DejaVu Sans Bold's advance widths (the font shipped for PNG images), for
 the headers of game sheets and the captions under diagrams."""
 from __future__ import annotations
 
-
 #: DejaVu Sans Bold's advance widths (thousandths of an em) of the
 #: characters 32–126, read from the font shipped for PNG images; a header is
 #: measured with them (other characters count as a full em).

@@ -25,7 +25,6 @@ from notation.record import GameRecord, Problem
 
 from .sources import MAX_ENCODING_PROBLEMS, Source, cap_encoding_problems, sniff
 
-
 #: Lines of PMN per batch (about 100 games of typical length).
 BATCH_LINES = 600
 #: Characters per batch: a batch is also full when its lines hold this many.

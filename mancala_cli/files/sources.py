@@ -13,7 +13,6 @@ from typing import IO, Any, BinaryIO, NamedTuple
 
 from notation.record import MAX_PROBLEMS, Problem
 
-
 #: Longest line read, in bytes with its line end; a longer line is an error
 #: and ends the input (it is read in bounded pieces, never held whole).
 MAX_LINE = 4 << 20

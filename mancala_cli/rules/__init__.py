@@ -12,6 +12,7 @@ here loads when first used.
 from __future__ import annotations
 
 import importlib
+
 TYPE_CHECKING = False  # (typing itself is not loaded for this: start-up counts)
 
 from .selection import CORE  # noqa: E402  (after TYPE_CHECKING, which must not load typing)
@@ -19,13 +20,28 @@ from .selection import CORE  # noqa: E402  (after TYPE_CHECKING, which must not 
 if TYPE_CHECKING:
     from typing import Any
 
-    from .core import (DRAW as DRAW, LAP_LIMIT as LAP_LIMIT, NORTH as NORTH, SIDES as SIDES, SOUTH as SOUTH,
-                       Board as Board, Game as Game, IllegalMove as IllegalMove, InvalidPosition as InvalidPosition,
-                       Line as Line, MancalaError as MancalaError, Move as Move, MutablePosition as MutablePosition,
-                       Outcome as Outcome, Position as Position, Side as Side, other as other, side_name as side_name)
+    from .core import (
+        DRAW as DRAW,
+        LAP_LIMIT as LAP_LIMIT,
+        NORTH as NORTH,
+        SIDES as SIDES,
+        SOUTH as SOUTH,
+        Board as Board,
+        Game as Game,
+        IllegalMove as IllegalMove,
+        InvalidPosition as InvalidPosition,
+        Line as Line,
+        MancalaError as MancalaError,
+        Move as Move,
+        MutablePosition as MutablePosition,
+        Outcome as Outcome,
+        Position as Position,
+        Side as Side,
+        other as other,
+        side_name as side_name,
+    )
     from .perft import divide as divide, perft as perft
-    from .registry import (GAME_IDS as GAME_IDS, UnknownGame as UnknownGame, all_games as all_games,
-                           get_game as get_game)
+    from .registry import GAME_IDS as GAME_IDS, UnknownGame as UnknownGame, all_games as all_games, get_game as get_game
 
 _LATER = {
     **{name: "core" for name in ("DRAW", "LAP_LIMIT", "NORTH", "SIDES", "SOUTH", "Board", "Game", "IllegalMove",

@@ -14,8 +14,20 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from .core import (NORTH, SOUTH, Board, Game, IllegalMove, Move, MutablePosition, PositionKey, Outcome, Position,
-                   other, win)
+from .core import (
+    NORTH,
+    SOUTH,
+    Board,
+    Game,
+    IllegalMove,
+    Move,
+    MutablePosition,
+    Outcome,
+    Position,
+    PositionKey,
+    other,
+    win,
+)
 
 
 class KimasaiKlamroth(Game):

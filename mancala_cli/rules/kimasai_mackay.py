@@ -13,8 +13,22 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from .core import (LAP_LIMIT, NORTH, SOUTH, WATCH_FROM, Board, Game, Move, MutablePosition, Outcome,
-                   Position, PositionKey, other, sow, win)
+from .core import (
+    LAP_LIMIT,
+    NORTH,
+    SOUTH,
+    WATCH_FROM,
+    Board,
+    Game,
+    Move,
+    MutablePosition,
+    Outcome,
+    Position,
+    PositionKey,
+    other,
+    sow,
+    win,
+)
 
 RESERVE = 24
 

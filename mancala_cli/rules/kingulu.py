@@ -10,8 +10,23 @@ relay laps, the empty-hole capture and reserved holes (*kuweka mtoto*)::
 """
 from __future__ import annotations
 
-from .core import (DRAW, LAP_LIMIT, SIDES, SOUTH, WATCH_FROM, Board, Game, IllegalMove, Move, MutablePosition,
-                   Outcome, Position, other, sow, win)
+from .core import (
+    DRAW,
+    LAP_LIMIT,
+    SIDES,
+    SOUTH,
+    WATCH_FROM,
+    Board,
+    Game,
+    IllegalMove,
+    Move,
+    MutablePosition,
+    Outcome,
+    Position,
+    other,
+    sow,
+    win,
+)
 
 
 class Kingulu(Game):

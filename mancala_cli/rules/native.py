@@ -24,7 +24,7 @@ from collections.abc import Callable, Collection, Iterator
 from types import ModuleType
 
 from . import _native, core
-from .core import (NORTH, SOUTH, IllegalMove, Move, MutablePosition, Outcome, Position, PositionKey)
+from .core import NORTH, SOUTH, IllegalMove, Move, MutablePosition, Outcome, Position, PositionKey
 
 TYPE_CHECKING = False  # (typing itself is not loaded for this: start-up counts)
 if TYPE_CHECKING:

@@ -53,10 +53,19 @@ from collections.abc import Collection
 from typing import Any, Final
 
 from .core import DRAW, SOUTH, Game, Move, Position, PositionKey
-from .solution import (DRAW_VALUE, LOSS, MAX_PLIES, RESULT_NAMES, STOP_REASONS, WIN, Progress, Solution, TableKey,
-                       result_name)
-from .tablefile import (CHUNK_ENTRIES, SAVE_EVERY, TABLE_HEADER, TABLE_MAGIC, TABLE_VERSION, TableFile,
-                        TableFileError)
+from .solution import (
+    DRAW_VALUE,
+    LOSS,
+    MAX_PLIES,
+    RESULT_NAMES,
+    STOP_REASONS,
+    WIN,
+    Progress,
+    Solution,
+    TableKey,
+    result_name,
+)
+from .tablefile import CHUNK_ENTRIES, SAVE_EVERY, TABLE_HEADER, TABLE_MAGIC, TABLE_VERSION, TableFile, TableFileError
 
 __all__ = ["Solver", "Solution", "Progress", "TableKey", "TableFileError", "result_name", "RESULT_NAMES",
            "STOP_REASONS", "WIN", "DRAW_VALUE", "LOSS", "MAX_PLIES", "DEFAULT_MEMORY", "DEFAULT_SECONDS",
