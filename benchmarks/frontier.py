@@ -26,6 +26,8 @@ import pathlib
 import time
 from math import comb
 
+from mancala_cli.cli.options import size_parser
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "kimasai-klamroth-annotated.pmn"
 #: Each side's stones stay on its own 24 holes (KK-1), at most one a hole.
@@ -65,7 +67,8 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, default=50_000_000, help="node limit of each solve")
     parser.add_argument("--from", dest="start", type=int, default=60, help="the first BACK")
     parser.add_argument("--step", type=int, default=4, help="BACK's step")
-    parser.add_argument("--memory", default="2G", help="the search table's memory (as solve --memory)")
+    parser.add_argument("--memory", default="2G", type=size_parser("--memory"),
+                        help="the search table's memory (as solve --memory)")
     parser.add_argument("--build-rate", type=float, default=None,
                         help="positions per CPU second of `mancala tablebase build` (for the retrograde estimate)")
     parser.add_argument("--json", default=None, help="also write the figures to this file")
@@ -77,7 +80,7 @@ def main() -> None:
     from mancala_cli.tablebase import Tablebase
     from notation.pmn import read_game
 
-    memory = _size(args.memory)
+    memory = args.memory
     table = None if args.tablebase is None else Tablebase.read(args.tablebase)
     example = pathlib.Path(args.game_file)
     record = read_game(example.read_text(encoding="utf-8"))
@@ -138,14 +141,6 @@ def main() -> None:
 def _write(path: str | None, figures: dict[str, object]) -> None:
     if path:
         pathlib.Path(path).write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
-
-
-def _size(text: str) -> int:
-    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
-    text = text.strip().upper()
-    if text and text[-1] in units:
-        return int(float(text[:-1]) * units[text[-1]])
-    return int(text)
 
 
 if __name__ == "__main__":

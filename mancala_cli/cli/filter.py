@@ -17,7 +17,7 @@ from .options import (
     SCHEDULER_OPTION,
     SCHEDULER_TIMEOUT_OPTION,
     TO_OPTION,
-    WHERE_HELP,
+    WHERE_OPTION,
     Progress,
     checked_encoding,
     choice_option,
@@ -55,7 +55,7 @@ def filter_games(
                                                "coordinate style, marks optional)."),
     valid: bool = typer.Option(False, "--valid", help="Games validate finds no error in."),
     invalid: bool = typer.Option(False, "--invalid", help="Games validate finds an error in."),
-    where: Optional[str] = typer.Option(None, "--where", metavar="EXPR", help=WHERE_HELP),
+    where: Optional[str] = WHERE_OPTION,
     dedupe: bool = typer.Option(False, "--dedupe", help="Drop a game whose game id, start position and "
                                                         "main-line moves equal an earlier written game's."),
     duplicates: Optional[str] = typer.Option(None, "--duplicates", metavar="FILE",

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from notation.record import GameRecord
 
     from ..archives import Criteria
+    from ..proof import ProofBook
     from .cluster import Cluster
     from .pipeline import GameResult, Options
 
@@ -280,6 +281,7 @@ class Progress:
 #: The help of --where (filter, split, stats, validate).
 WHERE_HELP = ("Only the games that match this expression: fields, comparisons, and/or/not, parentheses "
               "(docs/commands.md, \"Choosing games: --where\").")
+WHERE_OPTION = typer.Option(None, "--where", metavar="EXPR", help=WHERE_HELP)
 
 
 def read_input(path: str, encoding: str) -> Iterator[GameRecord]:
@@ -398,16 +400,22 @@ def tablebase_file(path: Optional[str]) -> Any:
         fail(f"{path}: cannot read: {error.strerror or error}")
 
 
-def proof_files(paths: Optional[list[str]]) -> tuple[str, ...]:
-    """The files of ``--proof``, read once here so that a bad one is one line and exit 2."""
+def proof_book(paths: Optional[list[str]]) -> ProofBook | None:
+    """The proofs of ``--proof`` (None without one); one line and exit 2 if one cannot be read."""
     if not paths:
-        return ()
+        return None
     from ..proof import ProofBook
 
     try:
-        ProofBook.read(list(paths))
+        return ProofBook.read(list(paths))
     except ValueError as error:
         fail(str(error))
     except OSError as error:
         fail(f"{error.filename}: cannot read: {error.strerror or error}")
-    return tuple(paths)
+
+
+def proof_files(paths: Optional[list[str]]) -> tuple[str, ...]:
+    """The files of ``--proof``, read once here so that a bad one is one line and exit 2
+    (the worker processes read them again from their paths)."""
+    proof_book(paths)
+    return tuple(paths or ())

@@ -24,7 +24,7 @@ from .options import (
     int_option,
     no_scheduler_timeout,
     position_of,
-    proof_files,
+    proof_book,
     seconds_parser,
     size_parser,
     tablebase_file,
@@ -108,22 +108,12 @@ def solve(
         _solve_on_cluster(rules, start, scheduler, scheduler_timeout, time, memory, format)
         return
     no_scheduler_timeout()
-    book = _proof_book(proof)
+    book = proof_book(proof)
     proven = None if book is None else book.proven(rules, start)
     if proven is not None:
         _write_solution(rules, start, proven, format)
         return
     _solve_here(rules, start, depth, nodes, time, memory, format, tablebase, table, book)
-
-
-def _proof_book(paths: Optional[list[str]]) -> Any:
-    """The proofs of ``--proof`` (None without one); one line and exit 2 if one cannot be read."""
-    files = proof_files(paths)
-    if not files:
-        return None
-    from ..proof import ProofBook
-
-    return ProofBook.read(list(files))
 
 
 class _SolveProgress(StatusLine):

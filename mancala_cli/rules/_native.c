@@ -635,6 +635,18 @@ static int store_changes(int size, const State *s, const State *before, PyObject
     return 0;
 }
 
+/* The side to move and, where it changed, the move number of ``now``. */
+static int store_turn(PyObject *now, const State *s, const State *before)
+{
+    if (PyObject_SetAttr(now, str_side, s->side ? SideN : SideS) < 0) return -1;
+    if (s->move_number == before->move_number) return 0;
+    PyObject *x = PyLong_FromLongLong(s->move_number);
+    if (x == NULL) return -1;
+    int bad = PyObject_SetAttr(now, str_move_number, x);
+    Py_DECREF(x);
+    return bad;
+}
+
 /* native.move(game, now, origin[, lap_limit]): plays ``origin`` on the MutablePosition
  * ``now`` in place and returns the Move; an illegal move returns a plain
  * tuple (error, hole, laps, repeated) and leaves ``now`` as it was; a
@@ -672,14 +684,7 @@ static PyObject *k_move(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     out = make_move((int)origin, &r);
     if (out == NULL) goto fail;
     if (store_changes(GEO[game].size, &s, &before, holes, banks) < 0) goto fail;
-    if (PyObject_SetAttr(now, str_side, s.side ? SideN : SideS) < 0) goto fail;
-    if (s.move_number != before.move_number) {
-        PyObject *x = PyLong_FromLongLong(s.move_number);
-        if (x == NULL) goto fail;
-        int bad = PyObject_SetAttr(now, str_move_number, x);
-        Py_DECREF(x);
-        if (bad < 0) goto fail;
-    }
+    if (store_turn(now, &s, &before) < 0) goto fail;
     if (s.reserved != before.reserved) {
         PyObject *x = reserved_set(game, s.reserved, before.reserved, reserved);
         if (x == NULL) goto fail;
@@ -914,14 +919,7 @@ static PyObject *k_play_line(PyObject *self, PyObject *const *args, Py_ssize_t n
     }
     if (store_changes(g->size, &s, &before, holes, banks) < 0) goto fail;
     if (played) {
-        if (PyObject_SetAttr(now, str_side, s.side ? SideN : SideS) < 0) goto fail;
-        if (s.move_number != before.move_number) {
-            PyObject *x = PyLong_FromLongLong(s.move_number);
-            if (x == NULL) goto fail;
-            int bad = PyObject_SetAttr(now, str_move_number, x);
-            Py_DECREF(x);
-            if (bad < 0) goto fail;
-        }
+        if (store_turn(now, &s, &before) < 0) goto fail;
         if (s.reserved != before.reserved && PyObject_SetAttr(now, str_reserved, reserved) < 0) goto fail;
     }
     out_value = Py_BuildValue("(ni)", played, flag);
