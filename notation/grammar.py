@@ -101,10 +101,13 @@ PLAIN_MOVE_PATTERN = (
 )
 
 #: The compiled patterns of the expressions (the reader's: ``TOKEN_RE`` is
-#: ``TOKEN.re``). ``TAG_PAIR_RE`` and ``PLAIN_MOVE_RE``, which the reader
-#: does not use, are compiled when first asked for (as the expressions).
+#: ``TOKEN.re``). ``TAG_LINE_RE``, which reads every tag line, is compiled
+#: here; the others when first asked for (as the expressions):
+#: ``TAG_PAIR_RE`` and ``PLAIN_MOVE_RE``, which the reader does not use,
+#: ``TOKEN_RE``, which it uses only for what is not a plain move (the native
+#: tokenizer reads a record of plain moves without it), and
+#: ``PLAIN_LINE_RE``, which only the pure tokenizer uses.
 TAG_LINE_RE = re.compile(TAG_LINE_PATTERN)
-TOKEN_RE = re.compile(TOKEN_PATTERN, re.DOTALL)
 
 #: A line of plain movetext read in one scan (``finditer``). Each match is
 #: a plain move (the groups of :data:`PLAIN_MOVE`), a result token that ends
@@ -112,16 +115,18 @@ TOKEN_RE = re.compile(TOKEN_PATTERN, re.DOTALL)
 #: (``other``), where the reader goes on token by token: one call of the
 #: regular-expression engine per line of plain moves, result included.
 PLAIN_LINE_PATTERN = rf"{PLAIN_MOVE_PATTERN}|\s*+(?P<result>1-0|0-1|1/2-1/2|\*)\Z|\s*+(?P<other>\S)"
-PLAIN_LINE_RE = re.compile(PLAIN_LINE_PATTERN)
 
 #: The pyparsing expressions by name, each made from its compiled pattern
 #: when first used; and the compiled patterns not made above.
 _EXPRESSIONS = frozenset(("TAG_PAIR", "TAG_LINE", "TOKEN", "PLAIN_MOVE", "PLAIN_LINE"))
-_LATER_PATTERNS = {"TAG_PAIR_RE": (TAG_PAIR_PATTERN, 0), "PLAIN_MOVE_RE": (PLAIN_MOVE_PATTERN, 0)}
+_LATER_PATTERNS = {"TAG_PAIR_RE": (TAG_PAIR_PATTERN, 0), "PLAIN_MOVE_RE": (PLAIN_MOVE_PATTERN, 0),
+                    "TOKEN_RE": (TOKEN_PATTERN, re.DOTALL), "PLAIN_LINE_RE": (PLAIN_LINE_PATTERN, 0)}
 
 if TYPE_CHECKING:
     TAG_PAIR_RE: re.Pattern[str]
     PLAIN_MOVE_RE: re.Pattern[str]
+    TOKEN_RE: re.Pattern[str]
+    PLAIN_LINE_RE: re.Pattern[str]
     TAG_PAIR: pp.Regex
     TAG_LINE: pp.Regex
     TOKEN: pp.Regex
@@ -146,12 +151,14 @@ def __getattr__(name: str) -> Any:
 
 RESULTS = frozenset(("1-0", "0-1", "1/2-1/2", "*"))
 
-_UNESCAPE = re.compile(r'\\(["\\])')
+#: An escape in a tag value (compiled by :mod:`re`, and kept in its cache,
+#: when first used: most values have none).
+_ESCAPE = r'\\(["\\])'
 
 
 def unescape(value: str) -> str:
     """A tag value as meant: ``\\"`` → ``"``, ``\\\\`` → ``\\``."""
-    return _UNESCAPE.sub(r"\1", value) if "\\" in value else value
+    return re.sub(_ESCAPE, r"\1", value) if "\\" in value else value
 
 
 def escape(value: str) -> str:
@@ -164,7 +171,7 @@ def escape(value: str) -> str:
 def movetext_tokens(text: str) -> list[tuple[str, str]]:
     """(kind, text) of each token of one line of movetext (for tests and tools)."""
     out = []
-    for m in TOKEN_RE.finditer(text):
+    for m in re.finditer(TOKEN_PATTERN, text, re.DOTALL):
         kind = m.lastgroup
         if kind is not None:  # every alternative of TOKEN is a named group
             out.append((kind, m.group(kind)))

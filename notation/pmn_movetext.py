@@ -14,15 +14,16 @@ from __future__ import annotations
 
 import re
 
-from .grammar import HOLE, PLAIN_LINE_RE, TOKEN_RE
+from . import grammar
+from .grammar import HOLE
 from .pmn_tags import DONE, TagReader, short_repr
 from .record import MAX_VARIATION_DEPTH, MoveNode
 from .tokenizer import kernel as _kernel
 
 __all__ = ["MovetextReader"]
 
-_TOKEN = TOKEN_RE
-_PLAIN_LINE = PLAIN_LINE_RE.finditer
+# (grammar.TOKEN_RE and grammar.PLAIN_LINE_RE are compiled when first used:
+# a record of plain moves read by the native tokenizer needs neither.)
 #: The native scanner of plain movetext (notation.tokenizer), or None.
 _SCAN = None if _kernel is None else _kernel.scan
 #: Longest digit string read as a number (capture counts, NAGs, move numbers).
@@ -35,10 +36,12 @@ _MAX_DIGITS = 9
 #: The longest stretch of a line read word by word (canonical lines are 79).
 _WORDS_MAX = 256
 #: A word that is a plain move (PLAIN_MOVE without its white space), with
-#: or without its move number: (num, dots, hole, cap, res).
-_PLAIN_WORD = re.compile(rf"(?:([0-9]{{1,9}}+)(\.\.\.|\.))?({HOLE.replace('+', '++')})(?:x([0-9]{{1,9}}+))?(\^)?\Z").match
+#: or without its move number: (num, dots, hole, cap, res). (This pattern
+#: and the next are compiled by :mod:`re`, and kept in its cache, when first
+#: used: the native tokenizer uses neither.)
+_PLAIN_WORD = rf"(?:([0-9]{{1,9}}+)(\.\.\.|\.))?({HOLE.replace('+', '++')})(?:x([0-9]{{1,9}}+))?(\^)?\Z"
 #: A word that is a move number alone: (num, dots).
-_NUMBER_WORD = re.compile(r"([0-9]{1,9}+)(\.\.\.|\.)\Z").match
+_NUMBER_WORD = r"([0-9]{1,9}+)(\.\.\.|\.)\Z"
 _RESULTS = frozenset(("1-0", "0-1", "1/2-1/2", "*"))
 #: What a word is: a plain move (hole, captured, reserved, number, dots, the
 #: hole's offset in the word), a move number (number, dots) or anything
@@ -52,13 +55,13 @@ _MAX_WORD = 32
 def _word(word: str) -> _Word:
     """What ``word`` is (see :data:`_WORDS`), remembered while the table has room."""
     kind: _Word
-    m = _PLAIN_WORD(word)
+    m = re.match(_PLAIN_WORD, word)
     if m is not None:
         num, dots, hole, cap, res = m.groups()
         kind = (hole, None if cap is None else int(cap), res is not None, None if num is None else int(num), dots,
                 0 if num is None else len(num) + len(dots))
     else:
-        n = _NUMBER_WORD(word)
+        n = re.match(_NUMBER_WORD, word)
         kind = () if n is None else (int(n[1]), n[2])
     if len(_WORDS) < _MAX_WORDS and len(word) <= _MAX_WORD:
         _WORDS[word] = kind
@@ -186,7 +189,7 @@ class MovetextReader(TagReader):
     def skip(self, line: str, lineno: int, pos: int, end: int) -> int | None:
         """Pass over the text of a variation nested too deep, counting ``(``
         and ``)``; where normal reading resumes, or ``None`` at the line's end."""
-        for m in _TOKEN.finditer(line, pos, end):
+        for m in grammar.TOKEN_RE.finditer(line, pos, end):
             kind = m.lastgroup
             if kind == "OPEN":
                 self.skipping += 1
@@ -213,7 +216,7 @@ class MovetextReader(TagReader):
     def tokens(self, line: str, lineno: int, pos: int, end: int) -> int | None:
         """Read the tokens of a line from ``pos``; ``None`` at its end, or
         where a variation nested too deep opens (to be skipped)."""
-        for m in _TOKEN.finditer(line, pos, end):
+        for m in grammar.TOKEN_RE.finditer(line, pos, end):
             kind = m.lastgroup or "UNKNOWN"  # (every token is a named group)
             if kind == "COMMENT":
                 self.add_comment(m.group("ctext"))
@@ -329,7 +332,7 @@ class MovetextReader(TagReader):
         if end - pos <= _WORDS_MAX:
             return self.plain_words(line, lineno, pos, end)
         read = False
-        for m in _PLAIN_LINE(line, pos, end):
+        for m in grammar.PLAIN_LINE_RE.finditer(line, pos, end):
             number, dots, hole, cap, res, result, other = m.groups()
             if hole is not None:
                 # positional: the fields in MoveNode's order (faster than keywords)

@@ -31,7 +31,9 @@ MAX_GAME_TEXT = 4 << 20
 MAX_GAME_LINES = 100_000
 
 _TAG_START = re.compile(r"\s*\[").match
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+#: A line end inside a line (compiled by :mod:`re`, and kept in its cache,
+#: when first used: few inputs have a CR).
+_LINE_BREAK = r"\r\n|\r|\n"
 
 def _lines(source: TextIO | Iterable[str] | str) -> Iterator[str]:
     """The lines of ``source`` without their line ends (LF, CRLF or CR), BOM removed."""
@@ -48,7 +50,7 @@ def _lines(source: TextIO | Iterable[str] | str) -> Iterator[str]:
         elif raw.endswith("\r"):
             raw = raw[:-1]
         if "\r" in raw or "\n" in raw:
-            yield from _LINE_BREAK.split(raw)
+            yield from re.split(_LINE_BREAK, raw)
         else:
             yield raw
 

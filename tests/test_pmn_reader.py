@@ -481,38 +481,41 @@ def test_plain_moves_read_exactly_as_token_by_token(words):
     positions) comes out the same."""
     import re
 
+    import notation.grammar as grammar
     import notation.pmn_movetext as pmn
     text = '[Game "kingulu"]\n\n' + "".join(w + s for w, s in words)
     fast = list(read_games(text))
-    plain, scan, most = pmn._PLAIN_LINE, pmn._SCAN, pmn._WORDS_MAX
+    plain, scan, most = grammar.PLAIN_LINE_RE, pmn._SCAN, pmn._WORDS_MAX
     try:
         pmn._SCAN = None  # the native tokenizer, where it runs, left out: word by word
         by_words = list(read_games(text))
         pmn._WORDS_MAX = -1  # and no line read word by word: one PLAIN_LINE scan
         by_scan = list(read_games(text))
         # The groups of PLAIN_LINE, only "other" ever matching.
-        pmn._PLAIN_LINE = re.compile(r"((?!))?" * 6 + r"\s*(\S)").finditer
+        grammar.PLAIN_LINE_RE = re.compile(r"((?!))?" * 6 + r"\s*(\S)")
         slow = list(read_games(text))
     finally:
-        pmn._PLAIN_LINE, pmn._SCAN, pmn._WORDS_MAX = plain, scan, most
+        grammar.PLAIN_LINE_RE, pmn._SCAN, pmn._WORDS_MAX = plain, scan, most
     assert fast == by_words == by_scan == slow
 
 
 def test_a_line_of_plain_moves_and_its_result_is_one_scan(monkeypatch):
+    import notation.grammar as grammar
     import notation.pmn_movetext as pmn
     scans = []
-    plain = pmn._PLAIN_LINE
+    plain = grammar.PLAIN_LINE_RE.finditer
 
-    def counted(line, pos, end):
-        scans.append(line[pos:end])
-        return plain(line, pos, end)
+    class Counted:
+        def finditer(self, line, pos, end):
+            scans.append(line[pos:end])
+            return plain(line, pos, end)
 
     class NoTokens:
         def finditer(self, *args):
             raise AssertionError("read token by token")
 
-    monkeypatch.setattr(pmn, "_PLAIN_LINE", counted)
-    monkeypatch.setattr(pmn, "_TOKEN", NoTokens())
+    monkeypatch.setattr(grammar, "PLAIN_LINE_RE", Counted())
+    monkeypatch.setattr(grammar, "TOKEN_RE", NoTokens())
     text = '[Game "kingulu"]\n\n1. d1x6 d2x10 2. a1 c2x10\n3. d1 c2 4. f1^   d2\t5. e1 b2 0-1\n'
     native = pmn._SCAN
     if native is not None:  # the native tokenizer: one call per line too

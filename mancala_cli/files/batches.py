@@ -10,7 +10,6 @@ worker process (:func:`process_batch`) with the same records as a result.
 """
 from __future__ import annotations
 
-import bisect
 import contextlib
 import gc
 import re
@@ -19,7 +18,8 @@ from collections.abc import Iterable, Iterator
 from reprlib import recursive_repr
 from typing import Any, Protocol
 
-from notation.grammar import TAG_LINE_RE, TOKEN_RE
+from notation import grammar
+from notation.grammar import TAG_LINE_RE
 from notation.pmn import MAX_GAME_LINES, MAX_GAME_TEXT, read_games
 from notation.record import GameRecord, Problem
 
@@ -236,7 +236,7 @@ def _thin(pending: list[Problem], game_line: int) -> None:
 
 def _extra_lines(line: str) -> int:
     """The lines the reader counts in ``line`` but one (it takes a CR inside a line for a line end)."""
-    return len(_LINE_BREAK.split(_without_end(line))) - 1 if "\r" in line else 0
+    return len(re.split(_LINE_BREAK, _without_end(line))) - 1 if "\r" in line else 0
 
 
 class _Passing:
@@ -253,7 +253,7 @@ class _Passing:
             self.prev_blank = not raw.strip()
             return False
         text = _without_end(raw)
-        for line in (_LINE_BREAK.split(text) if "\r" in text or "\n" in text else (text,)):
+        for line in (re.split(_LINE_BREAK, text) if "\r" in text or "\n" in text else (text,)):
             if not line.strip():
                 self.prev_blank = True
                 continue
@@ -273,8 +273,10 @@ def _game_starts(line: str, blank_before: bool, between: _Between | None) -> boo
 
 _TAG_START = re.compile(r"\s*\[").match
 _TAG_LINE = TAG_LINE_RE.match
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_SCAN = TOKEN_RE.finditer
+#: A line end inside a line, as the reader splits lines (compiled by :mod:`re`,
+#: and kept in its cache, when first used: few inputs have a CR). The movetext
+#: tokens are read by ``notation.grammar.TOKEN_RE``, compiled when first used.
+_LINE_BREAK = r"\r\n|\r|\n"
 #: Movetext without these characters opens no comment and holds no result token.
 _NOTHING_TO_SEE = re.compile(r"[^{;*-]*\Z").match
 
@@ -318,7 +320,7 @@ class _Between:
         if self.first:
             self.first = False
             text = text.removeprefix("\ufeff")
-        for line in (_LINE_BREAK.split(text) if "\r" in text or "\n" in text else (text,)):
+        for line in (re.split(_LINE_BREAK, text) if "\r" in text or "\n" in text else (text,)):
             self._line(line)
 
     def _line(self, line: str) -> None:
@@ -405,7 +407,7 @@ class _Between:
     def _movetext(self, line: str, pos: int) -> None:
         if _NOTHING_TO_SEE(line, pos):  # no comment, no result: nothing changes
             return
-        for m in _SCAN(line, pos):
+        for m in grammar.TOKEN_RE.finditer(line, pos):
             kind = m.lastgroup
             if kind == "RESULT":
                 self.phase = "done"
@@ -426,6 +428,8 @@ def _attach(records: list[GameRecord], problems: list[Problem]) -> None:
     """Give each decoding problem to the game whose lines hold it (before
     the game's own problems), at most :data:`MAX_ENCODING_PROBLEMS` encoding
     problems a game."""
+    import bisect
+
     starts = [record.line for record in records]
     owned: dict[int, list[Problem]] = {}
     for problem in problems:
