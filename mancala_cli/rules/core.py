@@ -57,8 +57,12 @@ def sow(holes: list[int], circuit: tuple[int, ...], place: int, hand: int) -> in
     if rounds:
         for hole in circuit:
             holes[hole] += rounds
-    for k in range(place, place + rest):
-        holes[circuit[k % length]] += 1
+    stop = place + rest
+    for hole in circuit[place:stop]:
+        holes[hole] += 1
+    if stop > length:  # the rest of the lap, on from the circuit's start
+        for hole in circuit[:stop - length]:
+            holes[hole] += 1
     return (place + hand - 1) % length
 
 

@@ -50,6 +50,9 @@ class KimasaiKlamroth(Game):
             circuit = board.circuit(side)
             for i, hole in enumerate(circuit):
                 self.step[hole] = circuit[(i + 1) % len(circuit)]
+        half = board.size // 2
+        #: Each side's two rows, as a slice of the holes.
+        self.rows = {SOUTH: slice(0, half), NORTH: slice(half, board.size)}
         self.front = {side: frozenset(board.front_row(side)) for side in (SOUTH, NORTH)}
         # KK-3: for each front-row hole the facing front hole and the back hole behind that.
         self.facing = {hole: board.opposite(hole) for side in (SOUTH, NORTH) for hole in self.front[side]}
@@ -65,9 +68,7 @@ class KimasaiKlamroth(Game):
     def _ended(self, position: Position | MutablePosition, history: Collection[PositionKey]) -> Outcome | None:
         """KK-4 (a) no stone left, (b) repetition; (c) is :meth:`_no_moves`."""
         mover = position.side
-        holes = position.holes
-        half = len(holes) // 2
-        if not any(holes[:half] if mover == SOUTH else holes[half:]):
+        if not any(position.holes[self.rows[mover]]):
             return Outcome(win(other(mover)), "KK-4a", f"{mover} to move has no stone left")
         if history and position.key() in history:
             return Outcome("1/2-1/2", "KK-4b", "the position has occurred before: draw by repetition")
