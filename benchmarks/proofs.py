@@ -6,7 +6,8 @@ searches it (the game's history given), at most T seconds each.
 ``--features`` compares what the search adds to plain alpha-beta, side by
 side in the same run (each position searched by every configuration in
 turn): ``none`` (plain alpha-beta with the table), ``etc`` (enhanced
-transposition cutoffs), ``history`` (the history heuristic), ``all``.
+transposition cutoffs), ``history`` (the history heuristic), ``pn`` (the
+proof-number search alone), ``alphabeta`` (etc and history), ``all``.
 
 ``--shares`` compares the share of the time limit after which the search
 stops deepening (``solver.DEEPENING_SHARE``) likewise: ``1`` deepens to the
@@ -38,7 +39,8 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, help="nodes per position at most (instead of --time)")
     parser.add_argument("--game", help="only the files of this game")
     parser.add_argument("--features", default="all",
-                        help="comma-separated configurations to compare: none, etc, history, all (default: all)")
+                        help="comma-separated configurations to compare: none, etc, history, pn, alphabeta, all "
+                             "(default: all)")
     parser.add_argument("--shares", default="",
                         help="comma-separated deepening shares to compare (default: the solver's own)")
     parser.add_argument("--tablebase", help="endgame tables for the searches")
@@ -53,6 +55,7 @@ def main() -> None:
     from mancala_cli.rules.solver import Solver
 
     named = {"none": 0, "etc": solver_module.ETC, "history": solver_module.HISTORY,
+             "pn": solver_module.PN, "alphabeta": solver_module.ETC | solver_module.HISTORY,
              "all": solver_module.ALL_FEATURES}
     features = [name.strip() for name in args.features.split(",")]
     if any(name not in named for name in features):

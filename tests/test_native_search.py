@@ -144,10 +144,11 @@ def test_an_error_in_the_progress_callback_stops_the_search():
 
 @pytest.mark.parametrize("game_id", list(PAIRS))
 def test_each_search_feature_alone_gives_the_python_solvers_results(game_id):
-    """Plain alpha-beta (no feature), enhanced transposition cutoffs alone and
-    the history heuristic alone: step for step as the Python solver too."""
+    """Plain alpha-beta (no feature), enhanced transposition cutoffs alone, the
+    history heuristic alone and the proof-number search alone: step for step
+    as the Python solver too."""
     pure, fast = PAIRS[game_id]
-    for features in (0, solver_module.ETC, solver_module.HISTORY):
+    for features in (0, solver_module.ETC, solver_module.HISTORY, solver_module.PN):
         for position, history in endgame_positions(pure, 60, f"{game_id} features"):
             limit = LIMITS[game_id][1]
             expected = Solver(pure, features=features).solve(position, history=history, nodes=limit)

@@ -22,7 +22,9 @@
 /* What the search adds to plain alpha-beta (Solver.features): */
 #define F_ETC 1      /* enhanced transposition cutoffs: the children's table entries before any is searched */
 #define F_HISTORY 2  /* after the table's move and the captures, the moves that cut off most often first */
+#define F_PN 4       /* a proof-number search (df-pn) before every line is searched to its end */
 #define HISTORY_MAX ((1 << 20) - 1)
+#define PN_INF 0xFFFFFF  /* a proof or disproof number that cannot be met (24 bits) */
 
 static uint64_t Z_HOLE[2][MAXH][256], Z_SIDE[2], Z_BANK[2][2][256], Z_RES[MAXH], Z_FIRST;
 
@@ -56,11 +58,16 @@ typedef struct {
     uint8_t holes[MAXH];
     uint8_t side, first;
     int8_t low, high, best;
+    /* F_PN: the proof and disproof numbers of the proof-number search for
+     * goal ``tag`` (0: none), 24 bits each (in what would be padding) */
+    uint8_t tag, phi[3], delta[3];
 } Entry;
+_Static_assert(sizeof(Entry) == 96, "the proof numbers fit in the entry's padding");
 
 typedef struct {
     State state;
     int origin, captured, key;
+    uint32_t phi, delta;  /* F_PN */
 } Child;
 
 /* An earlier position (klamroth): holes and side. */
@@ -89,6 +96,10 @@ typedef struct {
     int path_len, path_cap;
     PastKey *pool;           /* klamroth: earlier positions, by segment */
     int pool_len, pool_cap;
+    /* F_PN: the goal under way (the attacker's value at least pn_target) and its limits */
+    int pn_attacker, pn_target, pn_tag, pn_stopped;
+    long long pn_node_limit;
+    double pn_deadline;
 } SearchObject;
 
 static double monotonic(void)
@@ -198,33 +209,45 @@ static int grow(SearchObject *S)
     return 0;
 }
 
+/* The entry of a position, made (its bounds unknown) where it has none and
+ * the table has room; NULL where it has not (Solver.store). */
+static Entry *entry_for(SearchObject *S, uint64_t hash, const State *s, const uint64_t *past)
+{
+    Entry *e = lookup(S, hash, s, past);
+    if (e != NULL) return e;
+    if (S->count >= S->max_entries) return NULL;
+    /* at most half full while growing, three quarters once at the largest size */
+    if ((S->count + 1) * 2 > S->capacity && grow(S) < 0 && (S->count + 1) * 4 > S->capacity * 3) {
+        S->max_entries = S->count;  /* no more memory: full */
+        return NULL;
+    }
+    int size = GEO[S->game].size;
+    size_t mask = S->capacity - 1, i = (size_t)slot_hash(hash, past) & mask;
+    while (S->table[i].hash) i = (i + 1) & mask;
+    e = &S->table[i];
+    e->hash = hash;
+    e->past[0] = past[0];
+    e->past[1] = past[1];
+    e->reserved = s->reserved;
+    e->banks[0] = (uint16_t)s->banks[0];
+    e->banks[1] = (uint16_t)s->banks[1];
+    memset(e->holes, 0, MAXH);
+    for (int k = 0; k < size; k++) e->holes[k] = (uint8_t)s->holes[k];
+    e->side = (uint8_t)s->side;
+    e->first = s->move_number == 1 && s->side == 0;
+    e->low = LOSS;
+    e->high = WIN;
+    e->best = -1;
+    e->tag = 0;
+    S->count++;
+    return e;
+}
+
 /* Solver.store: a new position only while the table has room. */
 static void store(SearchObject *S, uint64_t hash, const State *s, const uint64_t *past, int low, int high, int best)
 {
-    Entry *e = lookup(S, hash, s, past);
-    if (e == NULL) {
-        if (S->count >= S->max_entries) return;
-        /* at most half full while growing, three quarters once at the largest size */
-        if ((S->count + 1) * 2 > S->capacity && grow(S) < 0 && (S->count + 1) * 4 > S->capacity * 3) {
-            S->max_entries = S->count;  /* no more memory: full */
-            return;
-        }
-        int size = GEO[S->game].size;
-        size_t mask = S->capacity - 1, i = (size_t)slot_hash(hash, past) & mask;
-        while (S->table[i].hash) i = (i + 1) & mask;
-        e = &S->table[i];
-        e->hash = hash;
-        e->past[0] = past[0];
-        e->past[1] = past[1];
-        e->reserved = s->reserved;
-        e->banks[0] = (uint16_t)s->banks[0];
-        e->banks[1] = (uint16_t)s->banks[1];
-        memset(e->holes, 0, MAXH);
-        for (int k = 0; k < size; k++) e->holes[k] = (uint8_t)s->holes[k];
-        e->side = (uint8_t)s->side;
-        e->first = s->move_number == 1 && s->side == 0;
-        S->count++;
-    }
+    Entry *e = entry_for(S, hash, s, past);
+    if (e == NULL) return;
     e->low = (int8_t)low;
     e->high = (int8_t)high;
     e->best = (int8_t)best;
@@ -376,6 +399,55 @@ static void child_digest(const SearchObject *S, const State *s, const State *aft
     out[1] ^= key.z[1];
 }
 
+/* Solver.child_history, for kimasai-klamroth: the earlier positions that can
+ * recur after the move from ``s`` (of ``here_stones`` stones) to ``after``, as
+ * a segment [*lo, *hi) of the pool (pushed on top of it where it differs from
+ * the parent's [past_lo, past_hi)) and its digest; the other games keep the
+ * parent's.  The caller pops the pool back to its length before the call.
+ * -1 when the pool cannot grow. */
+static int child_segment(SearchObject *S, const State *s, const State *after_state, int here_stones, int past_lo,
+                         int past_hi, const uint64_t *past, int *lo, int *hi, uint64_t *child_past)
+{
+    int size = GEO[S->game].size, saved_len = S->pool_len;
+    *lo = past_lo;
+    *hi = past_hi;
+    child_past[0] = past[0];
+    child_past[1] = past[1];
+    if (!S->history_game) return 0;
+    int after = stones(after_state, size);
+    if (after != here_stones) {
+        /* past keys with no more stones than after */
+        if (pool_reserve(S, past_hi - past_lo) < 0) return -1;
+        *lo = S->pool_len;
+        child_past[0] = child_past[1] = 0;
+        for (int k = past_lo; k < past_hi; k++)
+            if (S->pool[k].stones <= after) {
+                S->pool[S->pool_len] = S->pool[k];
+                child_past[0] ^= S->pool[k].z[0];
+                child_past[1] ^= S->pool[k].z[1];
+                S->pool_len++;
+            }
+        *hi = S->pool_len;
+        return 0;
+    }
+    /* past | {position.key()} */
+    for (int k = past_lo; k < past_hi; k++)
+        if (same_past_key(&S->pool[k], s, size)) return 0;
+    if (pool_reserve(S, past_hi - past_lo + 1) < 0) return -1;
+    *lo = S->pool_len;
+    if (past_hi == saved_len) {
+        *lo = past_lo;  /* the parent's segment is on top: extend it */
+    } else {
+        for (int k = past_lo; k < past_hi; k++) S->pool[S->pool_len++] = S->pool[k];
+    }
+    PastKey *key = &S->pool[S->pool_len++];
+    past_key_of(s, size, key);
+    child_past[0] ^= key->z[0];
+    child_past[1] ^= key->z[1];
+    *hi = S->pool_len;
+    return 0;
+}
+
 /* Solver.search: bounds (low, high) of the value of ``s`` for the side to
  * move; the earlier positions that can recur (klamroth) are the pool's
  * [past_lo, past_hi), of digest ``past``. */
@@ -506,43 +578,10 @@ static void search(SearchObject *S, const State *s, int depth, int alpha, int be
     for (int i = 0; i < n; i++) {
         Child *c = &children[i];
         int floor = alpha > low ? alpha : low, child_low, child_high;
-        int saved_len = S->pool_len, child_lo = past_lo, child_hi = past_hi;
-        uint64_t child_past[2] = {past[0], past[1]};
-        if (S->history_game) {
-            int after = stones(&c->state, g->size);
-            if (after != here_stones) {
-                /* past keys with no more stones than after */
-                if (pool_reserve(S, past_hi - past_lo) < 0) goto no_memory;
-                child_lo = S->pool_len;
-                child_past[0] = child_past[1] = 0;
-                for (int k = past_lo; k < past_hi; k++)
-                    if (S->pool[k].stones <= after) {
-                        S->pool[S->pool_len] = S->pool[k];
-                        child_past[0] ^= S->pool[k].z[0];
-                        child_past[1] ^= S->pool[k].z[1];
-                        S->pool_len++;
-                    }
-                child_hi = S->pool_len;
-            } else {
-                /* past | {position.key()} */
-                int known = 0;
-                for (int k = past_lo; k < past_hi && !known; k++) known = same_past_key(&S->pool[k], s, g->size);
-                if (!known) {
-                    if (pool_reserve(S, past_hi - past_lo + 1) < 0) goto no_memory;
-                    child_lo = S->pool_len;
-                    if (past_hi == saved_len) {
-                        child_lo = past_lo;  /* the parent's segment is on top: extend it */
-                    } else {
-                        for (int k = past_lo; k < past_hi; k++) S->pool[S->pool_len++] = S->pool[k];
-                    }
-                    PastKey *key = &S->pool[S->pool_len++];
-                    past_key_of(s, g->size, key);
-                    child_past[0] ^= key->z[0];
-                    child_past[1] ^= key->z[1];
-                    child_hi = S->pool_len;
-                }
-            }
-        }
+        int saved_len = S->pool_len, child_lo, child_hi;
+        uint64_t child_past[2];
+        if (child_segment(S, s, &c->state, here_stones, past_lo, past_hi, past, &child_lo, &child_hi, child_past) < 0)
+            goto no_memory;
         search(S, &c->state, depth - 1, -beta, -floor, child_lo, child_hi, child_past, ply + 1, &child_low,
                &child_high);
         S->pool_len = saved_len;
@@ -571,6 +610,187 @@ no_memory:
     if (path_game) S->path_len--;
     *out_low = LOSS;
     *out_high = WIN;
+}
+
+/* -- the proof-number search (Solver.prove, Solver.mid) --------------------
+ * Depth-first proof-number search (df-pn) of one goal: the attacker's value
+ * at least pn_target.  Numbers are the side to move's: phi, the cost of
+ * proving it reaches its own goal (the attacker's, or for the defender,
+ * keeping the attacker below it), delta, of proving it does not.  A line
+ * that comes back to a position on it, or that reaches max_plies, fails
+ * the attacker, so what proves the attacker's goal is sound and is stored
+ * as a bound; what proves the defender's is not, and is only a number. */
+
+static uint32_t get24(const uint8_t *p) { return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16; }
+
+static void put24(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+}
+
+/* a + b, PN_INF where either is, else at most PN_INF - 1 */
+static uint32_t pn_add(uint32_t a, uint32_t b)
+{
+    if (a == PN_INF || b == PN_INF) return PN_INF;
+    uint32_t c = a + b;
+    return c >= PN_INF ? PN_INF - 1 : c;
+}
+
+/* The numbers a position's bounds decide for the side to move, whose goal is
+ * a value of at least ``goal``: 1 (and *phi, *delta set) where they do. */
+static int decided(int low, int high, int goal, uint32_t *phi, uint32_t *delta)
+{
+    if (low >= goal) {
+        *phi = 0;
+        *delta = PN_INF;
+        return 1;
+    }
+    if (high < goal) {
+        *phi = PN_INF;
+        *delta = 0;
+        return 1;
+    }
+    return 0;
+}
+
+/* The proof-number phase's own limits (Solver.phase_over). */
+static int phase_over(SearchObject *S)
+{
+    if (S->pn_node_limit >= 0 && S->nodes >= S->pn_node_limit) return 1;
+    return S->nodes % CLOCK_EVERY == 0 && S->pn_deadline >= 0.0 && monotonic() >= S->pn_deadline;
+}
+
+/* Solver.mid: the numbers of ``s`` once one reaches its threshold. */
+static void mid(SearchObject *S, const State *s, int ply, int past_lo, int past_hi, const uint64_t *past,
+                uint32_t th_phi, uint32_t th_delta, uint32_t *out_phi, uint32_t *out_delta)
+{
+    *out_phi = *out_delta = 1;
+    if (S->stopped || S->pn_stopped) return;
+    if (out_of_time(S)) {
+        S->stopped = 1;
+        return;
+    }
+    if (phase_over(S)) {
+        S->pn_stopped = 1;
+        return;
+    }
+    S->nodes++;
+    if (ply > S->longest) S->longest = ply;
+    const Geo *g = &GEO[S->game];
+    int attacking = s->side == S->pn_attacker, goal = attacking ? S->pn_target : 1 - S->pn_target;
+    uint64_t hash = state_hash(s, g->size);
+    Entry *entry = lookup(S, hash, s, past);
+    int known_low = LOSS, known_high = WIN;
+    if (entry != NULL) {
+        known_low = entry->low;
+        known_high = entry->high;
+    }
+    if (S->game == KLAMROTH && tb_loaded)
+        tablebase_bounds(s, past_hi > past_lo ? S->pool[past_lo].holes : NULL,
+                         past_hi > past_lo ? &S->pool[past_lo].side : NULL, sizeof(PastKey), past_hi - past_lo,
+                         &known_low, &known_high);
+    if (decided(known_low, known_high, goal, out_phi, out_delta)) return;
+    int path_game = !S->history_game;
+    if ((path_game && ply > 0 && on_path(S, hash, s))) {
+        /* an endless line: the attacker's failure */
+        *out_phi = attacking ? PN_INF : 0;
+        *out_delta = attacking ? 0 : PN_INF;
+        return;
+    }
+    Child *children = &S->children[(size_t)ply * MAXC];
+    int n = 0, value;
+    if (!ended(S, s, past_lo, past_hi, &value)) {
+        int lo = s->side * g->half;
+        for (int h = lo; h < lo + g->half; h++) {
+            if (!try_origin(S->game, s, h)) continue;
+            Child *c = &children[n];
+            c->state = *s;
+            Result r;
+            play(S->game, &c->state, h, &r);
+            if (r.error) continue;
+            c->origin = h;
+            c->captured = r.captured;
+            n++;
+        }
+        if (n == 0) value = no_moves(S, s);
+    }
+    if (n == 0) {
+        store(S, hash, s, past, value, value, -1);
+        decided(value, value, goal, out_phi, out_delta);
+        return;
+    }
+    if (ply >= S->max_plies) {
+        *out_phi = attacking ? PN_INF : 0;
+        *out_delta = attacking ? 0 : PN_INF;
+        return;
+    }
+    /* the children's numbers: from their bounds, else from the table, else 1 */
+    for (int i = 0; i < n; i++) {
+        Child *c = &children[i];
+        uint64_t child_past[2];
+        child_digest(S, s, &c->state, past_lo, past_hi, past, child_past);
+        Entry *e = lookup(S, state_hash(&c->state, g->size), &c->state, child_past);
+        c->phi = c->delta = 1;
+        if (e != NULL && !decided(e->low, e->high, 1 - goal, &c->phi, &c->delta) && e->tag == S->pn_tag) {
+            c->phi = get24(e->phi);
+            c->delta = get24(e->delta);
+        }
+    }
+    if (path_game && ply > 0 && path_push(S, hash, s) < 0) {
+        S->stopped = S->failed = 1;
+        PyErr_NoMemory();
+        return;
+    }
+    int here_stones = S->history_game ? stones(s, g->size) : 0, best;
+    uint32_t phi, delta;
+    for (;;) {
+        uint32_t second = PN_INF;
+        phi = PN_INF;
+        delta = 0;
+        best = -1;
+        for (int i = 0; i < n; i++) {
+            if (children[i].delta < phi) {
+                second = phi;
+                phi = children[i].delta;
+                best = i;
+            } else if (children[i].delta < second)
+                second = children[i].delta;
+            delta = pn_add(delta, children[i].phi);
+        }
+        if (phi >= th_phi || delta >= th_delta) break;
+        Child *c = &children[best];
+        uint32_t child_th_phi = th_delta - delta + c->phi, child_th_delta = second + 1 < th_phi ? second + 1 : th_phi;
+        int saved_len = S->pool_len, child_lo, child_hi;
+        uint64_t child_past[2];
+        if (child_segment(S, s, &c->state, here_stones, past_lo, past_hi, past, &child_lo, &child_hi, child_past) < 0)
+            goto no_memory;
+        mid(S, &c->state, ply + 1, child_lo, child_hi, child_past, child_th_phi, child_th_delta, &c->phi, &c->delta);
+        S->pool_len = saved_len;
+        if (S->stopped || S->pn_stopped) break;
+    }
+    if (path_game && ply > 0) S->path_len--;
+    if (S->stopped || S->pn_stopped) return;
+    Entry *e = entry_for(S, hash, s, past);
+    if (e != NULL) {
+        e->tag = (uint8_t)S->pn_tag;
+        put24(e->phi, phi);
+        put24(e->delta, delta);
+        /* the attacker's goal proven: a bound (Solver.prove_store) */
+        if (phi == 0 && attacking && goal > e->low) {
+            e->low = (int8_t)goal;
+            e->best = (int8_t)children[best].origin;
+        }
+        if (delta == 0 && !attacking && goal - 1 < e->high) e->high = (int8_t)(goal - 1);
+    }
+    *out_phi = phi;
+    *out_delta = delta;
+    return;
+no_memory:
+    S->stopped = S->failed = 1;
+    PyErr_NoMemory();
+    if (path_game && ply > 0) S->path_len--;
 }
 
 /* -- the Python type -------------------------------------------------------- */
@@ -657,6 +877,80 @@ static PyObject *Search_root(SearchObject *S, PyObject *position)
     Py_RETURN_NONE;
 }
 
+/* The earlier positions ``past_set`` (keys) onto the pool, and their digest
+ * into ``past``; -1 (an exception set) where one cannot be read. */
+static int read_past_set(SearchObject *S, PyObject *past_set, uint64_t *past)
+{
+    PyObject *iterator = PyObject_GetIter(past_set);
+    if (iterator == NULL) return -1;
+    PyObject *key;
+    while ((key = PyIter_Next(iterator)) != NULL) {
+        int bad = read_past_key(S, key);
+        Py_DECREF(key);
+        if (bad) {
+            Py_DECREF(iterator);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "an earlier position the kernel does not take");
+            return -1;
+        }
+        past[0] ^= S->pool[S->pool_len - 1].z[0];
+        past[1] ^= S->pool[S->pool_len - 1].z[1];
+    }
+    Py_DECREF(iterator);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+/* search.prove(position, past, attacker, target, tag, nodes, node_limit,
+ * deadline): Solver.prove from ``position`` (the root, on the line) with the
+ * node count ``nodes``: 1 where the attacker's goal (a value of at least
+ * ``target``) is proven, -1 where it cannot be met, 0 where a limit stopped
+ * the search (``node_limit``, ``deadline``: the phase's own, -1 for none). */
+static PyObject *Search_prove(SearchObject *S, PyObject *args)
+{
+    PyObject *position, *past_set;
+    int attacker, target, tag;
+    long long nodes, node_limit;
+    double deadline;
+    if (!PyArg_ParseTuple(args, "OOiiiLLd", &position, &past_set, &attacker, &target, &tag, &nodes, &node_limit,
+                          &deadline))
+        return NULL;
+    if (attacker < 0 || attacker > 1 || target < DRAW_VALUE || target > WIN || tag < 1 || tag > 255) {
+        PyErr_SetString(PyExc_ValueError, "attacker 0 or 1, target 0 or 1, tag 1 to 255");
+        return NULL;
+    }
+    State s;
+    if (read_position(S->game, position, &s)) {
+        PyErr_SetString(PyExc_ValueError, "a position the kernel does not take");
+        return NULL;
+    }
+    S->nodes = nodes;
+    S->failed = 0;
+    S->pn_attacker = attacker;
+    S->pn_target = target;
+    S->pn_tag = tag;
+    S->pn_stopped = 0;
+    S->pn_node_limit = node_limit;
+    S->pn_deadline = deadline;
+    int saved = S->pool_len, lo = S->pool_len;
+    uint64_t past[2] = {0, 0};
+    if (S->history_game && read_past_set(S, past_set, past) < 0) {
+        S->pool_len = saved;
+        return NULL;
+    }
+    uint32_t phi, delta;
+    mid(S, &s, 0, lo, S->pool_len, past, PN_INF, PN_INF, &phi, &delta);
+    S->pool_len = saved;
+    if (S->failed) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "the search failed");
+        return NULL;
+    }
+    int proven = 0;
+    if (!S->stopped && !S->pn_stopped) {
+        int attacking = s.side == attacker;
+        proven = (phi == 0) == attacking ? 1 : -1;
+    }
+    return PyLong_FromLong(proven);
+}
+
 /* search.search(position, depth, alpha, beta, past, ply, nodes): Solver.search
  * from ``position`` with the node count ``nodes``; returns (low, high). */
 static PyObject *Search_search(SearchObject *S, PyObject *args)
@@ -678,27 +972,9 @@ static PyObject *Search_search(SearchObject *S, PyObject *args)
     S->failed = 0;
     int saved = S->pool_len, lo = S->pool_len;
     uint64_t past[2] = {0, 0};
-    if (S->history_game) {
-        PyObject *iterator = PyObject_GetIter(past_set);
-        if (iterator == NULL) return NULL;
-        PyObject *key;
-        while ((key = PyIter_Next(iterator)) != NULL) {
-            int bad = read_past_key(S, key);
-            Py_DECREF(key);
-            if (bad) {
-                Py_DECREF(iterator);
-                S->pool_len = saved;
-                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "an earlier position the kernel does not take");
-                return NULL;
-            }
-            past[0] ^= S->pool[S->pool_len - 1].z[0];
-            past[1] ^= S->pool[S->pool_len - 1].z[1];
-        }
-        Py_DECREF(iterator);
-        if (PyErr_Occurred()) {
-            S->pool_len = saved;
-            return NULL;
-        }
+    if (S->history_game && read_past_set(S, past_set, past) < 0) {
+        S->pool_len = saved;
+        return NULL;
     }
     int low, high;
     search(S, &s, depth, alpha, beta, lo, S->pool_len, past, ply, &low, &high);
@@ -870,6 +1146,8 @@ static PyMethodDef Search_methods[] = {
     {"root", (PyCFunction)Search_root, METH_O, "root(position): the root of the solve"},
     {"search", (PyCFunction)Search_search, METH_VARARGS,
      "search(position, depth, alpha, beta, past, ply, nodes): (low, high)"},
+    {"prove", (PyCFunction)Search_prove, METH_VARARGS,
+     "prove(position, past, attacker, target, tag, nodes, node_limit, deadline): 1 proven, -1 disproven, 0 stopped"},
     {"dump", (PyCFunction)Search_dump, METH_O, "dump(write): the table's records; returns (records, checksum)"},
     {"load", (PyCFunction)Search_load, METH_VARARGS,
      "load(read, records, checksum): the table's records; returns the positions in the table"},

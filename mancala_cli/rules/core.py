@@ -378,6 +378,8 @@ class Game(ABC):
     uses_history: bool = False
     #: Whether holes can be reserved (Bao Kingulu's *kuweka mtoto*, KG-6).
     has_reserved_holes: bool = False
+    #: Whether a game can end in a draw (the solver does not look for one where it cannot).
+    can_draw: bool = True
     #: The most a hole may hold (Klamroth's single stones: 1), or ``None``.
     hole_capacity: int | None = None
     #: Whether a move may be written ``origin-destination`` (Klamroth's steps).

@@ -41,6 +41,7 @@ class KimasaiMackay(Game):
     source = "D. MacKay 2001, from Moinget Ole Kuney"
     sowing = "clockwise, multi-lap relay; cattle raids in phase 2"
     bank_name = "reserve"
+    can_draw = False  # KM-9: every end is a win
 
     def __init__(self) -> None:
         board = self.board

@@ -19,7 +19,9 @@ depths: a deeper search only narrows them. A search with a depth limit
 deepens one ply at a time until every first move is proven or a limit is
 reached. A search limited in time or positions only deepens as long as that
 is cheap (each iteration until one has used :data:`DEEPENING_SHARE` of the
-node limit, or without one, of the time limit), then searches every line to its end, as a search without limits
+node limit, or without one, of the time limit), then runs a proof-number
+search (df-pn, :meth:`Solver.prove`) until :data:`PROOF_SHARE` of the limit
+is used, then searches every line to its end, as a search without limits
 does: deepening alone would not prove a position whose lines are long.
 Whatever stops a search, what it found so far is its answer: the interval
 of each move, the deepest complete iteration, and why it stopped.
@@ -52,7 +54,7 @@ import time
 from collections.abc import Collection
 from typing import Any, Final
 
-from .core import DRAW, SOUTH, Game, Move, Position, PositionKey
+from .core import DRAW, NORTH, SOUTH, Game, Move, Position, PositionKey, Side
 from .solution import (
     DRAW_VALUE,
     LOSS,
@@ -70,7 +72,7 @@ from .tablefile import CHUNK_ENTRIES, SAVE_EVERY, TABLE_HEADER, TABLE_MAGIC, TAB
 __all__ = ["Solver", "Solution", "Progress", "TableKey", "TableFileError", "result_name", "RESULT_NAMES",
            "STOP_REASONS", "WIN", "DRAW_VALUE", "LOSS", "MAX_PLIES", "DEFAULT_MEMORY", "DEFAULT_SECONDS",
            "ENTRY_BYTES", "OTHER_ENTRY_BYTES", "DEEPENING_SHARE", "CLOCK_EVERY", "PROGRESS_EVERY", "ETC", "HISTORY",
-           "ALL_FEATURES", "HISTORY_MAX", "SAVE_EVERY", "TABLE_MAGIC", "TABLE_VERSION", "TABLE_HEADER",
+           "PN", "ALL_FEATURES", "PROOF_SHARE", "PROOF_FIRST", "PN_INF", "NUMBERS_BYTES", "HISTORY_MAX", "SAVE_EVERY", "TABLE_MAGIC", "TABLE_VERSION", "TABLE_HEADER",
            "CHUNK_ENTRIES"]
 
 #: The table's memory when none is given (bytes): once it is spent,
@@ -108,7 +110,23 @@ PROGRESS_EVERY: Final = 1 << 15
 #: moves that caused most cut-offs so far, per side and origin, first).
 ETC: Final = 1
 HISTORY: Final = 2
-ALL_FEATURES: Final = ETC | HISTORY
+#: A proof-number search (df-pn, :meth:`Solver.prove`) of the position's
+#: value, once deepening stops and before every line is searched to its end
+#: (in a search limited in time or positions, until :data:`PROOF_SHARE` of
+#: the limit is used).
+PN: Final = 4
+ALL_FEATURES: Final = ETC | HISTORY | PN
+#: The share of a time or node limit until which the proof-number search runs.
+PROOF_SHARE: Final = 0.5
+#: The positions the proof-number search first gives each of its goals; each
+#: round gives each goal not yet settled twice as many as the round before.
+PROOF_FIRST: Final = 1024
+#: A proof or disproof number that cannot be met (the native table keeps 24 bits).
+PN_INF: Final = 0xFFFFFF
+#: What a position's proof numbers cost the pure solver besides its entry
+#: (bytes; the native table keeps them in the entry): the dict's slot, the
+#: tuple and its numbers, measured as :data:`ENTRY_BYTES` are.
+NUMBERS_BYTES: Final = 200
 #: The largest cut-off count the history heuristic keeps per move.
 HISTORY_MAX: Final = (1 << 20) - 1
 
@@ -152,6 +170,16 @@ class Solver(TableFile):
         self.stop_reason: str | None = None
         self.history_game = game.uses_history
         self.table: dict[TableKey, tuple[int, int, int]] = {}
+        #: The proof-number search's numbers, by key: (goal, phi, delta), of positions in the table.
+        self.numbers: dict[TableKey, tuple[int, int, int]] = {}
+        #: The proof-number search under way: its attacker, the value it must reach, the goal's
+        #: number, its own limits, and whether they stopped it.
+        self.pn_attacker = SOUTH
+        self.pn_target = WIN
+        self.pn_tag = 0
+        self.pn_node_limit = -1
+        self.pn_deadline = -1.0
+        self.pn_stopped = False
         self.path: set[TableKey] = set()
         self.nodes = 0
         self.node_limit = -1
@@ -227,6 +255,7 @@ class Solver(TableFile):
         self.progress = progress
         self.reached = 0
         self.table = {}
+        self.numbers = {}
         self.cutoffs = {}
         self.table_file = None if table is None else os.fspath(table)
         self.loaded = 0
@@ -262,6 +291,7 @@ class Solver(TableFile):
         the other, until each is proven or a limit is reached: the deepest
         complete iteration."""
         reached = 0
+        proved = False
         while True:
             for i, (move, after) in enumerate(children):
                 low, high = bounds[i]
@@ -286,6 +316,11 @@ class Solver(TableFile):
                 break
             iteration = deepest if depth is None and self.spent(DEEPENING_SHARE) else iteration + 1
             self.iteration = iteration
+            if iteration == deepest and depth is None and self.features & PN and not proved:
+                proved = True
+                self._proof_numbers(position, past)
+                if self.stopped:
+                    break
         return reached
 
     def _answer(self, children: list[tuple[Move, Position]], bounds: list[tuple[int, int]],
@@ -493,14 +528,220 @@ class Solver(TableFile):
             return low, high
         return None
 
-    def store(self, key: TableKey, low: int, high: int, best: int) -> None:
+    # -- the proof-number search ------------------------------------------
+    def _proof_numbers(self, position: Position, past: frozenset[PositionKey]) -> None:
+        """The proof-number phase of a limited search: the goals that settle
+        the value of ``position`` (the side to move wins, its opponent wins,
+        and where the game can end in a draw, each at least draws), taken in
+        turn with :data:`PROOF_FIRST` positions each, then twice as many each
+        round, until the value is known or :data:`PROOF_SHARE` of the limit
+        is used. What each goal proves is stored as bounds in the table, where
+        the alpha-beta search that follows finds it."""
+        mover = position.side
+        opponent = NORTH if mover == SOUTH else SOUTH
+        targets = (WIN, DRAW_VALUE) if self.game.can_draw else (WIN,)
+        goals = [(side, target) for target in targets for side in (mover, opponent)]
+        node_limit = int(self.node_limit * PROOF_SHARE) if self.node_limit >= 0 else -1
+        deadline = self.started + PROOF_SHARE * (self.deadline - self.started) if self.deadline >= 0.0 else -1.0
+        low, high = LOSS, WIN  # what the goals proved of the value for the side to move
+        budget = PROOF_FIRST
+        open_goals = list(range(len(goals)))
+        while open_goals:
+            for index in list(open_goals):
+                side, target = goals[index]
+                # a goal that what is known settles
+                if (low >= target or high < target) if side == mover else (high <= -target or low > -target):
+                    open_goals.remove(index)
+                    continue
+                limit = self.nodes + budget if node_limit < 0 else min(self.nodes + budget, node_limit)
+                proven = self.prove(position, past, side, target, index + 1, limit, deadline)
+                if proven:
+                    open_goals.remove(index)
+                if proven > 0:
+                    if side == mover:
+                        low = max(low, target)
+                    else:
+                        high = min(high, -target)
+                if self.stopped or (node_limit >= 0 and self.nodes >= node_limit) or \
+                        (deadline >= 0.0 and time.monotonic() >= deadline):
+                    return
+            budget *= 2
+
+    def prove(self, position: Position, past: frozenset[PositionKey], attacker: Side, target: int, tag: int,
+              node_limit: int, deadline: float) -> int:
+        """Depth-first proof-number search (df-pn) from ``position`` (the root
+        of the solve) of one goal: ``attacker``'s value at least ``target``.
+        1 where it is proven, -1 where it cannot be met, 0 where a limit
+        stopped the search (``node_limit`` and ``deadline`` are the phase's
+        own, -1 for none; the solve's stop it too). ``tag`` numbers the goal
+        in the table's numbers. A line that comes back to a position on it,
+        or that reaches :data:`MAX_PLIES`, fails the attacker: what proves the
+        attacker's goal is sound, and is stored as a bound; what proves the
+        defender's is only a number."""
+        if self.kernel is not None:  # the same search, native (rules/native.py)
+            kernel = self.kernel
+            proven: int = kernel.prove(position, past, 0 if attacker == SOUTH else 1, target, tag, self.nodes,
+                                       node_limit, deadline)
+            self.nodes, self.stopped = kernel.nodes, kernel.stopped
+            self.longest = max(self.longest, kernel.longest)
+            if self.stopped and self.stop_reason is None and not self.interrupted:
+                self.stop_reason = "nodes" if 0 <= self.node_limit <= self.nodes else "time"
+            return proven
+        self.pn_attacker = attacker
+        self.pn_target = target
+        self.pn_tag = tag
+        self.pn_node_limit = node_limit
+        self.pn_deadline = deadline
+        self.pn_stopped = False
+        phi, delta = self.mid(position, past, 0, PN_INF, PN_INF)
+        if self.stopped or self.pn_stopped:
+            return 0
+        return 1 if (phi == 0) == (position.side == attacker) else -1
+
+    def phase_over(self) -> bool:
+        """Whether the proof-number search under way has reached its own limits."""
+        nodes = self.nodes
+        if 0 <= self.pn_node_limit <= nodes:
+            return True
+        return nodes % CLOCK_EVERY == 0 and self.pn_deadline >= 0.0 and time.monotonic() >= self.pn_deadline
+
+    @staticmethod
+    def decided(low: int, high: int, goal: int) -> tuple[int, int] | None:
+        """The numbers that bounds ``low``, ``high`` decide for a side to move
+        whose goal is a value of at least ``goal``, if they do."""
+        if low >= goal:
+            return 0, PN_INF
+        if high < goal:
+            return PN_INF, 0
+        return None
+
+    def mid(self, position: Position, past: frozenset[PositionKey], ply: int, th_phi: int,
+            th_delta: int) -> tuple[int, int]:
+        """The proof-number search's step (Nagai's *multiple iterative
+        deepening*): the numbers ``(phi, delta)`` of ``position`` for the side
+        to move — what proving that it reaches its goal costs, and what
+        proving that it does not — searched until one reaches its threshold."""
+        if self.stopped or self.pn_stopped:
+            return 1, 1
+        if self.out_of_time():
+            self.stopped = True
+            return 1, 1
+        if self.phase_over():
+            self.pn_stopped = True
+            return 1, 1
+        self.nodes += 1
+        if ply > self.longest:
+            self.longest = ply
+        attacking = position.side == self.pn_attacker
+        goal = self.pn_target if attacking else 1 - self.pn_target
+        key = self.key(position, past)
+        table = self.table
+        entry = table.get(key)
+        known_low, known_high = (LOSS, WIN) if entry is None else (entry[0], entry[1])
+        if self.tablebase is not None:
+            told = self.tablebase.bounds(position, past)
+            if told is not None:
+                known_low, known_high = max(known_low, told[0]), min(known_high, told[1])
+        numbers = self.decided(known_low, known_high, goal)
+        if numbers is not None:
+            return numbers
+        on_path = not self.history_game
+        if on_path and ply > 0 and key in self.path:
+            return (PN_INF, 0) if attacking else (0, PN_INF)  # an endless line: the attacker's failure
+        game = self.game
+        children = list(game.successors(position, history=past))
+        if not children:
+            outcome = game.outcome(position, history=past, moves=[])
+            value = DRAW_VALUE if outcome is None else self.value_of(outcome.result, position)
+            self.store(key, value, value, -1)
+            decided = self.decided(value, value, goal)
+            assert decided is not None
+            return decided
+        if ply >= MAX_PLIES:
+            return (PN_INF, 0) if attacking else (0, PN_INF)
+        # the children's numbers: from their bounds, else from the table, else 1
+        child_goal = 1 - goal
+        moves = []
+        phis = []
+        deltas = []
+        for move, after in children:
+            child_past = self.child_history(position, after, past)
+            child_key = self.key(after, child_past)
+            child_entry = table.get(child_key)
+            child_numbers = None
+            if child_entry is not None:
+                child_numbers = self.decided(child_entry[0], child_entry[1], child_goal)
+                if child_numbers is None:
+                    kept = self.numbers.get(child_key)
+                    if kept is not None and kept[0] == self.pn_tag:
+                        child_numbers = kept[1], kept[2]
+            phi_delta = child_numbers or (1, 1)
+            moves.append((move, after, child_past))
+            phis.append(phi_delta[0])
+            deltas.append(phi_delta[1])
+        if on_path and ply > 0:
+            self.path.add(key)
+        while True:
+            second = PN_INF
+            phi = PN_INF
+            delta = 0
+            best = -1
+            for i, child_delta in enumerate(deltas):
+                if child_delta < phi:
+                    second = phi
+                    phi = child_delta
+                    best = i
+                elif child_delta < second:
+                    second = child_delta
+                child_phi = phis[i]
+                delta = PN_INF if delta == PN_INF or child_phi == PN_INF else min(delta + child_phi, PN_INF - 1)
+            if phi >= th_phi or delta >= th_delta:
+                break
+            _, after, child_past = moves[best]
+            phis[best], deltas[best] = self.mid(after, child_past, ply + 1, th_delta - delta + phis[best],
+                                                min(second + 1, th_phi))
+            if self.stopped or self.pn_stopped:
+                break
+        if on_path and ply > 0:
+            self.path.discard(key)
+        if self.stopped or self.pn_stopped:
+            return 1, 1
+        self.store_numbers(key, phi, delta, goal if phi == 0 and attacking else None,
+                           goal - 1 if delta == 0 and not attacking else None,
+                           moves[best][0].origin)
+        return phi, delta
+
+    def store_numbers(self, key: TableKey, phi: int, delta: int, low: int | None, high: int | None,
+                      best: int) -> None:
+        """Keep a position's numbers for the goal under way, and what it proved
+        of the attacker's goal (a ``low`` bound with its ``best`` move, or a
+        ``high`` bound) — in the table, where it has room (:meth:`store`)."""
+        table = self.table
+        entry = table.get(key)
+        if entry is None:
+            if not self.store(key, LOSS, WIN, -1):
+                return
+            entry = (LOSS, WIN, -1)
+        if low is not None and low > entry[0]:
+            table[key] = (low, entry[1], best)
+        elif high is not None and high < entry[1]:
+            table[key] = (entry[0], high, entry[2])
+        numbers = self.numbers
+        if key not in numbers:
+            if self.used + NUMBERS_BYTES > self.memory:
+                return
+            self.used += NUMBERS_BYTES
+        numbers[key] = (self.pn_tag, phi, delta)
+
+    def store(self, key: TableKey, low: int, high: int, best: int) -> bool:
         """Keep what was found of ``key`` (a bound is sound however it was
         found, so one left out costs a search again, never a wrong result):
-        a new position only while its cost fits in the memory budget."""
+        a new position only while its cost fits in the memory budget.
+        Whether it is kept."""
         table = self.table
         if key in table:
             table[key] = (low, high, best)
-            return
+            return True
         cost = self.entry_bytes
         if self.history_game:
             earlier = key[-1]
@@ -509,3 +750,5 @@ class Solver(TableFile):
         if self.used + cost <= self.memory:
             table[key] = (low, high, best)
             self.used += cost
+            return True
+        return False

@@ -54,7 +54,7 @@ class TableFile:
     def key(self, position: Position, past: frozenset[PositionKey]) -> TableKey:
         raise NotImplementedError
 
-    def store(self, key: TableKey, low: int, high: int, best: int) -> None:
+    def store(self, key: TableKey, low: int, high: int, best: int) -> bool:
         raise NotImplementedError
 
     def identity(self, position: Position, past: frozenset[PositionKey]) -> dict[str, Any]:
