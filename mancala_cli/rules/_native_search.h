@@ -448,6 +448,33 @@ static int child_segment(SearchObject *S, const State *s, const State *after_sta
     return 0;
 }
 
+/* The successors of ``s`` into ``children``, and how many (Solver.expand):
+ * none where an end condition holds or no move is legal, and then the end's
+ * value for the side to move in *value, stored in the table. */
+static int expand(SearchObject *S, const State *s, uint64_t hash, int past_lo, int past_hi, const uint64_t *past,
+                  Child *children, int *value)
+{
+    const Geo *g = &GEO[S->game];
+    int n = 0;
+    if (!ended(S, s, past_lo, past_hi, value)) {
+        int lo = s->side * g->half;
+        for (int h = lo; h < lo + g->half; h++) {
+            if (!try_origin(S->game, s, h)) continue;
+            Child *c = &children[n];
+            c->state = *s;
+            Result r;
+            play(S->game, &c->state, h, &r);
+            if (r.error) continue;
+            c->origin = h;
+            c->captured = r.captured;
+            n++;
+        }
+        if (n == 0) *value = no_moves(S, s);
+    }
+    if (n == 0) store(S, hash, s, past, *value, *value, -1);
+    return n;
+}
+
 /* Solver.search: bounds (low, high) of the value of ``s`` for the side to
  * move; the earlier positions that can recur (klamroth) are the pool's
  * [past_lo, past_hi), of digest ``past``. */
@@ -491,26 +518,9 @@ static void search(SearchObject *S, const State *s, int depth, int alpha, int be
         *out_high = WIN;
         return;
     }
-    /* The successors (none when an end condition holds). */
     Child *children = &S->children[(size_t)ply * MAXC];
-    int n = 0, value;
-    if (!ended(S, s, past_lo, past_hi, &value)) {
-        int lo = s->side * g->half;
-        for (int h = lo; h < lo + g->half; h++) {
-            if (!try_origin(S->game, s, h)) continue;
-            Child *c = &children[n];
-            c->state = *s;
-            Result r;
-            play(S->game, &c->state, h, &r);
-            if (r.error) continue;
-            c->origin = h;
-            c->captured = r.captured;
-            n++;
-        }
-        if (n == 0) value = no_moves(S, s);
-    }
+    int value, n = expand(S, s, hash, past_lo, past_hi, past, children, &value);
     if (n == 0) {
-        store(S, hash, s, past, value, value, -1);
         *out_low = value;
         *out_high = value;
         return;
@@ -693,31 +703,15 @@ static void mid(SearchObject *S, const State *s, int ply, int past_lo, int past_
                          &known_low, &known_high);
     if (decided(known_low, known_high, goal, out_phi, out_delta)) return;
     int path_game = !S->history_game;
-    if ((path_game && ply > 0 && on_path(S, hash, s))) {
+    if (path_game && ply > 0 && on_path(S, hash, s)) {
         /* an endless line: the attacker's failure */
         *out_phi = attacking ? PN_INF : 0;
         *out_delta = attacking ? 0 : PN_INF;
         return;
     }
     Child *children = &S->children[(size_t)ply * MAXC];
-    int n = 0, value;
-    if (!ended(S, s, past_lo, past_hi, &value)) {
-        int lo = s->side * g->half;
-        for (int h = lo; h < lo + g->half; h++) {
-            if (!try_origin(S->game, s, h)) continue;
-            Child *c = &children[n];
-            c->state = *s;
-            Result r;
-            play(S->game, &c->state, h, &r);
-            if (r.error) continue;
-            c->origin = h;
-            c->captured = r.captured;
-            n++;
-        }
-        if (n == 0) value = no_moves(S, s);
-    }
+    int value, n = expand(S, s, hash, past_lo, past_hi, past, children, &value);
     if (n == 0) {
-        store(S, hash, s, past, value, value, -1);
         decided(value, value, goal, out_phi, out_delta);
         return;
     }

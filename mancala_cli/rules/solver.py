@@ -395,6 +395,20 @@ class Solver(TableFile):
                 return True
         return False
 
+    def expand(self, position: Position, key: TableKey,
+               past: frozenset[PositionKey]) -> list[tuple[Move, Position]] | int:
+        """The moves of ``position`` with the positions they lead to; where it
+        ends the game (an end condition, or no legal move), the end's value
+        for the side to move instead, stored in the table."""
+        game = self.game
+        children = list(game.successors(position, history=past))
+        if children:
+            return children
+        outcome = game.outcome(position, history=past, moves=[])
+        value = DRAW_VALUE if outcome is None else self.value_of(outcome.result, position)
+        self.store(key, value, value, -1)
+        return value
+
     def search(self, position: Position, depth: int, alpha: int, beta: int, past: frozenset[PositionKey],
                ply: int) -> tuple[int, int]:
         """Bounds ``(low, high)`` of the value of ``position`` for the side to
@@ -427,13 +441,9 @@ class Solver(TableFile):
         if on_path:
             if key in self.path:
                 return LOSS, WIN  # an endless line: no result
-        game = self.game
-        children = list(game.successors(position, history=past))
-        if not children:
-            outcome = game.outcome(position, history=past, moves=[])
-            value = DRAW_VALUE if outcome is None else self.value_of(outcome.result, position)
-            self.store(key, value, value, -1)
-            return value, value
+        children = self.expand(position, key, past)
+        if isinstance(children, int):
+            return children, children
         if depth <= 0 or ply >= MAX_PLIES:
             return known_low, known_high
         return self._search_moves(position, key, children, depth, alpha, beta, past, ply, known_low, known_high,
@@ -444,11 +454,16 @@ class Solver(TableFile):
         """:meth:`search` on the native kernel (rules/native.py)."""
         kernel = self.kernel
         bounds: tuple[int, int] = kernel.search(position, depth, alpha, beta, past, ply, self.nodes)
+        self._after_kernel()
+        return bounds
+
+    def _after_kernel(self) -> None:
+        """The node count, the longest line and why it stopped, from the native search just run."""
+        kernel = self.kernel
         self.nodes, self.stopped = kernel.nodes, kernel.stopped
         self.longest = max(self.longest, kernel.longest)
         if self.stopped and self.stop_reason is None and not self.interrupted:
             self.stop_reason = "nodes" if 0 <= self.node_limit <= self.nodes else "time"
-        return bounds
 
     def _search_moves(self, position: Position, key: TableKey, children: list[tuple[Move, Position]], depth: int,
                       alpha: int, beta: int, past: frozenset[PositionKey], ply: int, known_low: int,
@@ -579,13 +594,9 @@ class Solver(TableFile):
         attacker's goal is sound, and is stored as a bound; what proves the
         defender's is only a number."""
         if self.kernel is not None:  # the same search, native (rules/native.py)
-            kernel = self.kernel
-            proven: int = kernel.prove(position, past, 0 if attacker == SOUTH else 1, target, tag, self.nodes,
-                                       node_limit, deadline)
-            self.nodes, self.stopped = kernel.nodes, kernel.stopped
-            self.longest = max(self.longest, kernel.longest)
-            if self.stopped and self.stop_reason is None and not self.interrupted:
-                self.stop_reason = "nodes" if 0 <= self.node_limit <= self.nodes else "time"
+            proven: int = self.kernel.prove(position, past, 0 if attacker == SOUTH else 1, target, tag, self.nodes,
+                                            node_limit, deadline)
+            self._after_kernel()
             return proven
         self.pn_attacker = attacker
         self.pn_target = target
@@ -648,14 +659,10 @@ class Solver(TableFile):
         on_path = not self.history_game
         if on_path and ply > 0 and key in self.path:
             return (PN_INF, 0) if attacking else (0, PN_INF)  # an endless line: the attacker's failure
-        game = self.game
-        children = list(game.successors(position, history=past))
-        if not children:
-            outcome = game.outcome(position, history=past, moves=[])
-            value = DRAW_VALUE if outcome is None else self.value_of(outcome.result, position)
-            self.store(key, value, value, -1)
-            decided = self.decided(value, value, goal)
-            assert decided is not None
+        children = self.expand(position, key, past)
+        if isinstance(children, int):
+            decided = self.decided(children, children, goal)
+            assert decided is not None  # (a value decides every goal)
             return decided
         if ply >= MAX_PLIES:
             return (PN_INF, 0) if attacking else (0, PN_INF)
