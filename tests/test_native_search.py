@@ -32,9 +32,10 @@ POSITIONS = 1000
 LIMITS = {"kimasai-mackay": (100, 400), "kimasai-klamroth": (300, 3000), "kingulu": (300, 3000)}
 
 
-def endgame_positions(game, count, seed):
-    """``count`` positions 1 to 8 plies before the end of random games, each
-    with the history of its game (the keys of the positions before it)."""
+def endgame_positions(game, count, seed, backs=range(1, 9)):
+    """``count`` positions 1 to 8 plies (``backs``) before the end of random
+    games, each with the history of its game (the keys of the positions
+    before it)."""
     rng = random.Random(seed)
     found = []
     while len(found) < count:
@@ -46,7 +47,7 @@ def endgame_positions(game, count, seed):
             if game.uses_history:
                 history.add(position.key())
             position = after
-        for back in sorted(rng.sample(range(1, 9), 3)):
+        for back in sorted(rng.sample(backs, 3)):
             if back <= len(line_positions):
                 found.append(line_positions[-back])
     return found[:count]
@@ -154,3 +155,24 @@ def test_each_search_feature_alone_gives_the_python_solvers_results(game_id):
             expected = Solver(pure, features=features).solve(position, history=history, nodes=limit)
             got = Solver(fast, features=features).solve(position, history=history, nodes=limit)
             assert summary(got) == summary(expected), (features, position, history)
+
+
+#: Node limits that give the proof-number phase several rounds of each goal
+#: (its dual's numbers, the two slots, the choice of the cheapest goal).
+PHASE_LIMITS = {"kimasai-mackay": 6000, "kimasai-klamroth": 12000, "kingulu": 20000}
+#: How far from the end (plies) those positions are taken, by game.
+PHASE_BACKS = {"kimasai-mackay": range(10, 31), "kimasai-klamroth": range(30, 81), "kingulu": range(20, 61)}
+
+
+@pytest.mark.parametrize("game_id", list(PAIRS))
+def test_the_proof_number_phase_over_many_rounds_as_the_python_solver(game_id):
+    """Positions 10 to 80 plies from the end, where the phase runs each goal
+    many times: the same results, moves and node counts on both cores."""
+    pure, fast = PAIRS[game_id]
+    rounds = 0
+    for position, history in endgame_positions(pure, 12, f"{game_id} rounds", backs=PHASE_BACKS[game_id]):
+        expected = Solver(pure).solve(position, history=history, nodes=PHASE_LIMITS[game_id])
+        got = Solver(fast).solve(position, history=history, nodes=PHASE_LIMITS[game_id])
+        assert summary(got) == summary(expected), (position, history)
+        rounds += expected.nodes > PHASE_LIMITS[game_id] // 4
+    assert rounds >= 3, rounds  # (the phase ran long on several of them)

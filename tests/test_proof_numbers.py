@@ -60,3 +60,24 @@ def test_the_proof_numbers_prove_more_and_only_what_holds(game_id):
         assert proven["with"] > proven["without"], proven
     print(game_id, proven)
 
+
+
+def test_a_first_move_the_phase_proves_is_the_answer_when_the_rest_runs_out():
+    """After the proof-number phase, what it proved of each first move is read
+    from the table before any is searched to its end: a win it proves is the
+    answer even where that search runs out of nodes before reaching the
+    winning move (these two positions stayed unknown before). The full
+    search agrees."""
+    game = fastest("kingulu")
+    positions = endgame_positions(kingulu.Kingulu(), 60, "kingulu read back", backs=range(20, 61))
+    for index in (13, 53):
+        position, history = positions[index]
+        limited = Solver(game).solve(position, history=history, nodes=20_000)
+        assert limited.nodes == 20_000  # (the search ran out: every move is not proven)
+        assert limited.result == "win", index
+        assert "unknown" in [result for _, result in limited.moves]
+        full = Solver(game).solve(position, history=history)
+        assert full.result == "win"
+        for (move, result), (move2, result2) in zip(limited.moves, full.moves):
+            assert move == move2
+            assert result in ("unknown", result2), (index, move)

@@ -53,16 +53,18 @@ static void search_init(void)
 typedef struct {
     uint64_t hash;       /* 0: an empty slot */
     uint64_t past[2];    /* klamroth: the digest of the earlier positions */
-    uint64_t reserved;
     uint16_t banks[2];
+    uint16_t reserved;   /* kingulu's reserved holes (12 holes: 16 bits are enough) */
     uint8_t holes[MAXH];
     uint8_t side, first;
     int8_t low, high, best;
-    /* F_PN: the proof and disproof numbers of the proof-number search for
-     * goal ``tag`` (0: none), 24 bits each (in what would be padding) */
-    uint8_t tag, phi[3], delta[3];
+    /* F_PN: the proof and disproof numbers of the proof-number search, 24
+     * bits each, in two slots (a goal and its dual share one): the goal that
+     * wrote each slot (0: none) in ``tags``, four bits a slot */
+    uint8_t tags, phi[2][3], delta[2][3];
 } Entry;
-_Static_assert(sizeof(Entry) == 96, "the proof numbers fit in the entry's padding");
+_Static_assert(sizeof(Entry) == 96, "two slots of proof numbers fit in 96 bytes");
+#define MAX_RESERVED 0xFFFF  /* the reserved holes an entry can hold (a bit each) */
 
 typedef struct {
     State state;
@@ -97,7 +99,7 @@ typedef struct {
     PastKey *pool;           /* klamroth: earlier positions, by segment */
     int pool_len, pool_cap;
     /* F_PN: the goal under way (the attacker's value at least pn_target) and its limits */
-    int pn_attacker, pn_target, pn_tag, pn_stopped;
+    int pn_attacker, pn_target, pn_tag, pn_dual, pn_slot, pn_stopped;
     long long pn_node_limit;
     double pn_deadline;
 } SearchObject;
@@ -228,7 +230,7 @@ static Entry *entry_for(SearchObject *S, uint64_t hash, const State *s, const ui
     e->hash = hash;
     e->past[0] = past[0];
     e->past[1] = past[1];
-    e->reserved = s->reserved;
+    e->reserved = (uint16_t)s->reserved;
     e->banks[0] = (uint16_t)s->banks[0];
     e->banks[1] = (uint16_t)s->banks[1];
     memset(e->holes, 0, MAXH);
@@ -238,7 +240,7 @@ static Entry *entry_for(SearchObject *S, uint64_t hash, const State *s, const ui
     e->low = LOSS;
     e->high = WIN;
     e->best = -1;
-    e->tag = 0;
+    e->tags = 0;
     S->count++;
     return e;
 }
@@ -629,7 +631,11 @@ no_memory:
  * keeping the attacker below it), delta, of proving it does not.  A line
  * that comes back to a position on it, or that reaches max_plies, fails
  * the attacker, so what proves the attacker's goal is sound and is stored
- * as a bound; what proves the defender's is not, and is only a number. */
+ * as a bound; what proves the defender's is not, and is only a number.
+ * A goal and its dual (the other attacker's goal that sets each side to
+ * move the same goal) keep their numbers in one slot of the entry, each
+ * the other's estimate.  A search stopped midway returns the numbers so far
+ * (stored nowhere): at the root, what the goal is known to cost. */
 
 static uint32_t get24(const uint8_t *p) { return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16; }
 
@@ -647,6 +653,9 @@ static uint32_t pn_add(uint32_t a, uint32_t b)
     uint32_t c = a + b;
     return c >= PN_INF ? PN_INF - 1 : c;
 }
+
+/* A number of the dual goal as an estimate: neither 0 nor PN_INF */
+static uint32_t pn_estimate(uint32_t v) { return v == 0 ? 1 : v == PN_INF ? PN_INF - 1 : v; }
 
 /* The numbers a position's bounds decide for the side to move, whose goal is
  * a value of at least ``goal``: 1 (and *phi, *delta set) where they do. */
@@ -727,9 +736,17 @@ static void mid(SearchObject *S, const State *s, int ply, int past_lo, int past_
         child_digest(S, s, &c->state, past_lo, past_hi, past, child_past);
         Entry *e = lookup(S, state_hash(&c->state, g->size), &c->state, child_past);
         c->phi = c->delta = 1;
-        if (e != NULL && !decided(e->low, e->high, 1 - goal, &c->phi, &c->delta) && e->tag == S->pn_tag) {
-            c->phi = get24(e->phi);
-            c->delta = get24(e->delta);
+        if (e != NULL && !decided(e->low, e->high, 1 - goal, &c->phi, &c->delta)) {
+            int slot = S->pn_slot, tag = e->tags >> (4 * slot) & 15;
+            if (tag == S->pn_tag) {
+                c->phi = get24(e->phi[slot]);
+                c->delta = get24(e->delta[slot]);
+            } else if (tag && tag == S->pn_dual) {
+                /* the dual goal's numbers (the same goal for each side to
+                 * move, the other attacker): an estimate, never a proof */
+                c->phi = pn_estimate(get24(e->phi[slot]));
+                c->delta = pn_estimate(get24(e->delta[slot]));
+            }
         }
     }
     if (path_game && ply > 0 && path_push(S, hash, s) < 0) {
@@ -760,17 +777,27 @@ static void mid(SearchObject *S, const State *s, int ply, int past_lo, int past_
         uint64_t child_past[2];
         if (child_segment(S, s, &c->state, here_stones, past_lo, past_hi, past, &child_lo, &child_hi, child_past) < 0)
             goto no_memory;
-        mid(S, &c->state, ply + 1, child_lo, child_hi, child_past, child_th_phi, child_th_delta, &c->phi, &c->delta);
+        uint32_t child_phi, child_delta;
+        mid(S, &c->state, ply + 1, child_lo, child_hi, child_past, child_th_phi, child_th_delta, &child_phi,
+            &child_delta);
         S->pool_len = saved_len;
-        if (S->stopped || S->pn_stopped) break;
+        if (S->stopped || S->pn_stopped) break;  /* (a child stopped midway keeps its numbers) */
+        c->phi = child_phi;
+        c->delta = child_delta;
     }
     if (path_game && ply > 0) S->path_len--;
-    if (S->stopped || S->pn_stopped) return;
+    if (S->stopped || S->pn_stopped) {
+        /* the numbers so far, stored nowhere: what the root's goal is known to cost */
+        *out_phi = phi;
+        *out_delta = delta;
+        return;
+    }
     Entry *e = entry_for(S, hash, s, past);
     if (e != NULL) {
-        e->tag = (uint8_t)S->pn_tag;
-        put24(e->phi, phi);
-        put24(e->delta, delta);
+        int slot = S->pn_slot;
+        e->tags = (uint8_t)((e->tags & (0xF0 >> (4 * slot))) | S->pn_tag << (4 * slot));
+        put24(e->phi[slot], phi);
+        put24(e->delta[slot], delta);
         /* the attacker's goal proven: a bound (Solver.prove_store) */
         if (phi == 0 && attacking && goal > e->low) {
             e->low = (int8_t)goal;
@@ -893,22 +920,25 @@ static int read_past_set(SearchObject *S, PyObject *past_set, uint64_t *past)
     return PyErr_Occurred() ? -1 : 0;
 }
 
-/* search.prove(position, past, attacker, target, tag, nodes, node_limit,
- * deadline): Solver.prove from ``position`` (the root, on the line) with the
- * node count ``nodes``: 1 where the attacker's goal (a value of at least
- * ``target``) is proven, -1 where it cannot be met, 0 where a limit stopped
- * the search (``node_limit``, ``deadline``: the phase's own, -1 for none). */
+/* search.prove(position, past, attacker, target, tag, dual, slot, nodes,
+ * node_limit, deadline): Solver.prove from ``position`` (the root, on the
+ * line) with the node count ``nodes``: (1 where the attacker's goal (a value
+ * of at least ``target``) is proven, -1 where it cannot be met, 0 where a
+ * limit stopped the search (``node_limit``, ``deadline``: the phase's own, -1
+ * for none); the root's proof number for the attacker).  The goal's numbers are kept in the entries' ``slot`` marked
+ * ``tag``; those marked ``dual`` (0: none) are taken as estimates. */
 static PyObject *Search_prove(SearchObject *S, PyObject *args)
 {
     PyObject *position, *past_set;
-    int attacker, target, tag;
+    int attacker, target, tag, dual, slot;
     long long nodes, node_limit;
     double deadline;
-    if (!PyArg_ParseTuple(args, "OOiiiLLd", &position, &past_set, &attacker, &target, &tag, &nodes, &node_limit,
-                          &deadline))
+    if (!PyArg_ParseTuple(args, "OOiiiiiLLd", &position, &past_set, &attacker, &target, &tag, &dual, &slot, &nodes,
+                          &node_limit, &deadline))
         return NULL;
-    if (attacker < 0 || attacker > 1 || target < DRAW_VALUE || target > WIN || tag < 1 || tag > 255) {
-        PyErr_SetString(PyExc_ValueError, "attacker 0 or 1, target 0 or 1, tag 1 to 255");
+    if (attacker < 0 || attacker > 1 || target < DRAW_VALUE || target > WIN || tag < 1 || tag > 15 || dual < 0 ||
+        dual > 15 || slot < 0 || slot > 1) {
+        PyErr_SetString(PyExc_ValueError, "attacker 0 or 1, target 0 or 1, tag 1 to 15, dual 0 to 15, slot 0 or 1");
         return NULL;
     }
     State s;
@@ -921,6 +951,8 @@ static PyObject *Search_prove(SearchObject *S, PyObject *args)
     S->pn_attacker = attacker;
     S->pn_target = target;
     S->pn_tag = tag;
+    S->pn_dual = dual;
+    S->pn_slot = slot;
     S->pn_stopped = 0;
     S->pn_node_limit = node_limit;
     S->pn_deadline = deadline;
@@ -937,12 +969,9 @@ static PyObject *Search_prove(SearchObject *S, PyObject *args)
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "the search failed");
         return NULL;
     }
-    int proven = 0;
-    if (!S->stopped && !S->pn_stopped) {
-        int attacking = s.side == attacker;
-        proven = (phi == 0) == attacking ? 1 : -1;
-    }
-    return PyLong_FromLong(proven);
+    int proven = 0, attacking = s.side == attacker;
+    if (!S->stopped && !S->pn_stopped) proven = (phi == 0) == attacking ? 1 : -1;
+    return Py_BuildValue("(iI)", proven, (unsigned int)(attacking ? phi : delta));
 }
 
 /* search.search(position, depth, alpha, beta, past, ply, nodes): Solver.search
@@ -1002,7 +1031,8 @@ static void put_record(const SearchObject *S, const Entry *e, unsigned char *p)
     int size = GEO[S->game].size;
     memcpy(p, &e->hash, 8);
     memcpy(p + 8, e->past, 16);
-    memcpy(p + 24, &e->reserved, 8);
+    uint64_t reserved = e->reserved;
+    memcpy(p + 24, &reserved, 8);
     memcpy(p + 32, e->banks, 4);
     memcpy(p + 36, e->holes, (size_t)size);
     p += 36 + size;
@@ -1086,7 +1116,7 @@ static PyObject *Search_load(SearchObject *S, PyObject *args)
             st.side = q[0];
             st.move_number = q[1] ? 1 : 2;
             if (q[0] > 1 || q[1] > 1 || (q[1] && q[0] != 0) || low < LOSS || high > WIN || low > high || best < -1 ||
-                best >= size || (size < 64 && st.reserved >> size) || state_hash(&st, size) != hash) {
+                best >= size || (size < 64 && st.reserved >> size) || st.reserved > MAX_RESERVED || state_hash(&st, size) != hash) {
                 damage = "a record that cannot be";
                 break;
             }
@@ -1141,7 +1171,8 @@ static PyMethodDef Search_methods[] = {
     {"search", (PyCFunction)Search_search, METH_VARARGS,
      "search(position, depth, alpha, beta, past, ply, nodes): (low, high)"},
     {"prove", (PyCFunction)Search_prove, METH_VARARGS,
-     "prove(position, past, attacker, target, tag, nodes, node_limit, deadline): 1 proven, -1 disproven, 0 stopped"},
+     "prove(position, past, attacker, target, tag, dual, slot, nodes, node_limit, deadline): (1 proven, -1 "
+     "disproven, 0 stopped; the root's proof number)"},
     {"dump", (PyCFunction)Search_dump, METH_O, "dump(write): the table's records; returns (records, checksum)"},
     {"load", (PyCFunction)Search_load, METH_VARARGS,
      "load(read, records, checksum): the table's records; returns the positions in the table"},

@@ -19,10 +19,12 @@ depths: a deeper search only narrows them. A search with a depth limit
 deepens one ply at a time until every first move is proven or a limit is
 reached. A search limited in time or positions only deepens as long as that
 is cheap (each iteration until one has used :data:`DEEPENING_SHARE` of the
-node limit, or without one, of the time limit), then runs a proof-number
+node limit, or without one, of the time limit, or :data:`DEEPENING_NODES`
+positions), then runs a proof-number
 search (df-pn, :meth:`Solver.prove`) until :data:`PROOF_SHARE` of the limit
-is used, then searches every line to its end, as a search without limits
-does: deepening alone would not prove a position whose lines are long.
+is used, reads what it proved of each first move from the table, then
+searches every line to its end, as a search without limits does: deepening
+alone would not prove a position whose lines are long.
 Whatever stops a search, what it found so far is its answer: the interval
 of each move, the deepest complete iteration, and why it stopped.
 
@@ -71,7 +73,7 @@ from .tablefile import CHUNK_ENTRIES, SAVE_EVERY, TABLE_HEADER, TABLE_MAGIC, TAB
 
 __all__ = ["Solver", "Solution", "Progress", "TableKey", "TableFileError", "result_name", "RESULT_NAMES",
            "STOP_REASONS", "WIN", "DRAW_VALUE", "LOSS", "MAX_PLIES", "DEFAULT_MEMORY", "DEFAULT_SECONDS",
-           "ENTRY_BYTES", "OTHER_ENTRY_BYTES", "DEEPENING_SHARE", "CLOCK_EVERY", "PROGRESS_EVERY", "ETC", "HISTORY",
+           "ENTRY_BYTES", "OTHER_ENTRY_BYTES", "DEEPENING_SHARE", "DEEPENING_NODES", "CLOCK_EVERY", "PROGRESS_EVERY", "ETC", "HISTORY",
            "PN", "ALL_FEATURES", "PROOF_SHARE", "PROOF_FIRST", "PN_INF", "NUMBERS_BYTES", "HISTORY_MAX", "SAVE_EVERY", "TABLE_MAGIC", "TABLE_VERSION", "TABLE_HEADER",
            "CHUNK_ENTRIES"]
 
@@ -98,6 +100,12 @@ OTHER_ENTRY_BYTES: Final = 1200
 #: The share of a time or node limit after which a search stops deepening
 #: and searches every line to its end.
 DEEPENING_SHARE: Final = 1 / 32
+#: The positions after which a search limited in time or positions stops
+#: deepening, whatever its limit: with no value at the horizon, deepening a
+#: long search for a thirty-second of a long limit only delays the
+#: proof-number search (the kingulu start with the default 300 s: 36.5
+#: million positions and 15 s, against 7.3 million and 4.4 s with this).
+DEEPENING_NODES: Final = 1 << 20
 #: How often (in nodes) the clock is read.
 CLOCK_EVERY: Final = 1024
 #: How often (in nodes) a progress callback hears of a search under way.
@@ -117,16 +125,17 @@ HISTORY: Final = 2
 PN: Final = 4
 ALL_FEATURES: Final = ETC | HISTORY | PN
 #: The share of a time or node limit until which the proof-number search runs.
-PROOF_SHARE: Final = 0.5
+PROOF_SHARE: Final = 0.75
 #: The positions the proof-number search first gives each of its goals; each
-#: round gives each goal not yet settled twice as many as the round before.
+#: further run of a goal gets twice as many as its run before.
 PROOF_FIRST: Final = 1024
 #: A proof or disproof number that cannot be met (the native table keeps 24 bits).
 PN_INF: Final = 0xFFFFFF
 #: What a position's proof numbers cost the pure solver besides its entry
-#: (bytes; the native table keeps them in the entry): the dict's slot, the
-#: tuple and its numbers, measured as :data:`ENTRY_BYTES` are.
-NUMBERS_BYTES: Final = 200
+#: (bytes; the native table keeps them in the entry): the dict's slot (about
+#: 80), the list of two slots (72) and, in each slot used, a tuple of three
+#: (64) and its two numbers (28 each): 272 with one slot, 392 with both.
+NUMBERS_BYTES: Final = 340
 #: The largest cut-off count the history heuristic keeps per move.
 HISTORY_MAX: Final = (1 << 20) - 1
 
@@ -170,13 +179,16 @@ class Solver(TableFile):
         self.stop_reason: str | None = None
         self.history_game = game.uses_history
         self.table: dict[TableKey, tuple[int, int, int]] = {}
-        #: The proof-number search's numbers, by key: (goal, phi, delta), of positions in the table.
-        self.numbers: dict[TableKey, tuple[int, int, int]] = {}
+        #: The proof-number search's numbers, by key: two slots (a goal and its dual share one) of
+        #: (goal, phi, delta), of positions in the table.
+        self.numbers: dict[TableKey, list[tuple[int, int, int] | None]] = {}
         #: The proof-number search under way: its attacker, the value it must reach, the goal's
         #: number, its own limits, and whether they stopped it.
         self.pn_attacker = SOUTH
         self.pn_target = WIN
         self.pn_tag = 0
+        self.pn_dual = 0
+        self.pn_slot = 0
         self.pn_node_limit = -1
         self.pn_deadline = -1.0
         self.pn_stopped = False
@@ -293,15 +305,7 @@ class Solver(TableFile):
         reached = 0
         proved = False
         while True:
-            for i, (move, after) in enumerate(children):
-                low, high = bounds[i]
-                if low == high:
-                    continue
-                child_low, child_high = self.search(after, iteration - 1, LOSS, WIN,
-                                                    self.child_history(position, after, past), 1)
-                bounds[i] = (max(low, -child_high), min(high, -child_low))
-                if self.stopped:
-                    break
+            self._first_moves(position, past, children, bounds, iteration - 1)
             if self.stopped:
                 break
             reached = iteration
@@ -314,14 +318,34 @@ class Solver(TableFile):
                 if depth is not None and depth < MAX_PLIES:
                     self.stop_reason = "depth"
                 break
-            iteration = deepest if depth is None and self.spent(DEEPENING_SHARE) else iteration + 1
+            cheap = not self.spent(DEEPENING_SHARE) and self.nodes < DEEPENING_NODES
+            iteration = deepest if depth is None and not cheap else iteration + 1
             self.iteration = iteration
             if iteration == deepest and depth is None and self.features & PN and not proved:
                 proved = True
                 self._proof_numbers(position, past)
                 if self.stopped:
                     break
+                # what the proof numbers proved of each first move, read from
+                # the table (a search of depth 0) before any is searched to
+                # its end, which may run out first
+                self._first_moves(position, past, children, bounds, 0)
+                if self.stopped:
+                    break
         return reached
+
+    def _first_moves(self, position: Position, past: frozenset[PositionKey], children: list[tuple[Move, Position]],
+                     bounds: list[tuple[int, int]], depth: int) -> None:
+        """Search each first move not yet proven to ``depth`` (narrowing
+        ``bounds``), until a limit stops the search."""
+        for i, (move, after) in enumerate(children):
+            low, high = bounds[i]
+            if low == high:
+                continue
+            child_low, child_high = self.search(after, depth, LOSS, WIN, self.child_history(position, after, past), 1)
+            bounds[i] = (max(low, -child_high), min(high, -child_low))
+            if self.stopped:
+                break
 
     def _answer(self, children: list[tuple[Move, Position]], bounds: list[tuple[int, int]],
                 reached: int) -> Solution:
@@ -547,67 +571,95 @@ class Solver(TableFile):
     def _proof_numbers(self, position: Position, past: frozenset[PositionKey]) -> None:
         """The proof-number phase of a limited search: the goals that settle
         the value of ``position`` (the side to move wins, its opponent wins,
-        and where the game can end in a draw, each at least draws), taken in
-        turn with :data:`PROOF_FIRST` positions each, then twice as many each
-        round, until the value is known or :data:`PROOF_SHARE` of the limit
-        is used. What each goal proves is stored as bounds in the table, where
-        the alpha-beta search that follows finds it."""
+        and where the game can end in a draw, each at least draws), one run
+        at a time until the value is known or :data:`PROOF_SHARE` of the limit
+        is used: each run goes to the goal whose proof number at the root is
+        the smallest so far (the first of ties; at first each is 1), with
+        :data:`PROOF_FIRST` positions its first time and twice as many each
+        time after. A goal and its *dual* (the other side's goal that sets
+        each side to move the same goal: the other side at least draws where
+        this one would win, and the reverse; without draws, the other side
+        wins) share their numbers in the table, each the other's estimate.
+        What each goal proves is stored as bounds in the table, where the
+        alpha-beta search that follows finds it."""
         mover = position.side
         opponent = NORTH if mover == SOUTH else SOUTH
         targets = (WIN, DRAW_VALUE) if self.game.can_draw else (WIN,)
         goals = [(side, target) for target in targets for side in (mover, opponent)]
+        # each goal's dual: the other side's goal that each side to move
+        # shares with it (the other side at least draws where this one would
+        # win, and the reverse; without draws, the other side wins)
+        duals = [goals.index((opponent if side == mover else mover, 1 - target if self.game.can_draw else target)) + 1
+                 for side, target in goals]
+        # a goal and its dual share a slot of numbers in the table
+        pairs = sorted({min(index, dual - 1) for index, dual in enumerate(duals)})
+        slots = [pairs.index(min(index, dual - 1)) for index, dual in enumerate(duals)]
         node_limit = int(self.node_limit * PROOF_SHARE) if self.node_limit >= 0 else -1
         deadline = self.started + PROOF_SHARE * (self.deadline - self.started) if self.deadline >= 0.0 else -1.0
         low, high = LOSS, WIN  # what the goals proved of the value for the side to move
-        budget = PROOF_FIRST
         open_goals = list(range(len(goals)))
-        while open_goals:
+        costs = [1] * len(goals)  # each goal's root proof number so far
+        budgets = [PROOF_FIRST] * len(goals)
+        while True:
             for index in list(open_goals):
                 side, target = goals[index]
                 # a goal that what is known settles
                 if (low >= target or high < target) if side == mover else (high <= -target or low > -target):
                     open_goals.remove(index)
-                    continue
-                limit = self.nodes + budget if node_limit < 0 else min(self.nodes + budget, node_limit)
-                proven = self.prove(position, past, side, target, index + 1, limit, deadline)
-                if proven:
-                    open_goals.remove(index)
-                if proven > 0:
-                    if side == mover:
-                        low = max(low, target)
-                    else:
-                        high = min(high, -target)
-                if self.stopped or (node_limit >= 0 and self.nodes >= node_limit) or \
-                        (deadline >= 0.0 and time.monotonic() >= deadline):
-                    return
-            budget *= 2
+            if not open_goals:
+                return
+            index = min(open_goals, key=costs.__getitem__)  # the cheapest goal so far (the first of ties)
+            side, target = goals[index]
+            limit = self.nodes + budgets[index]
+            if node_limit >= 0:
+                limit = min(limit, node_limit)
+            proven, costs[index] = self.prove(position, past, side, target, index + 1, limit, deadline,
+                                              dual=duals[index], slot=slots[index])
+            budgets[index] *= 2
+            if proven:
+                open_goals.remove(index)
+            if proven > 0:
+                if side == mover:
+                    low = max(low, target)
+                else:
+                    high = min(high, -target)
+            if self.stopped or (node_limit >= 0 and self.nodes >= node_limit) or \
+                    (deadline >= 0.0 and time.monotonic() >= deadline):
+                return
 
     def prove(self, position: Position, past: frozenset[PositionKey], attacker: Side, target: int, tag: int,
-              node_limit: int, deadline: float) -> int:
+              node_limit: int, deadline: float, *, dual: int = 0, slot: int = 0) -> tuple[int, int]:
         """Depth-first proof-number search (df-pn) from ``position`` (the root
         of the solve) of one goal: ``attacker``'s value at least ``target``.
         1 where it is proven, -1 where it cannot be met, 0 where a limit
         stopped the search (``node_limit`` and ``deadline`` are the phase's
-        own, -1 for none; the solve's stop it too). ``tag`` numbers the goal
-        in the table's numbers. A line that comes back to a position on it,
+        own, -1 for none; the solve's stop it too); and the root's proof
+        number for the attacker, what the goal is known to cost. ``tag``
+        numbers the goal in the table's numbers, kept in their ``slot`` (0
+        or 1), where those of goal ``dual`` (the same goal for each side to
+        move, the other attacker; 0 for none) are taken as estimates. A line that comes back to a position on it,
         or that reaches :data:`MAX_PLIES`, fails the attacker: what proves the
         attacker's goal is sound, and is stored as a bound; what proves the
         defender's is only a number."""
         if self.kernel is not None:  # the same search, native (rules/native.py)
-            proven: int = self.kernel.prove(position, past, 0 if attacker == SOUTH else 1, target, tag, self.nodes,
-                                            node_limit, deadline)
+            answer: tuple[int, int] = self.kernel.prove(position, past, 0 if attacker == SOUTH else 1, target, tag,
+                                                        dual, slot, self.nodes, node_limit, deadline)
             self._after_kernel()
-            return proven
+            return answer
         self.pn_attacker = attacker
         self.pn_target = target
         self.pn_tag = tag
+        self.pn_dual = dual
+        self.pn_slot = slot
         self.pn_node_limit = node_limit
         self.pn_deadline = deadline
         self.pn_stopped = False
         phi, delta = self.mid(position, past, 0, PN_INF, PN_INF)
+        attacking = position.side == attacker
+        cost = phi if attacking else delta
         if self.stopped or self.pn_stopped:
-            return 0
-        return 1 if (phi == 0) == (position.side == attacker) else -1
+            return 0, cost
+        return (1 if (phi == 0) == attacking else -1), cost
 
     def phase_over(self) -> bool:
         """Whether the proof-number search under way has reached its own limits."""
@@ -615,6 +667,11 @@ class Solver(TableFile):
         if 0 <= self.pn_node_limit <= nodes:
             return True
         return nodes % CLOCK_EVERY == 0 and self.pn_deadline >= 0.0 and time.monotonic() >= self.pn_deadline
+
+    @staticmethod
+    def estimate(number: int) -> int:
+        """A number of the dual goal as an estimate: neither 0 nor :data:`PN_INF`."""
+        return 1 if number == 0 else PN_INF - 1 if number == PN_INF else number
 
     @staticmethod
     def decided(low: int, high: int, goal: int) -> tuple[int, int] | None:
@@ -679,9 +736,16 @@ class Solver(TableFile):
             if child_entry is not None:
                 child_numbers = self.decided(child_entry[0], child_entry[1], child_goal)
                 if child_numbers is None:
-                    kept = self.numbers.get(child_key)
-                    if kept is not None and kept[0] == self.pn_tag:
-                        child_numbers = kept[1], kept[2]
+                    slots = self.numbers.get(child_key)
+                    kept = None if slots is None else slots[self.pn_slot]
+                    if kept is not None:
+                        if kept[0] == self.pn_tag:
+                            child_numbers = kept[1], kept[2]
+                        elif kept[0] == self.pn_dual:
+                            # the dual goal's numbers (the same goal for each
+                            # side to move, the other attacker): an estimate,
+                            # never a proof
+                            child_numbers = self.estimate(kept[1]), self.estimate(kept[2])
             phi_delta = child_numbers or (1, 1)
             moves.append((move, after, child_past))
             phis.append(phi_delta[0])
@@ -705,14 +769,15 @@ class Solver(TableFile):
             if phi >= th_phi or delta >= th_delta:
                 break
             _, after, child_past = moves[best]
-            phis[best], deltas[best] = self.mid(after, child_past, ply + 1, th_delta - delta + phis[best],
-                                                min(second + 1, th_phi))
+            child_phi, child_delta = self.mid(after, child_past, ply + 1, th_delta - delta + phis[best],
+                                              min(second + 1, th_phi))
             if self.stopped or self.pn_stopped:
-                break
+                break  # (a child stopped midway keeps its numbers)
+            phis[best], deltas[best] = child_phi, child_delta
         if on_path and ply > 0:
             self.path.discard(key)
         if self.stopped or self.pn_stopped:
-            return 1, 1
+            return phi, delta  # the numbers so far, stored nowhere: what the root's goal is known to cost
         self.store_numbers(key, phi, delta, goal if phi == 0 and attacking else None,
                            goal - 1 if delta == 0 and not attacking else None,
                            moves[best][0].origin)
@@ -733,12 +798,13 @@ class Solver(TableFile):
             table[key] = (low, entry[1], best)
         elif high is not None and high < entry[1]:
             table[key] = (entry[0], high, entry[2])
-        numbers = self.numbers
-        if key not in numbers:
+        slots = self.numbers.get(key)
+        if slots is None:
             if self.used + NUMBERS_BYTES > self.memory:
                 return
             self.used += NUMBERS_BYTES
-        numbers[key] = (self.pn_tag, phi, delta)
+            slots = self.numbers[key] = [None, None]
+        slots[self.pn_slot] = (self.pn_tag, phi, delta)
 
     def store(self, key: TableKey, low: int, high: int, best: int) -> bool:
         """Keep what was found of ``key`` (a bound is sound however it was
