@@ -674,6 +674,14 @@ static int decided(int low, int high, int goal, uint32_t *phi, uint32_t *delta)
     return 0;
 }
 
+/* The numbers of the attacker's failure, for a side to move that is the
+ * attacker or not (an endless line, or one past max_plies). */
+static void attacker_fails(int attacking, uint32_t *phi, uint32_t *delta)
+{
+    *phi = attacking ? PN_INF : 0;
+    *delta = attacking ? 0 : PN_INF;
+}
+
 /* The proof-number phase's own limits (Solver.phase_over). */
 static int phase_over(SearchObject *S)
 {
@@ -713,9 +721,7 @@ static void mid(SearchObject *S, const State *s, int ply, int past_lo, int past_
     if (decided(known_low, known_high, goal, out_phi, out_delta)) return;
     int path_game = !S->history_game;
     if (path_game && ply > 0 && on_path(S, hash, s)) {
-        /* an endless line: the attacker's failure */
-        *out_phi = attacking ? PN_INF : 0;
-        *out_delta = attacking ? 0 : PN_INF;
+        attacker_fails(attacking, out_phi, out_delta);  /* an endless line */
         return;
     }
     Child *children = &S->children[(size_t)ply * MAXC];
@@ -725,8 +731,7 @@ static void mid(SearchObject *S, const State *s, int ply, int past_lo, int past_
         return;
     }
     if (ply >= S->max_plies) {
-        *out_phi = attacking ? PN_INF : 0;
-        *out_delta = attacking ? 0 : PN_INF;
+        attacker_fails(attacking, out_phi, out_delta);
         return;
     }
     /* the children's numbers: from their bounds, else from the table, else 1 */
@@ -798,7 +803,7 @@ static void mid(SearchObject *S, const State *s, int ply, int past_lo, int past_
         e->tags = (uint8_t)((e->tags & (0xF0 >> (4 * slot))) | S->pn_tag << (4 * slot));
         put24(e->phi[slot], phi);
         put24(e->delta[slot], delta);
-        /* the attacker's goal proven: a bound (Solver.prove_store) */
+        /* the attacker's goal proven: a bound (Solver.store_numbers) */
         if (phi == 0 && attacking && goal > e->low) {
             e->low = (int8_t)goal;
             e->best = (int8_t)children[best].origin;
@@ -920,13 +925,40 @@ static int read_past_set(SearchObject *S, PyObject *past_set, uint64_t *past)
     return PyErr_Occurred() ? -1 : 0;
 }
 
+/* The start of a search called from Python: the node count ``nodes``, and
+ * the earlier positions ``past_set`` onto the pool (their digest into
+ * ``past``); the pool's length before them, or -1 (an exception set). */
+static int call_begin(SearchObject *S, PyObject *past_set, long long nodes, uint64_t *past)
+{
+    S->nodes = nodes;
+    S->failed = 0;
+    int saved = S->pool_len;
+    past[0] = past[1] = 0;
+    if (S->history_game && read_past_set(S, past_set, past) < 0) {
+        S->pool_len = saved;
+        return -1;
+    }
+    return saved;
+}
+
+/* The end of such a search: the pool as it was before; -1 (an exception
+ * set) where the search failed. */
+static int call_end(SearchObject *S, int saved)
+{
+    S->pool_len = saved;
+    if (!S->failed) return 0;
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "the search failed");
+    return -1;
+}
+
 /* search.prove(position, past, attacker, target, tag, dual, slot, nodes,
  * node_limit, deadline): Solver.prove from ``position`` (the root, on the
  * line) with the node count ``nodes``: (1 where the attacker's goal (a value
  * of at least ``target``) is proven, -1 where it cannot be met, 0 where a
  * limit stopped the search (``node_limit``, ``deadline``: the phase's own, -1
- * for none); the root's proof number for the attacker).  The goal's numbers are kept in the entries' ``slot`` marked
- * ``tag``; those marked ``dual`` (0: none) are taken as estimates. */
+ * for none); the root's proof number for the attacker).  The goal's numbers
+ * are kept in the entries' ``slot`` marked ``tag``; those marked ``dual`` (0:
+ * none) are taken as estimates. */
 static PyObject *Search_prove(SearchObject *S, PyObject *args)
 {
     PyObject *position, *past_set;
@@ -946,8 +978,6 @@ static PyObject *Search_prove(SearchObject *S, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "a position the kernel does not take");
         return NULL;
     }
-    S->nodes = nodes;
-    S->failed = 0;
     S->pn_attacker = attacker;
     S->pn_target = target;
     S->pn_tag = tag;
@@ -956,19 +986,12 @@ static PyObject *Search_prove(SearchObject *S, PyObject *args)
     S->pn_stopped = 0;
     S->pn_node_limit = node_limit;
     S->pn_deadline = deadline;
-    int saved = S->pool_len, lo = S->pool_len;
-    uint64_t past[2] = {0, 0};
-    if (S->history_game && read_past_set(S, past_set, past) < 0) {
-        S->pool_len = saved;
-        return NULL;
-    }
+    uint64_t past[2];
+    int saved = call_begin(S, past_set, nodes, past);
+    if (saved < 0) return NULL;
     uint32_t phi, delta;
-    mid(S, &s, 0, lo, S->pool_len, past, PN_INF, PN_INF, &phi, &delta);
-    S->pool_len = saved;
-    if (S->failed) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "the search failed");
-        return NULL;
-    }
+    mid(S, &s, 0, saved, S->pool_len, past, PN_INF, PN_INF, &phi, &delta);
+    if (call_end(S, saved) < 0) return NULL;
     int proven = 0, attacking = s.side == attacker;
     if (!S->stopped && !S->pn_stopped) proven = (phi == 0) == attacking ? 1 : -1;
     return Py_BuildValue("(iI)", proven, (unsigned int)(attacking ? phi : delta));
@@ -991,21 +1014,12 @@ static PyObject *Search_search(SearchObject *S, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "ply out of range");
         return NULL;
     }
-    S->nodes = nodes;
-    S->failed = 0;
-    int saved = S->pool_len, lo = S->pool_len;
-    uint64_t past[2] = {0, 0};
-    if (S->history_game && read_past_set(S, past_set, past) < 0) {
-        S->pool_len = saved;
-        return NULL;
-    }
+    uint64_t past[2];
+    int saved = call_begin(S, past_set, nodes, past);
+    if (saved < 0) return NULL;
     int low, high;
-    search(S, &s, depth, alpha, beta, lo, S->pool_len, past, ply, &low, &high);
-    S->pool_len = saved;
-    if (S->failed) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "the search failed");
-        return NULL;
-    }
+    search(S, &s, depth, alpha, beta, saved, S->pool_len, past, ply, &low, &high);
+    if (call_end(S, saved) < 0) return NULL;
     return Py_BuildValue("(ii)", low, high);
 }
 
@@ -1116,7 +1130,8 @@ static PyObject *Search_load(SearchObject *S, PyObject *args)
             st.side = q[0];
             st.move_number = q[1] ? 1 : 2;
             if (q[0] > 1 || q[1] > 1 || (q[1] && q[0] != 0) || low < LOSS || high > WIN || low > high || best < -1 ||
-                best >= size || (size < 64 && st.reserved >> size) || st.reserved > MAX_RESERVED || state_hash(&st, size) != hash) {
+                best >= size || (size < 64 && st.reserved >> size) || st.reserved > MAX_RESERVED ||
+                state_hash(&st, size) != hash) {
                 damage = "a record that cannot be";
                 break;
             }

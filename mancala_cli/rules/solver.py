@@ -318,8 +318,8 @@ class Solver(TableFile):
                 if depth is not None and depth < MAX_PLIES:
                     self.stop_reason = "depth"
                 break
-            cheap = not self.spent(DEEPENING_SHARE) and self.nodes < DEEPENING_NODES
-            iteration = deepest if depth is None and not cheap else iteration + 1
+            stop_deepening = self.spent(DEEPENING_SHARE) or self.nodes >= DEEPENING_NODES
+            iteration = deepest if depth is None and stop_deepening else iteration + 1
             self.iteration = iteration
             if iteration == deepest and depth is None and self.features & PN and not proved:
                 proved = True
@@ -584,16 +584,15 @@ class Solver(TableFile):
         alpha-beta search that follows finds it."""
         mover = position.side
         opponent = NORTH if mover == SOUTH else SOUTH
-        targets = (WIN, DRAW_VALUE) if self.game.can_draw else (WIN,)
+        can_draw = self.game.can_draw
+        targets = (WIN, DRAW_VALUE) if can_draw else (WIN,)
         goals = [(side, target) for target in targets for side in (mover, opponent)]
-        # each goal's dual: the other side's goal that each side to move
-        # shares with it (the other side at least draws where this one would
-        # win, and the reverse; without draws, the other side wins)
-        duals = [goals.index((opponent if side == mover else mover, 1 - target if self.game.can_draw else target)) + 1
-                 for side, target in goals]
-        # a goal and its dual share a slot of numbers in the table
-        pairs = sorted({min(index, dual - 1) for index, dual in enumerate(duals)})
-        slots = [pairs.index(min(index, dual - 1)) for index, dual in enumerate(duals)]
+        # Each goal settles whether the mover's value reaches a threshold (the
+        # opponent's target t: 1 - t). A goal and its dual settle the same one
+        # (without draws the two are one) and share a slot of numbers.
+        thresholds = [target if side == mover else 1 - target for side, target in goals]
+        slots = [0 if threshold == WIN or not can_draw else 1 for threshold in thresholds]
+        duals = [next(j for j in range(len(goals)) if j != i and slots[j] == slots[i]) + 1 for i in range(len(goals))]
         node_limit = int(self.node_limit * PROOF_SHARE) if self.node_limit >= 0 else -1
         deadline = self.started + PROOF_SHARE * (self.deadline - self.started) if self.deadline >= 0.0 else -1.0
         low, high = LOSS, WIN  # what the goals proved of the value for the side to move
@@ -601,11 +600,7 @@ class Solver(TableFile):
         costs = [1] * len(goals)  # each goal's root proof number so far
         budgets = [PROOF_FIRST] * len(goals)
         while True:
-            for index in list(open_goals):
-                side, target = goals[index]
-                # a goal that what is known settles
-                if (low >= target or high < target) if side == mover else (high <= -target or low > -target):
-                    open_goals.remove(index)
+            open_goals = [i for i in open_goals if low < thresholds[i] <= high]  # (not settled by what is known)
             if not open_goals:
                 return
             index = min(open_goals, key=costs.__getitem__)  # the cheapest goal so far (the first of ties)
@@ -620,9 +615,9 @@ class Solver(TableFile):
                 open_goals.remove(index)
             if proven > 0:
                 if side == mover:
-                    low = max(low, target)
+                    low = max(low, thresholds[index])
                 else:
-                    high = min(high, -target)
+                    high = min(high, thresholds[index] - 1)
             if self.stopped or (node_limit >= 0 and self.nodes >= node_limit) or \
                     (deadline >= 0.0 and time.monotonic() >= deadline):
                 return
@@ -637,10 +632,11 @@ class Solver(TableFile):
         number for the attacker, what the goal is known to cost. ``tag``
         numbers the goal in the table's numbers, kept in their ``slot`` (0
         or 1), where those of goal ``dual`` (the same goal for each side to
-        move, the other attacker; 0 for none) are taken as estimates. A line that comes back to a position on it,
-        or that reaches :data:`MAX_PLIES`, fails the attacker: what proves the
-        attacker's goal is sound, and is stored as a bound; what proves the
-        defender's is only a number."""
+        move, the other attacker; 0 for none) are taken as estimates. A line
+        that comes back to a position on it, or that reaches
+        :data:`MAX_PLIES`, fails the attacker: what proves the attacker's
+        goal is sound, and is stored as a bound; what proves the defender's
+        is only a number."""
         if self.kernel is not None:  # the same search, native (rules/native.py)
             answer: tuple[int, int] = self.kernel.prove(position, past, 0 if attacker == SOUTH else 1, target, tag,
                                                         dual, slot, self.nodes, node_limit, deadline)
@@ -702,6 +698,7 @@ class Solver(TableFile):
             self.longest = ply
         attacking = position.side == self.pn_attacker
         goal = self.pn_target if attacking else 1 - self.pn_target
+        fails = (PN_INF, 0) if attacking else (0, PN_INF)  # the numbers of the attacker's failure
         key = self.key(position, past)
         table = self.table
         entry = table.get(key)
@@ -715,14 +712,14 @@ class Solver(TableFile):
             return numbers
         on_path = not self.history_game
         if on_path and ply > 0 and key in self.path:
-            return (PN_INF, 0) if attacking else (0, PN_INF)  # an endless line: the attacker's failure
+            return fails  # an endless line
         children = self.expand(position, key, past)
         if isinstance(children, int):
             decided = self.decided(children, children, goal)
             assert decided is not None  # (a value decides every goal)
             return decided
         if ply >= MAX_PLIES:
-            return (PN_INF, 0) if attacking else (0, PN_INF)
+            return fails
         # the children's numbers: from their bounds, else from the table, else 1
         child_goal = 1 - goal
         moves = []
