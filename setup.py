@@ -61,10 +61,10 @@ def _kernel() -> list[Extension]:
     kernel = [os.path.join(RULES, name) for name in SOURCES]
     return [Extension("mancala_cli.rules._native", sources=[kernel[0]], depends=kernel,
                       define_macros=[("SOURCE_DIGEST", f'"{_digest(kernel)}"')],
-                      extra_compile_args=["-O2"]),
+                      extra_compile_args=["-O2", "-Werror=implicit-function-declaration"]),
             Extension("notation._tokenize", sources=[TOKENIZER], depends=[TOKENIZER],
                       define_macros=[("SOURCE_DIGEST", f'"{_digest([TOKENIZER])}"')],
-                      extra_compile_args=["-O2"])]
+                      extra_compile_args=["-O2", "-Werror=implicit-function-declaration"])]
 
 
 class BuildKernel(build_ext):

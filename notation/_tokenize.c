@@ -396,12 +396,18 @@ static PyObject *t_plain_run(PyObject *self, PyObject *const *args, Py_ssize_t n
             north = !north;
         }
     }
-    if (_PyBytes_Resize(&origins, count) < 0 || _PyBytes_Resize(&marks, 5 * count) < 0) {
-        Py_XDECREF(origins);
-        Py_XDECREF(marks);
+    /* The public API has no way to shrink a bytes object in place: the
+     * moves read are copied into objects of their own size. */
+    PyObject *origins_read = PyBytes_FromStringAndSize((const char *)o, count);
+    PyObject *marks_read = PyBytes_FromStringAndSize((const char *)k, 5 * count);
+    Py_DECREF(origins);
+    Py_DECREF(marks);
+    if (origins_read == NULL || marks_read == NULL) {
+        Py_XDECREF(origins_read);
+        Py_XDECREF(marks_read);
         return NULL;
     }
-    return Py_BuildValue("(NNn)", origins, marks, count);
+    return Py_BuildValue("(NNn)", origins_read, marks_read, count);
 }
 
 static PyMethodDef methods[] = {

@@ -152,10 +152,38 @@ class _BoundedLines:
                                   self.lines + ended + 1, None, self.file)
 
 
+#: How much of the input the parser is given at a time.
+CHUNK = 32768
+
+
+def _pulled_events(handle: BinaryIO, parser: etree.XMLPullParser,
+                   closed: list[etree._Element]) -> Iterator[tuple[str, etree._Element]]:
+    """The parser's events, chunk by chunk; at a syntax error, the events
+    before it first (libxml2 2.14 parses a whole chunk before it reports any
+    of it, so the games before a break in the same chunk are kept this way),
+    then the error. ``closed`` gets the root once the input has ended."""
+    while True:
+        data = handle.read(CHUNK)
+        try:
+            if data:
+                parser.feed(data)
+            else:
+                closed.append(parser.close())
+        except etree.XMLSyntaxError:
+            if data:  # (at the end of the input, what is left open is the error itself)
+                yield from parser.read_events()
+            raise
+        yield from parser.read_events()
+        if not data:
+            return
+
+
 def _read(handle: BinaryIO, file: str | None) -> Iterator[GameRecord]:
     handle = cast(BinaryIO, _BoundedLines(handle, file))
-    events = etree.iterparse(handle, events=("start", "end"), tag=("mancala", "game"), **SAFE_PARSING,
-                             huge_tree=True, remove_blank_text=False)
+    parser = etree.XMLPullParser(events=("start", "end"), tag=("mancala", "game"), **SAFE_PARSING,
+                                 huge_tree=True, remove_blank_text=False)
+    closed: list[etree._Element] = []
+    events = _pulled_events(handle, parser, closed)
     root = None
     checked = False  # the root is checked at the event after its start: a start
     # tag cut short by the end of the input is then reported as badly formed
@@ -182,7 +210,7 @@ def _read(handle: BinaryIO, file: str | None) -> Iterator[GameRecord]:
                 previous = element.getprevious()
             yield record
         if root is None:
-            root = events.root
+            root = closed[0]
         if not checked:
             _check_root(root, file)
         _check_between(root, None, file)

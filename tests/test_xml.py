@@ -370,10 +370,10 @@ def test_billion_laughs_refused(where):
     error = read_error(laughs(where))
     assert time.perf_counter() - began < 5
     assert "lollol" not in str(error)
-    if where != "attribute":  # libxml2 stops the attribute one itself, before the root is seen
-        assert "DTDs are not allowed" in error.reason
-    else:  # (the wording is libxml2's: "Maximum entity amplification factor exceeded")
-        assert "entity" in error.reason
+    # Refused either by the reader (a DTD is never allowed) or, where libxml2
+    # stops the expansion itself first, as badly formed XML; the wording of
+    # the latter is libxml2's and differs between its releases.
+    assert error.reason.startswith(("DTDs are not allowed", "not well-formed XML: "))
 
 
 @pytest.fixture

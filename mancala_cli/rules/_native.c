@@ -480,13 +480,25 @@ static int read_rest(int game, PyObject *side, PyObject *banks, PyObject *number
     if (!PyFrozenSet_CheckExact(reserved)) return -1;
     if (PySet_GET_SIZE(reserved)) {
         if (game != KINGULU) return -1;
-        Py_ssize_t pos = 0;
-        PyObject *key;
-        Py_hash_t hash;
-        while (_PySet_NextEntry(reserved, &pos, &key, &hash)) {
+        PyObject *iterator = PyObject_GetIter(reserved), *key;
+        if (iterator == NULL) {
+            PyErr_Clear();
+            return -1;
+        }
+        while ((key = PyIter_Next(iterator)) != NULL) {
             long long v;
-            if (read_int(key, &v) || v < 0 || v >= GEO[game].size) return -1;
+            int bad = read_int(key, &v) || v < 0 || v >= GEO[game].size;
+            Py_DECREF(key);
+            if (bad) {
+                Py_DECREF(iterator);
+                return -1;
+            }
             s->reserved |= 1ULL << v;
+        }
+        Py_DECREF(iterator);
+        if (PyErr_Occurred()) {
+            PyErr_Clear();
+            return -1;
         }
     }
     return 0;
