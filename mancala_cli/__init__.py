@@ -1,15 +1,52 @@
-"""mancala: rules engines, records and diagrams for Bao la Kimasai and Bao Kingulu.
+"""mancala: read, check, write, draw and solve game records of Bao la
+Kimasai and Bao Kingulu. The whole guide is docs/library.md (installed with
+the package: ``mancala_cli/docs/library.md``); this is the short one.
 
-    >>> from mancala_cli import get_game, Line
-    >>> line = Line(get_game("kingulu"))
-    >>> [line.token(m) for m in line.legal_moves()]
+Read records from a path, a file object, ``bytes`` or record text (a ``str``
+with a line break, or that begins with ``[``, ``{`` or ``<``; any other
+``str`` is a path), and check them against the rules:
+
+    >>> import mancala_cli as mancala
+    >>> record = next(mancala.read('[Game "kingulu"] 1. c1x6 d2 *'))
+    >>> report = mancala.check(record)
+    >>> report.valid, report.plies, str(report.final)
+    (True, 2, '4,1,10,1,3,4/1,0,2,10,3,2 S 7-0 2')
+
+Write them in another format or coordinate style (PMN, JSON Lines, XML):
+
+    >>> print(mancala.write(record, coords="relative"), end="")
+    [Game "kingulu"]
+    [Coordinates "relative"]
+    <BLANKLINE>
+    1. S3x6 N3 *
+
+Draw a position (SVG; ``png`` and ``text`` too, ``sheet`` and ``page`` for
+whole games):
+
+    >>> mancala.svg(report.final).startswith("<?xml")
+    True
+
+Play moves by their tokens and solve positions; moves come back as tokens
+(:class:`MoveToken`: a ``str``, with the :class:`Move` in ``.move``):
+
+    >>> start = mancala.GamePosition.from_string("kingulu", "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1")
+    >>> start.legal_moves()
     ['c1x6', 'd1x6', 'e1', 'f1']
+    >>> ending = start.play("c1x6").play("d2")
+    >>> ending.solve(depth=1).bounds
+    ('loss', 'win')
+    >>> mancala.solve("0,0,0,0,3,2/1,0,0,0,0,2 S 20-20 12", game="kingulu").best
+    ['f1^']
 
-Every name loads when first used: the rules with the first of theirs, the
-library's reading, checking, writing and drawing (``docs/library.md``) with
-the first of theirs, so that a command that needs none of them starts
-quickly. :data:`CORE` says which core the rules run on (``"native"`` or
-``"pure"``; ``docs/library.md``, "The native core").
+``__all__`` (what ``help(mancala_cli)`` lists) holds those names; the rest
+of the library loads from here too when first used: the rules (``get_game``,
+``Game``, ``Board``, ``Position``, ``Move``, ``Line``, ``Outcome``,
+``perft``, ``divide``, ``random_game``, ``parse_position``,
+``format_position``, ``NORTH``, ``SOUTH``), the drawings' types
+(``SvgDiagram``, ``PngImage``, ``TextBoard``, ``record_svg``), ``CORE``
+(``"native"`` or ``"pure"``: which core the rules run on) and every error
+(each derives from :class:`MancalaError`). Loading names only when used
+keeps the command line's start quick.
 """
 from __future__ import annotations
 
@@ -23,7 +60,9 @@ if TYPE_CHECKING:
     from .api import (
         GamePosition as GamePosition,
         Line as Line,
+        MoveToken as MoveToken,
         Report as Report,
+        Solution as Solution,
         annotate as annotate,
         check as check,
         copy_record as copy_record,
@@ -76,7 +115,6 @@ if TYPE_CHECKING:
     )
     from .rules.perft import divide as divide, perft as perft
     from .rules.selection import CORE as CORE
-    from .rules.solver import Solution as Solution
 
 __version__ = "0.1.0"
 
@@ -87,9 +125,8 @@ _LATER = {
                                   "UnknownGame", "all_games", "get_game", "other")},
     **{name: "rules.perft" for name in ("divide", "perft")},
     "CORE": "rules.selection",
-    "Solution": "rules.solver",
-    **{name: "api" for name in ("GamePosition", "Line", "Report", "annotate", "check", "copy_record", "page", "read",
-                                "solve", "write")},
+    **{name: "api" for name in ("GamePosition", "Line", "MoveToken", "Report", "Solution", "annotate", "check",
+                                "copy_record", "page", "read", "solve", "write")},
     **{name: "drawing" for name in ("PngImage", "SvgDiagram", "TextBoard", "png", "record_svg", "sheet", "svg",
                                     "text")},
     **{name: "errors" for name in ("BadArchive", "BadCoordinate", "BadImage", "BadMove", "BadPosition", "BadQuery",
@@ -98,7 +135,11 @@ _LATER = {
     "random_game": "records",
 }
 
-__all__ = ["__version__", *_LATER]
+#: What ``help(mancala_cli)`` and ``from mancala_cli import *`` show: the
+#: library's entry points (the package docstring is their guide). Every name
+#: of ``_LATER`` can be imported from here all the same.
+__all__ = ["__version__", "read", "check", "write", "annotate", "solve", "svg", "png", "text", "sheet", "page",
+           "GamePosition", "Line", "Report", "Solution", "get_game", "MancalaError", "CORE"]
 
 
 def __getattr__(name: str) -> Any:
@@ -111,4 +152,4 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(__all__)
+    return sorted({*__all__, *_LATER})  # every name, loaded or not

@@ -18,7 +18,7 @@ import os
 from collections.abc import Iterable, Iterator
 from typing import IO, TYPE_CHECKING, Any
 
-from notation.coords import STYLES
+from notation.coords import STYLES, format_move
 from notation.errors import XMLArchiveError
 from notation.record import GameRecord, Problem, copy_record
 
@@ -26,18 +26,19 @@ from .drawing import png, sheet, svg, text
 from .errors import UnreadableInput, bad_archive
 from .positions import format_position, parse_position
 from .rules import core
-from .rules.core import Game, Outcome, Position, PositionKey
+from .rules.core import Game, Move, Outcome, Position, PositionKey
 from .rules.registry import get_game
 from .rules.solver import DEFAULT_MEMORY, DEFAULT_SECONDS
 from .tokens import TokenLine
 
 if TYPE_CHECKING:
     from .proof import ProofBook
-    from .rules.solver import Progress, Solution
+    from .rules import solver
+    from .rules.solver import Progress
     from .tablebase import Tablebase
 
 __all__ = ["read", "write", "check", "annotate", "solve", "svg", "png", "sheet", "text", "page", "Report",
-           "GamePosition", "Line", "copy_record"]
+           "GamePosition", "Line", "MoveToken", "Solution", "copy_record"]
 
 FORMATS = ("pmn", "json", "xml")
 
@@ -78,8 +79,141 @@ class GamePosition:
         """The result if the rules end the game here (without history), else ``None``."""
         return self.game.outcome(self.position)
 
+    def legal_moves(self, *, coords: str = "algebraic") -> list[MoveToken]:
+        """The legal moves here, as tokens in ``coords`` (``algebraic``,
+        ``numeric`` or ``relative``) with their outcome marks, as a record
+        writes them; each token's :attr:`~MoveToken.move` is the
+        :class:`Move`. No history is counted (a :class:`Line` counts its own).
+
+            >>> from mancala_cli import GamePosition
+            >>> start = GamePosition.from_string("kingulu", "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1")
+            >>> start.legal_moves()
+            ['c1x6', 'd1x6', 'e1', 'f1']
+            >>> start.legal_moves(coords="relative")[0].move
+            Move(origin=2, end=4, captured=6, reserved=False, laps=5)
+        """
+        _check_coords(coords)
+        return [MoveToken.of(self.game, self.position, move, coords)
+                for move in self.game.legal_moves(self.position)]
+
+    def play(self, move: str | int | Move, /) -> GamePosition:
+        """The position after ``move``: a token in any coordinate style (as
+        :meth:`Line.play` takes it: ``c1``, ``S3``, ``c1x6``; marks that are
+        given must be the move's), a hole index, or a :class:`Move`. The
+        position itself is a value and stays as it was (as chess's
+        ``board.push`` would on a copy); play through a :class:`Line` to keep
+        the repetition history. Raises :class:`BadMove`,
+        :class:`BadCoordinate` or :class:`IllegalMove`.
+
+            >>> from mancala_cli import GamePosition
+            >>> start = GamePosition.from_string("kingulu", "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1")
+            >>> after = start.play("c1x6")
+            >>> str(after), str(start.play(start.legal_moves()[0]))
+            ('1,0,6,6,0,1/6,6,2,7,0,6 N 7-0 1', '1,0,6,6,0,1/6,6,2,7,0,6 N 7-0 1')
+            >>> str(after.play("d2").play("S1"))
+            '4,0,10,1,3,4/0,0,2,10,3,2 N 9-0 2'
+        """
+        line = Line(self.game, self.position)
+        line.play(move.origin if isinstance(move, Move) else move)
+        return GamePosition(self.game, line.position)
+
+    def solve(self, *, depth: int | None = None, nodes: int | None = None, time: float | None = DEFAULT_SECONDS,
+              memory: int = DEFAULT_MEMORY, progress: Progress | None = None,
+              tablebase: Tablebase | str | os.PathLike[str] | None = None,
+              table: str | os.PathLike[str] | None = None,
+              proofs: ProofBook | Iterable[str | os.PathLike[str]] | None = None) -> Solution:
+        """:func:`solve` of this position, with the same keyword-only options.
+
+            >>> from mancala_cli import GamePosition
+            >>> ending = GamePosition.from_string("kingulu", "0,0,0,0,3,2/1,0,0,0,0,2 S 20-20 12")
+            >>> solution = ending.solve(nodes=10_000)
+            >>> solution.result, solution.moves, solution.best
+            ('win', [('a1', 'loss'), ('f1^', 'win')], ['f1^'])
+            >>> str(ending.play(solution.best[0]))
+            '0,0,0,0,5*,2/1,0,0,0,0,0 N 20-20 12'
+        """
+        return solve(self, depth=depth, nodes=nodes, time=time, memory=memory, progress=progress,
+                     tablebase=tablebase, table=table, proofs=proofs)
+
     def _repr_svg_(self) -> str:
         return svg(self)
+
+
+class MoveToken(str):
+    """A move as a record writes it: a ``str``, the token with its outcome
+    marks (``c1x6``, ``f1^``; ``b2-a2x2`` in Klamroth's long form), that
+    compares, prints and serialises as that text and can be given back to
+    :meth:`Line.play` or :meth:`GamePosition.play`. :attr:`move` is the
+    structured :class:`Move` (``origin``, ``end``, ``captured``,
+    ``reserved``, ``laps``) and :attr:`coords` the coordinate style.
+
+        >>> from mancala_cli import GamePosition
+        >>> token = GamePosition.from_string("kingulu", "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1").legal_moves()[0]
+        >>> token, token.move.captured, token == "c1x6", type(str(token)) is str
+        ('c1x6', 6, True, True)
+    """
+
+    move: Move
+    coords: str
+
+    @classmethod
+    def of(cls, game: Game, position: Position, move: Move, coords: str = "algebraic") -> MoveToken:
+        """``move``, played by the side to move in ``position``, as a token in ``coords``."""
+        token = cls(format_move(game.board, move, coords, position.side))
+        token.move = move
+        token.coords = coords
+        return token
+
+
+class Solution:
+    """What :func:`solve` finds for the side to move, its moves as tokens.
+
+    ``result`` is ``win``, ``draw``, ``loss`` or ``unknown``; ``bounds`` the
+    interval that holds the true result (``("draw", "win")``: at least a
+    draw); ``moves`` every legal move as a :class:`MoveToken` (the token,
+    with the :class:`Move` in its ``move``) with its result for the mover,
+    and ``move_bounds`` their intervals in the same order; ``best`` the
+    tokens that achieve the proven result (none while it is unknown);
+    ``depth`` the moves searched ahead, ``nodes`` the positions searched,
+    ``seconds`` the time taken; ``stopped`` what stopped the search before
+    its end (``depth``, ``nodes``, ``time`` or ``interrupted``, or ``None``)
+    and ``complete`` that it ran to its end; ``outcome`` the rules' end of
+    the game for a finished position; ``position`` the
+    :class:`GamePosition` solved. ``found`` is the search's own
+    :class:`mancala_cli.rules.solver.Solution` (its moves as :class:`Move`
+    objects), as :class:`~mancala_cli.rules.solver.Solver` gives it.
+    """
+
+    def __init__(self, position: GamePosition, found: solver.Solution) -> None:
+        self.position = position
+        self.found = found
+        game, where = position.game, position.position
+        tokens = {move: MoveToken.of(game, where, move) for move, _ in found.moves}
+        for move in found.best:
+            tokens.setdefault(move, MoveToken.of(game, where, move))
+        self.moves: list[tuple[MoveToken, str]] = [(tokens[move], result) for move, result in found.moves]
+        self.best: list[MoveToken] = [tokens[move] for move in found.best]
+        self.result: str = found.result
+        self.bounds: tuple[str, str] = found.bounds
+        self.move_bounds: list[tuple[str, str]] = found.move_bounds
+        self.depth: int = found.depth
+        self.nodes: int = found.nodes
+        self.seconds: float = found.seconds
+        self.stopped: str | None = found.stopped
+        self.outcome: Outcome | None = found.outcome
+
+    @property
+    def complete(self) -> bool:
+        """Whether the search ran to its end (no limit stopped it)."""
+        return self.stopped is None
+
+    def __repr__(self) -> str:
+        return repr(self.found)
+
+
+def _check_coords(coords: str) -> None:
+    if coords not in STYLES:
+        raise ValueError(f"coords must be one of {', '.join(STYLES)}, not {coords!r}")
 
 
 def _rules(game: Game | str) -> Game:
@@ -378,9 +512,10 @@ def solve(position: Position | GamePosition | Line | str, *, game: Game | str | 
           table: str | os.PathLike[str] | None = None,
           proofs: ProofBook | Iterable[str | os.PathLike[str]] | None = None) -> Solution:
     """The result with best play for the side to move, as ``mancala solve``
-    finds it: a :class:`~mancala_cli.rules.solver.Solution` with ``result``
-    (``win``, ``draw``, ``loss`` or ``unknown``), ``moves`` (each legal move
-    with its result for the mover), ``best``, the interval ``bounds``,
+    finds it: a :class:`Solution` with ``result`` (``win``, ``draw``,
+    ``loss`` or ``unknown``), ``moves`` (each legal move as a
+    :class:`MoveToken`, the token a record writes, with its result for the
+    mover), ``best`` (tokens too), the interval ``bounds``,
     ``depth``, ``nodes``, ``seconds`` and ``complete`` (no limit stopped
     the search; ``stopped`` says which one did).
 
@@ -400,8 +535,10 @@ def solve(position: Position | GamePosition | Line | str, *, game: Game | str | 
 
         >>> from mancala_cli import solve
         >>> solution = solve("0,0,0,0,3,2/1,0,0,0,0,2 S 20-20 12", game="kingulu")
-        >>> solution.result, solution.complete, [r for _, r in solution.moves]
-        ('win', True, ['loss', 'win'])
+        >>> solution.result, solution.complete, solution.moves, solution.best
+        ('win', True, [('a1', 'loss'), ('f1^', 'win')], ['f1^'])
+        >>> solution.best[0].move.origin  # the Move behind the token
+        5
         >>> solve("0,0,0,0,3,2/1,0,0,0,0,2 S 20-20 12", game="kingulu", depth=1).bounds
         ('loss', 'win')
     """
@@ -423,13 +560,14 @@ def solve(position: Position | GamePosition | Line | str, *, game: Game | str | 
         if value is not None and value < 1:
             raise ValueError(f"{name} must be at least 1, not {value!r}")
     book = _proofs(proofs)
+    solved = GamePosition(rules, where)
     proven = None if book is None else book.proven(rules, where)
     if proven is not None:
-        return proven
-    solver = Solver(rules, memory=memory, tablebase=_tablebase(tablebase))
-    found = solver.solve(where, depth=depth, nodes=nodes, seconds=time, history=set(history), progress=progress,
+        return Solution(solved, proven)
+    search = Solver(rules, memory=memory, tablebase=_tablebase(tablebase))
+    found = search.solve(where, depth=depth, nodes=nodes, seconds=time, history=set(history), progress=progress,
                          table=table)
-    return found if book is None else book.solution(rules, where, found)
+    return Solution(solved, found if book is None else book.solution(rules, where, found))
 
 
 # -- writing -----------------------------------------------------------------------------
@@ -453,8 +591,7 @@ def write(records: GameRecord | Iterable[GameRecord], target: str | os.PathLike[
     """
     if format not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {format!r}")
-    if coords not in STYLES:
-        raise ValueError(f"coords must be one of {', '.join(STYLES)}, not {coords!r}")
+    _check_coords(coords)
     from .files.writing import RecordWriter, open_writer
 
     if isinstance(records, GameRecord):

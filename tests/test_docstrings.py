@@ -19,7 +19,8 @@ def _undocumented(value: object) -> bool:
 
 def _missing(module: types.ModuleType) -> list[str]:
     missing = []
-    for name in module.__all__:
+    # (mancala_cli's __all__ holds the entry points help() lists; dir() every name it loads when first used)
+    for name in sorted({*module.__all__, *(dir(module) if module is mancala_cli else ())}):
         if name.startswith("__"):  # (__version__)
             continue
         value = getattr(module, name)

@@ -245,9 +245,13 @@ def test_solve_gives_what_the_command_gives():
     solution = mancala.solve(ENDGAME, game="kingulu")
     command = json.loads(runner_run("solve", "--game", "kingulu", "--position", ENDGAME, "--format", "json"))
     line = mancala.Line(kingulu, mancala.parse_position(kingulu, ENDGAME))
-    assert [{"move": line.token(m), "result": r, "low": lo, "high": hi}
+    # The moves are the tokens the command prints (str), each with the Move behind it.
+    assert [{"move": m, "result": r, "low": lo, "high": hi}
             for (m, r), (lo, hi) in zip(solution.moves, solution.move_bounds)] == command["moves"]
-    assert (solution.result, [line.token(m) for m in solution.best], solution.bounds, solution.complete,
+    assert all(type(m) is not str and isinstance(m, str) for m, _ in solution.moves)
+    assert [m.move for m, _ in solution.moves] == [m for m, _ in solution.found.moves] == line.legal_moves()
+    assert json.dumps([m for m, _ in solution.moves]) == json.dumps([m["move"] for m in command["moves"]])
+    assert (solution.result, solution.best, solution.bounds, solution.complete,
             solution.stopped, solution.depth, solution.nodes) == (
         command["result"], command["best"], (command["low"], command["high"]), command["complete"],
         command["stopped"], command["depth"], command["nodes"])
@@ -268,8 +272,8 @@ def test_solve_takes_a_lines_history_kk_4b():
     line = mancala.Line(game)
     for _ in range(6):
         line.play(line.legal_moves()[0].origin)
-    assert mancala.solve(line, depth=3).moves == Solver(game).solve(line.position, depth=3,
-                                                                    history=line.history).moves
+    assert mancala.solve(line, depth=3).found.moves == Solver(game).solve(line.position, depth=3,
+                                                                          history=line.history).moves
 
 
 def test_solve_refuses_bad_arguments():
@@ -304,7 +308,8 @@ def test_every_public_class_has_a_useful_repr():
         "SvgDiagram": mancala.svg(line.board()), "TextBoard": mancala.text(line.board()),
         "PngImage": mancala.PngImage(b"\x89PNG"),  # (a str and bytes: they print as one)
     }
-    exported = {name for name in mancala.__all__ if inspect.isclass(getattr(mancala, name))
+    examples["MoveToken"] = examples["Solution"].best[0]
+    exported = {name for name in dir(mancala) if inspect.isclass(getattr(mancala, name))
                 and not issubclass(getattr(mancala, name), BaseException)}
     assert exported == set(examples)
     for name, value in examples.items():
@@ -319,3 +324,59 @@ def test_every_public_class_has_a_useful_repr():
     assert (tuple(twin["holes"]), twin["side"], tuple(twin["banks"])) == line.position[:3]
     # Errors print as Python's errors do: their class and message.
     assert repr(mancala.BadMove("x")) == "BadMove('x')"
+
+
+# -- the library as a new user meets it ----------------------------------------------------
+
+def test_read_takes_one_line_of_record_text_and_paths_as_paths(tmp_path, monkeypatch):
+    """A ``str`` that begins with ``[``, ``{`` or ``<`` is record text even
+    on one line; any other ``str`` is a path, and a ``pathlib.Path`` always."""
+    record = next(mancala.read('[Game "kingulu"] 1. c1x6 *'))
+    assert (record.tag("Game"), [m.text for m in record.moves], record.problems) == ("kingulu", ["c1x6"], [])
+    assert next(mancala.read('  {"tags": {}}')).file == "<string>"  # (read as JSON text, not opened)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "[odd].pmn").write_text('[Game "kingulu"]\n\n1. c1x6 d2 *\n')
+    (tmp_path / "plain.pmn").write_text('[Game "kingulu"]\n\n1. c1x6 *\n')
+    assert len(next(mancala.read(pathlib.Path("[odd].pmn"))).moves) == 2
+    assert len(next(mancala.read("plain.pmn")).moves) == 1
+    with pytest.raises(mancala.UnreadableInput, match="^missing.pmn: cannot open"):
+        list(mancala.read("missing.pmn"))
+
+
+def test_a_game_position_plays_and_solves():
+    start = mancala.GamePosition.from_string("kingulu", "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1")
+    line = mancala.Line(start.game)
+    tokens = start.legal_moves()
+    assert tokens == [line.token(m) for m in line.legal_moves()] and [t.move for t in tokens] == line.legal_moves()
+    assert start.legal_moves(coords="relative") == [line.token(m, "relative") for m in line.legal_moves()]
+    with pytest.raises(ValueError):
+        start.legal_moves(coords="chess")
+    with pytest.raises(TypeError):
+        start.legal_moves("relative")  # (options are keyword-only)
+    # play: a token in any style, a hole index, a Move or a MoveToken; the position itself stays.
+    line.play("c1x6")
+    for move in ("c1x6", "S3", "3x6", 2, tokens[0], tokens[0].move):
+        assert start.play(move) == line.board()
+    assert str(start) == "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1"
+    with pytest.raises(mancala.BadMove):
+        start.play("c1x2")
+    with pytest.raises(mancala.IllegalMove):
+        start.play("a2")
+    ending = mancala.GamePosition.from_string("kingulu", ENDGAME)
+    solved = ending.solve(nodes=10_000)
+    assert (solved.result, solved.moves, solved.best) == ("win", [("a1", "loss"), ("f1^", "win")], ["f1^"])
+    assert solved.position == ending and solved.best[0].move.reserved
+    assert ending.solve(depth=1).bounds == mancala.solve(ending, depth=1).bounds == ("loss", "win")
+
+
+def test_help_is_a_short_guide():
+    """help(mancala_cli) lists the entry points of __all__ under a docstring
+    with examples of each; every other name still loads from the package."""
+    import pydoc
+
+    doc = mancala.__doc__
+    for example in ("mancala.read(", "mancala.check(", "mancala.write(", "mancala.svg(", ".solve("):
+        assert example in doc, example
+    assert len(pydoc.render_doc(mancala).splitlines()) < 800
+    assert {"Board", "Move", "perft", "BadMove", "SvgDiagram", "MoveToken"} <= set(dir(mancala))
+    assert mancala.perft(mancala.get_game("kingulu"), mancala.get_game("kingulu").start(), 1) == 4

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
+from ..documents import proof_glob
 from .options import (
     ENCODING_OPTION,
     FILES_ARGUMENT,
@@ -45,7 +46,8 @@ OUTPUT_OPTION = typer.Option(None, "--output", "-o", metavar="FILE", help="Write
 TABLEBASE_OPTION = typer.Option(None, "--tablebase", metavar="FILE",
                                 help="Endgame tables the searches ask (mancala tablebase build).")
 PROOF_OPTION = typer.Option(None, "--proof", metavar="FILE",
-                            help="A proof file (docs/kingulu-proof*.txt.xz) whose results fill in what the searches "
+                            help=f"A proof file (the kingulu start's: {proof_glob()}) whose results fill in what "
+                                 "the searches "
                                  "leave unknown; repeatable.")
 
 

@@ -10,6 +10,7 @@ import typer
 
 from notation.coords import format_move
 
+from ..documents import proof_glob
 from ..positions import format_position
 from ..rules.solver import DEFAULT_MEMORY, DEFAULT_SECONDS
 from .options import (
@@ -58,7 +59,8 @@ SCHEDULER_TIMEOUT_OPTION = typer.Option(10.0, "--scheduler-timeout", parser=seco
 TABLEBASE_OPTION = typer.Option(None, "--tablebase", metavar="FILE",
                                 help="Endgame tables the search asks (mancala tablebase build).")
 PROOF_OPTION = typer.Option(None, "--proof", metavar="FILE",
-                            help="A proof file (docs/kingulu-proof*.txt.xz) whose results fill in what the search "
+                            help=f"A proof file (the kingulu start's: {proof_glob()}) whose results fill in what "
+                                 "the search "
                                  "leaves unknown; give it once per file.")
 TABLE_OPTION = typer.Option(None, "--table", metavar="FILE",
                             help="Keep the search's table in FILE: start from it where it exists, save it every few "

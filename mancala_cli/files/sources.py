@@ -346,12 +346,24 @@ def sniff(source: Source) -> str:
 STDIN_NAME = "<stdin>"
 
 
+def is_record_text(source: str) -> bool:
+    """Whether the ``str`` ``source`` is record text rather than a path: it
+    holds a line break, or it begins (after blanks) with ``[`` (a PMN tag),
+    ``{`` (a JSON record or a PMN comment) or ``<`` (XML). Any other ``str``
+    is a path; a path that begins so is given as a :class:`pathlib.Path`.
+
+        >>> is_record_text('[Game "kingulu"] 1. c1x6 *'), is_record_text("games/a.pmn")
+        (True, False)
+    """
+    return "\n" in source or "\r" in source or source.lstrip()[:1] in ("[", "{", "<")
+
+
 @contextlib.contextmanager
 def open_any(source: str | os.PathLike[str] | bytes | IO[Any], encoding: str = "utf-8") -> Iterator[Source]:
     """``source`` as a :class:`Source`: a path (``os.PathLike``, or a ``str``
-    without a line break; :func:`open_source`), ``bytes``, a ``str`` of
-    text, or a binary or text file object."""
-    if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source and "\r" not in source):
+    that :func:`is_record_text` does not take for text; :func:`open_source`),
+    ``bytes``, a ``str`` of text, or a binary or text file object."""
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and not is_record_text(source)):
         with open_source(os.fspath(source), encoding) as opened:
             yield opened
         return
