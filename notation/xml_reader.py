@@ -11,7 +11,7 @@ import io
 import os
 import re
 from collections.abc import Iterator
-from typing import BinaryIO, cast
+from typing import Any, BinaryIO, cast
 
 from lxml import etree
 
@@ -157,7 +157,7 @@ CHUNK = 32768
 
 
 def _pulled_events(handle: BinaryIO, parser: etree.XMLPullParser,
-                   closed: list[etree._Element]) -> Iterator[tuple[str, etree._Element]]:
+                   closed: list[etree._Element]) -> Iterator[tuple[str, Any]]:
     """The parser's events, chunk by chunk; at a syntax error, the events
     before it first (libxml2 2.14 parses a whole chunk before it reports any
     of it, so the games before a break in the same chunk are kept this way),
@@ -171,9 +171,9 @@ def _pulled_events(handle: BinaryIO, parser: etree.XMLPullParser,
                 closed.append(parser.close())
         except etree.XMLSyntaxError:
             if data:  # (at the end of the input, what is left open is the error itself)
-                yield from parser.read_events()
+                yield from cast("Iterator[tuple[str, Any]]", parser.read_events())
             raise
-        yield from parser.read_events()
+        yield from cast("Iterator[tuple[str, Any]]", parser.read_events())
         if not data:
             return
 

@@ -105,7 +105,8 @@ def _copy_of_the_project(tmp_path):
                         ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyc"))
     for name in ("setup.py", "pyproject.toml", "README.md", "MANIFEST.in"):
         shutil.copy(os.path.join(ROOT, name), copy / name)
-    shutil.copytree(os.path.join(ROOT, "examples"), copy / "examples")
+    for name in ("examples", "docs"):
+        shutil.copytree(os.path.join(ROOT, name), copy / name)
     return str(copy)
 
 
