@@ -210,6 +210,8 @@ class Figures:
     opening: tuple[str, ...]
     #: Whether the game is one of those asked for (``stats --where``); if not, it counts nowhere.
     selected: bool = True
+    #: The errors that make the game invalid, as ``validate`` finds them.
+    errors: list[Problem] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -231,7 +233,8 @@ class StatsTask:
             names = hole_names(game.board.ranks, game.board.files)
             opening = tuple(names[move.origin] for move in report.moves[:self.depth])
         return Figures(game.id if game else None, report.valid, len(record.moves), recorded_result(record),
-                       report.outcome.reason if report.outcome else None, opening)
+                       report.outcome.reason if report.outcome else None, opening,
+                       errors=[problem for problem in report.problems if problem.severity == "error"])
 
 
 #: South's points for each result of a finished game.

@@ -14,8 +14,10 @@
 from __future__ import annotations
 
 import functools
+import importlib
 import operator
 import re
+import warnings
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Literal, NoReturn, Sequence
 
@@ -24,7 +26,7 @@ from notation.record import RESULTS, GameRecord
 
 from .checking import Replay, replay
 from .positions import format_position, parse_position
-from .rules.core import Game, InvalidPosition, MutablePosition
+from .rules.core import Game, InvalidPosition, MancalaError, MutablePosition
 from .rules.registry import GAME_IDS, UnknownGame, get_game
 
 if TYPE_CHECKING:
@@ -40,7 +42,15 @@ Target = tuple[str, tuple[int, ...], tuple[int, ...], str, tuple[int, int]]
 
 
 class BadCriterion(ValueError):
-    """A criterion that cannot be used (a bad regular expression, position or move)."""
+    """A criterion that cannot be used (a bad regular expression, position or move).
+    ``offset`` (from 0), when known, is where in the criterion's text the
+    mistake is, and ``reason`` the message without it (an expression of
+    ``--where`` gives that place as its column)."""
+
+    def __init__(self, message: str, offset: int | None = None, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.offset = offset
+        self.reason = message if reason is None else reason
 
 
 # -- criteria from text -------------------------------------------------------------
@@ -56,15 +66,10 @@ def parse_tag(text: str) -> tuple[str, str]:
     name, equals, pattern = text.partition("=")
     if not equals or not name:
         raise BadCriterion(f"{text!r} is not NAME=REGEX")
-    import regex
-
     try:
-        re.compile(pattern)
-        _regex(pattern)
-    except (re.error, regex.error) as error:
-        raise BadCriterion(f"{_short(text)}: bad regular expression: {error}") from None
-    except RecursionError:
-        raise BadCriterion(f"{_short(text)}: bad regular expression: nested too deeply") from None
+        _checked_regex(pattern)
+    except BadCriterion as error:
+        raise BadCriterion(f"{_short(text)}: {error}") from None
     return name, pattern
 
 
@@ -98,18 +103,37 @@ def parse_reaches(text: str, game: str | None = None) -> tuple[Target, ...]:
     rows = text.strip().split(" ")[0].split("/")
     for rule, message in errors:  # the game whose board has the string's shape says what is wrong
         if len(rows) == rule.board.ranks and all(len(row.split(",")) == rule.board.files for row in rows):
-            return _raise(f"bad position for {rule.id}: {message}")
+            return _raise(f"bad position for {rule.id}: {message}", _bad_field(text))
     if len(errors) == 1:
-        return _raise(f"bad position for {errors[0][0].id}: {errors[0][1]}")
-    return _raise(f"{text!r} is a position of no game (its rows fit no board)")
+        return _raise(f"bad position for {errors[0][0].id}: {errors[0][1]}", _bad_field(text))
+    return _raise(f"{text!r} is a position of no game (its rows fit no board)", _bad_field(text))
 
 
-def _raise(message: str) -> NoReturn:
-    raise BadCriterion(message)
+def _raise(message: str, offset: int | None = None) -> NoReturn:
+    raise BadCriterion(message, offset)
+
+
+_FIELD = re.compile(r"[^ \t]+")
+_FIELD_FORMS = (re.compile(r"[0-9*,/]+\Z"), re.compile(r"[SN]\Z"), re.compile(r"[0-9]+-[0-9]+\Z"),
+                re.compile(r"[0-9]+\Z"))
+
+
+def _bad_field(text: str) -> int:
+    """Where in a position string that cannot be read the mistake is: the
+    first field not of its form (rows, side, banks, move number), a fifth
+    field, else the rows (their shape or their counts)."""
+    fields = list(_FIELD.finditer(text))
+    for field, form in zip(fields, _FIELD_FORMS):
+        if not form.match(field[0]):
+            return field.start()
+    if len(fields) > len(_FIELD_FORMS):
+        return fields[len(_FIELD_FORMS)].start()
+    return fields[0].start() if fields else 0
 
 
 _MOVE_NUMBER = re.compile(r"[0-9]+\.(?:\.\.)?\Z")
 _HOLE_TOKEN = re.compile(r"[SN]?[0-9]+|[a-z][0-9]+")
+_WORD = re.compile(r"\S+")
 
 
 #: The coordinate styles and sides an opening's hole may be written in.
@@ -126,19 +150,21 @@ def parse_opening(text: str, game: str | None = None) -> tuple[str, ...]:
     """
     tokens = []
     boards = [get_game(game).board] if game is not None else [get_game(g).board for g in GAME_IDS]
-    for word in text.split():
+    for found in _WORD.finditer(text):
+        word, at = found[0], found.start()
         if _MOVE_NUMBER.match(word):
             continue
         number, dot, rest = word.partition(".")
         if dot and number.isascii() and number.isdigit() and rest:  # "1.c1", "1...d2"
+            at += len(word) - len(rest.lstrip("."))
             word = rest.lstrip(".")
         if parse_move_token(word) is None:
-            raise BadCriterion(f"{word!r} is not a move token (a hole, then xN or ^ if any)")
-        for hole in _HOLE_TOKEN.findall(word.split("x")[0]):
-            if not any(hole in hole_table(board, style, side) for board in boards
+            raise BadCriterion(f"{word!r} is not a move token (a hole, then xN or ^ if any)", at)
+        for hole in _HOLE_TOKEN.finditer(word.split("x")[0]):
+            if not any(hole[0] in hole_table(board, style, side) for board in boards
                        for style, side in _HOLE_STYLES):
                 where = f"of {game}'s {boards[0].ranks} × {boards[0].files} board" if game else "of any game's board"
-                raise BadCriterion(f"{hole!r} is not a hole {where}")
+                raise BadCriterion(f"{hole[0]!r} is not a hole {where}", at + hole.start())
         tokens.append(word)
     if not tokens:
         raise BadCriterion("no moves")
@@ -303,15 +329,7 @@ def regex_test(pattern: str) -> Callable[[str], bool]:
         >>> regex_test("^Vil")("Village"), regex_test("^Vil")("A village")
         (True, False)
     """
-    import regex
-
-    try:
-        re.compile(pattern)  # (its messages; the regex package matches)
-        search = _regex(pattern).search
-    except (re.error, regex.error) as error:
-        raise BadCriterion(f"bad regular expression: {error}") from None
-    except RecursionError:
-        raise BadCriterion("bad regular expression: nested too deeply") from None
+    search = _checked_regex(pattern).search
 
     def test(text: str) -> bool:
         try:
@@ -386,8 +404,13 @@ def _compile(node: Node) -> tuple[Check, int]:
     except BadCriterion as error:
         if not getattr(node, "column", 0):
             raise
+        from notation.query import text_column
+
         from .errors import BadQuery
 
+        column = text_column(node, error.offset) if error.offset is not None else 0
+        if column:  # (where in the value or argument)
+            raise BadQuery(f"{error.reason} at column {column}", column) from None
         column = getattr(node, "value_column", 0) or node.column
         raise BadQuery(f"{error} at column {column}", column) from None
     raise TypeError(f"not a criterion: {node!r}")
@@ -462,8 +485,100 @@ def _position_text(text: str) -> str:
 REGEX_SECONDS = 1.0
 
 
-class RegexTimeout(BadCriterion):
+#: The largest repetition count a regular expression may write (``a{1000}``,
+#: ``a{2,1000}``), as RE2 has it.
+MAX_REPEAT = 1000
+
+#: The most items a regular expression may have with each repetition written
+#: out its least number of times: the ``regex`` package compiles ``a{1000}``
+#: into a thousand copies of ``a``, about 270 bytes each, so that nested
+#: counts (``(a{1000}){1000}``) multiply; 100,000 items are about 30 MB.
+MAX_REGEX_ITEMS = 100_000
+
+
+class RegexTimeout(BadCriterion, MancalaError):
     """A ``--tag`` expression that ran past :data:`REGEX_SECONDS` on a game."""
+
+
+def _checked_regex(pattern: str) -> Any:
+    """``pattern`` compiled by the ``regex`` package, once Python's ``re``
+    has read it (its syntax and messages) and its size is known to be
+    bounded (:data:`MAX_REPEAT`, :data:`MAX_REGEX_ITEMS`); raises
+    :class:`BadCriterion` (``offset``: where in ``pattern``, when known).
+
+        >>> _checked_regex("a{1001}")
+        Traceback (most recent call last):
+        ...
+        mancala_cli.criteria.BadCriterion: bad regular expression: a repetition count is at most 1000, not 1001
+    """
+    import regex
+
+    def bad(reason: str, offset: int | None = None) -> NoReturn:
+        where = f" at position {offset}" if offset is not None else ""
+        raise BadCriterion(f"bad regular expression: {reason}{where}", offset, f"bad regular expression: {reason}")
+
+    try:
+        with warnings.catch_warnings():
+            # re warns of what a later Python will read otherwise ("[[:alpha:]]",
+            # "[a--b]"), and the regex package reads them so already: refused.
+            warnings.simplefilter("error")
+            tree = _RE_PARSER.parse(pattern)
+        items = _items(tree.data)
+        if items > MAX_REGEX_ITEMS:
+            bad(f"with its repetitions written out it has {items:,} items, more than {MAX_REGEX_ITEMS:,}")
+        re.compile(pattern)  # (what only the compiler refuses: a look-behind of varying width)
+        return _regex(pattern)
+    except re.error as error:
+        bad(error.msg, error.pos)
+    except regex.error as error:
+        bad(str(getattr(error, "msg", error)), getattr(error, "pos", None))
+    except Warning as warning:
+        text = str(warning)
+        position = re.search(r" at position ([0-9]+)\Z", text)
+        reason = text[:position.start()] if position else text
+        bad(f"{reason[:1].lower()}{reason[1:]} (re and the regex package that matches it read it differently: "
+            "write the character escaped, as \\[ or \\-)", int(position[1]) if position else None)
+    except OverflowError:
+        bad(f"a repetition count is at most {MAX_REPEAT}")
+    except RecursionError:
+        bad("nested too deeply")
+
+
+#: Python's own reader of regular expressions (``re._parser``; its tree
+#: gives the repetitions and their counts).
+_RE_PARSER: Any = importlib.import_module("re._parser")
+_REPEATS = ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT")
+
+
+def _items(data: Any) -> int:
+    """The items of a parsed expression with each repetition written out its
+    least number of times (at least once); raises :class:`BadCriterion` for a
+    count past :data:`MAX_REPEAT`."""
+    total = 0
+    for op, argument in data:
+        name = str(op)
+        if name in _REPEATS:
+            low, high, inner = argument
+            for count in (low, high):
+                if count != _RE_PARSER.MAXREPEAT and count > MAX_REPEAT:
+                    raise BadCriterion(f"bad regular expression: a repetition count is at most {MAX_REPEAT}, "
+                                       f"not {count}")
+            total += max(low, 1) * _items(inner)
+        elif name == "SUBPATTERN":
+            total += _items(argument[-1])
+        elif name == "BRANCH":
+            total += sum(_items(branch) for branch in argument[1])
+        elif name == "ATOMIC_GROUP":
+            total += _items(argument)
+        elif name in ("ASSERT", "ASSERT_NOT"):
+            total += _items(argument[1])
+        elif name == "GROUPREF_EXISTS":
+            total += sum(_items(branch) for branch in argument[1:] if branch is not None)
+        else:
+            total += 1
+        if total > MAX_REGEX_ITEMS:
+            return total
+    return total
 
 
 @lru_cache(maxsize=256)

@@ -30,13 +30,14 @@ A mistake is a :class:`QueryError` that names the column:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field as _field
+from dataclasses import dataclass, field as _field, replace
 from functools import lru_cache
 from typing import Any, Union
 
 from .errors import QueryError
 
-__all__ = ["FIELDS", "TESTS", "OPERATORS", "Comparison", "Test", "Not", "And", "Or", "Node", "parse", "QueryError"]
+__all__ = ["FIELDS", "TESTS", "OPERATORS", "Comparison", "Test", "Not", "And", "Or", "Node", "parse", "QueryError",
+           "text_column"]
 
 #: The fields and their types (``tag.NAME`` is any tag: text, or a number
 #: when compared with one). Text is written in double quotes, or as a bare
@@ -63,6 +64,10 @@ class Comparison:
     value: Union[str, int, bool]
     column: int = _field(default=0, compare=False, repr=False)
     value_column: int = _field(default=0, compare=False, repr=False)
+    #: The column of the value's first character (past a quote), and where
+    #: in the value an escaped character was written (:func:`text_column`).
+    text_column: int = _field(default=0, compare=False, repr=False)
+    escapes: tuple[int, ...] = _field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -77,6 +82,9 @@ class Test:
     argument: str
     column: int = _field(default=0, compare=False, repr=False)
     game: Union[str, None] = _field(default=None, repr=False)
+    #: As :class:`Comparison`'s: the argument's first character's column, its escapes.
+    text_column: int = _field(default=0, compare=False, repr=False)
+    escapes: tuple[int, ...] = _field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -102,10 +110,29 @@ _NUMBER = re.compile(r"-?[0-9]+\Z")
 _ESCAPE = re.compile(r'\\(["\\])')
 
 
-def _unescape(text: str) -> str:
+def _unescape(text: str) -> tuple[str, tuple[int, ...]]:
     """A string's text: ``\\"`` and ``\\\\`` are the only escapes (as in a PMN tag
-    value), so that a regular expression keeps its ``\\d``."""
-    return _ESCAPE.sub(r"\1", text)
+    value), so that a regular expression keeps its ``\\d``; and where in
+    the text the escaped characters are.
+
+        >>> _unescape(r'a\\"b\\\\')
+        ('a"b\\\\', (1, 3))
+    """
+    escapes = tuple(match.start() - k for k, match in enumerate(_ESCAPE.finditer(text)))
+    return _ESCAPE.sub(r"\1", text), escapes
+
+
+def text_column(node: Union[Comparison, Test], offset: int) -> int:
+    """The column of character ``offset`` (from 0) of the value or argument
+    of ``node``, as written in the expression (an escaped character takes
+    two); 0 when ``node`` was not read from an expression.
+
+        >>> text_column(parse('tag.Event ~ "\\\\\\\\("'), 1)
+        16
+    """
+    if not node.text_column:
+        return 0
+    return node.text_column + offset + sum(escape < offset for escape in node.escapes)
 
 
 def _quoted(text: str) -> str:
@@ -137,22 +164,25 @@ def _grammar() -> Any:
         .set_parse_action(lambda t: _unescape(t[0][1:-1]))
     bare = pp.Regex(rf"(?!(?:{'|'.join(KEYWORDS)})(?![A-Za-z0-9_.\-/+]))-?[A-Za-z0-9_][A-Za-z0-9_.\-/+]*") \
         .set_name("a value")
-    value = (string.copy().add_parse_action(lambda s, loc, t: ("string", t[0], loc))
-             | bare.copy().add_parse_action(lambda s, loc, t: ("word", t[0], loc))).set_name("a value")
+    value = (string.copy().add_parse_action(lambda s, loc, t: ("string", *t[0], loc + 2))
+             | bare.copy().add_parse_action(lambda s, loc, t: ("word", t[0], (), loc + 1))).set_name("a value")
 
     def comparison_action(s: str, loc: int, t: Any) -> Any:
         column = loc + 1
         if len(t) == 1:
             return _check(t[0], None, None, column, 0, 0)
-        kind, text, at = t[2]
-        return _check(t[0], t[1][0], (kind, text), column, t[1][1], at + 1)
+        kind, text, escapes, first = t[2]
+        node = _check(t[0], t[1][0], (kind, text), column, t[1][1], first - (kind == "string"))
+        return replace(node, text_column=first, escapes=escapes)
 
     def test_action(s: str, loc: int, t: Any) -> Any:
-        return Test(t[0], t[1], loc + 1)
+        (text, escapes), first = t[1]
+        return Test(t[0], text, loc + 1, text_column=first, escapes=escapes)
 
     query = pp.Forward()
     tests = pp.Regex(rf"(?:{'|'.join(TESTS)})(?![A-Za-z0-9_.\-])")
-    test = (tests - string.copy().set_name('a "quoted" argument')).set_parse_action(test_action)
+    argument = string.copy().set_name('a "quoted" argument').add_parse_action(lambda s, loc, t: (t[0], loc + 2))
+    test = (tests - argument).set_parse_action(test_action)
     end_of_term = pp.FollowedBy(AND | OR | ")" | pp.StringEnd())
     comparison = (name - (op - value | end_of_term).set_name("an operator (=, !=, <, <=, >, >=, ~)")) \
         .set_parse_action(comparison_action)
@@ -260,6 +290,41 @@ def _nots(text: str) -> int:
     return 0 if run is None else run.end() + 1
 
 
+#: What other languages write for ``and``, ``or`` and ``not``.
+_OTHER_WORDS = (("&&", "and"), ("||", "or"), ("!", "not"))
+_OPERATOR_BEFORE = re.compile(r"(!=|<=|>=|=|<|>|~)[ \t\r\n]*\Z")
+
+
+def _hint(text: str, loc: int) -> str:
+    """A "did you mean" for what is written at ``loc``, where the parser
+    stopped, when it looks like another language's spelling: text in single
+    quotes, ``==`` (or an operator doubled), ``<>``, ``&&``, ``||``, ``!``.
+
+        >>> _hint("tag.Event ~ 'cup'", 12), _hint("plies == 3", 7), _hint("plies <> 3", 7)
+        (' (did you mean "cup"? text is written in double quotes)', ' (did you mean =?)', ' (did you mean !=?)')
+    """
+    rest = text[loc:].lstrip()
+    if rest.startswith("'"):
+        end = rest.find("'", 1)
+        if end > 0:
+            return f" (did you mean {_quoted(rest[1:end])}? text is written in double quotes)"
+        return " (text is written in double quotes)"
+    before = _OPERATOR_BEFORE.search(text[:loc])
+    if before is not None:
+        op = before[1]
+        if op == "<" and rest.startswith(">"):
+            return " (did you mean !=?)"
+        if op == "=" and rest.startswith("~"):
+            return " (did you mean ~?)"
+        if rest.startswith("=") or rest.startswith(op):
+            return f" (did you mean {op}?)"
+        return ""
+    for other, word in _OTHER_WORDS:
+        if rest.startswith(other) and not rest.startswith("!="):
+            return f" (did you mean {word}?)"
+    return ""
+
+
 def parse(text: str) -> Node:
     """The expression tree of ``text``; raises :class:`QueryError`.
 
@@ -291,6 +356,7 @@ def parse(text: str) -> Node:
             found = "the expression ends there"
         else:
             found = _quoted(rest[:20] + ("…" if len(rest) > 20 else ""))
-        raise QueryError(f"expected {expected} at column {column}: {found}", column) from None
+        raise QueryError(f"expected {expected} at column {column}: {found}{_hint(text, error.loc)}",
+                         column) from None
     except RecursionError:
         raise QueryError("the expression nests too deeply", 1) from None

@@ -220,7 +220,8 @@ def test_every_input_and_output_format(archive, source, to):
 def test_jobs_give_identical_bytes(archive, args):
     one = run(*args, "--jobs", "1", archive)
     two = run(*args, "--jobs", "2", archive)
-    assert one.exit_code == two.exit_code == 0
+    assert one.exit_code == two.exit_code == (1 if args[0] == "stats" else 0)  # (stats: the archive's invalid game)
+    assert one.stderr == two.stderr
     assert one.stdout_bytes == two.stdout_bytes and len(one.stdout_bytes) > 100
 
 
@@ -352,9 +353,10 @@ def expected_stats(records, depth=2):
 @pytest.mark.parametrize("source", ["archive.pmn", "archive.jsonl", "archive.xml"])
 def test_stats_json_is_the_figures_worked_out_here(archive, records, source):
     result = run("stats", archive.parent / source, "--format", "json", "--depth", 3)
-    assert result.exit_code == 0
+    expected = expected_stats(records, 3)
+    assert expected["invalid"] == 1 and result.exit_code == 1  # (an invalid game: exit 1, its errors told)
     assert result.stdout.count("\n") == 1
-    assert json.loads(result.stdout) == expected_stats(records, 3)
+    assert json.loads(result.stdout) == expected
     default = json.loads(run("stats", archive.parent / source, "--format", "json").stdout)
     assert default == expected_stats(records, 2)
 
@@ -366,8 +368,19 @@ def test_stats_text_table(tmp_path):
     path = tmp_path / "small.pmn"
     path.write_text("\n".join(map(write_game, games)) + "\n[Game \"kingulu\"]\n\n1. a2 *\n", encoding="utf-8")
     result = run("stats", path, "--depth", 1)
-    assert result.exit_code == 0
+    assert result.exit_code == 1  # (the last game is invalid)
     assert result.stdout == SMALL_TABLE
+
+
+def test_stats_names_the_invalid_games_as_validate_does_and_exits_1():
+    damaged = "examples/broken/damaged-records.pmn"
+    result = run("stats", damaged)
+    assert (result.exit_code, result.stdout.splitlines()[0]) == (1, "3 games, 3 invalid")
+    validated = run("validate", damaged, "--quiet")
+    errors = [line for line in validated.stdout.splitlines() if ": error: " in line]
+    assert len(errors) >= 3 and result.stderr.splitlines() == errors
+    picked = run("stats", damaged, "--where", 'tag.Event ~ "no such event"')  # (games not picked: not told)
+    assert (picked.exit_code, picked.stdout.splitlines()[0], picked.stderr) == (0, "0 games, 0 invalid", "")
 
 
 SMALL_TABLE = """\

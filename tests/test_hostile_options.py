@@ -9,11 +9,12 @@ import os
 import signal
 import subprocess
 import sys
+import warnings
 
 import pytest
 from typer.testing import CliRunner
 
-from mancala_cli import criteria
+from mancala_cli import MancalaError, criteria, read
 from mancala_cli.cli import app
 
 runner = CliRunner()
@@ -113,3 +114,69 @@ def test_a_style_that_never_ends_is_one_line_in_bounded_memory(tmp_path):
     done = mancala("render", str(game), "--style", "/dev/zero")
     assert (done.returncode, done.stdout, done.stderr) == (
         2, "", "mancala: error: /dev/zero: cannot read: longer than 1,048,576 bytes\n")
+
+
+# -- regular expressions: bounded before they are compiled, one line when refused ---------------------------------
+
+@pytest.mark.parametrize("pattern", ["(a{65535}){65535}", "a{4294967294}", "((a{1000}){1000}){1000}",
+                                     "(a{1000}){1000}"])
+@pytest.mark.parametrize("option", ["--tag", "--where"])
+def test_a_pattern_that_would_compile_into_gigabytes_is_refused_in_bounded_memory(tmp_path, pattern, option):
+    path = tmp_path / "g.pmn"
+    path.write_text(GAME)
+    value = f"Event={pattern}" if option == "--tag" else f'tag.Event ~ "{pattern}"'
+    done = mancala("filter", str(path), option, value, "--count", timeout=15)  # (1 GiB of address space)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith(f"mancala: error: {option}: ") and done.stderr.count("\n") == 1
+    assert "bad regular expression: " in done.stderr and "Error" not in done.stderr
+
+
+@pytest.mark.parametrize("pattern, reason", [
+    ("a{99999999999999999999}", "a repetition count is at most 1000"),
+    ("a{1001}", "a repetition count is at most 1000, not 1001"),
+    ("a{2,5000}", "a repetition count is at most 1000, not 5000"),
+    ("(a{400}){400}", "with its repetitions written out it has 160,000 items, more than 100,000"),
+    ("[[:alpha:]]", "possible nested set (re and the regex package that matches it read it differently: write the "
+                    "character escaped, as \\[ or \\-) at position 1"),
+    ("[a--b]", "possible set difference (re and the regex package that matches it read it differently: write the "
+               "character escaped, as \\[ or \\-) at position 2"),
+])
+def test_a_pattern_past_the_bounds_or_read_two_ways_is_one_line_and_no_warning(tmp_path, pattern, reason):
+    path = tmp_path / "g.pmn"
+    path.write_text(GAME)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (a warning printed would fail here)
+        result = run("filter", path, "--tag", f"Event={pattern}", "--count")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"mancala: error: --tag: {'Event=' + pattern!r}: bad regular expression: {reason}\n"
+
+
+def test_patterns_within_the_bounds_still_match(tmp_path):
+    path = tmp_path / "g.pmn"
+    path.write_text(GAME + "\n" + GAME.replace("!", ""))
+    for pattern, count in [("a{1000}", 2), ("^(?:a{90}){100}!$", 1), ("^(a{300}){30}$", 1), (r"[\[]", 0)]:
+        result = run("filter", path, "--tag", f"Event={pattern}", "--count")
+        assert (result.exit_code, result.stdout, result.stderr) == (0, f"{count}\n", ""), pattern
+
+
+@pytest.mark.parametrize("command", [["stats"], ["validate"], ["split", "--games", "1", "--out-dir", "parts"],
+                                     ["filter", "--count"]])
+def test_a_where_pattern_past_the_time_limit_is_one_line_in_every_command(tmp_path, monkeypatch, command):
+    monkeypatch.setattr(criteria, "REGEX_SECONDS", 0.01)
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "g.pmn"
+    path.write_text(GAME)
+    result = run(*command, path, "--where", 'tag.Event ~ "^(a|aa)+$"', "--jobs", "1")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (f"mancala: error: --where: 'Event=^(a|aa)+$': the regular expression ran longer than "
+                             f"0.01 s on the Event tag of the game at {path}:1; stopped (it backtracks without "
+                             "bound: write it without nested repetition or back-references)\n")
+    assert not (tmp_path / "parts" / "00001.pmn").exists()
+
+
+def test_a_time_out_is_a_mancala_error(tmp_path, monkeypatch):
+    monkeypatch.setattr(criteria, "REGEX_SECONDS", 0.01)
+    path = tmp_path / "g.pmn"
+    path.write_text(GAME)
+    with pytest.raises(MancalaError, match="the regular expression ran longer than 0.01 s"):
+        list(read(str(path), where='tag.Event ~ "^(a|aa)+$"'))

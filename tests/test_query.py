@@ -204,14 +204,52 @@ def test_criteria_travel_to_worker_processes_as_their_tree(records):
 
 def test_bad_values_are_errors_with_their_column():
     cases = {"game = oware": ("unknown game 'oware'", 8), 'result = "2-0"': ("a result is one of", 10),
-             'tag.Event ~ "("': ("bad regular expression", 13), 'opening "z9"': ("'z9' is not a hole", 1),
-             'plies > 1 and start = "1,2/3 S 0-0 1"': ("is a position of no game", 23)}
+             'tag.Event ~ "("': ("bad regular expression", 14), 'opening "z9"': ("'z9' is not a hole", 10),
+             'plies > 1 and start = "1,2/3 S 0-0 1"': ("is a position of no game", 24)}
     for where, (message, column) in cases.items():
         with pytest.raises(mancala.BadQuery) as caught:
             Criteria.where(where)
         assert message in str(caught.value) and caught.value.column == column
         assert str(caught.value).endswith(f"at column {column}")
         assert isinstance(caught.value, mancala.MancalaError) and isinstance(caught.value, QueryError)
+
+
+@pytest.mark.parametrize("where, message", [
+    ('opening "c1 z9"', "'z9' is not a hole of any game's board at column 13"),
+    ('opening "1. c1 2.z9"', "'z9' is not a hole of any game's board at column 18"),
+    ('opening "c1 q"', "'q' is not a move token (a hole, then xN or ^ if any) at column 13"),
+    ('reaches "1,2,3"', "'1,2,3' is a position of no game (its rows fit no board) at column 10"),
+    ('reaches "4,4,4,4,4,4/4,4,4,4,4,4 X 0-0 1"', "bad position for kingulu: side to move must be S or N, not 'X' "
+                                                  "at column 34"),
+    ('tag.Event ~ "("', "bad regular expression: missing ), unterminated subpattern at column 14"),
+    (r'tag.Event ~ "\\\\("', "bad regular expression: missing ), unterminated subpattern at column 18"),
+    ('tag.Event ~ "[[:alpha:]]"', "bad regular expression: possible nested set (re and the regex package that "
+                                  "matches it read it differently: write the character escaped, as \\[ or \\-) "
+                                  "at column 15"),
+])
+def test_a_bad_argument_or_pattern_names_the_column_of_its_bad_token(where, message):
+    with pytest.raises(mancala.BadQuery) as caught:
+        Criteria.where(where)
+    assert str(caught.value) == message
+    assert caught.value.column == int(message.rsplit(" ", 1)[1])
+
+
+@pytest.mark.parametrize("where, message", [
+    ("tag.Event ~ 'cup'", 'expected a value at column 13: "\'cup\'" (did you mean "cup"? text is written in double '
+                          'quotes)'),
+    ("opening 'c1'", 'expected a "quoted" argument at column 9: "\'c1\'" (did you mean "c1"? text is written in '
+                     'double quotes)'),
+    ("plies == 3", 'expected a value at column 8: "= 3" (did you mean =?)'),
+    ("plies <> 3", 'expected a value at column 8: "> 3" (did you mean !=?)'),
+    ('tag.Event =~ "x"', 'expected a value at column 12: "~ \\"x\\"" (did you mean ~?)'),
+    ("plies >= 3 && valid", "expected 'and', 'or' or the end at column 12: \"&& valid\" (did you mean and?)"),
+    ("valid || plies > 3", "expected an operator (=, !=, <, <=, >, >=, ~) at column 7: \"|| plies > 3\" (did you mean or?)"),
+    ("! valid", 'expected a comparison at column 1: "! valid" (did you mean not?)'),
+])
+def test_another_languages_spelling_gets_a_did_you_mean(where, message):
+    with pytest.raises(QueryError) as caught:
+        parse(where)
+    assert str(caught.value) == message
 
 
 def test_flags_keep_their_own_messages():

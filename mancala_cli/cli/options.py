@@ -3,6 +3,7 @@ line, the inputs and the worker processes they run on, the progress shown
 while they run, and the folders they write files into."""
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn, Optional
@@ -353,6 +354,19 @@ def where_criteria(text: Optional[str]) -> Criteria:
     try:
         return Criteria.where(text) if text is not None else Criteria()
     except BadQuery as error:
+        fail(f"--where: {error}")
+
+
+@contextlib.contextmanager
+def where_stops() -> Iterator[None]:
+    """Around a command's reading: a ``--where`` regular expression that
+    runs too long (:class:`~mancala_cli.archives.RegexTimeout`) ends it with
+    one line, exit 2."""
+    from ..archives import RegexTimeout
+
+    try:
+        yield
+    except RegexTimeout as error:
         fail(f"--where: {error}")
 
 

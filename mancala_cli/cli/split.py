@@ -25,6 +25,7 @@ from .options import (
     read_failed,
     remove_stale,
     where_criteria,
+    where_stops,
     workers_for,
 )
 
@@ -73,8 +74,9 @@ def split(
     progress = Progress() if Progress.wanted(quiet) else None
     written: set[str] = set()
     try:
-        errors = write_parts(paths, encoding, FilterTask(criteria, target=to), workers, progress, games, out_dir,
-                             written)
+        with where_stops():
+            errors = write_parts(paths, encoding, FilterTask(criteria, target=to), workers, progress, games,
+                                 out_dir, written)
     except (InputError, XMLArchiveError) as error:
         read_failed(error)
 

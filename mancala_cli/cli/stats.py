@@ -22,6 +22,7 @@ from .options import (
     int_option,
     read_failed,
     where_criteria,
+    where_stops,
     workers_for,
 )
 
@@ -52,6 +53,7 @@ def stats(
     from ..archives import StatsTask, Summary
     from ..files.sources import InputError
     from .archiving import answers
+    from .reporters import problem_line, sorted_problems
 
     criteria = where_criteria(where)
     checked_encoding(encoding)
@@ -60,8 +62,10 @@ def stats(
     summary = Summary()
     progress = Progress() if Progress.wanted(quiet) else None
     try:
-        with progress or contextlib.nullcontext():
-            for _, _, figures in answers(paths, encoding, StatsTask(depth, criteria), workers, progress):
+        with where_stops(), progress or contextlib.nullcontext():
+            for name, _, figures in answers(paths, encoding, StatsTask(depth, criteria), workers, progress):
+                for problem in sorted_problems(figures.errors):  # (what makes an invalid game invalid)
+                    typer.echo(problem_line(name, problem), err=True)
                 summary.add(figures)
     except (InputError, XMLArchiveError) as error:
         read_failed(error)
@@ -69,3 +73,5 @@ def stats(
         typer.echo(_json.dumps(summary.as_json()))
     else:
         sys.stdout.write(summary.as_text())
+    if summary.invalid:
+        raise typer.Exit(1)

@@ -25,6 +25,7 @@ from .options import (
     game_rules,
     input_paths,
     where_criteria,
+    where_stops,
     workers_for,
 )
 
@@ -65,7 +66,7 @@ def validate(
     io_failed = False
     out = sys.stdout
     progress = Progress() if Progress.wanted(quiet) else None
-    with progress or contextlib.nullcontext():
+    with where_stops(), progress or contextlib.nullcontext():
         for path, result in game_results(input_paths(files), encoding, options, workers, progress):
             if isinstance(result, Exception):
                 io_failed = io_failed or isinstance(result, InputError)
