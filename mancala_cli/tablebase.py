@@ -25,8 +25,9 @@ a loss into a draw, so the table gives bounds there (see
     1
 
 The file: a header of :data:`HEADER_BYTES` bytes (ASCII lines ``mancala
-tablebase 1``, ``game kimasai-klamroth``, ``stones N``, ``rules
-kimasai-klamroth 1``, ``entries E``, then NUL bytes), then E bytes, one a
+tablebase 2``, ``game kimasai-klamroth``, ``stones N``, ``rules
+kimasai-klamroth 1``, ``entries E``, ``sha256 H``: the SHA-256 of the
+values, in hex; then NUL bytes), then E bytes, one a
 position: its value in the low two bits (1 win, 2 draw, 3 loss for the side
 to move) and, for a win or a loss, its depth in its layer above them (the
 pass of the build that resolved it: 0 for a capture or the end of the game;
@@ -41,8 +42,9 @@ mask among the masks of as many bits.
 """
 from __future__ import annotations
 
-import mmap
+import hashlib
 import os
+import stat
 from collections.abc import Callable, Collection
 from math import comb
 from typing import Final
@@ -54,13 +56,17 @@ __all__ = ["Tablebase", "TablebaseError", "GAME", "FORMAT", "RULES", "MAX_STONES
 
 #: The game the tables are of.
 GAME: Final = "kimasai-klamroth"
-#: The version of the file format (its first line).
-FORMAT: Final = 1
+#: The version of the file format (its first line): 2 since the header holds
+#: the values' checksum (a file of format 1, without one, is refused, to be
+#: built again).
+FORMAT: Final = 2
 #: The version of the rules the values follow (KK-1 to KK-4 of
 #: docs/rules.md); raised when a change of the rules changes values.
 RULES: Final = 1
 #: The header's size in bytes.
 HEADER_BYTES: Final = 512
+#: The bytes read (and checked) at a time from a table's file.
+READ_BYTES: Final = 1 << 24
 #: The most stones a table may hold (the build refuses more).
 MAX_STONES: Final = 16
 PLACES: Final = 24
@@ -134,9 +140,9 @@ def _masks(holes: tuple[int, ...], side: str) -> tuple[int, int]:
     return (south, north) if side == SOUTH else (north, south)
 
 
-def _header(stones: int) -> bytes:
+def _header(stones: int, digest: str) -> bytes:
     text = (f"mancala tablebase {FORMAT}\ngame {GAME}\nstones {stones}\nrules {GAME} {RULES}\n"
-            f"entries {entries(stones)}\n").encode("ascii")
+            f"entries {entries(stones)}\nsha256 {digest}\n").encode("ascii")
     return text + bytes(HEADER_BYTES - len(text))
 
 
@@ -145,7 +151,7 @@ class Tablebase:
     ``stones`` stones (``data``: the values, as the file holds them after
     its header)."""
 
-    def __init__(self, stones: int, data: bytes | bytearray | mmap.mmap, path: str | None = None) -> None:
+    def __init__(self, stones: int, data: bytes | bytearray, path: str | None = None) -> None:
         if not 0 <= stones <= MAX_STONES:
             raise TablebaseError(f"a table holds 0 to {MAX_STONES} stones, not {stones}")
         if len(data) != build_bytes(stones):
@@ -178,32 +184,35 @@ class Tablebase:
 
     # -- files -------------------------------------------------------------
     def write(self, path: str) -> None:
-        """Write the table to ``path`` atomically (a file beside it, renamed)."""
-        folder = os.path.dirname(os.path.abspath(path))
-        import tempfile
+        """Write the table to ``path`` as ``>`` would, whole or not at all
+        (:func:`~mancala_cli.files.output.atomic_output`: a regular file is
+        replaced by a complete new one, keeping its mode; a link's target is
+        replaced; a device or FIFO is written in place; ``-`` is standard
+        output). Raises :class:`~mancala_cli.files.output.OutputError`."""
+        from .files.output import atomic_output
 
-        handle, temporary = tempfile.mkstemp(prefix=".tablebase-", dir=folder)
-        try:
-            mask = os.umask(0)
-            os.umask(mask)
-            os.fchmod(handle, 0o666 & ~mask)
-            with os.fdopen(handle, "wb") as file:
-                file.write(_header(self.stones))
-                file.write(self.data)
-            os.replace(temporary, path)
-        except BaseException:
-            if os.path.exists(temporary):
-                os.remove(temporary)
-            raise
+        digest = hashlib.sha256(self.data).hexdigest()
+        with atomic_output(path, binary=True) as out:
+            out.write(_header(self.stones, digest))
+            out.write(self.data)
 
     @classmethod
     def read(cls, path: str) -> Tablebase:
-        """The table in the file ``path`` (mapped, not read into memory);
-        :class:`TablebaseError` if it is not one, OSError if unreadable."""
+        """The table in the file ``path``, read into memory and checked
+        against the checksum of its header (a file changed while a search
+        asks the table cannot change what the search finds, nor end it);
+        :class:`TablebaseError` if it is not one or is damaged, OSError if
+        unreadable, MemoryError if it does not fit in memory."""
         with open(path, "rb") as file:
+            info = os.fstat(file.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                raise TablebaseError(f"{path}: not a mancala tablebase (not a regular file)")
             head = file.read(HEADER_BYTES)
             fields: dict[str, str] = {}
             lines = head.split(b"\0", 1)[0].decode("ascii", "replace").splitlines()
+            if lines and lines[0].startswith("mancala tablebase ") and lines[0] != f"mancala tablebase {FORMAT}":
+                raise TablebaseError(f"{path}: a table of format {lines[0][18:]!r}, this version reads format "
+                                     f"{FORMAT} (with a checksum): build it again with mancala tablebase build")
             if len(head) < HEADER_BYTES or not lines or lines[0] != f"mancala tablebase {FORMAT}":
                 raise TablebaseError(f"{path}: not a mancala tablebase of format {FORMAT}")
             for line in lines[1:]:
@@ -220,12 +229,28 @@ class Tablebase:
             if not 0 <= stones <= MAX_STONES or fields.get("entries") != str(entries(stones)):
                 raise TablebaseError(f"{path}: a header that does not add up (stones {stones}, "
                                      f"entries {fields.get('entries')})")
-            size = os.fstat(file.fileno()).st_size
-            if size != HEADER_BYTES + build_bytes(stones):
-                raise TablebaseError(f"{path}: {size} bytes, a table of {stones} stones has "
-                                     f"{HEADER_BYTES + build_bytes(stones)} (cut short?)")
-            data = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
-        return cls(stones, memoryview(data)[HEADER_BYTES:], path)  # type: ignore[arg-type]
+            digest = fields.get("sha256", "")
+            if len(digest) != 64 or digest.strip("0123456789abcdef"):
+                raise TablebaseError(f"{path}: a damaged table (no checksum in its header)")
+            size = build_bytes(stones)
+            if info.st_size != HEADER_BYTES + size:
+                raise TablebaseError(f"{path}: {info.st_size} bytes, a table of {stones} stones has "
+                                     f"{HEADER_BYTES + size} (cut short?)")
+            data = bytearray(size)
+            view = memoryview(data)
+            check = hashlib.sha256()
+            done = 0
+            while done < size:
+                got = file.readinto(view[done:done + READ_BYTES])
+                if not got:
+                    raise TablebaseError(f"{path}: the file ends early (cut short while being read?)")
+                check.update(view[done:done + got])
+                done += got
+            if file.read(1):
+                raise TablebaseError(f"{path}: the file grew while being read")
+            if check.hexdigest() != digest:
+                raise TablebaseError(f"{path}: a damaged table (its checksum differs): build it again")
+        return cls(stones, data, path)
 
     # -- asking ------------------------------------------------------------
     def _byte(self, holes: tuple[int, ...], side: str) -> int:

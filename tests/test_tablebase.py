@@ -155,7 +155,7 @@ def test_the_commands(tmp_path):
     bad.write_bytes(b"nothing")
     for command in (["solve", "-g", "kimasai-klamroth"], ["annotate", os.devnull]):
         refused = mancala(*command, "--tablebase", str(bad))
-        assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1
+        assert refused.returncode == 1 and len(refused.stderr.splitlines()) == 1
         assert "not a mancala tablebase" in refused.stderr
     assert not [name for name in os.listdir(tmp_path) if name.startswith(".tablebase-")]
 

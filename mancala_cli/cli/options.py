@@ -401,7 +401,8 @@ def size_parser(option: str) -> Callable[[Any], int]:
 
 
 def tablebase_file(path: Optional[str]) -> Any:
-    """The table of ``--tablebase FILE`` (None without one); one line and exit 2 if it cannot be read."""
+    """The table of ``--tablebase FILE`` (None without one); one line and exit 1 if it is no table or a
+    damaged one, 2 if it cannot be read."""
     if path is None:
         return None
     from ..tablebase import Tablebase, TablebaseError
@@ -409,7 +410,9 @@ def tablebase_file(path: Optional[str]) -> Any:
     try:
         return Tablebase.read(path)
     except TablebaseError as error:
-        fail(str(error))
+        fail(str(error), 1)
+    except MemoryError:
+        fail(f"{path}: out of memory while reading the table")
     except OSError as error:
         fail(f"{path}: cannot read: {error.strerror or error}")
 

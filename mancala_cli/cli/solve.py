@@ -135,6 +135,7 @@ def _solve_here(rules: Game, start: Position, depth: Optional[int], nodes: Optio
     that its table is saved."""
     import signal
 
+    from ..files.output import OutputError
     from ..rules.solver import Solver, TableFileError
 
     progress = _SolveProgress() if sys.stderr.isatty() else None
@@ -154,6 +155,8 @@ def _solve_here(rules: Game, start: Position, depth: Optional[int], nodes: Optio
                                         table=table)
             except TableFileError as error:
                 fail(f"{table}: {error}", 1)
+            except OutputError as error:
+                fail(str(error))
             except OSError as error:
                 fail(f"{table}: {error.strerror or error}")
         finally:

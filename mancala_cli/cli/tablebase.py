@@ -8,6 +8,7 @@ import time as _time
 
 import typer
 
+from ..files.output import OutputError
 from ..tablebase import GAME, MAX_STONES, Tablebase, build_bytes, entries, work_bytes
 from .options import GAME_COMPLETION, fail, int_option as _int_option, size_parser as _size
 
@@ -24,7 +25,9 @@ def build(
                              help="The game: kimasai-klamroth (the only one whose tables pay; see docs/rules.md)."),
     stones: int = _int_option(..., "--stones", "-n", low=0, high=MAX_STONES,
                               help="Every position with at most this many stones on the board."),
-    output: str = typer.Option(..., "--output", "-o", metavar="FILE", help="The table's file (written atomically)."),
+    output: str = typer.Option(..., "--output", "-o", metavar="FILE",
+                               help="The table's file, written whole or not at all as > writes (a link's target "
+                                    "replaced, its mode kept, a device or FIFO written in place; - is standard output)."),
     memory: int = typer.Option(DEFAULT_BUILD_MEMORY, "--memory", parser=_size("--memory"), metavar="SIZE",
                                show_default=False,
                                help=f"Refuse a build that needs more memory (default {DEFAULT_BUILD_MEMORY >> 30}G)."),
@@ -61,6 +64,8 @@ def build(
             sys.stderr.write("\r\033[K")
     try:
         table.write(output)
+    except OutputError as error:
+        fail(str(error))
     except OSError as error:
         fail(f"{output}: cannot write: {error.strerror or error}")
     if not quiet:

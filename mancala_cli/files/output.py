@@ -184,6 +184,38 @@ def atomic_output(path: str | None, binary: bool = False) -> Iterator[Any]:
         yield stream
 
 
+def regular_output(path: str, *, probe: bool = False) -> None:
+    """Raise :class:`OutputError` unless :func:`atomic_output` would write
+    ``path`` as a regular file (a new one, or one it replaces): not a
+    device, a FIFO, an open file nor a directory. With ``probe``, also make
+    the temporary file such a write would make, and remove it at once, so
+    that a folder it cannot be written in fails now rather than later."""
+    if not path or path == "-":
+        raise OutputError(f"{path or 'an empty file name'}: not a regular file")
+    target, descriptor = _resolve(path)
+    try:
+        info: os.stat_result | None = os.stat(target)
+    except FileNotFoundError:
+        info = None
+    except OSError as error:
+        raise _cannot(path, error) from None
+    if info is not None and stat.S_ISDIR(info.st_mode):
+        raise OutputError(f"{path}: is a directory")
+    if descriptor is not None or (info is not None and not stat.S_ISREG(info.st_mode)):
+        raise OutputError(f"{path}: not a regular file")
+    if info is not None and not _writable(target, info):
+        raise _cannot(path, PermissionError(errno.EACCES, os.strerror(errno.EACCES)))
+    if probe:
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+        try:
+            fd, temporary = _temporary(os.path.dirname(target), path)
+            os.close(fd)
+            if temporary is not None:
+                os.unlink(temporary)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
 @contextlib.contextmanager
 def _standard_output(binary: bool) -> Iterator[Any]:
     """Standard output (its bytes when ``binary``), flushed after the block."""

@@ -1172,6 +1172,11 @@ static PyObject *Search_get_bytes(SearchObject *S, void *closure)
     return PyLong_FromSize_t(S->capacity * sizeof(Entry));
 }
 
+static PyObject *Search_get_record_size(SearchObject *S, void *closure)
+{
+    return PyLong_FromSize_t(record_size(S));
+}
+
 static PyGetSetDef Search_getset[] = {
     {"nodes", (getter)Search_get_nodes, NULL, "positions searched", NULL},
     {"stopped", (getter)Search_get_stopped, (setter)Search_set_stopped,
@@ -1179,6 +1184,7 @@ static PyGetSetDef Search_getset[] = {
     {"longest", (getter)Search_get_longest, NULL, "the longest line searched (plies)", NULL},
     {"entries", (getter)Search_get_entries, NULL, "positions in the table", NULL},
     {"table_bytes", (getter)Search_get_bytes, NULL, "the table's memory", NULL},
+    {"record_size", (getter)Search_get_record_size, NULL, "the bytes of a record in a table file", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
 static PyMethodDef Search_methods[] = {

@@ -286,7 +286,7 @@ class Solver(TableFile):
         """Start from the table file's table, where there is one: the iteration to go on from."""
         assert self.table_file is not None
         self.table_identity = self.identity(position, past)
-        self.temporary_file(self.table_file, probe=True)  # (a place it cannot be saved fails now, not later)
+        self.check_table_file(self.table_file)  # (a place it cannot be saved fails now, not later)
         resumed = self.load_table(self.table_file)
         self.saved_at = time.monotonic()
         if resumed:

@@ -76,50 +76,46 @@ class TableFile:
         if self.table_file is not None and time.monotonic() - self.saved_at >= self.save_every:
             self.save_table(self.table_file)
 
-    @staticmethod
-    def temporary_file(path: str, *, probe: bool = False) -> str:
-        """The temporary file a save of ``path`` writes (beside it); with
-        ``probe``, create and remove it, so that an ``OSError`` says now that
-        the table could not be saved there."""
-        directory, name = os.path.split(os.path.abspath(path))
-        temporary = os.path.join(directory, f".{name}.{os.getpid()}.tmp")
-        if probe:
-            with open(temporary, "wb"):
-                pass
-            os.unlink(temporary)
-        return temporary
-
     def save_table(self, path: str) -> None:
-        """Write the table to ``path`` by an atomic replace (a temporary file
-        beside it, then renamed): the file holds either the former table or
-        the new one, never a part."""
+        """Write the table to ``path`` whole or not at all, through the
+        project's output writer (:func:`~mancala_cli.files.output.atomic_output`:
+        a new file beside the old one, renamed over it when complete, which
+        keeps the old file's mode and replaces a link's target, not the link;
+        on Linux the new file has no name until it is complete, so a save
+        killed even by SIGKILL leaves nothing behind). A table file is a
+        regular file: anything else (a device, a FIFO) is refused."""
         import json
 
-        temporary = self.temporary_file(path)
-        try:
-            with open(temporary, "wb") as out:
-                out.write(bytes(TABLE_HEADER))
-                if self.kernel is not None:
-                    records, checksum = self.kernel.dump(out.write)
-                    payload = {"records": records, "checksum": f"{checksum:016x}"}
-                else:
-                    payload = self._dump_pure(out)
-                header = dict(self.table_identity, iteration=self.iteration, **payload)
-                line = TABLE_MAGIC + json.dumps(header, sort_keys=True).encode() + b"\n"
-                if len(line) > TABLE_HEADER:
-                    raise ValueError("the table file's header is too long")
-                out.seek(0)
-                out.write(line.ljust(TABLE_HEADER, b" "))
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(temporary, path)
-        except BaseException:
-            try:
-                os.unlink(temporary)
-            except OSError:
-                pass
-            raise
+        from ..files.output import atomic_output, regular_output
+
+        regular_output(path)
+        remove_stale_temporaries(path)
+        with atomic_output(path, binary=True) as out:
+            out.write(bytes(TABLE_HEADER))
+            if self.kernel is not None:
+                records, checksum = self.kernel.dump(out.write)
+                payload = {"records": records, "checksum": f"{checksum:016x}"}
+            else:
+                payload = self._dump_pure(out)
+            header = dict(self.table_identity, iteration=self.iteration, **payload)
+            line = TABLE_MAGIC + json.dumps(header, sort_keys=True).encode() + b"\n"
+            if len(line) > TABLE_HEADER:
+                raise ValueError("the table file's header is too long")
+            out.flush()
+            out.seek(0)
+            out.write(line.ljust(TABLE_HEADER, b" "))
+            out.flush()
+            os.fsync(out.fileno())
         self.saved_at = time.monotonic()
+
+    @staticmethod
+    def check_table_file(path: str) -> None:
+        """Raise :class:`~mancala_cli.files.output.OutputError` now where the
+        table could not be saved to ``path`` later (not a regular file, a
+        folder that cannot be written)."""
+        from ..files.output import regular_output
+
+        regular_output(path, probe=True)
 
     def _dump_pure(self, out: Any) -> dict[str, Any]:
         """The pure table: chunks of :data:`CHUNK_ENTRIES` entries, each its
@@ -151,6 +147,7 @@ class TableFile:
         except FileNotFoundError:
             return 0
         with source:
+            size = os.fstat(source.fileno()).st_size
             head = source.read(TABLE_HEADER)
             if len(head) < TABLE_HEADER or not head.startswith(TABLE_MAGIC):
                 raise TableFileError("not a table file of mancala solve")
@@ -174,32 +171,55 @@ class TableFile:
             try:
                 iteration = int(header["iteration"])
                 if self.kernel is not None:
-                    self.loaded = self.kernel.load(source.read, int(header["records"]),
-                                                   int(header["checksum"], 16))
+                    records = int(header["records"])
+                    checksum = int(header["checksum"], 16)
+                    if not (0 <= records and size == TABLE_HEADER + records * self.kernel.record_size
+                            and 0 <= checksum < 1 << 64):
+                        raise ValueError("its size is not that of its records")
+                    self.loaded = self.kernel.load(source.read, records, checksum)
                 else:
-                    self.loaded = self._load_pure(source, header)
-            except (KeyError, TypeError, ValueError) as error:
+                    self.loaded = self._load_pure(source, header, size - TABLE_HEADER)
+            except (KeyError, TypeError, ValueError, EOFError, OverflowError) as error:
                 self.table = {}
                 self.used = 0
                 raise TableFileError(f"a damaged table file ({error or 'its records'})") from None
         return max(0, min(iteration, MAX_PLIES))
 
-    def _load_pure(self, source: Any, header: dict[str, Any]) -> int:
+    def _load_pure(self, source: Any, header: dict[str, Any], body: int) -> int:
+        """The chunks of a pure table file whose records take ``body`` bytes:
+        every chunk's length checked against what is left of the file and
+        the checksum over them all against the header's before any chunk is
+        decoded, so that damage is found before anything is built from it
+        (the chunks are kept in memory meanwhile: no more than the file)."""
         import hashlib
         import marshal
 
         if header.get("marshal") != marshal.version:
             raise ValueError("written by another version of Python")
+        chunks = int(header["chunks"])
+        if not 0 <= chunks <= body // 9 + 1:
+            raise ValueError("more chunks than the file holds")
         digest = hashlib.sha256()
-        for _ in range(int(header["chunks"])):
+        framed: list[bytes] = []
+        left = body
+        for _ in range(chunks):
             head = source.read(8)
             size = int.from_bytes(head, "little")
-            if len(head) != 8 or size > 1 << 30:
+            if len(head) != 8 or size > left - 8:
                 raise ValueError("the file ends early")
             data = source.read(size)
             if len(data) != size:
                 raise ValueError("the file ends early")
+            left -= 8 + size
             digest.update(head + data)
+            framed.append(data)
+        if left or digest.hexdigest() != header["checksum"]:
+            raise ValueError("its checksum differs")
+        for data in framed:
+            # (a list of at most CHUNK_ENTRIES items: its declared length is
+            # checked before marshal makes room for it)
+            if data[:1] not in (b"[", b"\xdb") or int.from_bytes(data[1:5], "little") > CHUNK_ENTRIES:
+                raise ValueError("a record that cannot be")
             items = marshal.loads(data)
             if not isinstance(items, list):
                 raise ValueError("a record that cannot be")
@@ -210,6 +230,31 @@ class TableFile:
                     raise ValueError("a record that cannot be")
                 if key not in self.table:
                     self.store(key, *value)
-        if digest.hexdigest() != header["checksum"]:
-            raise ValueError("its checksum differs")
         return len(self.table)
+
+
+def remove_stale_temporaries(path: str) -> None:
+    """Remove what saves of ``path`` by earlier versions left when killed:
+    ``.NAME.PID.tmp`` beside it, where no process PID runs any more (a
+    running one's file is left alone)."""
+    folder, name = os.path.split(os.path.abspath(path))
+    prefix = f".{name}."
+    try:
+        names = [entry for entry in os.listdir(folder) if entry.startswith(prefix) and entry.endswith(".tmp")]
+    except OSError:
+        return
+    for entry in names:
+        pid = entry[len(prefix):-4]
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+            continue  # (a process of that number runs)
+        except ProcessLookupError:
+            pass
+        except (OSError, OverflowError):
+            continue
+        try:
+            os.unlink(os.path.join(folder, entry))
+        except OSError:
+            pass
