@@ -34,27 +34,27 @@ def is_xml(first_bytes: bytes) -> bool:
 
 
 #: C0 control characters that no text of records holds (tab, line feed, form
-#: feed and carriage return are text), and U+FFFD, what bytes that are not
-#: valid in the encoding decode to.
-_NOT_TEXT = frozenset(chr(c) for c in range(32) if chr(c) not in "\t\n\f\r") | {"\ufffd"}
+#: feed and carriage return are text).
+_NOT_TEXT = frozenset(chr(c) for c in range(32) if chr(c) not in "\t\n\f\r")
 
 
 def binary_reason(head: str) -> str | None:
     """Why input whose first block decodes to ``head`` is binary data (an
-    executable, an archive, an image) rather than text with a few bad bytes,
+    executable, an archive, an image) rather than text with some bad bytes,
     or None: a NUL character in its first line, or more than one character
-    in eight of the block that no text holds (control characters, bytes not
-    valid in the encoding). A text whose first line is good and whose bad
-    bytes are few is text: its bad bytes are reported where they are.
+    in sixteen of the block a control character that no text holds (in
+    random bytes, one in nine is). Bytes that are not valid in the encoding
+    do not count: a text with bad bytes is text, its bad bytes reported
+    where they are.
 
     >>> binary_reason(bytes(range(8)).decode()), binary_reason('[Game "kingulu"]' + chr(10) + chr(0))
     ('a NUL character in its first line', None)
     >>> binary_reason(b"PNG\\r\\n".decode("unicode_escape") + chr(26) * 3 + "IHDR")
-    '3 of its first 12 characters are not text'
+    '3 of its first 12 characters are control characters'
     """
     if "\x00" in head.partition("\n")[0]:
         return "a NUL character in its first line"
     bad = sum(1 for character in head if character in _NOT_TEXT)
-    if bad * 8 > len(head):
-        return f"{bad:,} of its first {len(head):,} characters are not text"
+    if bad * 16 > len(head):
+        return f"{bad:,} of its first {len(head):,} characters are control characters"
     return None

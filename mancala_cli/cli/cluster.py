@@ -279,7 +279,7 @@ def _probe(address: str, timeout: float) -> None:
     async def bounded() -> None:
         await asyncio.wait_for(probe(), timeout)
 
-    tcp.read_bytes_rw = bounded_read
+    setattr(tcp, "read_bytes_rw", bounded_read)  # (for this probe only, restored below)
     try:
         asyncio.run(bounded())
     except _NotDask as error:
@@ -291,7 +291,7 @@ def _probe(address: str, timeout: float) -> None:
         raise ClusterError(f"--scheduler {address}: what answered is not a Dask scheduler "
                            f"({name if text == name else f'{name}: {text}'})") from None
     finally:
-        tcp.read_bytes_rw = read_frame
+        setattr(tcp, "read_bytes_rw", read_frame)
 
 
 def _ask_workers(client: Any, timeout: float) -> dict[str, Any]:
