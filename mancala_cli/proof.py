@@ -32,11 +32,14 @@ number does not change the game) and the hole the winner sows from there.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .positions import format_position
 from .rules.core import Game, Move, Position, Side
 from .rules.solver import Solution, Solver
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 #: The first line of a proof's text.
 HEADER = "mancala proof 1"
@@ -48,6 +51,20 @@ Key = tuple[tuple[int, ...], Side, tuple[int, int], frozenset[int]]
 def key(position: Position) -> Key:
     """What decides the rest of a game without a repetition rule: all but the move number."""
     return (position.holes, position.side, position.banks, position.reserved)
+
+
+#: The longest line a proof file may have (a position's rows, side, banks and
+#: a hole: well under 200 characters for every game).
+MAX_LINE = 4096
+
+#: The most positions a book holds, over all its files (the shipped Kingulu
+#: proofs hold 146,564 together): a larger ``moves`` count is refused before
+#: anything is read.
+MAX_POSITIONS = 4_000_000
+
+
+class ProofError(ValueError):
+    """A proof that cannot be used, in one line naming the file and the line."""
 
 
 class NoProof(ValueError):
@@ -175,10 +192,13 @@ class ProofBook:
         [1, None]
     """
 
-    def __init__(self, game: str, winning: dict[str, str]) -> None:
+    def __init__(self, game: str, winning: dict[str, str], lines: dict[str, tuple[str, int]] | None = None) -> None:
         self.game = game
         #: A winner's position (the first three fields of its position string) -> the hole of its move.
         self.winning = winning
+        #: A winner's position -> where the book has it: the file (or ``proof N``) and the line.
+        self.lines = lines or {}
+        self._legal: set[str] = set()   # the positions whose moves were found legal
 
     def __repr__(self) -> str:
         return f"<ProofBook {self.game}, {len(self.winning):,} positions won>"
@@ -187,49 +207,45 @@ class ProofBook:
     def from_texts(cls, texts: list[str]) -> ProofBook:
         """The book of proofs given as texts (all of one game); ValueError
         with one line when one is not a proof."""
-        game = None
-        winning: dict[str, str] = {}
+        reader = _Reader()
         for number, text in enumerate(texts, 1):
-            lines = text.splitlines()
-            if len(lines) < 5 or lines[0] != HEADER or not lines[1].startswith("game "):
-                raise ValueError(f"proof {number}: not a mancala proof (its first line is not {HEADER!r})")
-            this = lines[1][5:]
-            if game is not None and this != game:
-                raise ValueError(f"proof {number}: a proof of {this}, the others are of {game}")
-            game = this
-            for line in lines[5:]:
-                fields = line.split()
-                if len(fields) != 4:
-                    raise ValueError(f"proof {number}: a line that is not 'rows side banks hole': {line!r}")
-                winning[" ".join(fields[:3])] = fields[3]
-        if game is None:
-            raise ValueError("no proof given")
-        return cls(game, winning)
+            reader.add(f"proof {number}", iter(text.splitlines(keepends=True)))
+        return reader.book()
 
     @classmethod
     def read(cls, paths: list[str]) -> ProofBook:
         """The book of the proof files ``paths`` (plain text, or xz-compressed
-        when the name ends in ``.xz``)."""
+        when the name ends in ``.xz``), read line by line, the header first:
+        ValueError with one line (the file and the line) when one is not a
+        proof, OSError when one cannot be read."""
         import lzma
 
-        texts = []
+        reader = _Reader()
         for path in paths:
-            opener = lzma.open if path.endswith(".xz") else open
             try:
-                with opener(path, "rt", encoding="ascii") as file:
-                    texts.append(file.read())
-            except (lzma.LZMAError, UnicodeDecodeError, EOFError) as error:
-                raise ValueError(f"{path}: not a proof ({error})") from None
-        try:
-            return cls.from_texts(texts)
-        except ValueError as error:
-            raise ValueError(f"{', '.join(paths)}: {error}") from None
+                with (lzma.open(path, "rb") if path.endswith(".xz") else open(path, "rb")) as file:
+                    reader.add(path, iter(lambda: file.readline(MAX_LINE + 1), b""))
+            except (lzma.LZMAError, EOFError) as error:
+                raise ProofError(f"{path}: not a proof ({error})") from None
+        return reader.book()
 
     def _key(self, game: Game, position: Position) -> str:
         return " ".join(format_position(game, position).split()[:3])
 
+    def _move(self, game: Game, position: Position) -> str | None:
+        """The hole the book plays at ``position`` (None where it has none);
+        :class:`ProofError` if that move is not legal there."""
+        k = self._key(game, position)
+        hole = self.winning.get(k)
+        if hole is not None and k not in self._legal:
+            if hole not in {game.board.name(move.origin) for move in game.legal_moves(position)}:
+                where, line = self.lines.get(k, ("the proof", 0))
+                raise ProofError(f"{where}:{line}: the move {hole} is not legal at {k}")
+            self._legal.add(k)
+        return hole
+
     def _won(self, game: Game, position: Position) -> bool:
-        return self._key(game, position) in self.winning
+        return self._move(game, position) is not None
 
     def _lost(self, game: Game, position: Position) -> bool:
         replies = list(game.successors(position))
@@ -249,7 +265,7 @@ class ProofBook:
         mover, -1 losing, else ``None``."""
         if game.id != self.game:
             return None
-        if self.winning.get(self._key(game, position)) == game.board.name(move.origin):
+        if self._move(game, position) == game.board.name(move.origin):
             return 1
         if self._won(game, after):
             return -1
@@ -318,3 +334,85 @@ class ProofBook:
         return Solution(result, moves, best, found.nodes, found.seconds, found.depth,
                         bounds=(result, result) if result != "unknown" else found.bounds, move_bounds=bounds,
                         stopped=None if every and result != "unknown" else found.stopped, outcome=found.outcome)
+
+
+def is_proof_file(path: str) -> bool:
+    """Whether the file ``path`` (xz-compressed when its name ends in
+    ``.xz``) begins with a proof's first line (only that line is read):
+    ``solve`` and ``annotate`` take such files after ``--proof`` as proofs,
+    so that ``--proof docs/kingulu-proof*.txt.xz`` gives them all."""
+    import lzma
+
+    try:
+        with (lzma.open(path, "rb") if path.endswith(".xz") else open(path, "rb")) as file:
+            return file.readline(len(HEADER) + 2).rstrip(b"\r\n") == HEADER.encode()
+    except (OSError, lzma.LZMAError, EOFError):
+        return False
+
+
+class _Reader:
+    """Proof files read into one :class:`ProofBook`, line by line: each
+    file's header checked before its positions are read, its ``moves`` count
+    before any is kept, every line's length before it is decoded."""
+
+    def __init__(self) -> None:
+        self.game: str | None = None
+        self.winning: dict[str, str] = {}
+        self.lines: dict[str, tuple[str, int]] = {}
+
+    def add(self, where: str, lines: Iterator[bytes] | Iterator[str]) -> None:
+        """The proof whose lines ``lines`` gives (``where`` names it in errors)."""
+        number = 0
+
+        def line(what: str) -> str:
+            nonlocal number
+            number += 1
+            raw = next(lines, None)
+            if raw is None:
+                raise ProofError(f"{where}:{number}: the proof ends early (expected {what})")
+            if len(raw) > MAX_LINE:
+                raise ProofError(f"{where}:{number}: not a proof (a line longer than {MAX_LINE:,} characters)")
+            if isinstance(raw, bytes):
+                try:
+                    raw = raw.decode("ascii")
+                except UnicodeDecodeError:
+                    raise ProofError(f"{where}:{number}: not a proof (not ASCII text)") from None
+            return raw.rstrip("\r\n")
+
+        if line(repr(HEADER)) != HEADER:
+            raise ProofError(f"{where}:1: not a mancala proof (its first line is not {HEADER!r})")
+        game = line("'game ID'")
+        if not game.startswith("game "):
+            raise ProofError(f"{where}:2: not a mancala proof (its second line is not 'game ID')")
+        game = game[5:]
+        if self.game is not None and game != self.game:
+            raise ProofError(f"{where}:2: a proof of {game}, the others are of {self.game}")
+        self.game = game
+        start, winner, count = line("'start POSITION'"), line("'winner S' or 'winner N'"), line("'moves N'")
+        if not start.startswith("start "):
+            raise ProofError(f"{where}:3: not a mancala proof (its third line is not 'start POSITION')")
+        if winner not in ("winner S", "winner N"):
+            raise ProofError(f"{where}:4: not a mancala proof (its fourth line is not 'winner S' or 'winner N')")
+        if not (count.startswith("moves ") and count[6:].isdigit() and count[6:].isascii()):
+            raise ProofError(f"{where}:5: not a mancala proof (its fifth line is not 'moves N')")
+        moves = int(count[6:])
+        if len(self.winning) + moves > MAX_POSITIONS:
+            raise ProofError(f"{where}:5: {moves:,} moves, more than a book holds ({MAX_POSITIONS:,} "
+                             "positions in all)")
+        side = winner[-1]
+        for _ in range(moves):
+            text = line(f"{moves:,} moves")
+            fields = text.split()
+            if len(fields) != 4 or fields[1] != side:
+                raise ProofError(f"{where}:{number}: a line that is not 'rows {side} banks hole': {text!r}")
+            k = " ".join(fields[:3])
+            self.winning[k] = fields[3]
+            self.lines[k] = (where, number)
+        extra = next(lines, None)
+        if extra is not None and extra.strip():
+            raise ProofError(f"{where}:{number + 1}: more lines than its 'moves {moves}'")
+
+    def book(self) -> ProofBook:
+        if self.game is None:
+            raise ProofError("no proof given")
+        return ProofBook(self.game, self.winning, self.lines)

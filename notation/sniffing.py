@@ -3,7 +3,7 @@
 """
 from __future__ import annotations
 
-__all__ = ["is_xml"]
+__all__ = ["binary_reason", "is_xml"]
 
 
 def is_xml(first_bytes: bytes) -> bool:
@@ -31,3 +31,30 @@ def is_xml(first_bytes: bytes) -> bool:
         if data[:2] in (b"<\x00", b"\x00<"):  # UTF-16 without a byte order mark
             return True
     return data.lstrip(b" \t\r\n").startswith(b"<")
+
+
+#: C0 control characters that no text of records holds (tab, line feed, form
+#: feed and carriage return are text).
+_NOT_TEXT = frozenset(chr(c) for c in range(32) if chr(c) not in "\t\n\f\r")
+
+
+def binary_reason(head: str) -> str | None:
+    """Why input whose first block decodes to ``head`` is binary data (an
+    executable, an archive, an image) rather than text with some bad bytes,
+    or None: a NUL character in its first line, or more than one character
+    in sixteen of the block a control character that no text holds (in
+    random bytes, one in nine is). Bytes that are not valid in the encoding
+    do not count: a text with bad bytes is text, its bad bytes reported
+    where they are.
+
+    >>> binary_reason(bytes(range(8)).decode()), binary_reason('[Game "kingulu"]' + chr(10) + chr(0))
+    ('a NUL character in its first line', None)
+    >>> binary_reason(b"PNG\\r\\n".decode("unicode_escape") + chr(26) * 3 + "IHDR")
+    '3 of its first 12 characters are control characters'
+    """
+    if "\x00" in head.partition("\n")[0]:
+        return "a NUL character in its first line"
+    bad = sum(1 for character in head if character in _NOT_TEXT)
+    if bad * 16 > len(head):
+        return f"{bad:,} of its first {len(head):,} characters are control characters"
+    return None

@@ -139,6 +139,19 @@ def test_unreachable_scheduler_is_one_line_and_leaves_the_output(archive, tmp_pa
     assert 1.4 < took < 6
 
 
+@pytest.mark.parametrize("address, reason", [
+    ("tcp://127.0.0.1:99999", "tcp://127.0.0.1:99999: not a scheduler address (port 99999 is not in 1-65535)"),
+    ("tcp://127.0.0.1:0", "tcp://127.0.0.1:0: not a scheduler address (port 0 is not in 1-65535)"),
+    ("tcp://127.0.0.1:1\nx", "'tcp://127.0.0.1:1\\nx': not a scheduler address (it holds a control character)"),
+    ("tcp://127.0.0.1\r:1", "'tcp://127.0.0.1\\r:1': not a scheduler address (it holds a control character)"),
+])
+def test_a_bad_scheduler_address_is_one_line_at_once(archive, address, reason):
+    started = time.monotonic()
+    done = runner.invoke(app, ["validate", "--scheduler", address, "--scheduler-timeout", "3", str(archive)])
+    assert (done.exit_code, done.stdout, done.stderr) == (2, "", f"mancala: error: --scheduler {reason}\n")
+    assert time.monotonic() - started < 1
+
+
 def test_scheduler_with_jobs_is_a_usage_error(archive):
     for jobs in ("2", "auto"):
         done = runner.invoke(app, ["validate", "--jobs", jobs, "--scheduler", "tcp://127.0.0.1:1", str(archive)])
@@ -282,7 +295,9 @@ def test_the_dask_bag_pattern_of_scale_out_md(cluster, archive, tmp_path):
 
 class _FakePeer:
     """A TCP server on 127.0.0.1 that is no Dask scheduler: it answers HTTP,
-    sends 0xFF bytes, or accepts and never says a word."""
+    sends 0xFF bytes, closes each connection at once, announces a first
+    message of 3 GiB (and sends zeros until the client goes), or accepts and
+    never says a word."""
 
     def __init__(self, kind):
         import threading
@@ -308,6 +323,14 @@ class _FakePeer:
                     peer.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
                 elif self.kind == "0xff":
                     peer.sendall(b"\xff" * 4096)
+                elif self.kind == "closes":
+                    peer.close()
+                elif self.kind == "3gib":
+                    peer.sendall((3 << 30).to_bytes(8, sys.byteorder))
+                    peer.settimeout(10)
+                    zeros = bytes(1 << 20)
+                    for _ in range(3 << 10):
+                        peer.sendall(zeros)
             except OSError:
                 pass
 
@@ -317,19 +340,29 @@ class _FakePeer:
             peer.close()
 
 
+NOT_DASK = "what answered is not a Dask scheduler"
+
+
 @pytest.mark.parametrize("kind, reason", [
-    ("http", r"what answered is not a Dask scheduler \(MemoryError\)"),
-    ("0xff", r"what answered is not a Dask scheduler \(OverflowError: .*\)"),
+    ("http", rf"{NOT_DASK} \(it announces a message of [0-9,]+ bytes, more than a Dask handshake's 1,048,576\)"),
+    ("0xff", rf"{NOT_DASK} \(it announces a message of 18,446,744,073,709,551,615 bytes, .*\)"),
+    ("closes", rf"{NOT_DASK} \(it closed the connection without a Dask handshake\)"),
+    ("3gib", rf"{NOT_DASK} \(it announces a message of 3,221,225,472 bytes, more than a Dask handshake's "
+             r"1,048,576\)"),
     ("silent", r"no Dask scheduler answered within 2 s"),
 ])
 def test_a_peer_that_is_no_scheduler_is_one_line_within_the_timeout(archive, tmp_path, kind, reason):
+    """Within the timeout and 1 GiB of address space (Dask's reader would
+    allocate the 3 GiB a peer announces)."""
     peer = _FakePeer(kind)
     out = tmp_path / "out.jsonl"
     out.write_text("old\n")
     address = f"tcp://127.0.0.1:{peer.port}"
+    code = ("import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30)); "
+            "from mancala_cli.cli import main; sys.argv = ['mancala', *sys.argv[1:]]; main()")
     try:
         started = time.monotonic()
-        done = subprocess.run([sys.executable, "-m", "mancala_cli", "convert", "--to", "json", "-o", str(out),
+        done = subprocess.run([sys.executable, "-c", code, "convert", "--to", "json", "-o", str(out),
                                "--scheduler", address, "--scheduler-timeout", "2", str(archive)],
                               capture_output=True, text=True, timeout=60)
         took = time.monotonic() - started

@@ -230,3 +230,33 @@ def test_render_does_not_replace_standard_input(tmp_path):
     assert (done.returncode, done.stderr) == (2, "mancala: error: g.pmn: is the input file; not replaced "
                                                  "(--force replaces it)\n")
     assert path.read_text() == GOOD
+
+
+BINARIES = {
+    "program": b"\x7fELF\x02\x01\x01" + bytes(9) + b"\x03\x00>\x00" + bytes(range(256)) * 40 + b"\n" * 50,
+    "proof.txt.xz": None,  # (made from a shipped proof's bytes below)
+    "image.png": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(1, 256)) * 30,
+}
+
+
+@pytest.mark.parametrize("name", sorted(BINARIES))
+@pytest.mark.parametrize("words", [["validate"], ["stats"], ["filter"], ["convert", "--to", "json"],
+                                   ["annotate", "--nodes", "10"]])
+def test_binary_input_is_one_line_per_file(tmp_path, name, words):
+    import pathlib
+
+    data = BINARIES[name]
+    if data is None:
+        data = (pathlib.Path(__file__).resolve().parents[1] / "docs" / "kingulu-proof-e1.txt.xz").read_bytes()
+    binary = tmp_path / name
+    binary.write_bytes(data)
+    good = tmp_path / "good.pmn"
+    good.write_text(GOOD)
+    result = runner.invoke(app, [*words, str(binary), str(good)])
+    assert "Traceback" not in result.output
+    assert result.exit_code in (1, 2)
+    errors = [line for line in result.stderr.splitlines() if str(binary) in line]
+    assert len(errors) == 1 and errors[0].startswith(f"mancala: error: {binary}: binary data, not records ("), \
+        result.stderr
+    assert str(binary) not in result.stdout and "\ufffd" not in result.stdout
+    assert len(result.stdout.splitlines()) <= 10

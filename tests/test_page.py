@@ -417,3 +417,43 @@ def test_one_game_past_the_page_cap_is_refused_too(tmp_path):
     assert result.exit_code == 2
     assert result.stderr == (f"mancala: error: {archive}: a page shows at most {MAX_PAGE_POSITIONS:,} positions "
                              f"(starts and moves, variations too), and game 1 holds {MAX_PAGE_POSITIONS + 1:,}\n")
+
+
+def test_games_with_long_comments_past_the_page_text_cap_are_one_line_in_bounded_memory(tmp_path):
+    """Each game holds a comment of 1 MB (as PMN reads it: within a game's
+    4 MiB); a page holds at most MAX_PAGE_TEXT bytes of tags, comments and
+    moves: past that, one line and exit 2 within 1 GiB of address space and
+    seconds, no file written. One such game is a page of its own."""
+    import subprocess
+    import sys
+    import time
+
+    from mancala_cli.diagrams.page import MAX_PAGE_TEXT, PageTooLarge, bounded_records, record_text
+
+    comment = ("a long note " * 87_382)[:1 << 20]
+    one = f'[Game "kingulu"]\n[Result "*"]\n\n1. c1x6 {{{comment}}} *\n\n'
+    per_game = record_text(next(iter(read(one))))
+    fits = MAX_PAGE_TEXT // per_game
+    with pytest.raises(PageTooLarge) as raised:
+        bounded_records(read(one * (fits + 1)))
+    assert (raised.value.number, raised.value.positions) == (fits + 1, (fits + 1) * per_game)
+
+    archive = tmp_path / "notes.pmn"
+    with archive.open("w", encoding="utf-8") as file:
+        for _ in range(60):
+            file.write(one)
+    out = tmp_path / "page.html"
+    code = ("import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30)); "
+            "from mancala_cli.cli import main; sys.argv = ['mancala', *sys.argv[1:]]; main()")
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", code, "render", str(archive), "--format", "html", "-o", str(out)],
+                          capture_output=True, text=True, timeout=60)
+    assert time.monotonic() - started < 30
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (f"mancala: error: {archive}: a page shows at most {MAX_PAGE_TEXT:,} bytes of tags, "
+                           f"comments and moves, and game {fits + 1} takes them to {(fits + 1) * per_game:,}: "
+                           "give --index N for the page of one game\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.pmn"]
+    single = subprocess.run([sys.executable, "-c", code, "render", str(archive), "--format", "html", "--index",
+                             "3", "-o", str(out)], capture_output=True, text=True, timeout=60)
+    assert (single.returncode, single.stderr) == (0, "") and out.stat().st_size > 1 << 20

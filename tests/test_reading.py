@@ -188,13 +188,12 @@ def test_a_line_longer_than_the_limit_ends_the_input():
     assert result.returncode == 1
 
 
-def test_dev_zero_ends_with_one_located_error():
+def test_dev_zero_is_one_error_line():
+    """Binary data: one line, from its first block."""
     result = mancala("validate", "/dev/zero", timeout=30, limit=1 << 30)
-    assert result.stderr == b""
-    assert result.stdout.decode().splitlines()[0] == (
-        f"/dev/zero:1:1: error: line-too-long: the line is longer than {MAX_LINE} bytes; "
-        "the rest of the input is not read")
-    assert result.returncode == 1
+    assert result.stderr == b"mancala: error: /dev/zero: binary data, not records (a NUL character in its first line)\n"
+    assert result.stdout.decode() == "0 games, 0 moves, 1 error, 0 warnings\n"
+    assert result.returncode == 2
 
 
 # -- tagless games in batches, bounded pieces ---------------------------------------------------------------

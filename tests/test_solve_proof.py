@@ -71,7 +71,7 @@ def test_proof_options_that_are_refused(tmp_path):
     bad.write_text("not a proof\n")
     refused = mancala("solve", "--game", "kingulu", "--proof", str(bad))
     assert refused.returncode == 2 and refused.stdout == "" and len(refused.stderr.splitlines()) == 1
-    assert refused.stderr.startswith(f"mancala: error: {bad}: ")
+    assert refused.stderr.startswith(f"mancala: error: {bad}:1: ")
     cluster = mancala("solve", "--game", "kingulu", "--scheduler", "tcp://127.0.0.1:9", *proof_options())
     assert cluster.returncode == 2
     assert cluster.stderr == "mancala: error: --proof does not go with --scheduler\n"
@@ -92,3 +92,74 @@ def test_every_position_of_the_kingulu_examples_is_proven_with_the_proofs(book):
                     solution = book.solution(game, position, Solver(game).solve(position, nodes=1_000_000))
                 assert solution.result != "unknown", (name, position)
     assert total == 134 and 0 < searched < total
+
+
+def test_proof_files_after_one_proof_option_are_proofs_too():
+    """A shell's glob: --proof docs/kingulu-proof*.txt.xz, as the repeated option."""
+    each = mancala("solve", "--game", "kingulu", *proof_options())
+    glob = mancala("solve", "--game", "kingulu", "--proof", *PROOFS)
+    assert (glob.returncode, glob.stdout, glob.stderr) == (0, each.stdout, "")
+    assert glob.stdout.endswith("win (best: c1x6; proven; depth 0, 0 nodes, 0.00 s)\n")
+    alone = mancala("solve", "--game", "kingulu", PROOFS[0])
+    assert (alone.returncode, alone.stdout) == (2, "")
+    assert alone.stderr == (f"mancala: error: {PROOFS[0]}: solve reads no input files (proof files go after "
+                            "--proof: --proof FILE [PROOF]...)\n")
+
+
+def test_annotate_takes_the_proof_files_of_a_glob_as_proofs(tmp_path):
+    game = str(ROOT / "examples" / "kingulu-relative.pmn")
+    each = mancala("annotate", "--time", "0.2", "--nodes", "3000", *proof_options(), game)
+    glob = mancala("annotate", "--time", "0.2", "--nodes", "3000", "--proof", *PROOFS, game)
+    assert (glob.returncode, glob.stdout, glob.stderr) == (0, each.stdout, each.stderr)
+    assert glob.stdout.count("[Game ") == 1 and "\x00" not in glob.stdout
+
+
+START = "0,0,0,6*,2,9*/0,0,2,2,4,0 S 10-13 8"
+
+
+def test_a_proof_that_claims_an_illegal_move_is_refused(tmp_path):
+    """a1 is empty at the start: no move the proof may claim there."""
+    text = mancala_cli.proof.write_proof(get_game("kingulu"), mancala_cli.parse_position(get_game("kingulu"),
+                                                                                          START)).text()
+    lines = text.splitlines()
+    number = next(n for n, line in enumerate(lines, 1) if line == "0,0,0,6*,2,9*/0,0,2,2,4,0 S 10-13 d1")
+    lines[number - 1] = "0,0,0,6*,2,9*/0,0,2,2,4,0 S 10-13 a1"
+    bad = tmp_path / "bad-proof.txt"
+    bad.write_text("\n".join(lines) + "\n")
+    done = mancala("solve", "--game", "kingulu", "--position", START, "--nodes", "10", "--proof", str(bad))
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (f"mancala: error: {bad}:{number}: the move a1 is not legal at "
+                           "0,0,0,6*,2,9*/0,0,2,2,4,0 S 10-13\n")
+
+
+def limited(*args: str) -> subprocess.CompletedProcess[str]:
+    """The command within 1 GiB of address space and 60 s."""
+    code = ("import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30)); "
+            "from mancala_cli.cli import main; sys.argv = ['mancala', *sys.argv[1:]]; main()")
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=60, cwd=ROOT)
+
+
+@pytest.mark.parametrize("header", [b"", b"mancala proof 1\ngame kingulu\n"])
+def test_a_proof_that_unpacks_to_gigabytes_is_refused_from_its_first_lines(tmp_path, header):
+    """1.5 GB of zeros in a 230 KB .xz (the same 64 MB stream 24 times)."""
+    import lzma
+    import time
+
+    stream = lzma.compress(bytes(64 << 20), preset=0)
+    bomb = tmp_path / "bomb.txt.xz"
+    bomb.write_bytes(lzma.compress(header) + stream * 24)
+    started = time.monotonic()
+    done = limited("solve", "--game", "kingulu", "--proof", str(bomb))
+    assert (done.returncode, done.stdout) == (2, "")
+    line = 1 if not header else 3
+    assert done.stderr == (f"mancala: error: {bomb}:{line}: not a proof (a line longer than 4,096 characters)\n")
+    assert time.monotonic() - started < 20
+
+
+def test_a_proof_that_announces_more_moves_than_a_book_holds_is_refused(tmp_path):
+    big = tmp_path / "big.txt"
+    big.write_text("mancala proof 1\ngame kingulu\nstart 4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1\nwinner S\n"
+                   "moves 99999999999\n")
+    done = mancala("solve", "--game", "kingulu", "--proof", str(big))
+    assert (done.returncode, done.stderr) == (
+        2, f"mancala: error: {big}:5: 99,999,999,999 moves, more than a book holds (4,000,000 positions in all)\n")

@@ -216,4 +216,4 @@ def test_annotate_refuses_a_file_that_is_not_a_proof(tmp_path):
     bad.write_text("mancala proof 1\ngame kingulu\nstart x\nwinner S\nmoves 1\nthis is not a line\n")
     refused = mancala("annotate", str(EXAMPLES / "kingulu-relative.pmn"), "--proof", str(bad))
     assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1
-    assert "not 'rows side banks hole'" in refused.stderr and refused.stdout == ""
+    assert "proof.txt:6: a line that is not 'rows S banks hole'" in refused.stderr and refused.stdout == ""

@@ -47,8 +47,8 @@ TABLEBASE_OPTION = typer.Option(None, "--tablebase", metavar="FILE",
                                 help="Endgame tables the searches ask (mancala tablebase build).")
 PROOF_OPTION = typer.Option(None, "--proof", metavar="FILE",
                             help=f"A proof file (the kingulu start's: {proof_glob()}) whose results fill in what "
-                                 "the searches "
-                                 "leave unknown; repeatable.")
+                                 "the searches leave unknown; repeatable, and the input files that are proofs are "
+                                 "taken as proofs too (--proof FILE... game.pmn).")
 
 
 def annotate(
@@ -93,6 +93,8 @@ def annotate(
     if game is not None:
         game_rules(game)
     checked_encoding(encoding)
+    if proof and files:
+        files, proof = _proofs_among(files, proof)
     paths = input_paths(files)
     workers = workers_for(jobs, scheduler, scheduler_timeout)
     tablebase_file(tablebase)
@@ -109,6 +111,16 @@ def annotate(
         typer.echo(run.totals.summary(), err=True)
     if run.errors:
         raise typer.Exit(1)
+
+
+def _proofs_among(files: list[str], proof: list[str]) -> tuple[list[str], list[str]]:
+    """With ``--proof``, the input files that are proofs (their first line
+    is a proof's, :func:`mancala_cli.proof.is_proof_file`) join the proofs:
+    a shell's ``--proof docs/kingulu-proof*.txt.xz`` gives them all."""
+    from ..proof import is_proof_file
+
+    proofs = [path for path in files if path != "-" and is_proof_file(path)]
+    return [path for path in files if path not in proofs], [*proof, *proofs]
 
 
 class Annotation:

@@ -27,6 +27,11 @@ if TYPE_CHECKING:
 #: What ``--scheduler`` without Dask installed says to run.
 INSTALL = "pip install 'mancala[dask]'"
 
+#: The most bytes a scheduler's first message (its handshake, a few hundred
+#: bytes) may announce before :func:`connect` takes the peer for no Dask
+#: scheduler: Dask's own reader allocates whatever a peer announces.
+HANDSHAKE_BYTES = 1 << 20
+
 #: This process's stamp, once worked out (see :func:`stamp`).
 _stamp: str | None = None
 
@@ -195,10 +200,14 @@ def connect(address: str, timeout: float) -> Cluster:
     from distributed.comm.addressing import get_address_host_port
 
     own = stamp()
+    if not address.isprintable():
+        raise ClusterError(f"--scheduler {address!r}: not a scheduler address (it holds a control character)")
     try:
-        get_address_host_port(address)
+        host, port = get_address_host_port(address)
     except (ValueError, TypeError) as error:
         raise ClusterError(f"--scheduler {address}: not a scheduler address ({_one_line(error)})") from None
+    if not 0 < port < 65536:
+        raise ClusterError(f"--scheduler {address}: not a scheduler address (port {port} is not in 1-65535)")
     _probe(address, timeout)
     try:
         client = _client(distributed, address, timeout)
@@ -232,32 +241,57 @@ def _client(distributed: Any, address: str, timeout: float) -> Any:
     return distributed.Client(address, timeout=timeout, set_as_default=False)
 
 
+class _NotDask(Exception):
+    """What answered at the address is not a Dask scheduler (the message says why)."""
+
+
 def _probe(address: str, timeout: float) -> None:
     """Connect to ``address`` and read its Dask handshake, all within
-    ``timeout`` seconds (Dask's own connection waits for the handshake
-    without a bound, and a peer that is not a Dask scheduler, a web server
+    ``timeout`` seconds and :data:`HANDSHAKE_BYTES` (Dask's own connection
+    waits for the handshake without a bound in time, allocates whatever size
+    the peer announces, and a peer that is not a Dask scheduler, a web server
     say, can make it raise anything). Raises :class:`ClusterError`."""
     import asyncio
 
-    from distributed.comm.core import connect
+    from distributed.comm import tcp
+    from distributed.comm.core import CommClosedError, connect
 
     open_comm: Callable[..., Any] = connect  # (Dask's functions carry no annotations)
+    read_frame: Callable[..., Any] = tcp.read_bytes_rw
+    announced = [0]
+
+    async def bounded_read(stream: Any, size: int) -> Any:
+        # Dask's TCP reader takes every frame's size from the peer and then
+        # allocates it (read_bytes_rw): the sizes are checked before that.
+        announced[0] += size
+        if announced[0] > HANDSHAKE_BYTES:
+            raise _NotDask(f"it announces a message of {announced[0]:,} bytes, more than a Dask handshake's "
+                           f"{HANDSHAKE_BYTES:,}")
+        return await read_frame(stream, size)
 
     async def probe() -> None:
-        comm = await open_comm(address, timeout=timeout)
+        try:
+            comm = await open_comm(address, timeout=timeout)
+        except CommClosedError:  # (connected, then closed by the peer)
+            raise _NotDask("it closed the connection without a Dask handshake") from None
         await comm.close()
 
     async def bounded() -> None:
         await asyncio.wait_for(probe(), timeout)
 
+    setattr(tcp, "read_bytes_rw", bounded_read)  # (for this probe only, restored below)
     try:
         asyncio.run(bounded())
+    except _NotDask as error:
+        raise ClusterError(f"--scheduler {address}: what answered is not a Dask scheduler ({error})") from None
     except (OSError, TimeoutError, asyncio.TimeoutError):
         raise ClusterError(f"--scheduler {address}: no Dask scheduler answered within {timeout:g} s") from None
     except Exception as error:  # noqa: BLE001 (MemoryError, OverflowError, ... from reading what is not Dask's)
         name, text = type(error).__name__, _one_line(error)
         raise ClusterError(f"--scheduler {address}: what answered is not a Dask scheduler "
                            f"({name if text == name else f'{name}: {text}'})") from None
+    finally:
+        setattr(tcp, "read_bytes_rw", read_frame)
 
 
 def _ask_workers(client: Any, timeout: float) -> dict[str, Any]:

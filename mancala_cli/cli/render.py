@@ -402,12 +402,12 @@ def _page_records(path: str, name: str, o: RenderOptions) -> list[tuple[int, Any
     """The records of the page, numbered as in the file: all, or game ``--index``."""
     from notation.errors import XMLArchiveError
 
-    from ..diagrams.page import MAX_PAGE_POSITIONS, PageTooLarge, record_positions
+    from ..diagrams.page import PageTooLarge, check_page_budget, record_positions, record_text
     from ..files.sources import InputError
 
     index = o.index
     records: list[tuple[int, Any]] = []
-    total = 0
+    total = text = 0
     count = 0  # the games of the file read so far
     try:
         for k, record in enumerate(read_input(path, o.encoding), 1):
@@ -416,9 +416,12 @@ def _page_records(path: str, name: str, o: RenderOptions) -> list[tuple[int, Any
                 continue
             # Counted as read, before any is played: an archive too large for one page stops here.
             total += record_positions(record)
-            if total > MAX_PAGE_POSITIONS:
+            text += record_text(record)
+            try:
+                check_page_budget(k, total, text, not records)
+            except PageTooLarge as error:
                 one = "" if index is not None else ": give --index N for the page of one game"
-                fail(f"{name}: {PageTooLarge(k, total, single=not records)}{one}")
+                fail(f"{name}: {error}{one}")
             records.append((k, record))
             if index is not None:
                 break

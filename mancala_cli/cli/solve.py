@@ -12,6 +12,7 @@ from notation.coords import format_move
 
 from ..documents import proof_glob
 from ..positions import format_position
+from ..proof import ProofError
 from ..rules.solver import DEFAULT_MEMORY, DEFAULT_SECONDS
 from .options import (
     GAME_OPTION,
@@ -60,8 +61,10 @@ TABLEBASE_OPTION = typer.Option(None, "--tablebase", metavar="FILE",
                                 help="Endgame tables the search asks (mancala tablebase build).")
 PROOF_OPTION = typer.Option(None, "--proof", metavar="FILE",
                             help=f"A proof file (the kingulu start's: {proof_glob()}) whose results fill in what "
-                                 "the search "
-                                 "leaves unknown; give it once per file.")
+                                 "the search leaves unknown; the files after it are proof files too (--proof "
+                                 "FILE...), and it may be repeated.")
+MORE_PROOFS_ARGUMENT = typer.Argument(None, metavar="[PROOF]...", show_default=False,
+                                      help="More proof files, after --proof FILE.")
 TABLE_OPTION = typer.Option(None, "--table", metavar="FILE",
                             help="Keep the search's table in FILE: start from it where it exists, save it every few "
                                  "minutes and when the search stops.")
@@ -80,6 +83,7 @@ def solve(
     tablebase: Optional[str] = TABLEBASE_OPTION,
     table: Optional[str] = TABLE_OPTION,
     proof: Optional[list[str]] = PROOF_OPTION,
+    more_proofs: Optional[list[str]] = MORE_PROOFS_ARGUMENT,
 ) -> None:
     """Solve a position: the result with best play for the side to move (win,
     draw or loss; unknown where the limits leave it unproven), one line per
@@ -99,10 +103,16 @@ def solve(
 
     With --proof FILE, what the search leaves unknown is taken from the proof
     where it covers it; a position whose every move the proof decides is not
-    searched at all.
+    searched at all. The files after it are proof files too: --proof
+    docs/kingulu-proof*.txt.xz gives every shipped proof.
 
     Example: mancala solve --game kingulu --position "0,0,0,0,3,2/1,0,0,0,0,2 S 20-20 12"
     """
+    if more_proofs:
+        if not proof:
+            fail(f"{more_proofs[0]}: solve reads no input files (proof files go after --proof: "
+                 "--proof FILE [PROOF]...)")
+        proof = [*proof, *more_proofs]
     rules = game_rules(game)
     start = position_of(rules, position)
     if scheduler is not None:
@@ -111,7 +121,10 @@ def solve(
         return
     no_scheduler_timeout()
     book = proof_book(proof)
-    proven = None if book is None else book.proven(rules, start)
+    try:
+        proven = None if book is None else book.proven(rules, start)
+    except ProofError as error:
+        fail(str(error))
     if proven is not None:
         _write_solution(rules, start, proven, format)
         return
@@ -166,7 +179,10 @@ def _solve_here(rules: Game, start: Position, depth: Optional[int], nodes: Optio
             if progress is not None:
                 progress.clear()
         if book is not None:
-            solution = book.solution(rules, start, solution)
+            try:
+                solution = book.solution(rules, start, solution)
+            except ProofError as error:
+                fail(str(error))
         _write_solution(rules, start, solution, format)
     except (MemoryError, SystemError):
         # (Under an address-space limit, CPython reports some failed

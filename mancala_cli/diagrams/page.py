@@ -37,7 +37,8 @@ TYPE_CHECKING = False  # (typing itself is not loaded for this: start-up counts)
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["game_page", "Page", "PageGame", "PageTooLarge", "MAX_PAGE_POSITIONS", "record_positions", "bounded_records"]
+__all__ = ["game_page", "Page", "PageGame", "PageTooLarge", "MAX_PAGE_POSITIONS", "MAX_PAGE_TEXT",
+           "record_positions", "record_text", "bounded_records", "check_page_budget"]
 
 #: The most positions (each game's start and every move, variations too) one
 #: page holds. The page budget (docs/commands.md) is 60 KB plus 1 KB a move;
@@ -47,16 +48,29 @@ __all__ = ["game_page", "Page", "PageGame", "PageTooLarge", "MAX_PAGE_POSITIONS"
 MAX_PAGE_POSITIONS = 10_000
 
 
+#: The most bytes (UTF-8) of tags, comments and moves one page holds: twice
+#: the text of the longest game PMN reads (4 MiB), so that a page of one game
+#: always fits, and a page of many games with long comments stays within
+#: about 50 MB, written in a few hundred MB of memory.
+MAX_PAGE_TEXT = 8 << 20
+
+
 class PageTooLarge(MancalaError, ValueError):
     """Records that hold more positions than one page shows
-    (:data:`MAX_PAGE_POSITIONS`): ``number`` is the record that went past
-    it (counted from 1), ``positions`` how many the records up to it hold."""
+    (:data:`MAX_PAGE_POSITIONS`), or more text (:data:`MAX_PAGE_TEXT`, when
+    ``text`` is given): ``number`` is the record that went past it (counted
+    from 1), ``positions`` how many positions (or bytes of text) the records
+    up to it hold."""
 
-    def __init__(self, number: int, positions: int, single: bool = False) -> None:
+    def __init__(self, number: int, positions: int, single: bool = False, *, text: bool = False) -> None:
         self.number, self.positions = number, positions
         held = f"game {number} holds {positions:,}" if single else f"game {number} takes them to {positions:,}"
-        super().__init__(f"a page shows at most {MAX_PAGE_POSITIONS:,} positions (starts and moves, "
-                         f"variations too), and {held}")
+        if text:
+            super().__init__(f"a page shows at most {MAX_PAGE_TEXT:,} bytes of tags, comments and moves, "
+                             f"and {held}")
+        else:
+            super().__init__(f"a page shows at most {MAX_PAGE_POSITIONS:,} positions (starts and moves, "
+                             f"variations too), and {held}")
 
 
 def record_positions(record: GameRecord) -> int:
@@ -71,17 +85,47 @@ def record_positions(record: GameRecord) -> int:
     return 1 + sum(1 for step in walk(record) if step.kind == MOVE)
 
 
+def _utf8(text: str | None) -> int:
+    return 0 if not text else len(text.encode("utf-8", "surrogatepass"))
+
+
+def record_text(record: GameRecord) -> int:
+    """The bytes (UTF-8) of the text ``record`` gives a page: its tags, its
+    comments and its moves, variations too.
+
+        >>> from notation.pmn import read_game
+        >>> record_text(read_game('[Game "kingulu"]\\n\\n{Opening} 1. c1 {good} (1. d1) d2 *\\n'))
+        28
+    """
+    total = _utf8(record.comment) + sum(_utf8(name) + _utf8(value) for name, value in record.tags)
+    for step in walk(record):
+        if step.kind == MOVE:
+            node = step.node
+            total += _utf8(node.hole) + _utf8(node.destination) + _utf8(node.comment) + _utf8(node.before)
+    return total
+
+
+def check_page_budget(number: int, positions: int, text: int, single: bool) -> None:
+    """Raises :class:`PageTooLarge` when records up to record ``number``
+    holding ``positions`` positions and ``text`` bytes of text are more than
+    a page shows (``single``: that record alone)."""
+    if positions > MAX_PAGE_POSITIONS:
+        raise PageTooLarge(number, positions, single=single)
+    if text > MAX_PAGE_TEXT:
+        raise PageTooLarge(number, text, single=single, text=True)
+
+
 def bounded_records(records: Iterable[GameRecord], *, first: int = 1) -> list[GameRecord]:
     """``records`` in a list, counted one by one as they come: raises
-    :class:`PageTooLarge` as soon as they hold more than a page shows, so
-    that nothing more is read and nothing is played. ``first`` is the number
-    of the first record, for the message."""
+    :class:`PageTooLarge` as soon as they hold more positions or text than
+    a page shows, so that nothing more is read and nothing is played.
+    ``first`` is the number of the first record, for the message."""
     kept: list[GameRecord] = []
-    total = 0
+    total = text = 0
     for number, record in enumerate(records, first):
         total += record_positions(record)
-        if total > MAX_PAGE_POSITIONS:
-            raise PageTooLarge(number, total, single=not kept)
+        text += record_text(record)
+        check_page_budget(number, total, text, not kept)
         kept.append(record)
     return kept
 
@@ -121,7 +165,8 @@ def game_page(records: Iterable[GameRecord], *, default_game: str | None = None,
     with an illegal move shows the moves up to it, and its problems.
     ``numbers`` are the records' numbers in their file, for the chooser
     (the default: 1, 2, …). Records of more than :data:`MAX_PAGE_POSITIONS`
-    positions raise :class:`PageTooLarge` before any is played."""
+    positions or :data:`MAX_PAGE_TEXT` bytes of text raise
+    :class:`PageTooLarge` before any is played."""
     games, unplayable, kept = [], [], []
     records = bounded_records(records)
     for k, record in zip(numbers if numbers is not None else itertools.count(1), records):

@@ -326,8 +326,11 @@ def sniff(source: Source) -> str:
     """The format of a source, without consuming anything: ``xml`` (its first
     character, after a BOM and white space, is ``<`` in UTF-8, UTF-16 or
     UTF-32), else ``json`` or ``pmn`` by the first non-blank character in
-    the source's encoding. Raises :class:`InputError` for XML in UTF-32."""
-    from notation.sniffing import is_xml
+    the source's encoding. Raises :class:`InputError` for XML in UTF-32 and
+    for binary data (:func:`notation.sniffing.binary_reason` of its first
+    64 KiB: an executable or a compressed file is one error, not a problem
+    per line)."""
+    from notation.sniffing import binary_reason, is_xml
 
     head = source._peek()
     if is_xml(head):
@@ -336,6 +339,9 @@ def sniff(source: Source) -> str:
         return "xml"
     codec, bom = source.codec()
     text = codecs.getincrementaldecoder(codec)("replace").decode(head[bom:])
+    binary = binary_reason(text)
+    if binary is not None:
+        raise InputError(f"{source.name}: binary data, not records ({binary})")
     body = text.lstrip("\ufeff \t\r\n")
     if body.startswith("{"):
         return "json"
