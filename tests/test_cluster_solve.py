@@ -185,10 +185,9 @@ def _busy(client, seconds=30.0):
 
 
 #: A position whose spread search lasts long enough to kill a worker under
-#: way (North to move after the kingulu start's f1: some 40 million
-#: positions, 16 s, in one process; 23 s spread on two workers, where the
-#: positions before it, and the start itself, now take a second or less).
-LONGER = ("kingulu", "6,6,1,6,1,7/6,0,1,6,6,2 N 0-0 1")
+#: way, and not much longer (South to move two plies into a kingulu game:
+#: some 5 million positions, about 5 s in one process on an idle machine).
+LONGER = ("kingulu", "0,0,6,6,0,2/0,7,3,8,0,7 S 7-2 2")
 
 
 def test_a_killed_worker_costs_nothing(cluster):

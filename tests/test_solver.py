@@ -225,14 +225,15 @@ def test_an_entry_costs_no_more_than_it_is_charged(game_id, plies):
 
 
 def test_a_small_budget_bounds_the_table_and_keeps_the_results():
-    """With a budget of 1 MB, a search that would hold several times that
-    keeps its table within the budget, and gives the unbounded table's
-    results."""
+    """With a budget of 256 KB, a search that would hold several times that
+    (1.5 MB) keeps its table within the budget, and gives the unbounded
+    table's results."""
     game = pure_game("kingulu")
-    free, free_solution, free_held = table_bytes(game, game.start(), 1 << 30, depth=10)
-    bounded, solution, held = table_bytes(game, game.start(), 1 << 20, depth=10)
-    assert free_held > 4 << 20
-    assert held <= bounded.used <= 1 << 20
+    budget = 1 << 18
+    free, free_solution, free_held = table_bytes(game, game.start(), 1 << 30, depth=8)
+    bounded, solution, held = table_bytes(game, game.start(), budget, depth=8)
+    assert free_held > 4 * budget
+    assert held <= bounded.used <= budget
     assert (solution.result, solution.moves, solution.depth) == (free_solution.result, free_solution.moves,
                                                                  free_solution.depth)
     for position in kingulu_endgames(2):
@@ -430,14 +431,14 @@ def test_memory_option_bounds_the_table_and_bad_sizes_are_usage_errors():
         assert (bad.exit_code, bad.output) == (2, f"mancala: error: {message}\n")
 
 
-def _capped_solve(*args: str, pure: bool):
+def _capped_solve(*args: str, pure: bool, cap_mb: int = 300):
     import os
     import resource
     import subprocess
     import sys
 
     def cap() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (300 << 20, 300 << 20))
+        resource.setrlimit(resource.RLIMIT_AS, (cap_mb << 20, cap_mb << 20))
 
     env = {**os.environ, "MANCALA_PURE": "1" if pure else "0"}
     return subprocess.run([sys.executable, "-m", "mancala_cli", "solve", "--game", "kimasai-klamroth",
@@ -447,8 +448,10 @@ def _capped_solve(*args: str, pure: bool):
 
 def test_running_out_of_memory_is_one_line():
     """Under an address-space cap smaller than the table's budget, the
-    Python table's MemoryError is one line and exit 2, not a traceback."""
-    done = _capped_solve("--time", "120", pure=True)
+    Python table's MemoryError is one line and exit 2, not a traceback (the
+    cap, 48 MB, a little over twice what the pure command holds when its
+    search starts, so the table fills it within seconds)."""
+    done = _capped_solve("--time", "120", pure=True, cap_mb=48)
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == ("mancala: error: out of memory while solving (the table may use 107,374,182,400 bytes; "
                            "--memory gives it less)\n")

@@ -510,10 +510,21 @@ class Game(ABC):
             except IllegalMove:
                 # A position with no legal move is over (KM-9, KK-4c, KG-7):
                 # that verdict comes first (docs/rules.md, "Geometry shared by all three").
-                over = self.outcome(position, history=history)
-                if over is None:
+                if self._has_a_move(position):
                     raise
+                over = self._no_moves(position)
         raise _game_over(over, position, origin)
+
+    def _has_a_move(self, position: Position) -> bool:
+        """Whether the player to move has a legal move (the first one found
+        ends the look), end conditions that need no moves aside."""
+        for origin in self._origins(position):
+            try:
+                self._apply(position, origin)
+            except IllegalMove:
+                continue
+            return True
+        return False
 
     def move(self, now: MutablePosition, origin: int, *, history: Collection[PositionKey] = ()) -> Move:
         """Play the move from hole ``origin`` in place: ``now`` becomes the
