@@ -108,8 +108,8 @@ def test_proof_files_after_one_proof_option_are_proofs_too():
 
 def test_annotate_takes_the_proof_files_of_a_glob_as_proofs(tmp_path):
     game = str(ROOT / "examples" / "kingulu-relative.pmn")
-    each = mancala("annotate", "--time", "0.2", "--nodes", "3000", *proof_options(), game)
-    glob = mancala("annotate", "--time", "0.2", "--nodes", "3000", "--proof", *PROOFS, game)
+    each = mancala("annotate", "--time", "60", "--nodes", "3000", *proof_options(), game)
+    glob = mancala("annotate", "--time", "60", "--nodes", "3000", "--proof", *PROOFS, game)
     assert (glob.returncode, glob.stdout, glob.stderr) == (0, each.stdout, each.stderr)
     assert glob.stdout.count("[Game ") == 1 and "\x00" not in glob.stdout
 
