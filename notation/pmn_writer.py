@@ -16,9 +16,10 @@ from typing import TextIO
 
 from .coords import Side, move_label, move_token
 from .grammar import escape
+from .pmn_reader import MAX_GAME_LINES, MAX_GAME_TEXT
 from .record import MOVE, SEVEN_TAGS, GameRecord, MoveNode, Problem, Step, Visitor, visit, walk
 
-__all__ = ["WIDTH", "write_game", "write_games", "unheld"]
+__all__ = ["WIDTH", "write_game", "write_games", "unheld", "unreadable"]
 
 #: Canonical movetext lines are at most this long (docs/notation.md, "Canonical writing").
 WIDTH = 79
@@ -467,3 +468,29 @@ def _unheld_move_comments(record: GameRecord) -> list[Problem]:
                                      f"the comment {where} {move_label(step.number, step.side)} {node.text}: {why}",
                                      node.line, node.column))
     return found
+
+
+def unreadable(text: str, record: GameRecord) -> list[Problem]:
+    """A ``pmn-inexact`` warning when ``text``, the PMN :func:`write_game`
+    wrote of ``record``, is longer than a PMN reader reads of one game
+    (:data:`~notation.pmn_reader.MAX_GAME_LINES` lines or
+    :data:`~notation.pmn_reader.MAX_GAME_TEXT` characters, past which it
+    reports ``game-too-long``): a comment of 200,000 lines read from JSON,
+    say. Empty for any game read from PMN.
+
+        >>> from notation.pmn import read_game
+        >>> record = read_game('[Game "kingulu"]\\n\\n1. c1 {a} *\\n')
+        >>> record.moves[0].comment = "\\n" * 100_000
+        >>> [p.message for p in unreadable(write_game(record), record)]  # doctest: +NORMALIZE_WHITESPACE
+        ['the game is 100,004 lines of PMN, more than the 100,000 lines a PMN reader reads of one game
+          (game-too-long): it will not read back']
+    """
+    lines = text.count("\n")
+    if lines > MAX_GAME_LINES:
+        size = f"{lines:,} lines of PMN, more than the {MAX_GAME_LINES:,} lines"
+    elif len(text) > MAX_GAME_TEXT:
+        size = f"{len(text):,} characters of PMN, more than the {MAX_GAME_TEXT:,} characters"
+    else:
+        return []
+    return [Problem("warning", "pmn-inexact", f"the game is {size} a PMN reader reads of one game "
+                    "(game-too-long): it will not read back", record.line, None)]

@@ -161,3 +161,39 @@ def test_one_move_label_everywhere():
         "move number 2... does not match: this is 1..."]
     record = GameRecord(tags=[("Game", "kingulu")], moves=[MoveNode("c1"), MoveNode("d2", comment=None)])
     assert mancala.write(record).splitlines()[-1] == "1. c1x6 d2 *"
+
+
+def test_a_game_too_long_for_a_pmn_reader_is_told_when_written_as_pmn(tmp_path):
+    """A JSON or XML comment of 200,000 lines: the PMN written of it would be
+    refused by the PMN reader (game-too-long), so converting it says so, a
+    pmn-inexact warning and exit 1, instead of a silent 0."""
+    import json
+    import subprocess
+    import sys
+
+    def mancala_run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "mancala_cli", *args], capture_output=True, text=True,
+                              timeout=120, stdin=subprocess.DEVNULL)
+
+    village = str(ROOT / "examples" / "kingulu-village-match.pmn")
+    data = json.loads(mancala_run("convert", village, "--to", "json").stdout)
+    data["moves"][0]["comment"] = "\n".join(f"line {n}" for n in range(200_000))
+    long_json = tmp_path / "long.jsonl"
+    long_json.write_text(json.dumps(data) + "\n")
+    long_xml = tmp_path / "long.xml"
+    assert mancala_run("convert", str(long_json), "--to", "xml", "-o", str(long_xml)).returncode == 0
+    for source in (long_json, long_xml):
+        done = mancala_run("convert", str(source), "--to", "pmn", "-o", str(tmp_path / "long.pmn"))
+        line = 1 if source is long_json else 3
+        assert (done.returncode, done.stdout) == (1, "")
+        assert done.stderr == (f"{source}:{line}:0: warning: pmn-inexact: the game is 200,017 lines of PMN, more "
+                               "than the 100,000 lines a PMN reader reads of one game (game-too-long): it will "
+                               "not read back\n")
+        refused = mancala_run("validate", str(tmp_path / "long.pmn"))
+        assert refused.returncode == 1 and "game-too-long" in refused.stdout
+    # within the bound: no warning, and the PMN reads back
+    data["moves"][0]["comment"] = "\n".join(f"line {n}" for n in range(99_000))
+    long_json.write_text(json.dumps(data) + "\n")
+    done = mancala_run("convert", str(long_json), "--to", "pmn", "-o", str(tmp_path / "fits.pmn"))
+    assert (done.returncode, done.stderr) == (0, "")
+    assert mancala_run("validate", str(tmp_path / "fits.pmn")).returncode == 0

@@ -14,6 +14,7 @@ from .options import (
     FILES_ARGUMENT,
     JOBS_OPTION,
     MAX_SOLVE_DEPTH,
+    RECORD_EXTENSIONS,
     RECORDS_GAME_OPTION,
     SCHEDULER_OPTION,
     SCHEDULER_TIMEOUT_OPTION,
@@ -26,6 +27,7 @@ from .options import (
     game_rules,
     input_paths,
     int_option,
+    output_format,
     proof_files,
     read_failed,
     seconds_parser,
@@ -57,7 +59,8 @@ def annotate(
                                       help="Search at most this many moves deep per move."),
     nodes: Optional[int] = int_option(None, "--nodes", low=1, help="Search at most this many positions per move."),
     time: float = TIME_OPTION,
-    to: str = choice_option("pmn", "--to", "-t", values=TARGETS, help="Format of the games written."),
+    to: Optional[str] = choice_option(None, "--to", "-t", values=TARGETS,
+                                      help="Format of the games written (default: from -o's extension, else pmn)."),
     output: Optional[str] = OUTPUT_OPTION,
     game: Optional[str] = RECORDS_GAME_OPTION,
     encoding: str = ENCODING_OPTION,
@@ -98,6 +101,7 @@ def annotate(
     paths = input_paths(files)
     workers = workers_for(jobs, scheduler, scheduler_timeout)
     tablebase_file(tablebase)
+    to = output_format(to, output, RECORD_EXTENSIONS, option="--to", default="pmn")
     task = AnnotateTask(to, Limits(depth, nodes, time), game, tablebase, proof_files(proof))
     run = Annotation(task, paths, encoding, workers, show=not quiet and sys.stderr.isatty())
     try:

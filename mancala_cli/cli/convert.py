@@ -16,6 +16,7 @@ from .options import (
     FILES_ARGUMENT,
     JOBS_OPTION,
     QUIET_OPTION,
+    RECORD_EXTENSIONS,
     RECORDS_GAME_OPTION,
     SCHEDULER_OPTION,
     SCHEDULER_TIMEOUT_OPTION,
@@ -27,6 +28,7 @@ from .options import (
     game_results,
     game_rules,
     input_paths,
+    output_format,
     workers_for,
 )
 
@@ -38,7 +40,9 @@ if TYPE_CHECKING:
 
 def convert(
     files: Optional[list[str]] = FILES_ARGUMENT,
-    to: str = choice_option(..., "--to", "-t", values=TARGETS, help="Target format."),
+    to: Optional[str] = choice_option(None, "--to", "-t", values=TARGETS,
+                                      help="Target format (default: from -o's extension: .pmn, .json, .jsonl, "
+                                           ".xml)."),
     coords: Optional[str] = choice_option(None, "--coords", values=STYLES,
                                           help="Rewrite the moves in this coordinate style."),
     positions: bool = typer.Option(False, "--positions", help="Add the position after every move (JSON, XML)."),
@@ -67,6 +71,7 @@ def convert(
         game_rules(game)
     if output == "":
         fail("--output: empty file name")
+    to = output_format(to, output, RECORD_EXTENSIONS, option="--to", default=None)
     checked_encoding(encoding)
     workers = workers_for(jobs, scheduler, scheduler_timeout)
     options = Options("convert", to, game, False, coords, positions)

@@ -14,6 +14,7 @@ from .options import (
     GAME_COMPLETION,
     JOBS_OPTION,
     QUIET_OPTION,
+    RECORD_EXTENSIONS,
     SCHEDULER_OPTION,
     SCHEDULER_TIMEOUT_OPTION,
     TO_OPTION,
@@ -25,6 +26,7 @@ from .options import (
     fail,
     input_paths,
     int_option,
+    output_format,
     read_failed,
     same_file,
     workers_for,
@@ -62,7 +64,7 @@ def filter_games(
                                              help="Write the games --dedupe drops here (atomically)."),
     invert: bool = typer.Option(False, "--invert", "-v", help="Write the games that do not match."),
     count: bool = typer.Option(False, "--count", "-c", help="Print only the number of games that would be written."),
-    to: str = TO_OPTION,
+    to: Optional[str] = TO_OPTION,
     output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write here (atomically) instead of stdout."),
     encoding: str = ENCODING_OPTION,
     jobs: int = JOBS_OPTION,
@@ -86,6 +88,7 @@ def filter_games(
     criteria = criteria_of(game=game, tags=tag or (), result=result, min_plies=min_plies, max_plies=max_plies,
                            reaches=reaches or (), opening=opening, valid=valid or (False if invalid else None), where=where)
     checked_encoding(encoding)
+    to = output_format(to, output, RECORD_EXTENSIONS, option="--to", default="pmn")
     task = FilterTask(criteria, to, invert, dedupe, write=not count or duplicates is not None)
     paths, workers = input_paths(files), workers_for(jobs, scheduler, scheduler_timeout)
     written, errors = pick(paths, encoding, task, workers, Progress() if Progress.wanted(quiet) else None, output=output,

@@ -4,6 +4,7 @@ while they run, and the folders they write files into."""
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn, Optional
@@ -113,6 +114,33 @@ ENCODING_OPTION = typer.Option("utf-8", "--encoding", metavar="NAME", help="Text
 
 
 TARGETS = ("pmn", "json", "xml")
+
+#: The format a file name's extension stands for, by command family: records
+#: (convert, filter, annotate) and drawings (render).
+RECORD_EXTENSIONS = {".pmn": "pmn", ".json": "json", ".jsonl": "json", ".ndjson": "json", ".xml": "xml"}
+DRAWING_EXTENSIONS = {".svg": "svg", ".txt": "text", ".png": "png", ".html": "html", ".htm": "html"}
+
+
+def output_format(given: Optional[str], output: Optional[str], extensions: dict[str, str], *,
+                  option: str, default: Optional[str]) -> str:
+    """The format to write: ``given`` (``--format``/``--to``) or, when it is
+    not given, the one ``-o``'s extension stands for, else ``default`` (with
+    no default, the option is missing). A given format that another format's
+    extension contradicts is a usage error: ``-o board.png --format svg``."""
+    named = extensions.get(os.path.splitext(output)[1].lower()) if output else None
+    if given is None:
+        if named is not None:
+            return named
+        if default is None:
+            fail(f"missing option {option} ({_listed(list(dict.fromkeys(extensions.values())))})")
+        return default
+    if named is not None and named != given:
+        fail(f"-o {output} asks for {named}, but {option} is {given}: give one of them, or make them agree")
+    return given
+
+
+def _listed(names: list[str]) -> str:
+    return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
 
 
 def same_file(path: str, other: str) -> bool:
@@ -332,8 +360,13 @@ def remove_stale(out_dir: str, pattern: str, kept: Callable[[str], bool], path: 
         fail(f"{error.filename or out_dir}: cannot remove: {error.strerror or error}")
 
 
-TO_OPTION = typer.Option("pmn", "--to", "-t", parser=choice("--to", TARGETS), metavar=choices_metavar(TARGETS),
-                         autocompletion=completion(TARGETS), help="Format of the games written (canonical, as convert writes them).")
+SPLIT_TO_OPTION = typer.Option("pmn", "--to", "-t", parser=choice("--to", TARGETS), metavar=choices_metavar(TARGETS),
+                               autocompletion=completion(TARGETS),
+                               help="Format of the games written (canonical, as convert writes them).")
+TO_OPTION = typer.Option(None, "--to", "-t", parser=choice("--to", TARGETS), metavar=choices_metavar(TARGETS),
+                         autocompletion=completion(TARGETS),
+                         help="Format of the games written (canonical, as convert writes them; default: "
+                              "from -o's extension, else pmn).")
 
 
 def criterion(option: str, parse: Callable[..., Any], *args: Any) -> Any:

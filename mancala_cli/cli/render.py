@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Optional
 import typer
 
 from .options import (
+    DRAWING_EXTENSIONS,
     ENCODING_OPTION,
     GAME_COMPLETION,
     checked_encoding,
@@ -29,6 +30,7 @@ from .options import (
     game_rules,
     input_paths,
     int_option,
+    output_format,
     position_of,
     read_input,
 )
@@ -111,9 +113,10 @@ def render(
     index: Optional[int] = int_option(None, "--index", low=1,
                                       help="Which game of the file to draw (default: the first; for html, all)."),
     flip: bool = typer.Option(False, "--flip", help="North at the bottom."),
-    format: str = choice_option("svg", "--format", "-f", values=("svg", "text", "png", "html"),
-                                help="svg, text for terminals, png (the png extra), or html: a page to "
-                                     "play through the game."),
+    format: Optional[str] = choice_option(None, "--format", "-f", values=("svg", "text", "png", "html"),
+                                          help="svg, text for terminals, png (the png extra), or html: a page to "
+                                               "play through the game (default: from -o's extension: .svg, .txt, "
+                                               ".png, .html; else svg)."),
     style: Optional[str] = typer.Option(None, "--style", metavar="FILE", help="A CSS file added to the SVG."),
     output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write here (atomically) instead of stdout."),
     encoding: str = ENCODING_OPTION,
@@ -134,6 +137,7 @@ def render(
 
     A sheet as PNG: mancala render examples/kingulu-village-match.pmn --sheet --every 6 -f png -o sheet.png
     """
+    format = output_format(format, output, DRAWING_EXTENSIONS, option="--format", default="svg")
     options = RenderOptions(file=file, ply=ply, all_plies=all_plies, out_dir=out_dir, position=position,
                             positions=positions, game=game, index=index, flip=flip, format=format, style=style,
                             output=output, encoding=encoding, force=force, scale=scale, sheet=sheet, plies=plies,

@@ -106,9 +106,9 @@ class GameFormat:
         except XMLArchiveError as error:
             return WrittenGame(b"", unwritable=(error.line or 0, error.reason.removeprefix(f"game {record.index}: ")))
         if self.format == "pmn":
-            from notation.pmn import unheld
+            from notation.pmn_writer import unheld, unreadable
 
-            return WrittenGame(data, unheld(record))
+            return WrittenGame(data, unheld(record) + unreadable(cast(str, data), record))
         return WrittenGame(data)
 
 
