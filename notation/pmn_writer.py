@@ -482,7 +482,7 @@ def unreadable(text: str, record: GameRecord) -> list[Problem]:
         >>> record = read_game('[Game "kingulu"]\\n\\n1. c1 {a} *\\n')
         >>> record.moves[0].comment = "\\n" * 100_000
         >>> [p.message for p in unreadable(write_game(record), record)]  # doctest: +NORMALIZE_WHITESPACE
-        ['the game is 100,004 lines of PMN, more than the 100,000 lines a PMN reader reads of one game
+        ['the game is 100,003 lines of PMN, more than the 100,000 lines a PMN reader reads of one game
           (game-too-long): it will not read back']
     """
     lines = text.count("\n")

@@ -167,7 +167,7 @@ WRITERS = [
     ["filter", "IN", "--dedupe", "--duplicates", "IN"],
     ["filter", "IN", "--dedupe", "--duplicates", "IN", "-o", "other.pmn"],
     ["convert", "IN", "--to", "pmn", "-o", "IN"],
-    ["convert", "IN", "--to", "json", "-o", "IN"],
+    ["convert", "IN", "-o", "IN"],  # (the format from the name: pmn)
     ["annotate", "IN", "--time", "0.01", "-o", "IN"],
 ]
 

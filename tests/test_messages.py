@@ -57,7 +57,7 @@ REQUIRED = [(name, _long(param)) for name, command in commands() for param in co
 
 
 def test_the_required_options_are_found():
-    assert set(REQUIRED) >= {("convert", "--to"), ("moves", "--game"), ("perft", "--depth"), ("perft", "--game"),
+    assert set(REQUIRED) >= {("moves", "--game"), ("perft", "--depth"), ("perft", "--game"),
                              ("random", "--game"), ("solve", "--game"), ("split", "--games"), ("split", "--out-dir")}
 
 
@@ -215,14 +215,14 @@ def test_validate_and_convert_report_a_missing_file_and_go_on(tmp_path):
 
 def test_convert_with_an_unreadable_input_leaves_the_output_file_as_it_was(tmp_path):
     missing = tmp_path / "nosuch.pmn"
-    target = tmp_path / "out.pmn"
+    target = tmp_path / "out.jsonl"
     target.write_text("old\n", encoding="utf-8")
     result = run("convert", missing, TOURNAMENT, "--to", "json", "-o", target)
     assert result.exit_code == 2
     assert result.stderr == (f"mancala: error: {missing}: cannot open: No such file or directory\n"
                              f"mancala: error: {target}: not written, as an input could not be read\n")
     assert target.read_text(encoding="utf-8") == "old\n"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.pmn"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.jsonl"]
 
 
 def test_convert_goes_on_after_a_broken_xml_document(tmp_path):

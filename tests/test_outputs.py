@@ -254,7 +254,7 @@ def test_a_full_device(tmp_path):
 def test_a_full_disk_keeps_the_old_file(tmp_path, monkeypatch):
     import mancala_cli.files.output as inputs
 
-    target = tmp_path / "out.json"
+    target = tmp_path / "out.data"  # (a name of no format: both --to values are written to it)
     target.write_text("old\n")
 
     def full(fd, data):
