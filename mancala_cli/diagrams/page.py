@@ -428,8 +428,9 @@ def _html(games: list[PageGame], flip: bool, numbers: list[int]) -> str:
     if len(games) > 1:
         labels = [_choice_name(number, g.record) for number, g in zip(numbers, games)]
         options = "".join(f'<option value="{k}">{html.escape(label)}</option>' for k, label in enumerate(labels))
-        chooser = (f'<p class="chooser"><label for="chooser">Game</label> <select id="chooser">{options}'
-                   "</select></p>")
+        chooser = (f'<p class="chooser"><label for="chooser">Game</label> <select id="chooser" '
+                   f'aria-describedby="chooser-help">{options}</select> <span class="help" id="chooser-help">'
+                   "↑ ↓ show another game; Enter goes to its moves.</span></p>")
     else:
         chooser = ""
     first = games[0].record
