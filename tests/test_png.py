@@ -169,7 +169,7 @@ def test_a_failed_png_keeps_the_old_file(tmp_path):
     result = runner.invoke(app, ["render", str(VILLAGE), "--sheet", "--every", "1", "--columns", "24",
                                  "--format", "png", "--scale", "10", "-o", str(out)])
     assert result.exit_code == 2
-    assert result.stderr == ("mancala: error: cannot draw the PNG image: 113,120 × 3,540 pixels is more than "
+    assert result.stderr == ("mancala: error: cannot draw the PNG image: 113,120 × 3,840 pixels is more than "
                              "the 100,000,000 drawn at most\n")
     assert out.read_bytes() == b"old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["sheet.png"]  # no temporary file left
