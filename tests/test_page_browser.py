@@ -8,7 +8,8 @@ the one ``board_svg`` draws; a click on a move of a variation shows its
 position; ↑ and ↓ leave and enter the variation; ← goes back to the start;
 on an archive's page the arrow keys on the game chooser browse the games,
 the focus staying there, and Enter takes the keys to the chosen game's
-moves; the console shows no error. Skipped when no Chromium is installed, and on
+moves; the legend of the rings is shown below the board; the console
+shows no error. Skipped when no Chromium is installed, and on
 the pure-core run (the page does not depend on the core).
 """
 from __future__ import annotations
@@ -259,6 +260,40 @@ def test_a_game_picked_from_the_list_is_shown_and_the_focus_goes_to_the_diagram(
     assert_shows(browser, game, report.positions[-1].position)
     browser.press("Home", 36)
     assert_shows(browser, game, report.positions[0].position)
+    assert browser.errors() == []
+
+
+#: The legend of the rings as shown: its box, the board's, and each entry's class, words and sample's size.
+LEGEND = """(function () {
+  function box(e) { var r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }
+  var legend = document.getElementById('legend'), style = getComputedStyle(legend);
+  return { box: box(legend), board: box(document.querySelector('#diagram svg')),
+           status: box(document.getElementById('status')),
+           visible: style.display !== 'none' && style.visibility === 'visible' && legend.getClientRects().length > 0,
+           entries: Array.from(legend.querySelectorAll('li')).map(function (li) {
+             var sample = li.querySelector('svg').getBoundingClientRect();
+             return [li.className, li.textContent.trim(), sample.width, sample.height]; }) };
+})()"""
+
+
+def test_the_legend_of_the_rings_is_shown_below_the_board(browser, pages):
+    """The legend is visible below the board and its status line, one entry
+    a ring the page can draw: a sample of the ring and what it means."""
+    browser.events.clear()
+    browser.load(pages["kingulu-village-match"])
+    shown = browser.evaluate(LEGEND)
+    assert shown["visible"]
+    assert [entry[:2] for entry in shown["entries"]] == [
+        ["last-origin", "dashed green ring: where the last move started"],
+        ["last-end", "yellow ring: where the last move ended"],
+        ["reserved-by-south", "blue ring, S: a hole South reserved (its seeds are South's)"]]
+    assert all(entry[2:] == [16, 16] for entry in shown["entries"])
+    left, top, right, bottom = shown["box"]
+    assert bottom > top and right > left
+    assert top >= shown["status"][3] >= shown["board"][3]  # below the status line, itself below the board
+    assert left >= shown["board"][0] and right <= browser.evaluate("window.innerWidth")
+    browser.press(*RIGHT)  # the legend stays as the moves are stepped through
+    assert browser.evaluate(LEGEND)["entries"] == shown["entries"]
     assert browser.errors() == []
 
 
