@@ -222,6 +222,15 @@ def test_last_move_end_ring(screenshots):
 
 # -- a game sheet and a PNG image, in the browser ----------------------------------------
 SHEET_PLIES = [0, 5, 10, 23]   # of the village match: empty holes in all but the start
+
+
+def sheet_rings(record, game) -> list[str]:
+    """The rings the boards of the sheet of SHEET_PLIES draw: what its legend lists."""
+    from mancala_cli.checking import replay
+    from mancala_cli.diagrams.sheet import game_diagrams, sheet_legend
+
+    replayed = replay(record, positions=True)
+    return sheet_legend(game, game_diagrams(game, replayed.start, replayed.positions, replayed.moves, SHEET_PLIES))
 PNG_POSITION = "0,1,0,3,1,6*/0,11,1,1,3,3 S 7-11 4"
 
 
@@ -243,7 +252,8 @@ def image_screenshots():
         tmp = Path(tmp)
         document = tmp / "sheet.svg"
         document.write_text(sheet(record, plies=SHEET_PLIES, columns=2), encoding="utf-8")
-        width, height = sheet_size(game, len(SHEET_PLIES), columns=2, header=header)
+        width, height = sheet_size(game, len(SHEET_PLIES), columns=2, header=header,
+                                   legend=sheet_rings(record, game))
         image = tmp / "board.png"
         data = png(PNG_POSITION, game="kingulu")  # scale 2
         image.write_bytes(data)
@@ -263,7 +273,8 @@ def test_sheet_in_the_browser_is_not_blank_and_the_right_size(image_screenshots)
 
     sheet_picture = pictures["sheet"]
     assert (sheet_picture.width, sheet_picture.height) == sheet_size(game, len(SHEET_PLIES), columns=2,
-                                                                     header=header_line(game, record.tags))
+                                                                     header=header_line(game, record.tags),
+                                                                     legend=sheet_rings(record, game))
     assert len(sheet_picture.colours()) > 50
     assert _close(sheet_picture.at(2, 2), BACKGROUND)
     # the header is dark text on the background
@@ -292,6 +303,23 @@ def test_sheet_holes_are_where_the_geometry_puts_them(image_screenshots):
         caption = [picture.at(ox + x, oy + y) for x in range(width // 2 - 30, width // 2 + 30)
                    for y in range(height + 4, height + CAPTION_H - 4)]
         assert sum(max(colour) < 120 for colour in caption) > 20, ply
+
+
+def test_sheet_legend_in_the_browser_is_below_the_boards(image_screenshots):
+    """Below the last row of boards: a sample of each ring in its colour and
+    dark words beside it, on the background."""
+    from mancala_cli.diagrams.sheet import CAPTION_H, board_origin
+    from mancala_cli.diagrams.svg import END_COLOUR, ORIGIN_COLOUR
+
+    record, game, lines, pictures, _ = image_screenshots
+    assert sheet_rings(record, game) == ["last-origin", "last-end", "reserved-by-south"]
+    picture = pictures["sheet"]
+    _, oy = board_origin(game, len(SHEET_PLIES) - 1, columns=2, header_lines=lines)
+    top = oy + viewbox_size(game)[1] + CAPTION_H
+    legend = [picture.at(x, y) for x in range(picture.width) for y in range(top, picture.height)]
+    for colour in (ORIGIN_COLOUR, END_COLOUR, SIDE_COLOURS["S"]):
+        assert any(_close(pixel, colour, 40) for pixel in legend), colour
+    assert sum(max(pixel) < 120 for pixel in legend) > 300  # the words
 
 
 def test_png_in_the_browser_shows_the_holes_where_the_geometry_puts_them(image_screenshots):

@@ -200,6 +200,42 @@ def test_the_diagram_is_the_svg_renderers_with_text_alternatives():
     assert 'role="group" aria-labelledby="status"' in text and 'id="status" aria-live="polite"' in text
 
 
+def _legend(text: str) -> list[tuple[str, str]]:
+    """The entries of the page's legend of the rings: their class and their words."""
+    found = re.search(r'<ul class="legend" id="legend" aria-label="What the rings mean">(.*?)</ul>', text)
+    if found is None:
+        return []
+    return [(kind, html.unescape(words)) for kind, words in
+            re.findall(r'<li class="([^"]+)"><svg [^>]*>.*?</svg> ([^<]*)</li>', found.group(1))]
+
+
+def test_the_legend_says_what_the_rings_the_page_can_draw_mean():
+    """Below the board, one entry (a sample ring, then what it means) for
+    each kind of ring a position of the page can show: the last move's
+    origin and end where a game has a move, a hole reserved by South or by
+    North where a position has one; none at all when no position has a ring."""
+    from mancala_cli.diagrams.svg import RING_MEANINGS
+
+    def entries(*kinds: str) -> list[tuple[str, str]]:
+        return [(kind, RING_MEANINGS[kind]) for kind in kinds]
+
+    village = mancala_cli.page(read(VILLAGE))
+    assert _legend(village) == [
+        ("last-origin", "dashed green ring: where the last move started"),
+        ("last-end", "yellow ring: where the last move ended"),
+        ("reserved-by-south", "blue ring, S: a hole South reserved (its seeds are South's)")]
+    assert village.index('id="legend"') > village.index('id="status"')  # below the board and its status line
+    mackay = mancala_cli.page(read(EXAMPLES / "kimasai-mackay-annotated.pmn"))
+    assert _legend(mackay) == entries("last-origin", "last-end")
+    both = mancala_cli.page(read('[Game "kingulu"]\n[Setup "0,1,0,3,1,6*/0,11,1,1,3*,3 S 7-11 4"]\n\n*\n'))
+    assert _legend(both) == entries("reserved-by-south", "reserved-by-north")
+    # every ring drawn in one game of an archive is in the page's legend
+    assert _legend(mancala_cli.page(read(TOURNAMENT))) == entries("last-origin", "last-end", "reserved-by-south",
+                                                                  "reserved-by-north")
+    nothing = mancala_cli.page(read('[Game "kingulu"]\n\n*\n'))
+    assert 'id="legend"' not in nothing and _legend(nothing) == []
+
+
 def test_flip_draws_north_at_the_bottom():
     from mancala_cli.diagrams.svg import board_svg, page_geometry
 

@@ -6,7 +6,10 @@ For one game of each kind: → ply after ply, the seed counts, banks and
 position string the page shows are the engine's, and the whole diagram is
 the one ``board_svg`` draws; a click on a move of a variation shows its
 position; ↑ and ↓ leave and enter the variation; ← goes back to the start;
-the console shows no error. Skipped when no Chromium is installed, and on
+on an archive's page the arrow keys on the game chooser browse the games,
+the focus staying there, and Enter takes the keys to the chosen game's
+moves; the legend of the rings is shown below the board; the console
+shows no error. Skipped when no Chromium is installed, and on
 the pure-core run (the page does not depend on the core).
 """
 from __future__ import annotations
@@ -234,19 +237,63 @@ def test_copy_selects_the_position_string(browser, pages):
     assert browser.errors() == []
 
 
-def test_the_chooser_shows_another_game(browser, pages):
+#: The chooser's value, the games whose sections are shown, and what has the focus.
+CHOSEN = """[document.getElementById('chooser').value,
+  Array.from(document.querySelectorAll('section.game')).filter(function (s) { return !s.hidden; })
+       .map(function (s) { return s.id; }),
+  document.activeElement.id]"""
+
+
+def test_a_game_picked_from_the_list_is_shown_and_the_focus_goes_to_the_diagram(browser, pages):
+    """A game picked from the chooser's open list (with the mouse: a
+    ``change`` that no key on the chooser brought) is shown, and the focus
+    moves to the diagram, where the keys step through its moves."""
     records = list(read(EXAMPLES / "kingulu-tournament.pmn"))
     game = get_game("kingulu")
     browser.events.clear()
     browser.load(pages["kingulu-tournament"])
-    browser.evaluate("(function () { var c = document.getElementById('chooser'); c.value = '2';"
-                     " c.dispatchEvent(new Event('change')); })()")
+    browser.evaluate("(function () { var c = document.getElementById('chooser'); c.focus(); c.value = '2';"
+                     " c.dispatchEvent(new Event('change', {bubbles: true})); })()")
     report = check(records[2])
-    assert browser.evaluate("document.getElementById('game-0').hidden && !document.getElementById('game-2').hidden")
+    assert browser.evaluate(CHOSEN) == ["2", ["game-2"], "diagram"]
     browser.press("End", 35)
     assert_shows(browser, game, report.positions[-1].position)
     browser.press("Home", 36)
     assert_shows(browser, game, report.positions[0].position)
+    assert browser.errors() == []
+
+
+#: The legend of the rings as shown: its box, the board's, and each entry's class, words and sample's size.
+LEGEND = """(function () {
+  function box(e) { var r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }
+  var legend = document.getElementById('legend'), style = getComputedStyle(legend);
+  return { box: box(legend), board: box(document.querySelector('#diagram svg')),
+           status: box(document.getElementById('status')),
+           visible: style.display !== 'none' && style.visibility === 'visible' && legend.getClientRects().length > 0,
+           entries: Array.from(legend.querySelectorAll('li')).map(function (li) {
+             var sample = li.querySelector('svg').getBoundingClientRect();
+             return [li.className, li.textContent.trim(), sample.width, sample.height]; }) };
+})()"""
+
+
+def test_the_legend_of_the_rings_is_shown_below_the_board(browser, pages):
+    """The legend is visible below the board and its status line, one entry
+    a ring the page can draw: a sample of the ring and what it means."""
+    browser.events.clear()
+    browser.load(pages["kingulu-village-match"])
+    shown = browser.evaluate(LEGEND)
+    assert shown["visible"]
+    assert [entry[:2] for entry in shown["entries"]] == [
+        ["last-origin", "dashed green ring: where the last move started"],
+        ["last-end", "yellow ring: where the last move ended"],
+        ["reserved-by-south", "blue ring, S: a hole South reserved (its seeds are South's)"]]
+    assert all(entry[2:] == [16, 16] for entry in shown["entries"])
+    left, top, right, bottom = shown["box"]
+    assert bottom > top and right > left
+    assert top >= shown["status"][3] >= shown["board"][3]  # below the status line, itself below the board
+    assert left >= shown["board"][0] and right <= browser.evaluate("window.innerWidth")
+    browser.press(*RIGHT)  # the legend stays as the moves are stepped through
+    assert browser.evaluate(LEGEND)["entries"] == shown["entries"]
     assert browser.errors() == []
 
 
@@ -261,34 +308,57 @@ def test_the_console_check_sees_errors(browser, pages):
     assert any(error.startswith("exception:") for error in errors)
 
 
-def test_after_a_choice_the_arrow_keys_step_through_the_chosen_game(browser, pages):
-    """Game 2 chosen in the chooser (the focus on it, as after a choice with
-    the mouse or the keyboard): → and ← step through game 2, ↓ enters no
-    other game; the chooser still says game 2."""
+def test_the_arrow_keys_on_the_chooser_browse_the_games_and_keep_the_focus(browser, pages):
+    """On the focused chooser, ↓ and ↑ (→ and ← too) show the next and the
+    previous game, at its start: the focus stays on the chooser and no move
+    is stepped; past the first or the last game nothing changes. Home and
+    End (the browser's own keys of a select) browse the same way."""
+    records = list(read(EXAMPLES / "kingulu-tournament.pmn"))
+    game = get_game("kingulu")
+    start = check(records[0]).positions[0].position
+    browser.events.clear()
+    browser.load(pages["kingulu-tournament"])
+    browser.evaluate("document.getElementById('chooser').focus()")
+    assert browser.evaluate(CHOSEN) == ["0", ["game-0"], "chooser"]
+
+    def browses_to(k: int) -> None:
+        assert browser.evaluate(CHOSEN) == [str(k), [f"game-{k}"], "chooser"]
+        assert_shows(browser, game, start)  # at the start of the game: no move stepped
+        assert browser.evaluate(SHOWN)["back"]
+        assert browser.evaluate("document.querySelectorAll('section.game button.move.current').length") == 0
+
+    for key, k in ((DOWN, 1), (DOWN, 2), (UP, 1), (RIGHT, 2), (LEFT, 1), (UP, 0), (UP, 0), (("End", 35), 3),
+                   (DOWN, 3), (RIGHT, 3), (("Home", 36), 0)):
+        browser.press(*key)
+        browses_to(k)
+    assert browser.errors() == []
+
+
+def test_enter_on_the_chooser_takes_the_arrow_keys_to_the_chosen_games_moves(browser, pages):
+    """Game 2 reached with ↓ and chosen with Enter: the focus goes to the
+    diagram, and → and ← step through game 2, ↓ enters no other game; the
+    chooser still says game 2."""
     records = list(read(EXAMPLES / "kingulu-tournament.pmn"))
     game = get_game("kingulu")
     report = check(records[1])
     browser.events.clear()
     browser.load(pages["kingulu-tournament"])
-    browser.evaluate("(function () { var c = document.getElementById('chooser'); c.focus(); c.value = '1';"
-                     " c.dispatchEvent(new Event('change', {bubbles: true})); })()")
-
-    def chosen():
-        return browser.evaluate("[document.getElementById('chooser').value,"
-                                " Array.from(document.querySelectorAll('section.game')).filter("
-                                "function (s) { return !s.hidden; }).map(function (s) { return s.id; })]")
-
-    assert chosen() == ["1", ["game-1"]]
+    browser.evaluate("document.getElementById('chooser').focus()")
+    browser.press(*DOWN)
+    assert browser.evaluate(CHOSEN) == ["1", ["game-1"], "chooser"]
+    browser.press("Enter", 13, "\r")
+    assert browser.evaluate(CHOSEN) == ["1", ["game-1"], "diagram"]
+    assert_shows(browser, game, report.positions[0].position)
     browser.press(*RIGHT)
-    assert chosen() == ["1", ["game-1"]]
+    assert browser.evaluate(CHOSEN) == ["1", ["game-1"], "diagram"]
     assert_shows(browser, game, report.positions[1].position)
     browser.press(*DOWN)  # no variation here: nothing changes, and above all not the game
     browser.press(*RIGHT)
-    assert chosen() == ["1", ["game-1"]]
+    assert browser.evaluate(CHOSEN) == ["1", ["game-1"], "diagram"]
     assert_shows(browser, game, report.positions[2].position)
     browser.press(*LEFT)
     browser.press(*UP)
-    assert chosen() == ["1", ["game-1"]]
+    assert browser.evaluate(CHOSEN) == ["1", ["game-1"], "diagram"]
     assert_shows(browser, game, report.positions[1].position)
     assert browser.errors() == []
 

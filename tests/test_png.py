@@ -15,7 +15,16 @@ from typer.testing import CliRunner
 from mancala_cli import get_game, png
 from mancala_cli.cli import app
 from mancala_cli.diagrams.png import FONT_FILES, INSTALL_HINT, png_size, svg_to_png
-from mancala_cli.diagrams.svg import COUNT_DY, HOLE_FILL, RESULT_H, board_svg, hole_centre, result_box, viewbox_size
+from mancala_cli.diagrams.svg import (
+    COUNT_DY,
+    HOLE_FILL,
+    ORIGIN_COLOUR,
+    RESULT_H,
+    board_svg,
+    hole_centre,
+    result_box,
+    viewbox_size,
+)
 
 from .test_browser import Picture, _close
 
@@ -160,7 +169,7 @@ def test_a_failed_png_keeps_the_old_file(tmp_path):
     result = runner.invoke(app, ["render", str(VILLAGE), "--sheet", "--every", "1", "--columns", "24",
                                  "--format", "png", "--scale", "10", "-o", str(out)])
     assert result.exit_code == 2
-    assert result.stderr == ("mancala: error: cannot draw the PNG image: 113,120 × 3,540 pixels is more than "
+    assert result.stderr == ("mancala: error: cannot draw the PNG image: 113,120 × 3,840 pixels is more than "
                              "the 100,000,000 drawn at most\n")
     assert out.read_bytes() == b"old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["sheet.png"]  # no temporary file left
@@ -257,5 +266,7 @@ def test_caption_is_visible_text_above_the_diagram(tmp_path):
     # The diagram itself is unchanged, lower down by the caption's height.
     for y in range(0, before.height, 13):
         assert after.rows[y + shift] == before.rows[y]
+    # Between them the legend of the rings: the dashed green sample among them.
+    assert any(_close(after.at(x, y), ORIGIN_COLOUR, 40) for x in range(20, 50) for y in range(shift))
     assert plain.stdout_bytes == runner.invoke(app, ["render", str(VILLAGE), "--ply", "9", "--format", "png",
                                                      "--scale", "1"]).stdout_bytes

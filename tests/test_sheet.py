@@ -20,13 +20,16 @@ from mancala_cli.diagrams.sheet import (
     GAP,
     HEADER_H,
     HEADER_LEADING,
+    LEGEND_TOP,
     board_origin,
     choose_plies,
+    game_diagrams,
     header_line,
     header_lines,
+    sheet_legend,
     sheet_size,
 )
-from mancala_cli.diagrams.svg import board_element, viewbox_size
+from mancala_cli.diagrams.svg import LEGEND_LEADING, MARGIN, RING_MEANINGS, board_element, viewbox_size
 from mancala_cli.diagrams.tree import tostring
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -37,6 +40,8 @@ SVG = "{http://www.w3.org/2000/svg}"
 runner = CliRunner()
 HEADER = ("Bao Kingulu · Amani – Baraka · Village match · Mhonda, Morogoro · 2026.11.02 · Round 1 · 1-0 · "
           "Score 35-13 · Annotator Zawadi")
+#: The rings of the village match's boards after ply 4 (South reserves f2 with 2... f1^).
+RINGS = ["last-origin", "last-end", "reserved-by-south"]
 
 
 def run(*args, input=None):
@@ -58,7 +63,7 @@ def test_plies_in_the_order_given_with_their_moves_and_the_tags_on_top():
     assert re.findall(r'<g id="(ply-[0-9]+)" class="diagram" transform="([^"]*)"', document) == [
         ("ply-0", "translate(0 40)"), ("ply-10", "translate(472 40)"), ("ply-20", "translate(944 40)"),
         ("ply-23", "translate(0 370)")]
-    assert 'viewBox="0 0 1400 684"' in document
+    assert 'viewBox="0 0 1400 714"' in document  # 684, and the legend's row below the grid (30)
     # the last position's caption says how the game ended (no strip: the grid stays even), the others who moves
     assert document.count('class="result"') == 0 and document.count('class="to-move ') == 3
     assert run("render", VILLAGE, "--sheet", "--plies", "0,10,20,23").stdout == document  # same bytes
@@ -114,7 +119,10 @@ def test_columns_make_the_grid_and_a_long_header_takes_more_lines():
     assert board_origin(game, 3, columns=2, header_lines=2) == (width + GAP, top + height + CAPTION_H + GAP)
     assert sheet_size(game, 6, columns=2, header=HEADER) == (2 * width + GAP,
                                                              top + 3 * (height + CAPTION_H) + 2 * GAP)
-    assert f'viewBox="0 0 {2 * width + GAP} {top + 3 * (height + CAPTION_H) + 2 * GAP}"' in document
+    legend = LEGEND_TOP + 2 * LEGEND_LEADING + MARGIN  # the legend below the grid, in two rows at this width
+    assert sheet_size(game, 6, columns=2, header=HEADER, legend=RINGS) == (
+        2 * width + GAP, top + 3 * (height + CAPTION_H) + 2 * GAP + legend)
+    assert f'viewBox="0 0 {2 * width + GAP} {top + 3 * (height + CAPTION_H) + 2 * GAP + legend}"' in document
     # one board: the header in four lines, none wider than the board
     one = run("render", VILLAGE, "--sheet", "--plies", "3", "--columns", "5").stdout
     assert len(re.findall('class="header"', one)) == len(header_lines(HEADER, width)) == 4
@@ -215,16 +223,58 @@ def test_a_sheet_as_png(tmp_path):
     result = run("render", VILLAGE, "--sheet", "--every", "10", "--format", "png", "--scale", "1", "-o", out)
     assert result.exit_code == 0, result.output
     game = get_game("kingulu")
-    assert png_size(out.read_bytes()) == sheet_size(game, 4, columns=3, header=HEADER)
+    assert png_size(out.read_bytes()) == sheet_size(game, 4, columns=3, header=HEADER, legend=RINGS)
     assert out.read_bytes() == sheet(next(read(VILLAGE)), every=10, format="png", scale=1)
     assert png_size(sheet(next(read(VILLAGE)), every=10, format="png")) == tuple(
-        2 * n for n in sheet_size(game, 4, columns=3, header=HEADER))
+        2 * n for n in sheet_size(game, 4, columns=3, header=HEADER, legend=RINGS))
 
 
 def test_the_example_sheet_is_what_the_command_draws():
     example = (EXAMPLES / "kingulu-village-match-sheet.svg").read_text(encoding="utf-8")
     assert example == run("render", VILLAGE, "--sheet", "--every", "6", "--columns", "2").stdout
     assert captions(example) == ["Start", "3... a2", "6... a2", "9... b2", "12. a1x1 · South wins 35–13 (KG-7)"]
+
+
+def _hole_rings(group) -> set[str]:
+    """The rings drawn on the holes of a board (the classes of its hole groups that name one)."""
+    return {name for hole in group.iter(f"{SVG}g") if "hole" in (hole.get("class") or "").split()
+            for name in hole.get("class").split() if name in RING_MEANINGS}
+
+
+@pytest.mark.parametrize("plies, rings", [
+    ([0], []),                                                    # the start: no ring, no legend
+    ([0, 1], ["last-origin", "last-end"]),                        # a move, no reserved hole yet
+    ([0, 10, 23], RINGS),
+])
+def test_the_legend_below_the_grid_says_what_the_rings_drawn_mean(plies, rings):
+    """Below the boards, one entry for each ring drawn on any board (its
+    sample ring, then what it means), none for a ring no board has; a
+    sheet without rings has no legend and is as tall as before."""
+    game = get_game("kingulu")
+    record = next(read(VILLAGE))
+    document = sheet(record, plies=plies)
+    root = etree.fromstring(document.encode())
+    boards = [g for g in root if g.get("class") == "diagram"]
+    drawn = set().union(*(_hole_rings(board) for board in boards))
+    assert sorted(drawn) == sorted(rings)
+    replayed = replay(record, positions=True)
+    diagrams = game_diagrams(game, replayed.start, replayed.positions, replayed.moves, plies)
+    assert sheet_legend(game, diagrams) == rings
+    width, height = sheet_size(game, len(plies), columns=3, header=HEADER, legend=rings)
+    assert (int(root.get("width")), int(root.get("height"))) == (width, height)
+    legend = root.find(f"{SVG}g[@id='legend']")
+    if not rings:
+        assert legend is None
+        assert (width, height) == sheet_size(game, len(plies), columns=3, header=HEADER)
+        return
+    entries = legend.findall(f"{SVG}g")
+    assert [e.get("class") for e in entries] == [f"legend-entry {kind}" for kind in rings]
+    assert [e.find(f"{SVG}text").text for e in entries] == [RING_MEANINGS[kind] for kind in rings]
+    # below the last row of boards, inside the sheet
+    last = boards[-1]
+    bottom = int(last.get("transform").split()[1].rstrip(")")) + viewbox_size(game)[1] + CAPTION_H
+    assert all(bottom < float(e.find(f"{SVG}text").get("y")) < height for e in entries)
+    assert all(float(e.find(f"{SVG}circle").get("cy")) - 6 > bottom for e in entries)
 
 
 def test_a_sheet_shows_at_most_a_thousand_positions():

@@ -14,7 +14,16 @@ import pytest
 from lxml import etree
 
 from mancala_cli import Line, get_game, parse_position
-from mancala_cli.diagrams.svg import DOT_LIMIT, RESULT_H, SVG_NS, board_svg, hole_centre, result_box, viewbox_size
+from mancala_cli.diagrams.svg import (
+    DOT_LIMIT,
+    RESULT_H,
+    RING_MEANINGS,
+    SVG_NS,
+    board_svg,
+    hole_centre,
+    result_box,
+    viewbox_size,
+)
 from mancala_cli.diagrams.text import result_words
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -353,3 +362,76 @@ def test_render_caption_names_players_move_and_side_to_move(tmp_path):
     assert runner.invoke(app, ["render", str(village), "--all", "--out-dir", str(out), "--caption"]).exit_code == 0
     assert "After 1... d2x10, South to move" in (out / "ply-002.svg").read_text(encoding="utf-8")
     assert "<g id=\"caption\"" not in runner.invoke(app, ["render", str(village), "--ply", "9"]).stdout
+
+
+def _rings_on_holes(root) -> list[str]:
+    """The rings drawn on the holes (the classes of the hole groups that
+    name one), in the order of :data:`RING_MEANINGS`."""
+    found = {name for group in root.iterfind(".//svg:g[@id='holes']/svg:g", NS) for name in group.get("class").split()}
+    return [kind for kind in RING_MEANINGS if kind in found]
+
+
+def _legend(root) -> list[tuple[str, str]]:
+    """The legend's entries: their class and their words."""
+    return [(entry.get("class"), entry.find("svg:text", NS).text)
+            for entry in root.findall("svg:g[@id='legend']/svg:g", NS)]
+
+
+def test_render_caption_adds_a_legend_of_exactly_the_rings_drawn(tmp_path):
+    """``render --caption``: below the caption, one legend entry (a sample
+    ring, then what it means) for each kind of ring the diagram draws, and
+    none other: every ply of the village match, holes reserved by both
+    sides, a Kimasai move. A diagram without rings gets no legend: its
+    caption is drawn as it was before the legend (the same bytes)."""
+    from typer.testing import CliRunner
+
+    from mancala_cli.cli import app
+
+    runner = CliRunner()
+    village = Path(__file__).resolve().parents[1] / "examples" / "kingulu-village-match.pmn"
+
+    def render(*args) -> str:
+        result = runner.invoke(app, ["render", *map(str, args)])
+        assert result.exit_code == 0, result.output
+        return result.stdout
+
+    def entries(*kinds: str) -> list[tuple[str, str]]:
+        return [(f"legend-entry {kind}", RING_MEANINGS[kind]) for kind in kinds]
+
+    out = tmp_path / "plies"
+    render(village, "--all", "--out-dir", out, "--caption")
+    seen = set()
+    for path in sorted(out.glob("ply-*.svg")):
+        root = _parse(path.read_text(encoding="utf-8"))
+        rings = _rings_on_holes(root)
+        assert _legend(root) == entries(*rings), path.name
+        seen.add(tuple(rings))
+        # above the diagram, below the caption
+        drawing = root.find("svg:g[@id='drawing']", NS)
+        shift = int(drawing.get("transform").split()[1].rstrip(")"))
+        caption_bottom = max(float(t.get("y")) for t in root.findall("svg:g[@id='caption']/svg:text", NS))
+        for entry in root.findall("svg:g[@id='legend']/svg:g", NS):
+            assert caption_bottom < float(entry.find("svg:text", NS).get("y")) < shift
+    assert seen == {(), ("last-origin", "last-end"), ("last-origin", "last-end", "reserved-by-south")}
+    assert _legend(_parse((out / "ply-001.svg").read_text(encoding="utf-8"))) == [
+        ("legend-entry last-origin", "dashed green ring: where the last move started"),
+        ("legend-entry last-end", "yellow ring: where the last move ended")]
+    # Holes reserved by both sides, no last move; a move of Bao la Kimasai.
+    both = _parse(render("--game", "kingulu", "--position", "0,1,0,3,1,6*/0,11,1,1,3*,3 S 7-11 4", "--caption"))
+    assert _rings_on_holes(both) == ["reserved-by-south", "reserved-by-north"]
+    assert _legend(both) == [("legend-entry reserved-by-south",
+                              "blue ring, S: a hole South reserved (its seeds are South's)"),
+                             ("legend-entry reserved-by-north",
+                              "red ring, N: a hole North reserved (its seeds are North's)")]
+    mackay = Path(__file__).resolve().parents[1] / "examples" / "kimasai-mackay-annotated.pmn"
+    assert _legend(_parse(render(mackay, "--ply", "3", "--caption"))) == entries("last-origin", "last-end")
+    # No ring: no legend, and the caption alone as board_svg draws it without one.
+    game = get_game("kingulu")
+    start = render(village, "--ply", "0", "--caption")
+    root = _parse(start)
+    assert root.find("svg:g[@id='legend']", NS) is None and "legend" not in start
+    head = "Bao Kingulu · Amani – Baraka · Village match · Mhonda, Morogoro · 2026.11.02 · Round 1"
+    assert start == board_svg(game, game.start(), title=root.find("svg:title", NS).text,
+                              caption=[head, "Start, South to move"])
+    # Without --caption, no legend either (the diagram is what it was).
+    assert "legend" not in render(village, "--ply", "9")

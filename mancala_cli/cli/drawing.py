@@ -97,7 +97,7 @@ class Drawing:
             over = outcome_of(rules, pos, outcome)
             caption = [rules.name, f"Move {pos.move_number}, {caption_state(pos, over)}"]
         return board_svg(rules, pos, last_move=last, flip=self.flip, title=title, style=self.css, outcome=outcome,
-                         caption=caption if self.caption else None)
+                         caption=caption if self.caption else None, legend=self.caption)
 
     def write(self, path: Optional[str], text: str) -> None:
         """Write a drawing (rasterised first for ``--format png``): to

@@ -30,7 +30,7 @@ from notation.record import MOVE, SKIP, GameRecord, Problem, SkipType, Step, Vis
 from ..checking import Replay, replay
 from ..positions import format_position
 from ..rules.core import Game, MancalaError, Outcome, Position, PositionKey
-from .svg import board_svg, page_geometry
+from .svg import RING_MEANINGS, board_svg, legend_sample, page_geometry
 from .text import default_title, result_words
 
 TYPE_CHECKING = False  # (typing itself is not loaded for this: start-up counts)
@@ -428,8 +428,9 @@ def _html(games: list[PageGame], flip: bool, numbers: list[int]) -> str:
     if len(games) > 1:
         labels = [_choice_name(number, g.record) for number, g in zip(numbers, games)]
         options = "".join(f'<option value="{k}">{html.escape(label)}</option>' for k, label in enumerate(labels))
-        chooser = (f'<p class="chooser"><label for="chooser">Game</label> <select id="chooser">{options}'
-                   "</select></p>")
+        chooser = (f'<p class="chooser"><label for="chooser">Game</label> <select id="chooser" '
+                   f'aria-describedby="chooser-help">{options}</select> <span class="help" id="chooser-help">'
+                   "↑ ↓ show another game; Enter goes to its moves.</span></p>")
     else:
         chooser = ""
     first = games[0].record
@@ -444,11 +445,29 @@ def _html(games: list[PageGame], flip: bool, numbers: list[int]) -> str:
         "{{chooser}}": chooser,
         "{{games}}": "".join(sections),
         "{{diagram}}": svgs[0],
+        "{{legend}}": _legend(games),
         "{{templates}}": templates,
         "{{data}}": _json({"geometry": geometry, "games": data}),
     }
     # One pass: a marker written in a tag or comment is text, not a marker.
     return re.sub(r"\{\{[a-z]+\}\}", lambda match: parts[match.group()], _template_text())
+
+
+def _legend(games: list[PageGame]) -> str:
+    """What the rings the page can draw mean (the last move's origin and
+    end where a game has a move, reserved holes where a position has one):
+    a list below the board, each ring drawn before its words; ``""`` when
+    no position of the page has a ring."""
+    drawn: set[str] = set()
+    for page_game in games:
+        for node in page_game.nodes:
+            if node["m"] is not None:
+                drawn.update(("last-origin", "last-end"))
+            for _, reserver in node.get("r", ()):
+                drawn.add("reserved-by-south" if reserver == "S" else "reserved-by-north")
+    entries = "".join(f'<li class="{kind}">{legend_sample(kind)} {html.escape(meaning)}</li>'
+                      for kind, meaning in RING_MEANINGS.items() if kind in drawn)
+    return f'<ul class="legend" id="legend" aria-label="What the rings mean">{entries}</ul>' if entries else ""
 
 
 def _archive_title(games: list[PageGame]) -> str:

@@ -21,12 +21,18 @@ is wider than the boards)::
     >>> svg = sheet_svg(game, [Diagram(0, start, None, "Start"),
     ...                        Diagram(1, line.position, move, move_caption(game, start, move))],
     ...                 header=header, columns=2)
-    >>> sheet_size(game, 2, columns=2), 'viewBox="0 0 928 354"' in svg
-    ((928, 354), True)
+    >>> legend = sheet_legend(game, [Diagram(1, line.position, move, "")])
+    >>> legend
+    ['last-origin', 'last-end']
+    >>> sheet_size(game, 2, columns=2, legend=legend), 'viewBox="0 0 928 384"' in svg
+    ((928, 384), True)
 
 Each board is a ``<g id="ply-K" class="diagram">`` holding what a single
 diagram holds (its ids prefixed ``ply-K-``: ``ply-10-hole-c2``), its caption
-is ``<text class="caption">`` and the header ``<text class="header">``; the
+is ``<text class="caption">`` and the header ``<text class="header">``.
+Below the grid, a legend says what the rings drawn on the boards mean
+(``g#legend``, as under a diagram's caption: the last move's origin and
+end, reserved holes; none when no board has a ring). The
 default style is written once, and the ``style`` argument appends a second
 ``<style>`` as for a single diagram. Same input, same bytes.
 """
@@ -39,12 +45,23 @@ from notation.coords import format_move, move_label
 
 from ..rules.core import Game, Move, Outcome, Position
 from .fontwidths import text_width as _text_width
-from .svg import BACKGROUND, DEFAULT_STYLE, MARGIN, add_element, board_element, viewbox_size
+from .svg import (
+    BACKGROUND,
+    DEFAULT_STYLE,
+    MARGIN,
+    RING_MEANINGS,
+    add_element,
+    add_legend,
+    board_element,
+    legend_height,
+    rings_drawn,
+    viewbox_size,
+)
 from .text import FROM_POSITION, FromPosition, outcome_of, result_words
 from .tree import Element, tostring
 
 __all__ = ["Diagram", "sheet_svg", "sheet_size", "move_caption", "header_line", "choose_plies", "game_diagrams", "GAP", "HEADER_H",
-           "CAPTION_H", "HEADER_LEADING", "header_lines", "board_origin"]
+           "CAPTION_H", "HEADER_LEADING", "header_lines", "board_origin", "sheet_legend", "LEGEND_TOP"]
 
 GAP = 16           # between two boards of a row, and between rows
 HEADER_H = 40      # the header line's strip, above the first row
@@ -52,6 +69,7 @@ CAPTION_H = 30     # a caption's strip, below its board
 HEADER_SIZE = 18   # px
 HEADER_LEADING = 24  # from one header line to the next
 CAPTION_SIZE = 16  # px
+LEGEND_TOP = 4     # from the last row of boards to the legend
 
 SHEET_STYLE = f"""
 .sheet-background {{ fill: {BACKGROUND}; }}
@@ -187,16 +205,31 @@ def _top(lines: int) -> int:
     return HEADER_H + (lines - 1) * HEADER_LEADING
 
 
-def sheet_size(game: Game, count: int, *, columns: int, header: str = "") -> tuple[int, int]:
+def sheet_legend(game: Game, diagrams: Iterable[Diagram]) -> list[str]:
+    """The rings drawn on any board of ``diagrams`` (the last move's origin
+    and end, reserved holes), as keys of :data:`~.svg.RING_MEANINGS`, in
+    its order: what the sheet's legend lists."""
+    drawn: set[str] = set()
+    for diagram in diagrams:
+        drawn.update(rings_drawn(game, diagram.position, diagram.last_move))
+    return [kind for kind in RING_MEANINGS if kind in drawn]
+
+
+def sheet_size(game: Game, count: int, *, columns: int, header: str = "",
+               legend: Sequence[str] = ()) -> tuple[int, int]:
     """The width and height of a sheet of ``count`` boards: the grid's
     width (wider only for a header part that fits on no line), the header
-    lines and the rows."""
+    lines, the rows and, below them, the legend of the rings ``legend``
+    (:func:`sheet_legend`; none by default)."""
     width, _ = viewbox_size(game)
     used, rows, cell_h = _grid(game, count, columns)
     grid_w = used * width + (used - 1) * GAP
     lines = header_lines(header, grid_w)
     sheet_w = max(grid_w, *(2 * MARGIN + _text_width(line, HEADER_SIZE) for line in lines))
-    return sheet_w, _top(len(lines)) + rows * cell_h + (rows - 1) * GAP
+    height = _top(len(lines)) + rows * cell_h + (rows - 1) * GAP
+    if legend:
+        height += LEGEND_TOP + legend_height(legend, sheet_w - 2 * MARGIN) + MARGIN
+    return sheet_w, height
 
 
 def board_origin(game: Game, index: int, *, columns: int, header_lines: int = 1) -> tuple[int, int]:
@@ -215,7 +248,8 @@ def sheet_svg(game: Game, diagrams: Sequence[Diagram], *, header: str, columns: 
     if columns < 1:
         raise ValueError("a sheet needs at least one column")
     used = min(columns, len(diagrams))
-    width, height = sheet_size(game, len(diagrams), columns=used, header=header)
+    legend = sheet_legend(game, diagrams)
+    width, height = sheet_size(game, len(diagrams), columns=used, header=header, legend=legend)
     board_w, board_h = viewbox_size(game)
     lines = header_lines(header, used * board_w + (used - 1) * GAP)
     root = Element("svg", {"version": "1.1", "width": str(width), "height": str(height),
@@ -245,5 +279,8 @@ def sheet_svg(game: Game, diagrams: Sequence[Diagram], *, header: str, columns: 
                 element.set("id", f"{prefix}-{name}")
         caption = diagram.caption if over is None else f"{diagram.caption} · {result_words(over)}"
         add_element(group, "text", {"class": "caption", "x": board_w // 2, "y": board_h + 20}, caption)
+    rows = -(-len(diagrams) // used)
+    bottom = _top(len(lines)) + rows * (board_h + CAPTION_H) + (rows - 1) * GAP
+    add_legend(root, legend, MARGIN, bottom + LEGEND_TOP, width - 2 * MARGIN)
     return tostring(root)
 

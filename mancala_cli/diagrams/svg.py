@@ -24,9 +24,11 @@ class="hole south front">`` (plus ``reserved``, ``last-origin``,
 pile), ``reserved-ring``, ``reserver``, ``last-move``, ``bank south`` /
 ``bank north``, ``to-move``, ``label file``, ``label rank``, ``board``,
 ``divider``; a finished game's ``g#result`` (``result-box``,
-``result-text``) and an opt-in caption's ``g#caption``
-(``diagram-caption``), drawn with presentation attributes so that the
-default style, and so every other diagram, stays the same.
+``result-text``), an opt-in caption's ``g#caption`` (``diagram-caption``)
+and the legend of the rings below it, ``g#legend`` (``legend-entry`` with
+the ring's name as in :data:`RING_MEANINGS`, ``legend-pit``,
+``legend-ring``, ``legend-text``), drawn with presentation attributes so
+that the default style, and so every other diagram, stays the same.
 """
 from __future__ import annotations
 
@@ -40,7 +42,8 @@ from .text import FROM_POSITION, FromPosition, default_title, outcome_of, result
 from .tree import SVG_NS, Element, tostring  # noqa: F401  (SVG_NS: the namespace, named here as before)
 
 __all__ = ["board_svg", "board_element", "default_title", "hole_centre", "viewbox_size", "HOLE_FILL", "BACKGROUND", "SEED_FILL",
-           "SIDE_COLOURS", "DOT_LIMIT", "RESULT_H", "result_box", "caption_lines"]
+           "SIDE_COLOURS", "DOT_LIMIT", "RESULT_H", "result_box", "caption_lines", "RING_MEANINGS", "rings_drawn",
+           "legend_rows", "legend_height", "add_legend", "legend_sample"]
 
 # -- geometry (viewBox units = CSS pixels at width/height) -------------------
 CELL = 64          # one hole's square
@@ -59,6 +62,11 @@ MANY_DY = 6        # the baseline of a large pile's (centred) count
 RESULT_H = BANK_GAP + BANK_H  # a finished game's result strip, below the bottom bank
 CAPTION_SIZE = 14  # px, a caption line (opt-in, above the diagram)
 CAPTION_LEADING = 20  # from one caption line to the next
+LEGEND_SIZE = 12   # px, the words of a legend of the rings
+LEGEND_LEADING = 18  # from one row of the legend to the next
+LEGEND_GAP = 16    # between two entries of a row
+SAMPLE_R = 6       # a legend's sample ring
+SAMPLE_TEXT = 18   # from the left of a sample ring to its words
 
 # -- colours (the default style; the browser test reads them) ----------------
 BACKGROUND = "#fbf7ef"
@@ -298,7 +306,7 @@ def _template(game: Game, flip: bool) -> _Template:
 def board_svg(game: Game, position: Position, *, last_move: Move | None = None, flip: bool = False,
               title: str | None = None, style: str | None = None,
               outcome: Outcome | None | FromPosition = FROM_POSITION,
-              caption: Sequence[str] | None = None) -> str:
+              caption: Sequence[str] | None = None, legend: bool = False) -> str:
     """A standalone SVG document of ``position`` (a ``str`` starting with ``<?xml``).
 
     ``last_move`` highlights its origin and the hole where it ended; ``flip``
@@ -312,17 +320,22 @@ def board_svg(game: Game, position: Position, *, last_move: Move | None = None, 
     position). ``caption`` is lines of text shown above the diagram
     (``g#caption``; each broken at a `` · `` or a space where it is wider
     than the diagram), the first in bold: what a picture shown on its own
-    says of itself (the players, the move, the side to move).
+    says of itself (the players, the move, the side to move). ``legend``
+    adds below it what each kind of ring drawn means (the last move's
+    origin and end, reserved holes), each after a sample of it, as many to
+    a line as fit (``g#legend``; nothing for a diagram without rings):
+    :func:`rings_drawn`, :data:`RING_MEANINGS`.
     """
     root = board_element(game, position, last_move=last_move, flip=flip, title=title, style=style,
-                         outcome=outcome, caption=caption)
+                         outcome=outcome, caption=caption, legend=legend)
     return tostring(root)
 
 
 def board_element(game: Game, position: Position, *, last_move: Move | None = None, flip: bool = False,
                   title: str | None = None, style: str | None = None,
                   outcome: Outcome | None | FromPosition = FROM_POSITION,
-                  caption: Sequence[str] | None = None, result_strip: bool = True) -> Element:
+                  caption: Sequence[str] | None = None, result_strip: bool = True,
+                  legend: bool = False) -> Element:
     """The ``<svg>`` element that :func:`board_svg` writes out (a new tree,
     the caller's to change: a game sheet places several side by side, and
     shows the result in a board's caption: ``result_strip=False``)."""
@@ -335,8 +348,9 @@ def board_element(game: Game, position: Position, *, last_move: Move | None = No
     _fill_holes(root, template, game, position, last_move)
     if over is not None and result_strip:
         _add_result(root, game, result_words(over))
-    if caption:
-        _add_caption(root, game, caption)
+    rings = rings_drawn(game, position, last_move) if legend else []
+    if caption or rings:
+        _add_caption(root, game, caption or (), rings)
     if style is not None:
         root.insert(template.style_index, Element("style", {"type": "text/css"}, style))  # last: the indices above stay valid
     return root
@@ -411,10 +425,111 @@ def _words_that_fit(part: str, room: int) -> list[str]:
     return pieces
 
 
-def _add_caption(root: Element, game: Game, caption: Sequence[str]) -> None:
-    """The caption ``g#caption`` above the diagram, which moves down to make room."""
-    lines = caption_lines(game, caption)
-    shift = MARGIN + len(lines) * CAPTION_LEADING
+# -- the legend of the rings ------------------------------------------------------
+#: The rings a diagram draws round a hole, named by the class they give the
+#: hole's group, in the order a legend lists them, with what each means.
+RING_MEANINGS = {
+    "last-origin": "dashed green ring: where the last move started",
+    "last-end": "yellow ring: where the last move ended",
+    "reserved-by-south": "blue ring, S: a hole South reserved (its seeds are South's)",
+    "reserved-by-north": "red ring, N: a hole North reserved (its seeds are North's)",
+}
+#: How a legend draws each ring (presentation attributes, as the diagram's style draws it).
+_SAMPLE_RING = {
+    "last-origin": {"stroke": ORIGIN_COLOUR, "stroke-dasharray": "3 2"},
+    "last-end": {"stroke": END_COLOUR},
+    "reserved-by-south": {"stroke": SIDE_COLOURS[SOUTH]},
+    "reserved-by-north": {"stroke": SIDE_COLOURS[NORTH]},
+}
+LEGEND_TEXT = {"fill": "#3b2a18", "font-size": f"{LEGEND_SIZE}px"}
+
+
+def rings_drawn(game: Game, position: Position, last_move: Move | None = None) -> list[str]:
+    """The rings the diagram of ``position`` (``last_move`` marked) draws,
+    as keys of :data:`RING_MEANINGS`, in its order::
+
+        >>> from mancala_cli import get_game
+        >>> game = get_game("kingulu")
+        >>> rings_drawn(game, game.start())
+        []
+        >>> move, after = game.play(game.start(), game.board.index_of("c1"))
+        >>> rings_drawn(game, after, move)
+        ['last-origin', 'last-end']
+    """
+    drawn: set[str] = set()
+    if last_move is not None:
+        drawn.update(("last-origin", "last-end"))
+    drawn.update(f"reserved-by-{side_name(game.reserver(hole)).lower()}" for hole in position.reserved)
+    return [kind for kind in RING_MEANINGS if kind in drawn]
+
+
+def _entry_width(kind: str) -> int:
+    from .fontwidths import text_width as _text_width
+
+    return SAMPLE_TEXT + _text_width(RING_MEANINGS[kind], LEGEND_SIZE)
+
+
+def legend_rows(kinds: Sequence[str], room: int) -> list[list[tuple[str, int]]]:
+    """The entries of a legend of ``kinds`` in rows no wider than ``room``
+    (an entry wider than that on a row of its own), each with its left
+    edge, counted from the legend's."""
+    rows: list[list[tuple[str, int]]] = []
+    right = 0
+    for kind in kinds:
+        width = _entry_width(kind)
+        if rows and right + LEGEND_GAP + width <= room:
+            rows[-1].append((kind, right + LEGEND_GAP))
+            right += LEGEND_GAP + width
+        else:
+            rows.append([(kind, 0)])
+            right = width
+    return rows
+
+
+def legend_height(kinds: Sequence[str], room: int) -> int:
+    """The height of the legend of ``kinds`` in ``room`` (0 for no ring)."""
+    return len(legend_rows(kinds, room)) * LEGEND_LEADING
+
+
+def _add_sample(parent: Element, kind: str, cx: float, cy: float) -> None:
+    """A small pit and ``kind``'s ring round it."""
+    add_element(parent, "circle", {"class": "legend-pit", "cx": cx, "cy": cy, "r": SAMPLE_R - 1, "fill": HOLE_FILL})
+    add_element(parent, "circle", {"class": "legend-ring", "cx": cx, "cy": cy, "r": SAMPLE_R, "fill": "none",
+                                   "stroke-width": 2, **_SAMPLE_RING[kind]})
+
+
+def add_legend(parent: Element, kinds: Sequence[str], x: int, y: int, room: int) -> Element | None:
+    """The legend ``g#legend`` of the rings ``kinds`` (what each means, after
+    a sample of it) in rows from ``x``, ``y`` (the top of the first row), no
+    wider than ``room``; ``None`` (nothing drawn) for no ring."""
+    if not kinds:
+        return None
+    group = add_element(parent, "g", {"id": "legend", "class": "legend"})
+    for k, row in enumerate(legend_rows(kinds, room)):
+        top = y + k * LEGEND_LEADING
+        for kind, left in row:
+            entry = add_element(group, "g", {"class": f"legend-entry {kind}"})
+            _add_sample(entry, kind, x + left + SAMPLE_R, top + 9)
+            add_element(entry, "text", {"class": "legend-text", "x": x + left + SAMPLE_TEXT, "y": top + 13,
+                                        **LEGEND_TEXT}, RING_MEANINGS[kind])
+    return group
+
+
+def legend_sample(kind: str) -> str:
+    """``kind``'s sample ring as an ``<svg>`` element of its own (for HTML)."""
+    size = 2 * SAMPLE_R + 4
+    root = Element("svg", {"class": "legend-sample", "width": str(size), "height": str(size),
+                           "viewBox": f"0 0 {size} {size}", "aria-hidden": "true"})
+    _add_sample(root, kind, size / 2, size / 2)
+    return tostring(root, declaration=False, pretty=False)
+
+
+def _add_caption(root: Element, game: Game, caption: Sequence[str], rings: Sequence[str] = ()) -> None:
+    """The caption ``g#caption`` above the diagram, then the legend of its
+    ``rings`` (``g#legend``); the diagram moves down to make room."""
+    lines = caption_lines(game, caption) if caption else []
+    legend_room = viewbox_size(game)[0] - 2 * MARGIN - LABEL
+    shift = MARGIN + len(lines) * CAPTION_LEADING + legend_height(rings, legend_room)
     width = int(root.get("width") or "0")
     height = int(root.get("height") or "0") + shift
     root.set("height", str(height))
@@ -423,11 +538,13 @@ def _add_caption(root: Element, game: Game, caption: Sequence[str]) -> None:
     drawing = Element("g", {"id": "drawing", "transform": f"translate(0 {shift})"})
     drawing.children = root.children[4:]
     del root.children[4:]
-    group = add_element(root, "g", {"id": "caption", "class": "caption"})
-    for k, line in enumerate(lines):
-        add_element(group, "text", {"class": "diagram-caption first" if k == 0 else "diagram-caption",
-                            "x": MARGIN + LABEL, "y": MARGIN + 15 + k * CAPTION_LEADING,
-                            **(CAPTION_FIRST if k == 0 else CAPTION_TEXT)}, line)
+    if lines:
+        group = add_element(root, "g", {"id": "caption", "class": "caption"})
+        for k, line in enumerate(lines):
+            add_element(group, "text", {"class": "diagram-caption first" if k == 0 else "diagram-caption",
+                                "x": MARGIN + LABEL, "y": MARGIN + 15 + k * CAPTION_LEADING,
+                                **(CAPTION_FIRST if k == 0 else CAPTION_TEXT)}, line)
+    add_legend(root, rings, MARGIN + LABEL, MARGIN + len(lines) * CAPTION_LEADING, legend_room)
     root.append(drawing)
 
 
