@@ -58,7 +58,12 @@ from __future__ import annotations
 from .errors import XMLArchiveError
 from .record import MAX_VARIATION_DEPTH
 from .sniffing import is_xml
-from .xml_reader import MAX_LINE as MAX_LINE, read_archive
+from .xml_reader import (
+    MAX_GAME_BYTES as MAX_GAME_BYTES,
+    MAX_GAME_MARKUP as MAX_GAME_MARKUP,
+    MAX_LINE as MAX_LINE,
+    read_archive,
+)
 from .xml_schema import VERSION as VERSION, game_schema, schema
 from .xml_writer import ARCHIVE_HEAD, ARCHIVE_TAIL, ArchiveWriter, FaultT as FaultT, game_xml, write_archive
 

@@ -2,8 +2,10 @@
 document (:func:`lxml.etree.iterparse` over the ``<game>`` elements, each
 cleared once read) and validates every game against the schema's ``game``
 definition, and the root element and whatever lies between the games
-against the whole schema. No DTD, no entity, no network. Also in
-:mod:`notation.xml`.
+against the whole schema. No DTD, no entity, no network. Memory stays
+bounded whatever the input: a line holds at most :data:`MAX_LINE` bytes, and
+a game, or what lies between two games, at most :data:`MAX_GAME_BYTES` bytes
+and :data:`MAX_GAME_MARKUP` ``<`` and ``=``. Also in :mod:`notation.xml`.
 """
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ from .record import (
 )
 from .xml_schema import SAFE_PARSING, game_schema, schema, validation_error
 
-__all__ = ["MAX_LINE", "CHUNK", "read_archive"]
+__all__ = ["MAX_LINE", "MAX_GAME_BYTES", "MAX_GAME_MARKUP", "CHUNK", "read_archive"]
 
 #: The longest line read, in bytes with its line end, as for PMN and JSON
 #: Lines: a longer line ends the document before libxml2 sees it, so that
@@ -37,6 +39,19 @@ __all__ = ["MAX_LINE", "CHUNK", "read_archive"]
 MAX_LINE = 4 << 20
 #: Bytes handed to the parser at a time (less than :data:`MAX_LINE`).
 CHUNK = 1 << 16
+#: The most bytes of one ``<game>`` of the root, and of the input between two
+#: such games (or before the first, or after the last: the root's start tag,
+#: comments, processing instructions, white space, anything out of place):
+#: past it, reading stops with an :class:`XMLArchiveError` at that game (the
+#: games before it have been read), so that memory stays bounded whatever
+#: the input. Text costs about a byte of memory a byte.
+MAX_GAME_BYTES = 16 << 20
+#: The most ``<`` and ``=`` characters in the same stretch (every tag,
+#: comment and processing instruction starts with ``<``, every attribute has
+#: an ``=``): what costs memory in a parsed document is its nodes, a few
+#: hundred bytes each (the records of its moves more), however many a line
+#: holds. Past it, as past :data:`MAX_GAME_BYTES`.
+MAX_GAME_MARKUP = 500_000
 
 _AT = re.compile(r",? line \d+, column \d+\s*$")
 _HOLE = re.compile(HOLE)
@@ -82,7 +97,14 @@ def read_archive(source: str | os.PathLike[str] | bytes | BinaryIO, file: str | 
     parser gives one, and the parser's or the validator's reason) where the
     document is not well-formed, has a DTD, or its root element or what lies
     between the games does not validate; the games before that point have
-    been yielded.
+    been yielded. So it does, without reading further, at a line longer than
+    :data:`MAX_LINE` bytes, and at a game (at its line), or a stretch
+    between games (at its first comment, processing instruction or element),
+    longer than :data:`MAX_GAME_BYTES` bytes or holding more than
+    :data:`MAX_GAME_MARKUP` ``<`` and ``=``: these are checked after each
+    :data:`CHUNK` of input, on the chunks read wholly within the game or
+    the stretch, so that one within the bounds is always read and the parser
+    never holds much more than them.
     """
     if isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
@@ -97,7 +119,9 @@ def read_archive(source: str | os.PathLike[str] | bytes | BinaryIO, file: str | 
 class _BoundedLines:
     """The bytes of ``handle`` for the parser, a chunk at a time, counting
     lines (LF bytes, or LF code units in UTF-16): a line longer than
-    :data:`MAX_LINE` bytes raises :class:`XMLArchiveError` at its line."""
+    :data:`MAX_LINE` bytes raises :class:`XMLArchiveError` at its line.
+    ``size`` is the length of the last chunk and ``markup`` the number of
+    its ``<`` and ``=`` (for :data:`MAX_GAME_BYTES` and :data:`MAX_GAME_MARKUP`)."""
 
     def __init__(self, handle: BinaryIO, file: str | None) -> None:
         self.handle, self.file = handle, file
@@ -105,6 +129,9 @@ class _BoundedLines:
         self.run = 0        # the bytes read since the last line end
         self.end = b""      # the line end: b"\n", or UTF-16's in its byte order
         self.carry = b""    # (UTF-16) the odd byte of a chunk, kept for the next
+        self.size = 0       # the bytes of the last chunk
+        self.markup = 0     # and its < and =
+        self.marks = (b"<", b"=")  # (their code units in UTF-16)
 
     def read(self, size: int = -1) -> bytes:
         more = self.handle.read(size if size is not None and 0 < size <= CHUNK else CHUNK)
@@ -112,13 +139,21 @@ class _BoundedLines:
         if not self.end and data:
             self.end = (b"\n\0" if data[:2] in (b"\xff\xfe", b"<\0") else
                         b"\0\n" if data[:2] in (b"\xfe\xff", b"\0<") else b"\n")
+            if len(self.end) == 2:
+                self.marks = (b"<\0", b"=\0") if self.end == b"\n\0" else (b"\0<", b"\0=")
         if len(self.end) == 2 and more:  # whole code units, so that a line end is never cut
             cut = len(data) - len(data) % 2
             data, self.carry = data[:cut], data[cut:]
         else:
             self.carry = b""
         self._count(data)
+        self.size, self.markup = len(data), data.count(self.marks[0]) + data.count(self.marks[1])
         return data
+
+    @property
+    def line(self) -> int:
+        """The line of the last byte read (1 before any)."""
+        return max(1, self.lines + (self.run > 0))
 
     def _count(self, data: bytes) -> None:
         first, last, count = self._ends(data)
@@ -156,12 +191,17 @@ class _BoundedLines:
 CHUNK = 32768
 
 
+#: What :func:`_pulled_events` yields after the events of each chunk.
+_FED = ("fed", None)
+
+
 def _pulled_events(handle: BinaryIO, parser: etree.XMLPullParser,
                    closed: list[etree._Element]) -> Iterator[tuple[str, Any]]:
-    """The parser's events, chunk by chunk; at a syntax error, the events
-    before it first (libxml2 2.14 parses a whole chunk before it reports any
-    of it, so the games before a break in the same chunk are kept this way),
-    then the error. ``closed`` gets the root once the input has ended."""
+    """The parser's events, chunk by chunk, each chunk's followed by
+    :data:`_FED`; at a syntax error, the events before it first (libxml2
+    2.14 parses a whole chunk before it reports any of it, so the games
+    before a break in the same chunk are kept this way), then the error.
+    ``closed`` gets the root once the input has ended."""
     while True:
         data = handle.read(CHUNK)
         try:
@@ -176,21 +216,66 @@ def _pulled_events(handle: BinaryIO, parser: etree.XMLPullParser,
         yield from cast("Iterator[tuple[str, Any]]", parser.read_events())
         if not data:
             return
+        yield _FED
+
+
+class _Stretch:
+    """A ``<game>`` of the root being read, or the input since one ended (or
+    since the input started) up to the next: the bytes and the ``<`` and
+    ``=`` of the chunks read wholly within it (the chunks where it starts
+    and where it ends hold some of what lies around it, and are left out),
+    so that a stretch within the bounds is never refused. One past them
+    raises :class:`XMLArchiveError` after the chunk that takes it there, so
+    that no stretch takes more than the bounds and two chunks."""
+
+    def __init__(self, game: etree._Element | None = None, number: int = 0, fresh: bool = False) -> None:
+        self.game = game        # the <game> being read, or None between games
+        self.number = number    # its number, or the number of the game before (0: none yet)
+        self.fresh = fresh      # started in the chunk just read
+        self.size = self.markup = 0
+
+    def fed(self, feeder: _BoundedLines, root: etree._Element | None, before: etree._Element | None) -> None:
+        """Count the chunk just read; ``before`` is the game that ended last (if still in the tree)."""
+        if self.fresh:
+            self.fresh = False
+            return
+        self.size += feeder.size
+        self.markup += feeder.markup
+        if self.size <= MAX_GAME_BYTES and self.markup <= MAX_GAME_MARKUP:
+            return
+        what = (f"is longer than {MAX_GAME_BYTES:,} bytes" if self.size > MAX_GAME_BYTES else
+                f"has more than {MAX_GAME_MARKUP:,} tags and attributes")
+        rest = "the rest of the input is not read"
+        if self.game is not None:
+            raise XMLArchiveError(f"game {self.number} {what}; {rest}", _line(self.game), None, feeder.file)
+        # between games: at the first comment, processing instruction or element of the stretch
+        first = (before.getnext() if before is not None else
+                 next(root.iterchildren(), None) if root is not None else None)
+        line = (_line(first) if first is not None else None) or feeder.line
+        if self.number:
+            raise XMLArchiveError(f"the input after game {self.number} {what} without another game; {rest}",
+                                  line, None, feeder.file)
+        raise XMLArchiveError(f"the input before the first game {what}; {rest}", line, None, feeder.file)
 
 
 def _read(handle: BinaryIO, file: str | None) -> Iterator[GameRecord]:
-    handle = cast(BinaryIO, _BoundedLines(handle, file))
+    feeder = _BoundedLines(handle, file)
     parser = etree.XMLPullParser(events=("start", "end"), tag=("mancala", "game"), **SAFE_PARSING,
                                  huge_tree=True, remove_blank_text=False)
     closed: list[etree._Element] = []
-    events = _pulled_events(handle, parser, closed)
+    events = _pulled_events(cast(BinaryIO, feeder), parser, closed)
     root = None
     checked = False  # the root is checked at the event after its start: a start
     # tag cut short by the end of the input is then reported as badly formed
     index = 0
     validator = game_schema()
+    stretch = _Stretch()
+    last: etree._Element | None = None  # the game read last
     try:
         for event, element in events:
+            if element is None:  # (_FED)
+                stretch.fed(feeder, root, last)
+                continue
             if root is None:
                 root = element.getroottree().getroot()
                 _check_dtd(root, file)
@@ -198,8 +283,11 @@ def _read(handle: BinaryIO, file: str | None) -> Iterator[GameRecord]:
             if not checked:
                 _check_root(root, file)
                 checked = True
-            if event == "start" or element is root or element.getparent() is not root:
+            if element is root or element.getparent() is not root:
                 continue  # a <game> out of place is reported with what holds it
+            if event == "start":
+                stretch = _Stretch(element, index + 1, fresh=True)
+                continue
             _check_between(root, element, file)
             index += 1
             record = _valid_record(element, validator, file, index)
@@ -208,6 +296,7 @@ def _read(handle: BinaryIO, file: str | None) -> Iterator[GameRecord]:
             while previous is not None:
                 root.remove(previous)
                 previous = element.getprevious()
+            stretch, last = _Stretch(None, index, fresh=True), element
             yield record
         if root is None:
             root = closed[0]
