@@ -38,7 +38,7 @@ __all__ = ["MAX_LINE", "MAX_GAME_BYTES", "MAX_GAME_MARKUP", "CHUNK", "read_archi
 #: a document of one huge line is never held in memory.
 MAX_LINE = 4 << 20
 #: Bytes handed to the parser at a time (less than :data:`MAX_LINE`).
-CHUNK = 1 << 16
+CHUNK = 32768
 #: The most bytes of one ``<game>`` of the root, and of the input between two
 #: such games (or before the first, or after the last: the root's start tag,
 #: comments, processing instructions, white space, anything out of place):
@@ -134,18 +134,27 @@ class _BoundedLines:
         self.marks = (b"<", b"=")  # (their code units in UTF-16)
 
     def read(self, size: int = -1) -> bytes:
-        more = self.handle.read(size if size is not None and 0 < size <= CHUNK else CHUNK)
-        data = self.carry + more
-        if not self.end and data:
-            self.end = (b"\n\0" if data[:2] in (b"\xff\xfe", b"<\0") else
-                        b"\0\n" if data[:2] in (b"\xfe\xff", b"\0<") else b"\n")
-            if len(self.end) == 2:
-                self.marks = (b"<\0", b"=\0") if self.end == b"\n\0" else (b"\0<", b"\0=")
-        if len(self.end) == 2 and more:  # whole code units, so that a line end is never cut
-            cut = len(data) - len(data) % 2
-            data, self.carry = data[:cut], data[cut:]
-        else:
-            self.carry = b""
+        """The next bytes, at least one unless the input has ended (a pipe
+        may give one byte at a time: a byte kept for the next code unit,
+        or for telling the encoding, is never taken for the end)."""
+        while True:
+            more = self.handle.read(size if size is not None and 0 < size <= CHUNK else CHUNK)
+            data = self.carry + more
+            if more and not self.end and len(data) < 2:  # too little to tell UTF-16 by
+                self.carry = data
+                continue
+            if not self.end and data:
+                self.end = (b"\n\0" if data[:2] in (b"\xff\xfe", b"<\0") else
+                            b"\0\n" if data[:2] in (b"\xfe\xff", b"\0<") else b"\n")
+                if len(self.end) == 2:
+                    self.marks = (b"<\0", b"=\0") if self.end == b"\n\0" else (b"\0<", b"\0=")
+            if len(self.end) == 2 and more:  # whole code units, so that a line end is never cut
+                cut = len(data) - len(data) % 2
+                data, self.carry = data[:cut], data[cut:]
+            else:
+                self.carry = b""
+            if data or not more:
+                break
         self._count(data)
         self.size, self.markup = len(data), data.count(self.marks[0]) + data.count(self.marks[1])
         return data
@@ -185,10 +194,6 @@ class _BoundedLines:
         if length > MAX_LINE:
             raise XMLArchiveError(f"the line is longer than {MAX_LINE} bytes; the rest of the input is not read",
                                   self.lines + ended + 1, None, self.file)
-
-
-#: How much of the input the parser is given at a time.
-CHUNK = 32768
 
 
 #: What :func:`_pulled_events` yields after the events of each chunk.

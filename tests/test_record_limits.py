@@ -316,3 +316,34 @@ def test_the_input_between_games_is_bounded(monkeypatch):
     assert len(read) == 1
     assert str(caught) == f"a.xml, line 11: the input after game 1 is longer than 100,000 bytes " \
                           f"without another game; {NOT_READ}"
+
+
+class _Trickle(io.RawIOBase):
+    """A pipe that gives ``first`` bytes, then one byte at each read."""
+
+    def __init__(self, data: bytes, first: int) -> None:
+        self.data, self.at, self.first = data, 0, first
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1) -> bytes:
+        byte = self.data[self.at:self.at + (self.first if self.at == 0 else 1)]
+        self.at += len(byte)
+        return byte
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16-le", "utf-16-be", "utf-16"])
+def test_an_input_given_a_byte_at_a_time_is_read_whole(encoding):
+    """A byte kept back for the next UTF-16 code unit (or to tell the
+    encoding by) is not taken for the end of the input."""
+    text = (HEAD + GAME + GAME + TAIL).decode()
+    if encoding != "utf-8":
+        text = text.replace("UTF-8", "UTF-16")
+    document = text.encode(encoding)
+    whole = list(read_archive(document, file="a.xml"))
+    assert len(whole) == 2
+    for first in (1, 2, 4):
+        trickled = list(read_archive(_Trickle(document, first), file="a.xml"))
+        assert [(r.tags, r.line) for r in trickled] == [(r.tags, r.line) for r in whole]
+        assert [r.problems for r in trickled] == [r.problems for r in whole] == [[], []]
