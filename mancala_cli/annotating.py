@@ -95,8 +95,10 @@ class Annotated:
 
 
 #: A callback told of each position solved: ``(positions done, positions
-#: in the game)``.
-PositionProgress = Callable[[int, int], None]
+#: in the game, the annotation so far)``; the annotation's counts
+#: (:class:`Annotated`: ``searched``, ``proven``, ``marks``, ``nodes``) are
+#: the game's so far.
+PositionProgress = Callable[[int, int, Annotated], None]
 
 #: The process that set :func:`watch_positions`'s callback, and the callback.
 _watcher: tuple[int, PositionProgress] | None = None
@@ -165,7 +167,7 @@ def annotate_record(record: GameRecord, default_game: str | None = None, *,
         if game.uses_history:
             history.append(position.key())
         if progress is not None:
-            progress(k + 1, total)
+            progress(k + 1, total, annotated)
     annotated.results = results
     return annotated
 

@@ -263,8 +263,47 @@ def test_progress_shows_on_a_terminal_only(tmp_path):
                        rb"([0-9,]+) marks, [0-9]+\.[0-9] s", seen)
     assert [step[0] for step in steps] == [f"ending.pmn game 1, position {k} of 8".encode() for k in range(1, 9)] \
         + [b"ending.pmn, 1 game done"]
-    assert steps[-1][1:] == (b"8", b"8", b"9")
+    # The counts go up position by position, before the game's answer is back
+    # (they stayed at 0 until the end): the marks of the start's comment and
+    # of each move as its position is solved (a2, e1x2: none; d2: !; f1:
+    # none; b2, b1, a2^: a glyph and a comment each; e1x1: !).
+    counts = [tuple(int(n) for n in step[1:]) for step in steps]
+    assert counts[:-1] == [(k, k, marks) for k, marks in zip(range(1, 9), (1, 1, 2, 2, 4, 6, 8, 9))]
+    assert counts[-1] == (8, 8, 9)
     # (the nodes a search limited in time takes depend on the machine's load: the summary's count apart)
     nodes = re.compile(rb"\([0-9,]+ nodes\)")
     assert nodes.sub(b"(N nodes)", seen).endswith(
         b"\r\x1b[K" + nodes.sub(b"(N nodes)", piped.stderr.replace("\n", "\r\n").encode()))
+
+
+def test_progress_counts_the_games_of_a_batch_as_they_are_annotated(tmp_path):
+    """The games of a batch are all annotated before the first is written:
+    the second game's positions count on from the first's, and the counts
+    do not jump when the games come back."""
+    import sys
+
+    from .conftest import on_terminal
+
+    path = write(tmp_path, "two.pmn", ENDING + "\n" + ENDING)
+    out, seen = on_terminal([sys.executable, "-m", "mancala_cli", "annotate", str(path), "--jobs", "1", *AMPLE])
+    assert out.decode() == ANNOTATED + "\n" + ANNOTATED
+    steps = re.findall(rb"\r\x1b\[Kannotating: ([^;]*); ([0-9,]+) positions searched, ([0-9,]+) proven, "
+                       rb"([0-9,]+) marks, [0-9]+\.[0-9] s", seen)
+    shown = [(step[0].decode(), *(int(n) for n in step[1:])) for step in steps]
+    marks = (1, 1, 2, 2, 4, 6, 8, 9)
+    assert shown == [(f"two.pmn game 1, position {k} of 8", k, k, marks[k - 1]) for k in range(1, 9)] \
+        + [(f"two.pmn game 2, position {k} of 8", 8 + k, 8 + k, 9 + marks[k - 1]) for k in range(1, 9)] \
+        + [("two.pmn, 1 game done", 16, 16, 18), ("two.pmn, 2 games done", 16, 16, 18)]
+    assert re.search(rb"\r\x1b\[K2 games, 16 positions searched \([0-9,]+ nodes\), 16 proven, 18 marks added\r\n\Z",
+                     seen)
+
+
+def test_the_progress_callback_is_told_the_counts_so_far():
+    told = []
+    record = next(mancala.read(ENDING))
+    done = annotate_record(record, limits=Limits(seconds=60),
+                           progress=lambda k, total, so_far: told.append(
+                               (k, total, so_far.searched, so_far.proven, so_far.marks)))
+    marks = (1, 1, 2, 2, 4, 6, 8, 9)
+    assert told == [(k, 8, k, k, marks[k - 1]) for k in range(1, 9)]
+    assert (done.searched, done.proven, done.marks) == (8, 8, 9)
