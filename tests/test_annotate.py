@@ -104,10 +104,37 @@ def test_the_records_own_comments_glyphs_and_variations_stay(tmp_path):
         "b2 12. b1", "b2!? $7 {A trap?} (11... f2 {wins}) 12. b1")
     result = run("annotate", write(tmp_path, "own.pmn", own), *AMPLE)
     assert result.exit_code == 0
+    # The engine's comments on lines of their own, not run on after the record's
     assert result.stdout.split("\n\n")[1] == (
-        "{Played at the fair. Proven: win for North} 9... a2 10. e1x2 d2! 11. f1 b2!? $4\n"
-        "$7 {A trap? f2 keeps the win} (11... f2 {wins}) 12. b1? {d1 keeps the win}\n"
-        "12... a2^? {f2x1 keeps the draw} 13. e1x1! 1-0\n")
+        "{Played at the fair.\nProven: win for North} 9... a2 10. e1x2 d2! 11. f1 b2!? $4 $7 {A trap?\n"
+        "f2 keeps the win} (11... f2 {wins}) 12. b1? {d1 keeps the win} 12... a2^?\n"
+        "{f2x1 keeps the draw} 13. e1x1! 1-0\n")
+    moves = json.loads(run("annotate", write(tmp_path, "own.pmn", own), "--to", "json", *AMPLE).stdout)["moves"]
+    assert (moves[0]["before"], moves[4]["comment"]) == ("Played at the fair.\nProven: win for North",
+                                                         "A trap?\nf2 keeps the win")
+    xml = run("annotate", write(tmp_path, "own.pmn", own), "--to", "xml", *AMPLE).stdout
+    assert ">Played at the fair.\nProven: win for North</before>" in xml
+    assert ">A trap?\nf2 keeps the win</comment>" in xml
+    # Annotated again, in every format: nothing changes, nothing is added.
+    for target, text in (("pmn", result.stdout), ("json", None), ("xml", xml)):
+        if text is None:
+            text = run("annotate", write(tmp_path, "own.pmn", own), "--to", "json", *AMPLE).stdout
+        again = run("annotate", write(tmp_path, f"once.{target}", text), "--to", target, *AMPLE)
+        assert (again.exit_code, again.stdout) == (0, text)
+        assert re.fullmatch(summary(1, 8, 8, 0), again.stderr), again.stderr
+
+
+def test_a_record_annotated_a_space_apart_is_not_annotated_again(tmp_path):
+    """An earlier version added the engine's comments after the record's a
+    space apart, and its PMN broke long comments anywhere: the text is
+    found there too."""
+    old = ENDING.replace("9... a2", "{Played at the fair. Proven: win for North} 9... a2").replace(
+        "b2 12. b1", "b2!? $4 $7 {A trap? f2 keeps the} {win} 12. b1? {d1\nkeeps the win}").replace(
+        "a2^", "a2^? {f2x1 keeps the draw}").replace("d2 11.", "d2! 11.").replace("e1x1 1-0", "e1x1! 1-0")
+    path = write(tmp_path, "old.pmn", old)
+    result = run("annotate", path, *AMPLE)
+    assert (result.exit_code, result.stdout) == (0, run("convert", path, "--to", "pmn").stdout)
+    assert re.fullmatch(summary(1, 8, 8, 0), result.stderr), result.stderr
 
 
 def test_what_the_limits_leave_unknown_is_left_alone(tmp_path):
@@ -214,7 +241,7 @@ def test_a_game_without_moves_gets_the_start_in_its_comment(tmp_path):
     study = ('[Game "kingulu"]\n[Setup "0,0,14*,0,0,1/4*,0,1,3,1,0 S 6-18 13"]\n[Result "*"]\n\n'
              '{A study.} *\n')
     result = run("annotate", write(tmp_path, "study.pmn", study), *AMPLE)
-    assert (result.exit_code, result.stdout.split("\n\n")[1]) == (0, "{A study. Proven: win for South} *\n")
+    assert (result.exit_code, result.stdout.split("\n\n")[1]) == (0, "{A study.\nProven: win for South} *\n")
 
 
 def test_worker_processes_give_the_same_bytes(tmp_path):
