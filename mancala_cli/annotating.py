@@ -31,8 +31,8 @@ annotated (:func:`annotate_record` leaves the others as they are).
     [Game "kingulu"]
     [Setup "0,4,14*,0,0,1/2,0,1,2,0,0 N 6-18 11"]
     <BLANKLINE>
-    {Proven: win for North} 11... b2?? {f2 keeps the win} 12. b1? {d1 keeps the}
-    {win} 12... a2^? {f2x1 keeps the draw} 13. e1x1! 1-0
+    {Proven: win for North} 11... b2?? {f2 keeps the win} 12. b1?
+    {d1 keeps the win} 12... a2^? {f2x1 keeps the draw} 13. e1x1! 1-0
 """
 from __future__ import annotations
 

@@ -2,10 +2,11 @@
 of a record, and what canonical text cannot hold of it.
 
 :func:`write_game` walks the record's moves (:func:`~notation.record.visit`)
-into units (a move with its number, a piece of a comment, a forced line
-break) and fills them greedily into lines of at most :data:`WIDTH`
-characters. :func:`unheld` names what the text changes (a line break in a
-tag value, a carriage return in a comment, …). All three are also in
+into units (a move with its number, a comment or a sentence of one, a
+forced line break) and fills them greedily into lines of at most
+:data:`WIDTH` characters (a unit longer than that stands alone on a
+line). :func:`unheld` names what the text changes (a line break in a tag
+value, a carriage return in a comment, …). All three are also in
 :mod:`notation.pmn`.
 """
 from __future__ import annotations
@@ -33,11 +34,13 @@ _Unit = str | None
 
 
 class _Goes(str):
-    """A word of a ``{…}`` comment that another word of the same comment
-    follows on the same line of its text. A line broken after it closes the
-    comment there and opens it again on the next line (``{a b}`` becomes
-    ``{a}`` and ``{b}``): a reader joins neighbouring comments with one
-    space, so the text reads back exactly as it was."""
+    """A sentence of a ``{…}`` comment that another sentence of the same
+    comment follows on the same line of its text, one space after its
+    ``.``, ``!`` or ``?``. A line broken after it closes the comment there
+    and opens it again on the next line (``{A. B.}`` becomes ``{A.}`` and
+    ``{B.}``): a reader joins neighbouring comments with one space, so the
+    text reads back exactly as it was. A comment is cut nowhere else, so
+    that no piece reads as a broken comment."""
 
 
 def _ordered_tags(tags: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -70,8 +73,9 @@ def _no_tag_section(text: str) -> str:
 
 
 def _comment_units(text: str, units: list[_Unit]) -> None:
-    """Append the units of one comment: ``{…}`` broken at its spaces (a line
-    break in the text is kept). A text that holds ``}`` is cut at spaces into
+    """Append the units of one comment: ``{…}``, one unit per line of its
+    text (a line break in the text is kept) or per sentence of a line (see
+    :func:`_brace_units`). A text that holds ``}`` is cut at spaces into
     ``{…}`` parts (those with line breaks) and ``;`` parts (the stretches that
     hold a ``}``), each ``;`` part ending its line: a reader joins consecutive
     comments with one space, so the text reads back the same. (A word that
@@ -122,19 +126,27 @@ def _comment_parts(words: list[str]) -> list[tuple[bool, list[str]]]:
     return parts
 
 
+#: Where a comment may be cut into ``{…}`` pieces: a sentence end, that is
+#: ``.``, ``!`` or ``?`` and exactly one space before more text (a reader
+#: joins the pieces with that one space).
+_SENTENCE_END = re.compile(r"(?<=[.!?]) (?=\S)")
+
+
 def _brace_units(text: str, units: list[_Unit]) -> None:
+    """The units of a ``{…}`` comment (a text without ``}``): one per line
+    of its text, or per sentence of a line (see :data:`_SENTENCE_END`)."""
     lines = text.split("\n")
     last = len(lines) - 1
     for i, hard in enumerate(lines):
-        words = hard.split(" ")
+        pieces = _SENTENCE_END.split(hard)
         if i == 0:
-            words[0] = "{" + words[0]
+            pieces[0] = "{" + pieces[0]
         else:
             units.append(_NL)
         if i == last:
-            words[-1] += "}"
-        units.extend(_Goes(w) for w in words[:-1])
-        units.append(words[-1])
+            pieces[-1] += "}"
+        units.extend(_Goes(piece) for piece in pieces[:-1])
+        units.append(pieces[-1])
 
 
 #: The numeric glyphs of the six glyphs (as in PGN), for a second glyph of a move.
@@ -329,7 +341,8 @@ def write_game(record: GameRecord, coords: str | None = None) -> str:
       then ``Setup``, then the others as they are in the record; none is
       added. A line break in a value is written as a space.
     * A blank line, then the movetext filled greedily into lines of at most
-      :data:`WIDTH` characters; a move number and its move are one unit.
+      :data:`WIDTH` characters (but for a comment's sentence longer than
+      that, below); a move number and its move are one unit.
     * ``N.`` before every South move, ``N...`` before a North move that
       opens the movetext or a variation or follows a comment or a
       variation; numbers are counted from the ``Setup`` tag's side and move
@@ -341,12 +354,17 @@ def write_game(record: GameRecord, coords: str | None = None) -> str:
       variations; then ``record.result`` or ``*``. ``record.comment`` comes
       first (a reader gives it back as ``record.comment`` when there are no
       moves, else as the first move's ``before``).
-    * A long comment is broken at its spaces into ``{…}`` pieces, one per
-      line (``{a b}`` as ``{a}`` and ``{b}``; a reader joins neighbouring
-      comments with one space, so it reads back as it was; a line break in
-      the text is written as one, inside a piece); a comment holding ``}`` is written with ``;`` comments
-      for the parts that hold it. A line break inside a comment never leaves
-      a blank line followed by ``[`` (that would start a new game).
+    * A comment is filled like any unit: when it does not fit on the line,
+      it starts the next one. It is cut into ``{…}`` pieces only at a
+      sentence end, ``.``, ``!`` or ``?`` and one space before more text
+      (``{A. B.}`` as ``{A.}`` and ``{B.}`` on the next line; a reader joins
+      neighbouring comments with one space, so it reads back as it was),
+      never mid-sentence: a sentence longer than a line is written whole,
+      on a line longer than :data:`WIDTH`. A line break in the text is
+      written as one, inside the comment; a comment holding ``}`` is
+      written with ``;`` comments for the parts that hold it. A line break
+      inside a comment never leaves a blank line followed by ``[`` (that
+      would start a new game).
 
     Reading canonical text and writing it again gives the same bytes.
     Purely textual: moves are written as stored; ``coords`` is accepted for
