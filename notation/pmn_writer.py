@@ -242,21 +242,21 @@ def _movetext_units(record: GameRecord) -> list[_Unit]:
 
 def _wrap(units: list[_Unit], width: int = WIDTH) -> list[str]:
     """Greedy filling: a unit goes on the current line when it fits, else
-    starts a new one; ``_NL`` forces a break.
+    starts a new one (a unit longer than a line stands alone on one);
+    ``_NL`` forces a break. A break after a :class:`_Goes` piece closes its
+    comment there with ``}`` and opens it again with ``{`` on the next line.
 
     A break never leaves a blank line, since a blank line followed by ``[``
-    would start a new game: no break while the line is still blank, nor
-    before an empty or white-space piece of a comment (two spaces in a row,
-    a tab) when no text follows it on its line.
+    would start a new game: there is no break while the line is still
+    blank, and a unit that is white space only (a blank line of a
+    comment's text) always follows a ``_NL`` (see :func:`_brace_units`).
     """
     lines: list[str] = []
     cur = ""
     blank = True  # cur is white space only
     fresh = True  # nothing placed on cur yet
-    text_follows: list[bool] | None = None
-    glued = _glued_spaces(units) if any(u is not _NL and not u.strip() for u in units) else None
     inside = False  # the unit placed last is a _Goes: a comment goes on
-    for i, unit in enumerate(units):
+    for unit in units:
         if unit is _NL:
             lines.append(cur)
             cur = ""
@@ -267,71 +267,20 @@ def _wrap(units: list[_Unit], width: int = WIDTH) -> list[str]:
         if fresh:
             cur = unit
             fresh = False
-        elif len(cur) + 1 + len(unit) + goes + (glued[i] if glued else 0) <= width or blank:
+        elif len(cur) + 1 + len(unit) + goes <= width or blank:
             cur += " " + unit
         elif inside:  # a break inside a comment: "}" here, "{" on the next line
             lines.append(cur + "}")
             cur = "{" + unit
-            blank = False
-            inside = goes
-            continue
-        elif not unit.strip():
-            if text_follows is None:
-                text_follows = _text_follows(units)
-            if text_follows[i]:
-                lines.append(cur)
-                cur = unit
-                blank = True
-            else:
-                cur += " " + unit  # a break here would leave a blank line
-            inside = goes
-            continue
         else:
             lines.append(cur)
             cur = unit
-            blank = True
         if blank and unit.strip():
             blank = False
         inside = goes
     if not fresh:
         lines.append(cur)
     return lines
-
-
-def _glued_spaces(units: list[_Unit]) -> list[int]:
-    """For each unit: the spaces that will be written right after it (empty
-    comment pieces that end their line with no text after them), so that a
-    word is only placed where those spaces fit too."""
-    out = [0] * len(units)
-    empties = 0
-    text_after = False
-    for i in range(len(units) - 1, -1, -1):
-        unit = units[i]
-        if unit is _NL:
-            empties, text_after = 0, False
-        elif unit.strip():
-            out[i] = 0 if text_after else empties
-            empties, text_after = 0, True
-        elif unit and text_after:  # white space before text: a line may break before it
-            out[i] = 0
-            empties = 0
-        else:  # empty, or white space that ends its line: written on the line before
-            empties += 1 + len(unit)
-    return out
-
-
-def _text_follows(units: list[_Unit]) -> list[bool]:
-    """For each unit: does a non-blank unit follow it on its line?"""
-    out = [False] * len(units)
-    seen = False
-    for i in range(len(units) - 1, -1, -1):
-        out[i] = seen
-        unit = units[i]
-        if unit is _NL:
-            seen = False
-        elif unit.strip():
-            seen = True
-    return out
 
 
 def write_game(record: GameRecord, coords: str | None = None) -> str:
