@@ -19,7 +19,8 @@ A move or start whose result the limits leave unknown is left alone. What
 the record had stays: a glyph of ours is added after the record's own glyphs
 (PMN then writes it as its numeric glyph, ``$2`` for ``?``, ``$4`` for
 ``??``, ``$1`` for ``!``), a comment of ours after the record's comment,
-a space apart; a glyph or comment already there is not added again, so
+on a line of its own (``…advise.\\nProven: win for South``, which PMN writes
+on two lines); a glyph or comment already there is not added again, so
 annotating an annotated record changes nothing. Only valid records are
 annotated (:func:`annotate_record` leaves the others as they are).
 
@@ -30,8 +31,8 @@ annotated (:func:`annotate_record` leaves the others as they are).
     [Game "kingulu"]
     [Setup "0,4,14*,0,0,1/2,0,1,2,0,0 N 6-18 11"]
     <BLANKLINE>
-    {Proven: win for North} 11... b2?? {f2 keeps the win} 12. b1? {d1 keeps the}
-    {win} 12... a2^? {f2x1 keeps the draw} 13. e1x1! 1-0
+    {Proven: win for North} 11... b2?? {f2 keeps the win} 12. b1?
+    {d1 keeps the win} 12... a2^? {f2x1 keeps the draw} 13. e1x1! 1-0
 """
 from __future__ import annotations
 
@@ -95,8 +96,10 @@ class Annotated:
 
 
 #: A callback told of each position solved: ``(positions done, positions
-#: in the game)``.
-PositionProgress = Callable[[int, int], None]
+#: in the game, the annotation so far)``; the annotation's counts
+#: (:class:`Annotated`: ``searched``, ``proven``, ``marks``, ``nodes``) are
+#: the game's so far.
+PositionProgress = Callable[[int, int, Annotated], None]
 
 #: The process that set :func:`watch_positions`'s callback, and the callback.
 _watcher: tuple[int, PositionProgress] | None = None
@@ -165,7 +168,7 @@ def annotate_record(record: GameRecord, default_game: str | None = None, *,
         if game.uses_history:
             history.append(position.key())
         if progress is not None:
-            progress(k + 1, total)
+            progress(k + 1, total, annotated)
     annotated.results = results
     return annotated
 
@@ -211,17 +214,22 @@ def _add_glyph(node: MoveNode, glyph: str) -> int:
 
 def _holds(comment: str | None, text: str) -> bool:
     """Whether ``comment`` says ``text`` already, whatever white space is
-    between the words (a record written by hand, or by an earlier version of
-    this tool, may have a line break where a long comment was broken)."""
+    between the words and around them: on a line of its own (as this tool
+    adds it), or within a line (as an earlier version of this tool added
+    it, a space after the record's text), or with a line break where a
+    comment written by hand was broken."""
     return comment is not None and text in " ".join(comment.split())
 
 
 def _add_comment(node: MoveNode | GameRecord, name: str, text: str) -> int:
+    """``text`` as the comment ``name`` of ``node``, or on a line of its own
+    after the comment there (PMN writes it on its own line: a comment holds
+    one text per place, and ``{a} {b}`` reads back as ``a b``)."""
     old = getattr(node, name)
     if old is None:
         setattr(node, name, text)
     elif not _holds(old, text):
-        setattr(node, name, f"{old} {text}")
+        setattr(node, name, f"{old}\n{text}")
     else:
         return 0
     return 1

@@ -2,10 +2,11 @@
 of a record, and what canonical text cannot hold of it.
 
 :func:`write_game` walks the record's moves (:func:`~notation.record.visit`)
-into units (a move with its number, a piece of a comment, a forced line
-break) and fills them greedily into lines of at most :data:`WIDTH`
-characters. :func:`unheld` names what the text changes (a line break in a
-tag value, a carriage return in a comment, …). All three are also in
+into units (a move with its number, a comment or a sentence of one, a
+forced line break) and fills them greedily into lines of at most
+:data:`WIDTH` characters (a unit longer than that stands alone on a
+line). :func:`unheld` names what the text changes (a line break in a tag
+value, a carriage return in a comment, …). All three are also in
 :mod:`notation.pmn`.
 """
 from __future__ import annotations
@@ -34,11 +35,13 @@ _Unit = str | None
 
 
 class _Goes(str):
-    """A word of a ``{…}`` comment that another word of the same comment
-    follows on the same line of its text. A line broken after it closes the
-    comment there and opens it again on the next line (``{a b}`` becomes
-    ``{a}`` and ``{b}``): a reader joins neighbouring comments with one
-    space, so the text reads back exactly as it was."""
+    """A sentence of a ``{…}`` comment that another sentence of the same
+    comment follows on the same line of its text, one space after its
+    ``.``, ``!`` or ``?``. A line broken after it closes the comment there
+    and opens it again on the next line (``{A. B.}`` becomes ``{A.}`` and
+    ``{B.}``): a reader joins neighbouring comments with one space, so the
+    text reads back exactly as it was. A comment is cut nowhere else, so
+    that no piece reads as a broken comment."""
 
 
 def _ordered_tags(tags: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -71,8 +74,9 @@ def _no_tag_section(text: str) -> str:
 
 
 def _comment_units(text: str, units: list[_Unit]) -> None:
-    """Append the units of one comment: ``{…}`` broken at its spaces (a line
-    break in the text is kept). A text that holds ``}`` is cut at spaces into
+    """Append the units of one comment: ``{…}``, one unit per line of its
+    text (a line break in the text is kept) or per sentence of a line (see
+    :func:`_brace_units`). A text that holds ``}`` is cut at spaces into
     ``{…}`` parts (those with line breaks) and ``;`` parts (the stretches that
     hold a ``}``), each ``;`` part ending its line: a reader joins consecutive
     comments with one space, so the text reads back the same. (A word that
@@ -123,19 +127,27 @@ def _comment_parts(words: list[str]) -> list[tuple[bool, list[str]]]:
     return parts
 
 
+#: Where a comment may be cut into ``{…}`` pieces: a sentence end, that is
+#: ``.``, ``!`` or ``?`` and exactly one space before more text (a reader
+#: joins the pieces with that one space).
+_SENTENCE_END = re.compile(r"(?<=[.!?]) (?=\S)")
+
+
 def _brace_units(text: str, units: list[_Unit]) -> None:
+    """The units of a ``{…}`` comment (a text without ``}``): one per line
+    of its text, or per sentence of a line (see :data:`_SENTENCE_END`)."""
     lines = text.split("\n")
     last = len(lines) - 1
     for i, hard in enumerate(lines):
-        words = hard.split(" ")
+        pieces = _SENTENCE_END.split(hard)
         if i == 0:
-            words[0] = "{" + words[0]
+            pieces[0] = "{" + pieces[0]
         else:
             units.append(_NL)
         if i == last:
-            words[-1] += "}"
-        units.extend(_Goes(w) for w in words[:-1])
-        units.append(words[-1])
+            pieces[-1] += "}"
+        units.extend(_Goes(piece) for piece in pieces[:-1])
+        units.append(pieces[-1])
 
 
 #: The numeric glyphs of the six glyphs (as in PGN), for a second glyph of a move.
@@ -231,21 +243,21 @@ def _movetext_units(record: GameRecord) -> list[_Unit]:
 
 def _wrap(units: list[_Unit], width: int = WIDTH) -> list[str]:
     """Greedy filling: a unit goes on the current line when it fits, else
-    starts a new one; ``_NL`` forces a break.
+    starts a new one (a unit longer than a line stands alone on one);
+    ``_NL`` forces a break. A break after a :class:`_Goes` piece closes its
+    comment there with ``}`` and opens it again with ``{`` on the next line.
 
     A break never leaves a blank line, since a blank line followed by ``[``
-    would start a new game: no break while the line is still blank, nor
-    before an empty or white-space piece of a comment (two spaces in a row,
-    a tab) when no text follows it on its line.
+    would start a new game: there is no break while the line is still
+    blank, and a unit that is white space only (a blank line of a
+    comment's text) always follows a ``_NL`` (see :func:`_brace_units`).
     """
     lines: list[str] = []
     cur = ""
     blank = True  # cur is white space only
     fresh = True  # nothing placed on cur yet
-    text_follows: list[bool] | None = None
-    glued = _glued_spaces(units) if any(u is not _NL and not u.strip() for u in units) else None
     inside = False  # the unit placed last is a _Goes: a comment goes on
-    for i, unit in enumerate(units):
+    for unit in units:
         if unit is _NL:
             lines.append(cur)
             cur = ""
@@ -256,71 +268,20 @@ def _wrap(units: list[_Unit], width: int = WIDTH) -> list[str]:
         if fresh:
             cur = unit
             fresh = False
-        elif len(cur) + 1 + len(unit) + goes + (glued[i] if glued else 0) <= width or blank:
+        elif len(cur) + 1 + len(unit) + goes <= width or blank:
             cur += " " + unit
         elif inside:  # a break inside a comment: "}" here, "{" on the next line
             lines.append(cur + "}")
             cur = "{" + unit
-            blank = False
-            inside = goes
-            continue
-        elif not unit.strip():
-            if text_follows is None:
-                text_follows = _text_follows(units)
-            if text_follows[i]:
-                lines.append(cur)
-                cur = unit
-                blank = True
-            else:
-                cur += " " + unit  # a break here would leave a blank line
-            inside = goes
-            continue
         else:
             lines.append(cur)
             cur = unit
-            blank = True
         if blank and unit.strip():
             blank = False
         inside = goes
     if not fresh:
         lines.append(cur)
     return lines
-
-
-def _glued_spaces(units: list[_Unit]) -> list[int]:
-    """For each unit: the spaces that will be written right after it (empty
-    comment pieces that end their line with no text after them), so that a
-    word is only placed where those spaces fit too."""
-    out = [0] * len(units)
-    empties = 0
-    text_after = False
-    for i in range(len(units) - 1, -1, -1):
-        unit = units[i]
-        if unit is _NL:
-            empties, text_after = 0, False
-        elif unit.strip():
-            out[i] = 0 if text_after else empties
-            empties, text_after = 0, True
-        elif unit and text_after:  # white space before text: a line may break before it
-            out[i] = 0
-            empties = 0
-        else:  # empty, or white space that ends its line: written on the line before
-            empties += 1 + len(unit)
-    return out
-
-
-def _text_follows(units: list[_Unit]) -> list[bool]:
-    """For each unit: does a non-blank unit follow it on its line?"""
-    out = [False] * len(units)
-    seen = False
-    for i in range(len(units) - 1, -1, -1):
-        out[i] = seen
-        unit = units[i]
-        if unit is _NL:
-            seen = False
-        elif unit.strip():
-            seen = True
-    return out
 
 
 def write_game(record: GameRecord, coords: str | None = None) -> str:
@@ -330,7 +291,8 @@ def write_game(record: GameRecord, coords: str | None = None) -> str:
       then ``Setup``, then the others as they are in the record; none is
       added. A line break in a value is written as a space.
     * A blank line, then the movetext filled greedily into lines of at most
-      :data:`WIDTH` characters; a move number and its move are one unit.
+      :data:`WIDTH` characters (but for a comment's sentence longer than
+      that, below); a move number and its move are one unit.
     * ``N.`` before every South move, ``N...`` before a North move that
       opens the movetext or a variation or follows a comment or a
       variation; numbers are counted from the ``Setup`` tag's side and move
@@ -342,12 +304,17 @@ def write_game(record: GameRecord, coords: str | None = None) -> str:
       variations; then ``record.result`` or ``*``. ``record.comment`` comes
       first (a reader gives it back as ``record.comment`` when there are no
       moves, else as the first move's ``before``).
-    * A long comment is broken at its spaces into ``{…}`` pieces, one per
-      line (``{a b}`` as ``{a}`` and ``{b}``; a reader joins neighbouring
-      comments with one space, so it reads back as it was; a line break in
-      the text is written as one, inside a piece); a comment holding ``}`` is written with ``;`` comments
-      for the parts that hold it. A line break inside a comment never leaves
-      a blank line followed by ``[`` (that would start a new game).
+    * A comment is filled like any unit: when it does not fit on the line,
+      it starts the next one. It is cut into ``{…}`` pieces only at a
+      sentence end, ``.``, ``!`` or ``?`` and one space before more text
+      (``{A. B.}`` as ``{A.}`` and ``{B.}`` on the next line; a reader joins
+      neighbouring comments with one space, so it reads back as it was),
+      never mid-sentence: a sentence longer than a line is written whole,
+      on a line longer than :data:`WIDTH`. A line break in the text is
+      written as one, inside the comment; a comment holding ``}`` is
+      written with ``;`` comments for the parts that hold it. A line break
+      inside a comment never leaves a blank line followed by ``[`` (that
+      would start a new game).
 
     Reading canonical text and writing it again gives the same bytes.
     Purely textual: moves are written as stored; ``coords`` is accepted for

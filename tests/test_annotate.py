@@ -104,10 +104,37 @@ def test_the_records_own_comments_glyphs_and_variations_stay(tmp_path):
         "b2 12. b1", "b2!? $7 {A trap?} (11... f2 {wins}) 12. b1")
     result = run("annotate", write(tmp_path, "own.pmn", own), *AMPLE)
     assert result.exit_code == 0
+    # The engine's comments on lines of their own, not run on after the record's
     assert result.stdout.split("\n\n")[1] == (
-        "{Played at the fair. Proven: win for North} 9... a2 10. e1x2 d2! 11. f1 b2!? $4\n"
-        "$7 {A trap? f2 keeps the win} (11... f2 {wins}) 12. b1? {d1 keeps the win}\n"
-        "12... a2^? {f2x1 keeps the draw} 13. e1x1! 1-0\n")
+        "{Played at the fair.\nProven: win for North} 9... a2 10. e1x2 d2! 11. f1 b2!? $4 $7 {A trap?\n"
+        "f2 keeps the win} (11... f2 {wins}) 12. b1? {d1 keeps the win} 12... a2^?\n"
+        "{f2x1 keeps the draw} 13. e1x1! 1-0\n")
+    moves = json.loads(run("annotate", write(tmp_path, "own.pmn", own), "--to", "json", *AMPLE).stdout)["moves"]
+    assert (moves[0]["before"], moves[4]["comment"]) == ("Played at the fair.\nProven: win for North",
+                                                         "A trap?\nf2 keeps the win")
+    xml = run("annotate", write(tmp_path, "own.pmn", own), "--to", "xml", *AMPLE).stdout
+    assert ">Played at the fair.\nProven: win for North</before>" in xml
+    assert ">A trap?\nf2 keeps the win</comment>" in xml
+    # Annotated again, in every format: nothing changes, nothing is added.
+    for target, text in (("pmn", result.stdout), ("json", None), ("xml", xml)):
+        if text is None:
+            text = run("annotate", write(tmp_path, "own.pmn", own), "--to", "json", *AMPLE).stdout
+        again = run("annotate", write(tmp_path, f"once.{target}", text), "--to", target, *AMPLE)
+        assert (again.exit_code, again.stdout) == (0, text)
+        assert re.fullmatch(summary(1, 8, 8, 0), again.stderr), again.stderr
+
+
+def test_a_record_annotated_a_space_apart_is_not_annotated_again(tmp_path):
+    """An earlier version added the engine's comments after the record's a
+    space apart, and its PMN broke long comments anywhere: the text is
+    found there too."""
+    old = ENDING.replace("9... a2", "{Played at the fair. Proven: win for North} 9... a2").replace(
+        "b2 12. b1", "b2!? $4 $7 {A trap? f2 keeps the} {win} 12. b1? {d1\nkeeps the win}").replace(
+        "a2^", "a2^? {f2x1 keeps the draw}").replace("d2 11.", "d2! 11.").replace("e1x1 1-0", "e1x1! 1-0")
+    path = write(tmp_path, "old.pmn", old)
+    result = run("annotate", path, *AMPLE)
+    assert (result.exit_code, result.stdout) == (0, run("convert", path, "--to", "pmn").stdout)
+    assert re.fullmatch(summary(1, 8, 8, 0), result.stderr), result.stderr
 
 
 def test_what_the_limits_leave_unknown_is_left_alone(tmp_path):
@@ -214,7 +241,7 @@ def test_a_game_without_moves_gets_the_start_in_its_comment(tmp_path):
     study = ('[Game "kingulu"]\n[Setup "0,0,14*,0,0,1/4*,0,1,3,1,0 S 6-18 13"]\n[Result "*"]\n\n'
              '{A study.} *\n')
     result = run("annotate", write(tmp_path, "study.pmn", study), *AMPLE)
-    assert (result.exit_code, result.stdout.split("\n\n")[1]) == (0, "{A study. Proven: win for South} *\n")
+    assert (result.exit_code, result.stdout.split("\n\n")[1]) == (0, "{A study.\nProven: win for South} *\n")
 
 
 def test_worker_processes_give_the_same_bytes(tmp_path):
@@ -263,8 +290,47 @@ def test_progress_shows_on_a_terminal_only(tmp_path):
                        rb"([0-9,]+) marks, [0-9]+\.[0-9] s", seen)
     assert [step[0] for step in steps] == [f"ending.pmn game 1, position {k} of 8".encode() for k in range(1, 9)] \
         + [b"ending.pmn, 1 game done"]
-    assert steps[-1][1:] == (b"8", b"8", b"9")
+    # The counts go up position by position, before the game's answer is back
+    # (they stayed at 0 until the end): the marks of the start's comment and
+    # of each move as its position is solved (a2, e1x2: none; d2: !; f1:
+    # none; b2, b1, a2^: a glyph and a comment each; e1x1: !).
+    counts = [tuple(int(n) for n in step[1:]) for step in steps]
+    assert counts[:-1] == [(k, k, marks) for k, marks in zip(range(1, 9), (1, 1, 2, 2, 4, 6, 8, 9))]
+    assert counts[-1] == (8, 8, 9)
     # (the nodes a search limited in time takes depend on the machine's load: the summary's count apart)
     nodes = re.compile(rb"\([0-9,]+ nodes\)")
     assert nodes.sub(b"(N nodes)", seen).endswith(
         b"\r\x1b[K" + nodes.sub(b"(N nodes)", piped.stderr.replace("\n", "\r\n").encode()))
+
+
+def test_progress_counts_the_games_of_a_batch_as_they_are_annotated(tmp_path):
+    """The games of a batch are all annotated before the first is written:
+    the second game's positions count on from the first's, and the counts
+    do not jump when the games come back."""
+    import sys
+
+    from .conftest import on_terminal
+
+    path = write(tmp_path, "two.pmn", ENDING + "\n" + ENDING)
+    out, seen = on_terminal([sys.executable, "-m", "mancala_cli", "annotate", str(path), "--jobs", "1", *AMPLE])
+    assert out.decode() == ANNOTATED + "\n" + ANNOTATED
+    steps = re.findall(rb"\r\x1b\[Kannotating: ([^;]*); ([0-9,]+) positions searched, ([0-9,]+) proven, "
+                       rb"([0-9,]+) marks, [0-9]+\.[0-9] s", seen)
+    shown = [(step[0].decode(), *(int(n) for n in step[1:])) for step in steps]
+    marks = (1, 1, 2, 2, 4, 6, 8, 9)
+    assert shown == [(f"two.pmn game 1, position {k} of 8", k, k, marks[k - 1]) for k in range(1, 9)] \
+        + [(f"two.pmn game 2, position {k} of 8", 8 + k, 8 + k, 9 + marks[k - 1]) for k in range(1, 9)] \
+        + [("two.pmn, 1 game done", 16, 16, 18), ("two.pmn, 2 games done", 16, 16, 18)]
+    assert re.search(rb"\r\x1b\[K2 games, 16 positions searched \([0-9,]+ nodes\), 16 proven, 18 marks added\r\n\Z",
+                     seen)
+
+
+def test_the_progress_callback_is_told_the_counts_so_far():
+    told = []
+    record = next(mancala.read(ENDING))
+    done = annotate_record(record, limits=Limits(seconds=60),
+                           progress=lambda k, total, so_far: told.append(
+                               (k, total, so_far.searched, so_far.proven, so_far.marks)))
+    marks = (1, 1, 2, 2, 4, 6, 8, 9)
+    assert told == [(k, 8, k, k, marks[k - 1]) for k in range(1, 9)]
+    assert (done.searched, done.proven, done.marks) == (8, 8, 9)

@@ -94,7 +94,7 @@ def test_annotate_takes_what_the_searches_leave_unknown_from_the_proofs():
     # start is South's win and that 1. d1x6 throws it away (c1x6 keeps it).
     assert plain.moves[0].glyphs == [] and told.moves[0].glyphs == ["??"]
     assert "Proven:" not in mancala_cli.write(plain).split(" 1. ", 1)[0]
-    assert mancala_cli.write(told).split(" 1. ", 1)[0].endswith("advise. Proven: win for South}")
+    assert mancala_cli.write(told).split(" 1. ", 1)[0].endswith("advise.\nProven: win for South}")
     # the end, proven by the searches alone, is the same either way
     assert [m.glyphs for m in told.moves][-2:] == [m.glyphs for m in plain.moves][-2:] == [["?"], ["!"]]
     # a ProofBook object does the same as the paths

@@ -191,28 +191,96 @@ def test_greedy_wrapping_keeps_numbers_with_their_moves():
         "9. f1 b2 10. e1 c2x1 11. f1 d2 12. d1 b2 13. f1 c2 14. c1 b2 15. e1 1-0\n")
 
 
-def test_long_comments_are_written_in_pieces_that_read_back_exactly():
+def round_trip(record: GameRecord) -> str:
+    """The canonical text of ``record``, checked to read back as the same
+    record (its JSON) and to be written again byte for byte."""
+    from notation.jsonl import record_to_json
+
+    text = write_game(record)
+    back = read_game(text)
+    assert back.problems == []
+    assert record_to_json(back, None, None) == record_to_json(record, None, None)
+    assert write_game(back) == text
+    again_back = read_game(write_game(back))
+    assert write_game(again_back) == text
+    assert record_to_json(again_back, None, None) == record_to_json(record, None, None)
+    return text
+
+
+def test_a_long_comment_without_a_sentence_end_is_written_whole():
+    """Never cut mid-sentence ({word10} / {word11 …} read as two broken
+    comments): a comment longer than a line starts a line of its own,
+    longer than the width."""
     words = " ".join(f"word{i}" for i in range(30))
     rec = GameRecord(moves=[n("c1", comment=words), n("d2")], result="*")
-    text = write_game(rec)
-    assert text == (
-        "1. c1 {word0 word1 word2 word3 word4 word5 word6 word7 word8 word9 word10}\n"
-        "{word11 word12 word13 word14 word15 word16 word17 word18 word19 word20 word21}\n"
-        "{word22 word23 word24 word25 word26 word27 word28 word29} 1... d2 *\n")
-    assert all(len(line) <= WIDTH for line in text.splitlines())
-    back = read_game(text)
-    assert back.moves[0].comment == words
-    assert write_game(back) == text
+    text = round_trip(rec)
+    assert text == f"1. c1\n{{{words}}}\n1... d2 *\n"
+    assert len(text.splitlines()[1]) == len(words) + 2 > WIDTH
+
+
+def test_a_long_comment_is_cut_at_its_sentence_ends_only():
+    said = ("The capture empties the row. South has no answer to it! Or has she? A long sentence follows "
+            "here, and it goes on past the end of the line.")
+    rec = GameRecord(moves=[n("c1", comment=said), n("d2")], result="*")
+    assert round_trip(rec) == (
+        "1. c1 {The capture empties the row. South has no answer to it! Or has she?}\n"
+        "{A long sentence follows here, and it goes on past the end of the line.}\n"
+        "1... d2 *\n")
+    # Only after ".", "!" or "?" and exactly one space before more text: not
+    # after "," or ":", nor where two spaces or a tab follow (one space could
+    # not bring them back), nor at the end
+    for said in ("one, " * 20 + "end", "one: " * 20 + "end", "Dots.  " * 15 + "end", "Dots.\t" * 15 + "end",
+                 "word " * 20 + "end.", "word " * 20 + "end. "):
+        text = round_trip(GameRecord(moves=[n("c1", comment=said)], result="*"))
+        assert text == f"1. c1\n{{{said}}}\n*\n"
+    # A sentence longer than a line stands alone between the others
+    long = "A" + " very" * 20 + " long sentence."
+    text = round_trip(GameRecord(moves=[n("c1", comment=f"Short. {long} Short again.")], result="*"))
+    assert text == f"1. c1 {{Short.}}\n{{{long}}}\n{{Short again.}} *\n"
+
+
+def test_a_comment_that_does_not_fit_starts_the_next_line_whole():
+    moves = "f1 a2 c1 a2 b1^ d2 e1 d2^ d1 c2 c1 b2 f1^ d2x1 e1 c2"
+    rec = read_game(" ".join(moves.split()) + " 1-0")
+    rec.moves[13].comment = "the capturing seed is sown on"  # (was "{the}", then "{capturing seed is sown on}")
+    assert round_trip(rec) == (
+        "1. f1 a2 2. c1 a2 3. b1^ d2 4. e1 d2^ 5. d1 c2 6. c1 b2 7. f1^ d2x1\n"
+        "{the capturing seed is sown on} 8. e1 c2 1-0\n")
+    # the record's comment and the comments of a variation likewise
+    rec.moves[0].variations = [[n("c1", before="a comment before the move in a variation", comment="and after")]]
+    rec.moves[0].before = "A comment for the whole game, which is long enough to take most of the line."
+    assert round_trip(rec) == (
+        "{A comment for the whole game, which is long enough to take most of the line.}\n"
+        "1. f1 ({a comment before the move in a variation} 1. c1 {and after}) 1... a2\n"
+        "2. c1 a2 3. b1^ d2 4. e1 d2^ 5. d1 c2 6. c1 b2 7. f1^ d2x1\n"
+        "{the capturing seed is sown on} 8. e1 c2 1-0\n")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 12), st.text(alphabet="ab .!?\t\n", max_size=300))
+def test_a_comment_is_cut_at_sentence_ends_only(moves, said):
+    """Whatever the column a comment starts at: it reads back exactly, its
+    ``{…}`` pieces end at a sentence end (but the last), and a line longer
+    than the width is one piece without a sentence end in it."""
+    rec = GameRecord(moves=[n("c1") for _ in range(moves)] + [n("d2", comment=said)], result="*")
+    text = round_trip(rec)
+    pieces = re.findall(r"\{([^}]*)\}", text)
+    assert " ".join(pieces) == said
+    assert all(re.search(r"[.!?]\Z", piece) and re.match(r"\S", after)
+               for piece, after in zip(pieces, pieces[1:]))
+    for line in text.splitlines():
+        if len(line) > WIDTH:
+            assert not re.search(r"[0-9]|[.!?] \S", line)
+            assert "{" not in line[1:] and "}" not in line[:-1]
 
 
 def test_a_long_comment_keeps_its_runs_of_spaces_and_its_line_breaks():
     text = "a" * 70 + "  b  c\n" + "d " * 50 + "\n  e"
     rec = GameRecord(moves=[n("c1", comment=text)], result="*")
-    out = write_game(rec)
-    assert all(len(line) <= WIDTH for line in out.splitlines())
-    back = read_game(out)
-    assert back.problems == [] and back.moves[0].comment == text
-    assert write_game(back) == out
+    out = round_trip(rec)
+    # each line of the text whole (the second, 100 characters, longer than the width)
+    assert out == "1. c1\n{" + "a" * 70 + "  b  c\n" + "d " * 50 + "\n  e} *\n"
+    assert read_game(out).moves[0].comment == text
 
 
 def test_a_token_longer_than_a_line_stands_alone():

@@ -36,7 +36,7 @@ from .options import (
 )
 
 if TYPE_CHECKING:
-    from ..annotating import AnnotateTask
+    from ..annotating import Annotated, AnnotateTask
     from ..archives import Picked
     from ..files.writing import RecordWriter
     from .cluster import Cluster
@@ -175,7 +175,7 @@ class Annotation:
 
         self.totals.add(picked)
         if self.progress is not None:
-            self.progress.game(index)
+            self.progress.game(index, picked)
         problems = [problem_line(name, problem) for problem in sorted_problems(picked.problems)]
         self.errors += sum(problem.severity == "error" or problem.code == "pmn-inexact"
                            for problem in picked.problems)
@@ -234,6 +234,11 @@ class AnnotateProgress(StatusLine):
         self.started = time.monotonic()
         self.name = ""
         self.started_games = 0
+        # Searched, proven and marks of the games annotated in this process
+        # (told position by position) whose answers have not come back yet:
+        # a batch's games are all annotated before the first is written.
+        self.pending = [0, 0, 0]
+        self.current = [0, 0, 0]  # of the game being annotated, so far
 
     def file(self, path: str) -> None:
         import os
@@ -241,22 +246,32 @@ class AnnotateProgress(StatusLine):
         self.name = "<stdin>" if path == "-" else os.path.basename(path)
         self.started_games = 0
 
-    def position(self, done: int, total: int) -> None:
-        """Told by the annotation, in this process (the games of a batch are
-        annotated before any is written)."""
+    def position(self, done: int, total: int, so_far: Annotated) -> None:
+        """Told by the annotation of each position solved in this process,
+        with the game's counts so far: they count in the line at once."""
         if done == 1:
             self.started_games += 1
+            self.current = [0, 0, 0]
+        now = [so_far.searched, so_far.proven, so_far.marks]
+        self.pending = [p + n - c for p, n, c in zip(self.pending, now, self.current)]
+        self.current = now
         self.show(f"{self.name} game {self.started_games}, position {done} of {total}")
 
-    def game(self, number: int) -> None:
+    def game(self, number: int, picked: Any = None) -> None:
+        """Game ``number`` came back (its counts now in the totals)."""
+        if picked is not None:
+            back = (getattr(picked, "searched", 0), getattr(picked, "proven", 0), getattr(picked, "marks", 0))
+            self.pending = [max(0, p - b) for p, b in zip(self.pending, back)]
         self.show(f"{self.name}, {counted(number, 'game')} done")
 
     def show(self, doing: str) -> None:
         import time
 
         totals = self.totals
-        self.write(f"annotating: {doing}; {totals.searched:,} positions searched, "
-                   f"{totals.proven:,} proven, {totals.marks:,} marks, {time.monotonic() - self.started:.1f} s")
+        searched, proven, marks = (t + p for t, p in zip((totals.searched, totals.proven, totals.marks),
+                                                         self.pending))
+        self.write(f"annotating: {doing}; {searched:,} positions searched, "
+                   f"{proven:,} proven, {marks:,} marks, {time.monotonic() - self.started:.1f} s")
 
 
 def above(progress: Optional[AnnotateProgress], lines: str) -> None:
