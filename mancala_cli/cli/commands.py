@@ -88,6 +88,7 @@ COMMANDS = (
     ("filter", "filter", "filter_games", "Write the games that match the criteria given."),
     ("split", "split", "split", "Write the games in files of N games each."),
     ("stats", "stats", "stats", "Summarise an archive: lengths, results, openings."),
+    ("lsp", "lsp", "lsp", "Run the language server for PMN files (editors)."),
 )
 
 
