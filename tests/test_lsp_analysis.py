@@ -1,0 +1,408 @@
+"""The language server's logic in-process, without a client (and without
+pygls): a document's games and diagnostics kept up to date edit by edit
+(always those of checking the whole text afresh), and the answers of
+hover, completion, formatting, quick fixes and the outline."""
+import json
+import pathlib
+import random
+import subprocess
+import sys
+
+import pytest
+
+import mancala_cli as mancala
+from mancala_cli.lsp.analysis import Document, problem_message, split_lines, token_end
+from mancala_cli.lsp.features import (
+    Span,
+    TextEdit,
+    code_actions,
+    completions,
+    format_document,
+    format_range,
+    hover,
+    symbols,
+)
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+DAMAGED = ROOT / "examples" / "broken" / "damaged-records.pmn"
+VILLAGE = ROOT / "examples" / "kingulu-village-match.pmn"
+
+
+def analysed(text, **options):
+    doc = Document(text, **options)
+    doc.advance()
+    return doc
+
+
+def shown(doc):
+    """The diagnostics as (line, column, code, severity, message), 1-based as validate prints them."""
+    return [(d.line + 1, d.column + 1, d.code, d.severity, d.message) for d in doc.diagnostics()]
+
+
+def applied(text, edits):
+    """``text`` with the edits (0-based, code points) made, as a client makes them."""
+    lines = split_lines(text)
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line))
+
+    def offset(line0, column0):
+        return offsets[line0] + column0
+
+    out = text
+    for edit in sorted(edits, key=lambda e: (e.span.line, e.span.column), reverse=True):
+        start, end = offset(edit.span.line, edit.span.column), offset(edit.span.end_line, edit.span.end_column)
+        out = out[:start] + edit.text + out[end:]
+    return out
+
+
+# -- lines and diagnostics --------------------------------------------------------------
+
+def test_lines_end_where_the_protocol_says():
+    assert split_lines("") == [""]
+    assert split_lines("a\r\nb\rc\nd") == ["a\r\n", "b\r", "c\n", "d"]
+    assert split_lines("a\x0cb\u2028c\n") == ["a\x0cb\u2028c\n", ""]  # (not where str.splitlines breaks)
+    assert token_end("1. d1x6 (2... c2)", 3) == 7 and token_end("{a note", 0) == 1 and token_end("ab", 2) == 2
+
+
+def test_the_diagnostics_are_validates_problems_at_the_same_places():
+    done = subprocess.run([sys.executable, "-m", "mancala_cli", "validate", "--format", "json", str(DAMAGED)],
+                          capture_output=True, text=True, timeout=60)
+    expected = []
+    for line in done.stdout.splitlines():
+        for problem in json.loads(line)["problems"]:
+            expected.append((problem["line"], problem["column"], problem["rule"], problem["severity"]))
+    doc = analysed(DAMAGED.read_text(encoding="utf-8"))
+    assert [entry[:4] for entry in shown(doc)] == expected and len(expected) == 5
+    messages = [entry[4] for entry in shown(doc)]
+    assert messages[0] == "3. d1x2: d1x2: the move takes 0 (d1)"
+    assert messages[1] == ("4... c1: c1 is not one of N's holes [position 0,1,1,4,0,7*/0,11,1,1,0,4 N 7-11 4; "
+                           "legal: b2 d2]")
+    # The same words as validate's lines, without the place and the code.
+    text = subprocess.run([sys.executable, "-m", "mancala_cli", "validate", str(DAMAGED)], capture_output=True,
+                          text=True, timeout=60).stdout.splitlines()[:5]
+    for (line, column, code, severity, message), printed in zip(shown(doc), text):
+        where = f"{DAMAGED}:{line}:{column}: {severity}: "
+        assert printed.startswith(where)
+        rest = printed[len(where):]
+        head, _, tail = message.partition(": ") if message.startswith(("3.", "4...")) else ("", "", message)
+        assert rest == (f"{head}: {code}: {tail}" if head else f"{code}: {message}")
+
+
+def test_every_example_reads_as_validate_reads_it():
+    for path in sorted((ROOT / "examples").glob("*.pmn")):
+        text = path.read_text(encoding="utf-8")
+        doc = analysed(text)
+        records = list(mancala.read(path))
+        assert [game.start for game in doc.games] == [record.line for record in records], path
+        problems = [(p.line, p.column, p.code) for record in records for p in mancala.check(record).problems]
+        assert [(line, column, code) for line, column, code, _, _ in shown(doc)] == problems, path
+
+
+def test_a_document_without_games_gets_no_games_and_one_too_large_one_line():
+    assert shown(analysed("\n\n  \n")) == [(1, 1, "no-games", "error", "no game in the input")]
+    big = analysed('[Game "kingulu"]\n\n1. c1x6 *\n' * 10, max_size=100)
+    assert [d.code for d in big.diagnostics()] == ["too-large"] and big.games == []
+    big.set_text('[Game "kingulu"]\n\n1. c1x5 *\n')
+    big.advance()
+    assert [d.code for d in big.diagnostics()] == ["bad-mark"]
+
+
+def test_a_byte_order_mark_moves_the_columns_of_the_first_line():
+    doc = analysed('\ufeff[Game "kingulu"] 1. c1x5 *\n')
+    assert [(d.line, d.column, d.code) for d in doc.diagnostics()] == [(0, 21, "bad-mark")]
+    assert doc.line(0)[21:25] == "c1x5"
+
+
+def test_random_bytes_and_long_lines_are_checked_without_failing():
+    rng = random.Random(5)
+    noise = "".join(chr(rng.choice([rng.randrange(32, 127), rng.randrange(0, 0x3000), 10, 13, 123, 91]))
+                    for _ in range(20_000))
+    doc = analysed(noise)
+    assert doc.complete and doc.diagnostics()
+    doc = analysed("1. " + "c1 " * 50_000 + "*\n")
+    assert doc.complete
+
+
+# -- incremental checking ---------------------------------------------------------------
+
+def _archive():
+    parts = [path.read_text(encoding="utf-8") for path in sorted((ROOT / "examples").glob("*.pmn"))]
+    return "\n".join(parts) + "\n" + DAMAGED.read_text(encoding="utf-8")
+
+
+PIECES = ["", "x", "1", " ", "\n", "\n\n", "[", '[Game "kingulu"]\n', "{", "}", "(", ")", "*", " 1-0", "\r",
+          "\r\n", "c1x6 ", "\n\n[Event \"e\"]\n\n1. a1 ", ";", "2... "]
+
+
+def _random_edit(rng, doc):
+    line0 = rng.randrange(len(doc.lines))
+    column0 = rng.randrange(len(doc.line(line0)) + 1)
+    if rng.random() < 0.5:
+        end_line0, end_column0 = line0, column0
+    else:
+        end_line0 = min(len(doc.lines) - 1, line0 + rng.choice([0, 0, 1, 3]))
+        end_column0 = rng.randrange(len(doc.line(end_line0)) + 1)
+        if (end_line0, end_column0) < (line0, column0):
+            end_line0, end_column0 = line0, column0
+    return line0, column0, end_line0, end_column0, rng.choice(PIECES)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_edits_give_what_checking_the_whole_text_gives(seed):
+    """Random edits, each followed by all of the checking, some of it, or
+    none: the games and diagnostics are always those of the whole text
+    read afresh, and the text is the edited text."""
+    rng = random.Random(seed)
+    text = _archive()
+    doc = analysed(text)
+    for step in range(60):
+        line0, column0, end_line0, end_column0, new = _random_edit(rng, doc)
+        text = applied(text, [TextEdit(Span(line0, column0, end_line0, end_column0), new)])
+        doc.replace(line0, column0, end_line0, end_column0, new)
+        assert doc.text == text
+        how = rng.random()
+        if how < 0.2:
+            continue  # the next edit comes before any checking
+        if how < 0.4:
+            doc.advance(until_line=rng.randrange(1, len(doc.lines) + 1))
+            continue
+        doc.advance()
+        fresh = analysed(text)
+        assert [(g.start, g.next_start, g.end) for g in doc.games] == \
+            [(g.start, g.next_start, g.end) for g in fresh.games], step
+        assert doc.diagnostics() == fresh.diagnostics(), step
+
+
+def test_whole_text_changes_count_only_the_lines_that_differ():
+    text = _archive()
+    doc = analysed(text)
+    before = doc.checked
+    lines = text.split("\n")
+    lines[-3] = lines[-3] + " x"
+    doc.set_text("\n".join(lines))
+    doc.advance()
+    assert doc.checked - before <= 2
+    assert doc.diagnostics() == analysed("\n".join(lines)).diagnostics()
+
+
+def test_a_carriage_return_and_a_line_feed_typed_apart_make_one_line_end():
+    doc = analysed('[Game "kingulu"]\n\n1. c1x6 *\n')
+    doc.replace(2, 7, 2, 7, "\r")
+    assert doc.lines[2:4] == ["1. c1x6\r", " *\n"]
+    doc.replace(3, 0, 3, 0, "\n")
+    assert doc.lines[2:4] == ["1. c1x6\r\n", " *\n"] and doc.text == '[Game "kingulu"]\n\n1. c1x6\r\n *\n'
+
+
+def _random_games(count):
+    kingulu = mancala.get_game("kingulu")
+    rng = random.Random(1)
+    return mancala.write(mancala.random_game(kingulu, rng) for _ in range(count))
+
+
+def test_an_edit_near_the_end_of_a_long_archive_checks_one_game():
+    games = _random_games(300)
+    doc = analysed(games)
+    assert len(doc.games) == 300 and doc.checked == 300
+    last = doc.games[-2]
+    line0 = last.end - 1
+    doc.replace(line0, 0, line0, 0, "x")
+    doc.advance()
+    assert doc.checked == 301 and doc.diagnostics()[0].code == "syntax"
+    assert doc.diagnostics() == analysed(doc.text).diagnostics()
+    doc.replace(line0, 0, line0, 1, "")
+    doc.advance()
+    assert doc.checked == 302 and doc.diagnostics() == []
+    # An edit near the top re-checks one game too: the others are the same text, moved.
+    doc.replace(0, 0, 0, 0, "\n\n")
+    doc.advance()
+    assert doc.checked == 303 and doc.diagnostics() == [] and doc.games[0].start == 3
+
+
+def test_checking_in_steps_gives_the_same_and_answers_in_between():
+    games = _random_games(50)
+    doc = Document(games)
+    steps = 0
+    while not doc.advance(budget=0):
+        steps += 1
+        assert doc.games and not doc.complete
+    assert steps >= 40 and len(doc.games) == 50
+    # A question about a line reads no further than its game.
+    doc = Document(games)
+    assert doc.game_at(3) is doc.games[0] and len(doc.games) == 1
+
+
+# -- hover ------------------------------------------------------------------------------------
+
+def test_hover_on_a_move_shows_the_positions_before_and_after_it():
+    doc = analysed(VILLAGE.read_text(encoding="utf-8"))
+    line0 = 12  # "advise.} 1. d1x6 {empty-hole capture: ...} 1... d2x10"
+    column0 = doc.line(line0).index("d1x6") + 2
+    found = hover(doc, line0, column0)
+    assert found is not None and found.markdown
+    assert found.span == Span(line0, column0 - 2, line0, column0 + 2)
+    assert found.text.startswith("**1. d1x6** — South's move, ply 1 (main line)")
+    assert "`x6`: the lap ended in an empty hole of the mover's row" in found.text and "(KG-5)" in found.text
+    kingulu = mancala.get_game("kingulu")
+    start = mancala.GamePosition(kingulu, kingulu.start())
+    assert str(mancala.text(start)) in found.text
+    after = start.play("d1x6")
+    assert str(mancala.text(after, last_move=start.legal_moves()[1].move)) in found.text
+    assert found.text.count("![") == 2 and "data:image/svg+xml;base64," in found.text
+    plain = hover(doc, line0, column0, markdown=False, images=False)
+    assert "```" not in plain.text and "![" not in plain.text and str(mancala.text(start)) in plain.text
+    reserving = hover(doc, 13, doc.line(13).index("f1^"))
+    assert "`^`: " in reserving.text and "(KG-4, KG-6)" in reserving.text
+    variation = hover(doc, 13, doc.line(13).index("c2x9") + 1)
+    assert "2... c2x9!?" not in variation.text and "variation, depth 1" in variation.text
+    assert hover(doc, 0, 3) is None and hover(doc, 12, 2) is None  # a tag, a comment
+
+
+def test_hover_on_an_illegal_move_shows_its_rule_and_the_position_before():
+    doc = analysed(DAMAGED.read_text(encoding="utf-8"))
+    found = hover(doc, 6, 42, images=False)
+    assert "**KG-ORIGIN** (error): 4... c1: c1 is not one of N's holes" in found.text
+    assert "**Before**" in found.text and "**After**" not in found.text
+    marks = hover(doc, 6, 28, images=False)
+    assert "written d1x2, but the move is d1" in marks.text and "**bad-mark**" in marks.text
+
+
+# -- completion -------------------------------------------------------------------------------
+
+def _labels(doc, line0, column0):
+    return [c.label for c in completions(doc, line0, column0)]
+
+
+def test_completion_offers_the_legal_moves_of_the_position_reached():
+    kingulu = mancala.get_game("kingulu")
+    start = mancala.GamePosition(kingulu, kingulu.start())
+    text = '[Game "kingulu"]\n\n1. c1x6 (1. d1x6 ) d2 2. \n'
+    doc = analysed(text)
+    line = doc.line(2)
+    assert _labels(doc, 2, len(line)) == start.play("c1x6").play("d2").legal_moves()
+    assert _labels(doc, 2, line.index("d2")) == start.play("c1x6").legal_moves()  # after the variation
+    assert _labels(doc, 2, line.index("1. d1x6")) == start.legal_moves()  # a variation just opened
+    assert _labels(doc, 2, line.index(")")) == start.play("d1x6").legal_moves()  # inside it, after d1x6
+    assert _labels(doc, 2, 0) == start.legal_moves()
+    typed = completions(doc, 2, line.index("d2") + 1)  # "d" typed: the edit replaces it
+    assert typed[0].edit.span == Span(2, line.index("d2"), 2, line.index("d2") + 1)
+    assert typed[0].kind == "move" and "(KG-5)" in completions(doc, 2, 0)[0].detail
+
+
+def test_completion_follows_the_records_coordinates_and_stops_at_comments_and_the_result():
+    doc = analysed('[Game "kingulu"]\n[Coordinates "relative"]\n\n1. S3x6 {a note} \n')
+    assert _labels(doc, 3, len(doc.line(3))) == mancala.GamePosition.from_string(
+        "kingulu", "1,0,6,6,0,1/6,6,2,7,0,6 N 7-0 1").legal_moves(coords="relative")
+    assert _labels(doc, 3, doc.line(3).index("note")) == []
+    doc = analysed('[Game "kingulu"]\n\n1. c1x6 * \n')
+    assert _labels(doc, 2, len(doc.line(2))) == []
+
+
+def test_completion_of_tag_names_game_ids_and_values():
+    doc = analysed('[Game "kingulu"]\n[\n[Game "k\n[Coordinates "\n')
+    names = completions(doc, 1, 1)
+    assert [c.label for c in names] == ["Event", "Site", "Date", "Round", "South", "North", "Result", "Setup",
+                                        "Termination", "Score", "Annotator", "Source"]  # (not those it has)
+    assert names[0].snippet == 'Event "$1"]$0' and names[0].edit.text == "Event"
+    ids = completions(doc, 2, 8)
+    assert [c.label for c in ids] == ["kimasai-mackay", "kimasai-klamroth", "kingulu"]
+    assert ids[2].edit.span == Span(2, 7, 2, 8) and ids[2].detail == "Bao Kingulu"
+    assert _labels(doc, 3, 14) == ["algebraic", "numeric", "relative"]
+
+
+# -- formatting ---------------------------------------------------------------------------------
+
+def test_formatting_writes_what_convert_writes():
+    text = "\n\n" + VILLAGE.read_text(encoding="utf-8").replace("1. d1x6", "1.   d1").replace("\n\n{", "\n{") \
+        + "\n\n\n" + '[Game "kingulu"] 1. c1 *' + "\n\n\n"
+    doc = analysed(text)
+    done = subprocess.run([sys.executable, "-m", "mancala_cli", "convert", "-", "--to", "pmn"], input=text,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0
+    assert applied(text, format_document(doc)) == done.stdout
+    again = analysed(done.stdout)
+    assert format_document(again) == []
+
+
+def test_formatting_leaves_games_with_errors_as_they_are():
+    damaged = DAMAGED.read_text(encoding="utf-8")
+    good = '[Game "kingulu"]   [Event "x"]\n1. c1 d2 *\n'
+    text = damaged + "\n" + good
+    doc = analysed(text)
+    edits = format_document(doc)
+    assert applied(text, edits) == damaged + "\n" + '[Game "kingulu"]\n[Event "x"]\n\n1. c1x6 d2 *\n'
+    assert format_document(analysed(damaged)) == []
+    assert format_range(doc, 0, 19) == [] and applied(text, format_range(doc, 21, 21)) == applied(text, edits)
+
+
+# -- quick fixes ----------------------------------------------------------------------------------
+
+def _fixed(text, fix):
+    return applied(text, fix.edits)
+
+
+def test_quick_fixes_make_the_problems_go():
+    text = DAMAGED.read_text(encoding="utf-8")
+    doc = analysed(text)
+    fixes = code_actions(doc, 0, len(doc.lines))
+    by_code = {fix.diagnostic.code: fix for fix in fixes if fix.diagnostic is not None}
+    assert set(by_code) == {"bad-mark", "syntax", "missing-result"}
+    assert by_code["bad-mark"].title == "Write d1: the move as it is played"
+    assert by_code["bad-mark"].diagnostic == doc.diagnostics()[0]
+    after = analysed(_fixed(text, by_code["bad-mark"]))
+    assert "bad-mark" not in [d.code for d in after.diagnostics()]
+    after = analysed(_fixed(text, by_code["syntax"]))
+    assert [d.code for d in after.diagnostics()] == ["bad-mark", "KG-ORIGIN", "KK-EMPTY", "bad-hole"]
+    text = '[Game "kingulu"]\n[Result "1-0"]\n\n1. c1x6 3... d2 2. e1 5.\n'
+    doc = analysed(text)
+    fixes = [fix for fix in code_actions(doc, 0, 10) if fix.diagnostic is not None]
+    assert [fix.title for fix in fixes] == ["Write the move number 1...", "Remove the move number 5.",
+                                            "Add the result 1-0"]
+    for fix in fixes:
+        codes = [d.code for d in analysed(_fixed(text, fix)).diagnostics()]
+        assert len(codes) == 2 and fix.diagnostic.code not in codes or codes.count("move-number") == 1
+    whole = text
+    for fix in reversed(fixes):
+        whole = _fixed(whole, fix)
+    assert analysed(whole).diagnostics() == [] and whole.endswith("1. c1x6 1... d2 2. e1  1-0\n")
+
+
+def test_a_missing_move_number_can_be_added():
+    text = '[Game "kingulu"]\n\nc1x6 d2 e1 *\n'
+    doc = analysed(text)
+    fixes = code_actions(doc, 2, 2)
+    assert [(fix.title, fix.diagnostic) for fix in fixes] == [("Add the move number 1.", None),
+                                                              ("Add the move number 2.", None)]
+    both = applied(text, [edit for fix in fixes for edit in fix.edits])
+    assert both == '[Game "kingulu"]\n\n1. c1x6 d2 2. e1 *\n' and analysed(both).diagnostics() == []
+
+
+def test_a_missing_result_after_the_tags_goes_on_a_line_of_its_own():
+    text = '[Game "kingulu"]\n[Result "*"]'
+    doc = analysed(text)
+    (fix,) = code_actions(doc, 0, 1)
+    assert _fixed(text, fix) == '[Game "kingulu"]\n[Result "*"]\n\n*'
+    assert analysed(_fixed(text, fix)).diagnostics() == []
+
+
+# -- the outline -------------------------------------------------------------------------------
+
+def test_one_symbol_per_game_named_from_its_tags():
+    doc = analysed(_archive())
+    found = symbols(doc)
+    assert len(found) == len(doc.games)
+    tournament = [s for s in found if s.name.startswith("Morogoro kingulu cup, 1:")]
+    assert [s.name for s in tournament] == ["Morogoro kingulu cup, 1: Amani – Baraka",
+                                            "Morogoro kingulu cup, 1: Neema – Zawadi"]
+    assert tournament[0].detail == "kingulu 0-1"
+    damaged = symbols(analysed(DAMAGED.read_text(encoding="utf-8")))
+    assert [(s.name, s.detail, s.span.line, s.span.end_line) for s in damaged] == [
+        ("Copied from a notebook: Amani – Baraka", "kingulu *", 0, 6),
+        ("Club evening, board 2", "kimasai-klamroth *", 8, 13),
+        ("Typed in after the game", "kimasai-mackay *", 15, 19)]
+    assert symbols(analysed("1. c1x6 *\n"))[0].name == "Game 1"
+
+
+def test_problem_messages_name_the_move_as_validate_does():
+    problem = mancala.check(next(mancala.read(DAMAGED))).problems[1]
+    assert problem_message(problem).startswith("4... c1: c1 is not one of N's holes [position ")
