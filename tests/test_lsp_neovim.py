@@ -1,0 +1,82 @@
+"""A real editor: headless Neovim opens a damaged record with ``mancala lsp``
+as its language server and shows the problems ``mancala validate`` prints,
+at the same places (Debian: ``apt-get install neovim``; skipped without it)."""
+import json
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("pygls", reason="the language server needs pygls: pip install 'mancala[lsp]' "
+                                    "(the test extra has it)")
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+DAMAGED = ROOT / "examples" / "broken" / "damaged-records.pmn"
+NVIM = shutil.which("nvim") or ("/usr/bin/nvim" if os.path.exists("/usr/bin/nvim") else None)
+
+pytestmark = pytest.mark.skipif(NVIM is None, reason="no Neovim found: install the Debian package 'neovim' "
+                                                     "to run the editor test")
+
+#: The whole editor configuration: the server started for .pmn buffers
+#: (vim.lsp.start from Neovim 0.8; start_client and buf_attach_client
+#: before), the diagnostics awaited, then written as JSON, and quit.
+INIT = r"""
+local out = vim.env.MANCALA_NVIM_OUT
+local cmd = vim.fn.json_decode(vim.env.MANCALA_LSP_CMD)
+vim.api.nvim_create_autocmd("BufReadPost", {pattern = "*.pmn", callback = function(args)
+  local config = {name = "mancala", cmd = cmd, root_dir = vim.fn.getcwd()}
+  if vim.lsp.start then
+    vim.lsp.start(config)
+  else
+    vim.lsp.buf_attach_client(args.buf, vim.lsp.start_client(config))
+  end
+end})
+vim.api.nvim_create_autocmd("VimEnter", {callback = function()
+  local arrived = vim.wait(60000, function() return #vim.diagnostic.get(0) > 0 end, 50)
+  local found = {}
+  for _, d in ipairs(vim.diagnostic.get(0)) do
+    table.insert(found, {lnum = d.lnum, col = d.col, end_lnum = d.end_lnum, end_col = d.end_col,
+                         severity = d.severity, code = d.code, message = d.message, source = d.source})
+  end
+  local file = io.open(out, "w")
+  file:write(vim.fn.json_encode({arrived = arrived, diagnostics = found}))
+  file:close()
+  vim.cmd("qall!")
+end})
+"""
+
+#: ``FILE:LINE:COL: SEVERITY: [MOVE: ]CODE: MESSAGE`` of ``mancala validate``.
+LINE = re.compile(r"(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): (?P<severity>error|warning): "
+                  r"(?:(?P<move>\d+\.(?:\.\.)? \S+): )?(?P<code>[A-Za-z0-9-]+): (?P<message>.*)")
+
+
+def test_neovim_shows_the_problems_validate_prints(tmp_path):
+    init = tmp_path / "init.lua"
+    init.write_text(INIT, encoding="utf-8")
+    out = tmp_path / "diagnostics.json"
+    env = {**os.environ, "MANCALA_NVIM_OUT": str(out),
+           "MANCALA_LSP_CMD": json.dumps([sys.executable, "-m", "mancala_cli", "lsp"])}
+    for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
+        env[name] = str(tmp_path / name.lower())
+    done = subprocess.run([NVIM, "--headless", "-n", "-i", "NONE", "-u", str(init), str(DAMAGED)], env=env,
+                          cwd=ROOT, capture_output=True, text=True, timeout=180, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    shown = json.loads(out.read_text(encoding="utf-8"))
+    assert shown["arrived"], "no diagnostics came from the server"
+    validate = subprocess.run([sys.executable, "-m", "mancala_cli", "validate", "--quiet", str(DAMAGED)],
+                              capture_output=True, text=True, timeout=60)
+    expected = []
+    for line in validate.stdout.splitlines():
+        found = LINE.fullmatch(line)
+        assert found, line
+        message = f"{found['move']}: {found['message']}" if found["move"] else found["message"]
+        expected.append((int(found["line"]), int(found["col"]), 1 if found["severity"] == "error" else 2,
+                         found["code"], message))
+    assert len(expected) == 5
+    got = sorted((d["lnum"] + 1, d["col"] + 1, d["severity"], d["code"], d["message"]) for d in shown["diagnostics"])
+    assert got == sorted(expected)
+    assert {d["source"] for d in shown["diagnostics"]} == {"mancala"}
