@@ -76,6 +76,17 @@ def test_only_the_command_line_imports_typer_or_rich():
     assert outside and _offending(outside, ["typer", "rich"]) == []
 
 
+def test_only_the_language_servers_protocol_module_imports_pygls():
+    """The language server's logic (``lsp.analysis``, ``lsp.features``) is
+    plain functions over the library; ``lsp.server`` alone speaks the
+    protocol (pygls, lsprotocol), and the command line loads it only in
+    ``mancala lsp``."""
+    users = [p for p in modules("mancala_cli") + modules("notation")
+             if _offending([p], ["pygls", "lsprotocol", "mancala_cli.lsp.server"])]
+    assert [p.relative_to(ROOT).as_posix() for p in users] == ["mancala_cli/cli/lsp.py", "mancala_cli/lsp/server.py"]
+    assert _offending(modules("mancala_cli/lsp"), ["mancala_cli.cli", "typer", "rich"]) == []
+
+
 def test_importing_the_library_loads_no_command_line():
     done = subprocess.run([sys.executable, "-c", "import mancala_cli, sys; "
                            "print(sorted({m.split('.')[0] for m in sys.modules} & {'typer', 'rich', 'click'}))"],

@@ -1,6 +1,8 @@
-"""A real editor: headless Neovim opens a damaged record with ``mancala lsp``
-as its language server and shows the problems ``mancala validate`` prints,
-at the same places (Debian: ``apt-get install neovim``; skipped without it)."""
+"""A real editor: headless Neovim, configured with the snippet of
+docs/lsp.md, opens a damaged record with ``mancala lsp`` as its language
+server and shows the problems ``mancala validate`` prints, at the same
+places (Debian: ``apt-get install neovim``; skipped without it). The other
+editors' snippets of the page are checked for what they say."""
 import json
 import os
 import pathlib
@@ -11,30 +13,37 @@ import sys
 
 import pytest
 
-pytest.importorskip("pygls", reason="the language server needs pygls: pip install 'mancala[lsp]' "
-                                    "(the test extra has it)")
-
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 DAMAGED = ROOT / "examples" / "broken" / "damaged-records.pmn"
 NVIM = shutil.which("nvim") or ("/usr/bin/nvim" if os.path.exists("/usr/bin/nvim") else None)
 
-pytestmark = pytest.mark.skipif(NVIM is None, reason="no Neovim found: install the Debian package 'neovim' "
-                                                     "to run the editor test")
 
-#: The whole editor configuration: the server started for .pmn buffers
-#: (vim.lsp.start from Neovim 0.8; start_client and buf_attach_client
-#: before), the diagnostics awaited, then written as JSON, and quit.
-INIT = r"""
-local out = vim.env.MANCALA_NVIM_OUT
-local cmd = vim.fn.json_decode(vim.env.MANCALA_LSP_CMD)
-vim.api.nvim_create_autocmd("BufReadPost", {pattern = "*.pmn", callback = function(args)
-  local config = {name = "mancala", cmd = cmd, root_dir = vim.fn.getcwd()}
-  if vim.lsp.start then
-    vim.lsp.start(config)
-  else
-    vim.lsp.buf_attach_client(args.buf, vim.lsp.start_client(config))
+PAGE = ROOT / "docs" / "lsp.md"
+
+
+def snippet(heading, language):
+    """The first ``language`` block of docs/lsp.md after ``heading``."""
+    text = PAGE.read_text(encoding="utf-8")
+    found = re.search(rf"{re.escape(heading)}.*?^```{language}\n(.*?)^```$", text, re.S | re.M)
+    assert found, (heading, language)
+    return found.group(1)
+
+
+#: Before the page's snippet: vim.lsp.start where Neovim is older than 0.8
+#: (start_client and buf_attach_client, which it is made of).
+BEFORE = r"""
+if not vim.lsp.start then
+  vim.lsp.start = function(config)
+    local id = vim.lsp.start_client(config)
+    vim.lsp.buf_attach_client(0, id)
+    return id
   end
-end})
+end
+"""
+
+#: After it: the diagnostics awaited, then written as JSON, and quit.
+AFTER = r"""
+local out = vim.env.MANCALA_NVIM_OUT
 vim.api.nvim_create_autocmd("VimEnter", {callback = function()
   local arrived = vim.wait(60000, function() return #vim.diagnostic.get(0) > 0 end, 50)
   local found = {}
@@ -54,12 +63,16 @@ LINE = re.compile(r"(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): (?P<severity>error
                   r"(?:(?P<move>\d+\.(?:\.\.)? \S+): )?(?P<code>[A-Za-z0-9-]+): (?P<message>.*)")
 
 
+@pytest.mark.skipif(NVIM is None, reason="no Neovim found: install the Debian package 'neovim' to run the editor test")
 def test_neovim_shows_the_problems_validate_prints(tmp_path):
+    pytest.importorskip("pygls", reason="the language server needs pygls: pip install 'mancala[lsp]' "
+                                        "(the test extra has it)")
     init = tmp_path / "init.lua"
-    init.write_text(INIT, encoding="utf-8")
+    init.write_text(BEFORE + snippet("## Neovim", "lua") + AFTER, encoding="utf-8")
     out = tmp_path / "diagnostics.json"
+    # (the snippet starts `mancala lsp`: this Python's mancala first on the PATH)
     env = {**os.environ, "MANCALA_NVIM_OUT": str(out),
-           "MANCALA_LSP_CMD": json.dumps([sys.executable, "-m", "mancala_cli", "lsp"])}
+           "PATH": f"{pathlib.Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
     for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
         env[name] = str(tmp_path / name.lower())
     done = subprocess.run([NVIM, "--headless", "-n", "-i", "NONE", "-u", str(init), str(DAMAGED)], env=env,
@@ -80,3 +93,16 @@ def test_neovim_shows_the_problems_validate_prints(tmp_path):
     got = sorted((d["lnum"] + 1, d["col"] + 1, d["severity"], d["code"], d["message"]) for d in shown["diagnostics"])
     assert got == sorted(expected)
     assert {d["source"] for d in shown["diagnostics"]} == {"mancala"}
+
+
+def test_the_other_editors_snippets_start_mancala_lsp():
+    import tomllib
+
+    helix = tomllib.loads(snippet("## Helix", "toml"))
+    assert helix["language-server"]["mancala"] == {"command": "mancala", "args": ["lsp"]}
+    assert helix["language"][0]["file-types"] == ["pmn"] and helix["language"][0]["language-servers"] == ["mancala"]
+    vscode = json.loads(snippet("## VS Code", "json"))
+    assert (vscode["glspc.server.command"], vscode["glspc.server.commandArguments"]) == ("mancala", ["lsp"])
+    assert vscode["files.associations"]["*.pmn"] in vscode["glspc.server.languageId"]
+    assert '"mancala" "lsp"' in snippet("## Emacs (eglot)", "elisp")
+    assert 'cmd = { "mancala", "lsp" }' in snippet("nvim-lspconfig", "lua")

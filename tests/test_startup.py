@@ -257,7 +257,7 @@ def test_a_command_loads_its_own_module_and_no_other_command(tmp_path):
     """Each command is a module of its own, imported only when the command
     is named; the tablebase group and the worker pool load only when used."""
     commands = {"games", "moves", "perft", "solve", "random_games", "validate", "convert", "annotate", "render",
-                "drawing", "filter", "split", "stats", "tablebase"}
+                "drawing", "filter", "split", "stats", "tablebase", "lsp"}
     record = tmp_path / "one.pmn"
     record.write_text('[Game "kingulu"]\n[Result "*"]\n\n1. c1x6 d2 2. a1 *\n', encoding="utf-8")
     for args, own in ((["validate", "--quiet", str(record)], {"validate"}),
@@ -270,3 +270,39 @@ def test_a_command_loads_its_own_module_and_no_other_command(tmp_path):
             f"mancala_cli.cli.{module}" for module in own}, args
         assert "mancala_cli.cli.workers" not in names and "mancala_cli.cli.cluster" not in names, args
         assert ("mancala_cli.tablebase" in names) == (args[0] == "tablebase"), args
+
+
+#: A run of the command line where pygls and lsprotocol cannot be imported.
+WITHOUT_PYGLS = """if True:
+    import sys
+
+    class Missing:
+        def find_spec(self, name, path=None, target=None):
+            if name.split(".")[0] in ("pygls", "lsprotocol"):
+                raise ImportError(f"No module named {name!r}")
+            return None
+
+    sys.meta_path.insert(0, Missing())
+    from mancala_cli.cli import main
+    sys.argv = ["mancala", *sys.argv[1:]]
+    main()
+    """
+
+
+def test_the_language_server_alone_loads_pygls():
+    """Only ``mancala lsp`` itself imports pygls: not the other commands,
+    nor ``mancala lsp --help``; without pygls, ``mancala --help`` works and
+    ``mancala lsp`` says what to install, in one line, with status 2."""
+    names, code = _modules_after("validate", "--quiet", str(pathlib.Path(__file__).resolve().parents[1] / "examples"
+                                                            / "kingulu-village-match.pmn"))
+    assert code == 0 and not {name.split(".")[0] for name in names} & {"pygls", "lsprotocol"}
+    assert not any(name.startswith("mancala_cli.lsp") for name in names)
+    names, code = _modules_after("lsp", "--help")
+    assert code == 0 and not {name.split(".")[0] for name in names} & {"pygls", "lsprotocol"}
+    done = subprocess.run([sys.executable, "-c", WITHOUT_PYGLS, "--help"], capture_output=True, text=True,
+                          timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0 and "lsp" in done.stdout
+    done = subprocess.run([sys.executable, "-c", WITHOUT_PYGLS, "lsp"], capture_output=True, text=True, timeout=60,
+                          stdin=subprocess.DEVNULL)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", "mancala: error: the language server needs pygls: pip install 'mancala[lsp]'\n")
