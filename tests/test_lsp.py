@@ -5,6 +5,7 @@ never take the server down."""
 import json
 import os
 import pathlib
+import signal
 import subprocess
 import sys
 import time
@@ -253,6 +254,31 @@ def test_the_end_of_standard_input_ends_the_server_quietly():
     assert (done.returncode, done.stderr) == (0, b"")
     done = _run(INITIALIZE + _message({"jsonrpc": "2.0", "method": "exit"}))  # exit without shutdown
     assert (done.returncode, done.stderr) == (1, b"")
+
+
+def test_exit_ends_the_server_while_its_input_is_still_open():
+    """Editors send exit and wait for the process to end, the pipe still
+    open; a stop signal ends it too, with 128 + the signal."""
+    shutdown = _message({"jsonrpc": "2.0", "id": 9, "method": "shutdown"})
+    exit_ = _message({"jsonrpc": "2.0", "method": "exit"})
+    for messages, status in ((INITIALIZE + shutdown + exit_, 0), (INITIALIZE + exit_, 1), (INITIALIZE, 128 + 15)):
+        server = subprocess.Popen(SERVER, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        server.stdin.write(messages)
+        server.stdin.flush()
+        if status > 128:
+            answered = b""
+            while b"capabilities" not in answered:  # (the server runs)
+                piece = server.stdout.read1()
+                assert piece, "the server ended before answering"
+                answered += piece
+            server.send_signal(signal.SIGTERM)
+        try:
+            assert server.wait(timeout=60) == status
+        finally:
+            server.kill()
+        assert server.stderr.read() == b""
+        for stream in (server.stdin, server.stdout, server.stderr):
+            stream.close()
 
 
 def test_a_client_that_goes_away_mid_message():

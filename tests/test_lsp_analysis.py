@@ -313,8 +313,10 @@ def test_completion_of_tag_names_game_ids_and_values():
 # -- formatting ---------------------------------------------------------------------------------
 
 def test_formatting_writes_what_convert_writes():
+    relative = (ROOT / "examples" / "kingulu-relative.pmn").read_text(encoding="utf-8")
+    numeric = (ROOT / "examples" / "kimasai-mackay-numeric.pmn").read_text(encoding="utf-8")
     text = "\n\n" + VILLAGE.read_text(encoding="utf-8").replace("1. d1x6", "1.   d1").replace("\n\n{", "\n{") \
-        + "\n\n\n" + '[Game "kingulu"] 1. c1 *' + "\n\n\n"
+        + "\n\n\n" + '[Game "kingulu"] 1. c1 *' + "\n\n" + relative.replace("S4x6", "S4") + numeric + "\n\n\n"
     doc = analysed(text)
     done = subprocess.run([sys.executable, "-m", "mancala_cli", "convert", "-", "--to", "pmn"], input=text,
                           capture_output=True, text=True, timeout=60)

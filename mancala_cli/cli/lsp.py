@@ -26,15 +26,21 @@ def lsp(
         import pygls  # noqa: F401
     except ImportError:
         raise CommandError("the language server needs pygls: pip install 'mancala[lsp]'") from None
-    import os
-    import sys
+    import signal
 
     from ..lsp.server import serve
+    from .streams import STOP_SIGNALS, end_now
 
+    stopped: list[int] = []
+
+    def stop(signum: int, frame: object) -> None:
+        stopped.append(signum)
+        raise KeyboardInterrupt
+
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, stop)
     code = serve()
-    # The server closes standard output when the client says exit: the
-    # interpreter's last flush must find a stream it can flush.
-    if sys.stdout is None or sys.stdout.closed:
-        sys.stdout = open(os.devnull, "w")
-    if code:
-        raise typer.Exit(code)
+    # At once: the thread that reads standard input may be blocked in a read
+    # (the client said exit but keeps the pipe open, or a signal came), and
+    # the interpreter would wait for it at its exit.
+    end_now(128 + stopped[0] if stopped else code)

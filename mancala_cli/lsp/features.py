@@ -510,8 +510,11 @@ def completions(doc: Document, line0: int, column0: int) -> list[Completion]:
 # -- formatting ----------------------------------------------------------------------------
 
 def _canonical(doc: Document, game: Game) -> str:
-    """The game as ``mancala convert --to pmn`` writes it, without the last line end."""
-    written = write(doc.record_of(game))
+    """The game as ``mancala convert --to pmn`` writes it (in its own
+    coordinate style), without the last line end."""
+    record = doc.record_of(game)
+    style = record.tag("Coordinates")
+    written = write(record, coords=style if style in STYLES else "algebraic")
     assert written is not None
     return written.rstrip("\n")
 

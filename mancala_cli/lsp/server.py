@@ -164,6 +164,13 @@ class MancalaServer(LanguageServer):
         self.shut_down = False  # (a shutdown request came)
         self.exit_code = 0  # 1 after an exit notification without shutdown, as the protocol says
 
+    def shutdown(self) -> None:
+        """The end of the session (the client said exit, went away, or a
+        signal came): pygls's own shutdown would wait for its threads, one
+        of which may be blocked reading standard input for ever; the process
+        ends without them (:func:`serve`'s caller exits at once)."""
+        self.thread_pool.shutdown(wait=False, cancel_futures=True)
+
     # -- the client's encoding
 
     @property
@@ -224,7 +231,7 @@ class MancalaServer(LanguageServer):
         quick (the usual edit), else in steps, in a task that lets the other
         messages through between them."""
         doc = self.documents[uri]
-        if doc.advance(budget=STEP):
+        if self._step(uri, doc):
             self.publish(uri)
             return
         running = self.checking.get(uri)
@@ -239,12 +246,23 @@ class MancalaServer(LanguageServer):
             doc = self.documents.get(uri)
             if doc is None:
                 return
-            if doc.advance(budget=STEP):
+            if self._step(uri, doc):
                 self.publish(uri)
                 return
             if loop.time() - shown > PARTIAL:
                 self.publish(uri)
                 shown = loop.time()
+
+    def _step(self, uri: str, doc: Document) -> bool:
+        """One step of checking ``doc``; whether it is done. A failure (a
+        bug: reading and checking never raise on bad input) is said in one
+        line, and the document is left as far as it was checked."""
+        try:
+            return doc.advance(budget=STEP)
+        except Exception as error:  # noqa: BLE001 (the server goes on with the other documents)
+            self.note(f"{uri}: checking stopped: {type(error).__name__}: {error}", types.MessageType.Error)
+            doc.resume = None
+            return True
 
     def opened(self, uri: str, text: str, version: int | None) -> None:
         doc = Document(text, max_size=self.max_document)
@@ -415,7 +433,9 @@ def make_server() -> MancalaServer:
 def serve(stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> int:
     """Run the server on standard input and output until the client ends
     it (``exit``) or goes away; the exit status (0, or 1 for ``exit``
-    without ``shutdown``, as the protocol says)."""
+    without ``shutdown``, as the protocol says). The thread that reads
+    standard input may still be blocked in a read: the caller ends the
+    process at once (``os._exit``), without waiting for it."""
     _setup_logging()
     server = make_server()
     server.start_io(cast(BinaryIO, BoundedInput(stdin or sys.stdin.buffer)), stdout or sys.stdout.buffer)
