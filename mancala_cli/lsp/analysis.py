@@ -131,7 +131,7 @@ class Game:
     """
 
     __slots__ = ("start", "next_start", "end", "read_at", "problems", "tags", "game", "result", "plies", "valid",
-                 "_shown")
+                 "canonical", "_shown")
 
     def __init__(self, start: int, next_start: int, end: int, problems: list[Problem],
                  tags: list[tuple[str, str]], game: str | None, result: str | None, plies: int) -> None:
@@ -145,6 +145,7 @@ class Game:
         self.result = result
         self.plies = plies
         self.valid = not any(p.severity == "error" for p in problems)
+        self.canonical = False  # written as convert writes it (known once formatting found it so)
         self._shown: tuple[int, list[Diagnostic]] | None = None
 
     def __repr__(self) -> str:
@@ -395,6 +396,14 @@ class Document:
         if index >= 0 and line < games[index].next_start:
             return games[index]
         return None
+
+    def games_between(self, line0: int, end_line0: int) -> list[Game]:
+        """The games whose lines meet lines ``line0`` to ``end_line0`` (0-based), read first if need be."""
+        self.advance(until_line=end_line0 + 1)
+        games = self.games
+        first = max(bisect.bisect_right(games, line0 + 1, key=_start) - 1, 0)
+        last = bisect.bisect_right(games, end_line0 + 1, key=_start)
+        return [game for game in games[first:last] if game.next_start > line0 + 1]
 
     def record_of(self, game: Game) -> GameRecord:
         """The record of ``game``, read again from its lines (as they are now)."""

@@ -525,11 +525,12 @@ def _break(doc: Document) -> str:
 
 def _game_edit(doc: Document, game: Game) -> TextEdit | None:
     """The edit that writes ``game`` canonically, if it is valid and not canonical already."""
-    if not game.valid:
+    if not game.valid or game.canonical:
         return None
     new = _canonical(doc, game)
     old = "\n".join(doc.line(i) for i in range(game.start - 1, game.end))
     if new == old:
+        game.canonical = True  # (until an edit makes it a game read again)
         return None
     last = game.end - 1
     return TextEdit(Span(game.start - 1, 0, last, len(doc.line(last))), new.replace("\n", _break(doc)))
@@ -580,7 +581,7 @@ def format_range(doc: Document, line0: int, end_line0: int) -> list[TextEdit]:
     if doc.too_large:
         return []
     edits = []
-    for game in doc.all_games():
+    for game in doc.games_between(line0, end_line0):
         if game.start - 1 <= end_line0 and game.end - 1 >= line0:
             edit = _game_edit(doc, game)
             if edit is not None:
@@ -668,6 +669,12 @@ def _missing_numbers(doc: Document, seen: GameView, line0: int, end_line0: int) 
     return out
 
 
+#: The problems that have a quick fix (``syntax``: an unterminated comment).
+_FIXABLE = frozenset(("bad-mark", "bad-destination", "missing-result", "move-number", "syntax"))
+#: The most lines a range may span for the missing move numbers of its moves to be offered.
+MISSING_NUMBERS_SPAN = 100
+
+
 def code_actions(doc: Document, line0: int, end_line0: int) -> list[Fix]:
     """The quick fixes for the problems on lines ``line0`` to ``end_line0``:
     a wrong outcome mark or destination (``bad-mark``, ``bad-destination``:
@@ -675,18 +682,21 @@ def code_actions(doc: Document, line0: int, end_line0: int) -> list[Fix]:
     the rules ended the game with, else the ``Result`` tag's, else ``*``), a
     move number that does not fit or that no move follows (``move-number``),
     an unterminated comment (closed at the end of its line); and the move
-    numbers canonical writing adds where none is written."""
+    numbers canonical writing adds where none is written (for ranges of
+    at most :data:`MISSING_NUMBERS_SPAN` lines: a fix per move)."""
     if doc.too_large:
         return []
     fixes: list[Fix] = []
-    seen_games = set()
-    for index in range(max(line0, 0), end_line0 + 1):
-        game = doc.game_at(index)
-        if game is None or id(game) in seen_games:
-            continue
-        seen_games.add(id(game))
+    for game in doc.games_between(line0, end_line0):
+        wanted = [d for d in doc.game_diagnostics(game)
+                  if line0 <= d.line <= end_line0 and d.code in _FIXABLE]
+        numbers = end_line0 - line0 <= MISSING_NUMBERS_SPAN
+        if not wanted and not numbers:
+            continue  # (no game is replayed for nothing when the range is large)
         seen = view(doc, game)
         for problem in seen.report.problems:
+            if problem.code not in _FIXABLE:
+                continue
             diagnostic = _diagnostic(doc, problem)
             if not line0 <= diagnostic.line <= end_line0:
                 continue
@@ -698,9 +708,10 @@ def code_actions(doc: Document, line0: int, end_line0: int) -> list[Fix]:
             elif problem.code == "move-number":
                 fix = _fix_number(doc, seen, problem, diagnostic)
                 fixes += [fix] if fix else []
-            elif problem.code == "syntax" and problem.message.startswith("unterminated comment"):
+            elif problem.message.startswith("unterminated comment"):
                 fixes.append(_fix_comment(doc, diagnostic))
-        fixes += _missing_numbers(doc, seen, line0, end_line0)
+        if numbers:
+            fixes += _missing_numbers(doc, seen, line0, end_line0)
     return fixes
 
 
