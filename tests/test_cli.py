@@ -22,7 +22,7 @@ def test_version_and_help_examples():
 
     assert run("--version").output == f"mancala 0.1.0 ({CORE} core)\n"
     for command in ("games", "moves", "perft", "random", "validate", "convert", "render", "filter", "split", "stats",
-                    "solve", "annotate"):
+                    "solve", "annotate", "lsp"):
         result = run(command, "--help")
         assert result.exit_code == 0 and "Example: mancala " + command in result.output
 
