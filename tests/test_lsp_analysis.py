@@ -20,6 +20,7 @@ from mancala_cli.lsp.features import (
     format_document,
     format_range,
     hover,
+    line_at,
     symbols,
 )
 
@@ -287,6 +288,24 @@ def test_completion_offers_the_legal_moves_of_the_position_reached():
     typed = completions(doc, 2, line.index("d2") + 1)  # "d" typed: the edit replaces it
     assert typed[0].edit.span == Span(2, line.index("d2"), 2, line.index("d2") + 1)
     assert typed[0].kind == "move" and "(KG-5)" in completions(doc, 2, 0)[0].detail
+
+
+def test_the_position_at_the_cursor():
+    text = '[Game "kingulu"]\n[Setup "0,1,0,3,1,6*/0,11,1,1,3,3 S 7-11 4"]\n\n4. b1 (4. e1 ) {a note} b2 *\n'
+    doc = analysed(text)
+    line = doc.line(3)
+    start = mancala.GamePosition.from_string("kingulu", "0,1,0,3,1,6*/0,11,1,1,3,3 S 7-11 4")
+
+    def at(column0):
+        found = line_at(doc, 3, column0)
+        return None if found is None else str(found[0].board())
+
+    assert at(0) == str(start)
+    assert at(line.index("(") + 1) == str(start)  # a variation of b1: before it
+    assert at(line.index(")")) == str(start.play("e1"))
+    assert at(line.index("{")) == str(start.play("b1"))  # the variation closed: after b1 again
+    assert at(line.index("note")) is None and at(len(line)) is None  # a comment; after the result
+    assert line_at(doc, 0, 3) is None  # a tag line
 
 
 def test_completion_follows_the_records_coordinates_and_stops_at_comments_and_the_result():

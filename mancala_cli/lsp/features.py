@@ -42,7 +42,7 @@ from .. import (
 from .analysis import Diagnostic, Document, Game, problem_message, token_end
 
 __all__ = ["Span", "TextEdit", "HoverInfo", "Completion", "Fix", "Symbol", "MoveInfo", "GameView", "view",
-           "hover", "completions", "format_document", "format_range", "code_actions", "symbols", "symbol_name",
+           "hover", "line_at", "completions", "format_document", "format_range", "code_actions", "symbols", "symbol_name",
            "TAGS", "VALUES"]
 
 #: The tags of docs/notation.md, in the canonical order, with what they hold.
@@ -296,7 +296,8 @@ def _marks(rules: Rules, move: Move) -> list[str]:
             out.append(f"`x{n}`: the lap ended in an empty hole of the mover's row: the {n} seed{_s(n)} of the "
                        "facing hole and the capturing seed go to the store (KG-5)")
         elif rules.id == "kimasai-mackay":
-            out.append(f"`x{n}`: a cattle raid took {n} seed{_s(n)} from the facing hole, sown on (KM-8)")
+            out.append(f"`x{n}`: cattle raids took {n} seed{_s(n)} in all from the opponent's holes facing "
+                       "the laps' ends, sown on from there (KM-8)")
         elif rules.id == "kimasai-klamroth":
             what = "the opposite front stone" if n == 1 else "the opposite front stone and the one behind it"
             out.append(f"`x{n}`: stepping into the front row captured {what} (KK-3)")
@@ -462,6 +463,25 @@ def _context(seen: GameView, doc: Document, line0: int, column0: int) -> Line | 
     return seen.line_after(info)
 
 
+def line_at(doc: Document, line0: int, column0: int) -> tuple[Line, GameView] | None:
+    """The game played up to the place, in the line of play the place is
+    in (a :class:`mancala_cli.Line`: its position, moves and history), and
+    the game's view; ``None`` where no move goes (a tag line, a comment,
+    after the result, a game that cannot be replayed, or a move on the way
+    that cannot be played). The place is before what is typed there: a
+    move token that starts at it is not played."""
+    if doc.too_large or doc.line(line0).lstrip().startswith("["):
+        return None
+    game = doc.game_at(line0)
+    if game is None:
+        return None
+    seen = view(doc, game)
+    if seen.rules is None or seen.start is None:
+        return None
+    line = _context(seen, doc, line0, min(column0, len(doc.line(line0))))
+    return (line, seen) if isinstance(line, Line) else None
+
+
 def completions(doc: Document, line0: int, column0: int) -> list[Completion]:
     """What can be written at the place: a tag name after ``[``; a game id,
     coordinate style or result in ``[Game "``, ``[Coordinates "``,
@@ -481,17 +501,12 @@ def completions(doc: Document, line0: int, column0: int) -> list[Completion]:
         return _tag_values(line0, column0, found.group(1), found.group(2))
     if before.lstrip().startswith("["):
         return []
-    game = doc.game_at(line0)
-    if game is None:
-        return []
-    seen = view(doc, game)
-    if seen.rules is None or seen.start is None:
-        return []
     typed = _WORD_BEFORE.search(before)
     start = column0 - len(typed.group()) if typed else column0
-    line = _context(seen, doc, line0, start)
-    if not isinstance(line, Line):
+    found_line = line_at(doc, line0, start)
+    if found_line is None:
         return []
+    line, seen = found_line
     rules = line.game
     out = []
     for index, move in enumerate(line.legal_moves()):
