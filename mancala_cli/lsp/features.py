@@ -355,7 +355,7 @@ def hover(doc: Document, line0: int, column0: int, *, markdown: bool = True, ima
                                                    long_form=info.node.destination is not None))
         if played != written:
             out += [f"written {written}, but the move is {played}", ""]
-        out += [f"- {line}" for line in _marks(rules, info.move)]
+        out += [f"- {line}" if markdown else f"- {line}".replace("`", "") for line in _marks(rules, info.move)]
         if rules.id != "kimasai-klamroth":
             out.append(f"- sown in {info.move.laps} lap{_s(info.move.laps)}")
         out.append("")

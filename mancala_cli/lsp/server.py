@@ -184,9 +184,7 @@ class MancalaServer(LanguageServer):
         return types.Position(line=line0, character=_units(doc.line(line0), column0, self.encoding))
 
     def span(self, doc: Document, span: features.Span | Diagnostic) -> types.Range:
-        if isinstance(span, Diagnostic):
-            return types.Range(self.position(doc, span.line, span.column),
-                               self.position(doc, span.end_line, span.end_column))
+        """A span (or a diagnostic's) as a range in the client's units."""
         return types.Range(self.position(doc, span.line, span.column),
                            self.position(doc, span.end_line, span.end_column))
 
