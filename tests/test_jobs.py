@@ -70,7 +70,7 @@ def test_the_collector_runs_less_while_games_are_processed_and_as_before_after()
     import gc
     import io
 
-    from mancala_cli.cli.pipeline import Options, results
+    from mancala_cli.batch.pipeline import Options, results
     from mancala_cli.files.batches import YOUNG_COLLECTIONS
     from mancala_cli.files.sources import Source
 
