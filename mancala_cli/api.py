@@ -29,7 +29,7 @@ from .rules import core
 from .rules.core import Game, Move, Outcome, Position, PositionKey
 from .rules.registry import get_game
 from .rules.solver import DEFAULT_MEMORY, DEFAULT_SECONDS
-from .tokens import TokenLine
+from .tokens import move_token, play_token
 
 if TYPE_CHECKING:
     from .proof import ProofBook
@@ -265,7 +265,7 @@ def page(records: GameRecord | Iterable[GameRecord], target: str | os.PathLike[s
 
 # -- playing moves by their tokens ------------------------------------------------------
 
-class Line(TokenLine):
+class Line(core.GameInProgress):
     """A game in progress that plays moves by their tokens, as chess's
     ``board.push_san`` does; the repetition history is the line's own.
 
@@ -286,6 +286,15 @@ class Line(TokenLine):
     Klamroth's ``-destination`` and the outcome marks ``xN`` and ``^``
     optional; marks that are given must be the move's.
     """
+
+    def play(self, move: int | str) -> Move:
+        """Play ``move``, a hole index or a token; raises :class:`IllegalMove`,
+        :class:`BadMove` or :class:`BadCoordinate`, leaving the line as it was."""
+        return play_token(self, move)
+
+    def token(self, move: Move, coords: str = "algebraic", *, long_form: bool = False) -> str:
+        """``move`` as a token with its marks (``c1x6``, ``e2^``), played by the side to move."""
+        return move_token(self.game.board, move, self.position.side, coords, long_form=long_form)
 
     def board(self) -> GamePosition:
         """The current position with its game."""
@@ -545,7 +554,7 @@ def solve(position: Position | GamePosition | Line | str, *, game: Game | str | 
     from .rules.solver import Solver
 
     history: Iterable[PositionKey] = ()
-    if isinstance(position, core.Line):
+    if isinstance(position, core.GameInProgress):
         rules, where, history = position.game, position.position, position.history
     elif isinstance(position, GamePosition):
         rules, where = position.game, position.position

@@ -7,7 +7,7 @@ from typer.testing import CliRunner
 from mancala_cli import get_game
 from mancala_cli.cli import app
 from mancala_cli.files.batches import BATCH_LINES
-from mancala_cli.records import random_game
+from mancala_cli.random_records import random_game
 from notation.pmn import write_game
 
 from .conftest import on_terminal

@@ -65,7 +65,7 @@ def test_notation_imports_nothing_from_mancala_cli():
 
 def test_the_rules_import_no_notation_diagrams_checking_or_command_line():
     forbidden = ["notation", "mancala_cli.diagrams", "mancala_cli.cli", "mancala_cli.checking",
-                 "mancala_cli.records", "mancala_cli.positions", "mancala_cli.api", "typer", "rich", "lxml",
+                 "mancala_cli.random_records", "mancala_cli.positions", "mancala_cli.api", "typer", "rich", "lxml",
                  "pyparsing"]
     assert _offending(modules("mancala_cli/rules"), forbidden) == []
 
