@@ -309,7 +309,7 @@ class Progress:
 
 #: The help of --where (filter, split, stats, validate).
 WHERE_HELP = ("Only the games that match this expression: fields, comparisons, and/or/not, parentheses "
-              "(docs/commands.md, \"Choosing games: --where\").")
+              "(docs/commands/filter.md, \"Choosing games: --where\").")
 WHERE_OPTION = typer.Option(None, "--where", metavar="EXPR", help=WHERE_HELP)
 
 
