@@ -316,7 +316,7 @@ def read(source: str | os.PathLike[str] | bytes | IO[Any], *, format: str | None
          game: str | None = None, encoding: str = "utf-8", where: str | None = None) -> Iterator[GameRecord]:
     """Every record of ``source``, read as ``mancala validate`` reads it;
     with ``where``, only those that match this expression of the ``--where``
-    language (docs/commands.md, "Choosing games: --where"), which is
+    language (docs/commands/filter.md, "Choosing games: --where"), which is
     checked at once: a bad one raises :class:`BadQuery`.
 
         >>> archive = '[Game "kingulu"]\\n\\n1. c1 *\\n\\n[Game "kingulu"]\\n\\n1. c1 d2 *\\n'
