@@ -17,7 +17,7 @@ import time
 from mancala_cli import Line, all_games, format_position, get_game
 from mancala_cli.checking import replay
 from mancala_cli.diagrams.svg import board_svg
-from mancala_cli.records import random_game
+from mancala_cli.random_records import random_game
 from notation.xml import read_archive, write_archive
 
 

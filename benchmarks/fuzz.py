@@ -18,7 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from mancala_cli import InvalidPosition, all_games, format_position, parse_position
 from mancala_cli.checking import replay
-from mancala_cli.records import random_game
+from mancala_cli.random_records import random_game
 from notation.jsonl import JSONRecordError, json_line_to_record, record_to_json
 from notation.pmn import read_games, write_game
 from notation.xml import XMLArchiveError, read_archive, write_archive

@@ -63,7 +63,7 @@ def worker(args: argparse.Namespace) -> None:
 def same_run(args: argparse.Namespace) -> None:
     """Both searches on the same positions in this one process."""
     from mancala_cli.rules import kimasai_klamroth, kimasai_mackay, kingulu
-    from mancala_cli.rules.core import Line
+    from mancala_cli.rules.core import GameInProgress
     from mancala_cli.rules.randomgames import random_line
     from mancala_cli.rules.solver import Solver
     try:
@@ -80,7 +80,7 @@ def same_run(args: argparse.Namespace) -> None:
         same = True
         for _ in range(5):
             line = random_line(pure, rng)
-            middle = Line(pure)
+            middle = GameInProgress(pure)
             for move in line.moves[:len(line.moves) // 2]:
                 middle.play(move.origin)
             found = {}

@@ -33,8 +33,8 @@ from typing import Any
 
 from records import make_archive
 
+from mancala_cli.batch.pipeline import Options, format_result, results
 from mancala_cli.checking import replay
-from mancala_cli.cli.pipeline import Options, format_result, results
 from mancala_cli.files.batches import batch_records, batches, fewer_collections
 from mancala_cli.files.sources import open_source
 

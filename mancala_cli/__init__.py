@@ -93,7 +93,7 @@ if TYPE_CHECKING:
         UnreadableInput as UnreadableInput,
     )
     from .positions import format_position as format_position, parse_position as parse_position
-    from .records import random_game as random_game
+    from .random_records import random_game as random_game
     from .rules import (
         GAME_IDS as GAME_IDS,
         LAP_LIMIT as LAP_LIMIT,
@@ -132,7 +132,7 @@ _LATER = {
     **{name: "errors" for name in ("BadArchive", "BadCoordinate", "BadImage", "BadMove", "BadPosition", "BadQuery",
                                    "BadSheet", "PngUnavailable", "UnreadableInput")},
     **{name: "positions" for name in ("format_position", "parse_position")},
-    "random_game": "records",
+    "random_game": "random_records",
 }
 
 #: What ``help(mancala_cli)`` and ``from mancala_cli import *`` show: the

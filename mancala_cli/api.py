@@ -29,7 +29,7 @@ from .rules import core
 from .rules.core import Game, Move, Outcome, Position, PositionKey
 from .rules.registry import get_game
 from .rules.solver import DEFAULT_MEMORY, DEFAULT_SECONDS
-from .tokens import TokenLine
+from .tokens import move_token, play_token
 
 if TYPE_CHECKING:
     from .proof import ProofBook
@@ -265,7 +265,7 @@ def page(records: GameRecord | Iterable[GameRecord], target: str | os.PathLike[s
 
 # -- playing moves by their tokens ------------------------------------------------------
 
-class Line(TokenLine):
+class Line(core.GameInProgress):
     """A game in progress that plays moves by their tokens, as chess's
     ``board.push_san`` does; the repetition history is the line's own.
 
@@ -287,6 +287,15 @@ class Line(TokenLine):
     optional; marks that are given must be the move's.
     """
 
+    def play(self, move: int | str) -> Move:
+        """Play ``move``, a hole index or a token; raises :class:`IllegalMove`,
+        :class:`BadMove` or :class:`BadCoordinate`, leaving the line as it was."""
+        return play_token(self, move)
+
+    def token(self, move: Move, coords: str = "algebraic", *, long_form: bool = False) -> str:
+        """``move`` as a token with its marks (``c1x6``, ``e2^``), played by the side to move."""
+        return move_token(self.game.board, move, self.position.side, coords, long_form=long_form)
+
     def board(self) -> GamePosition:
         """The current position with its game."""
         return GamePosition(self.game, self.position)
@@ -307,7 +316,7 @@ def read(source: str | os.PathLike[str] | bytes | IO[Any], *, format: str | None
          game: str | None = None, encoding: str = "utf-8", where: str | None = None) -> Iterator[GameRecord]:
     """Every record of ``source``, read as ``mancala validate`` reads it;
     with ``where``, only those that match this expression of the ``--where``
-    language (docs/commands.md, "Choosing games: --where"), which is
+    language (docs/commands/filter.md, "Choosing games: --where"), which is
     checked at once: a bad one raises :class:`BadQuery`.
 
         >>> archive = '[Game "kingulu"]\\n\\n1. c1 *\\n\\n[Game "kingulu"]\\n\\n1. c1 d2 *\\n'
@@ -545,7 +554,7 @@ def solve(position: Position | GamePosition | Line | str, *, game: Game | str | 
     from .rules.solver import Solver
 
     history: Iterable[PositionKey] = ()
-    if isinstance(position, core.Line):
+    if isinstance(position, core.GameInProgress):
         rules, where, history = position.game, position.position, position.history
     elif isinstance(position, GamePosition):
         rules, where = position.game, position.position

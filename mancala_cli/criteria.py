@@ -635,13 +635,13 @@ def _opening_origins(game_id: str, start: str, tokens: tuple[str, ...]) -> tuple
     """The holes the opening's moves are played from, in ``game_id`` from
     ``start``; ``None`` when they cannot be played there as written."""
     from .errors import BadCoordinate, BadMove
-    from .rules.core import IllegalMove
-    from .tokens import TokenLine
+    from .rules.core import GameInProgress, IllegalMove
+    from .tokens import play_token
 
     game = get_game(game_id)
-    line = TokenLine(game, parse_position(game, start))
+    line = GameInProgress(game, parse_position(game, start))
     try:
-        return tuple(line.play(token).origin for token in tokens)
+        return tuple(play_token(line, token).origin for token in tokens)
     except (BadMove, BadCoordinate, IllegalMove):
         return None
 

@@ -1,6 +1,6 @@
 """Where the documents and the proof files are: ``docs/`` of a clone (and of
 an editable install), ``mancala_cli/docs/`` of an installed wheel, which
-ships them (``docs/*.md``, ``docs/kingulu-solution.json``,
+ships them (``docs/*.md``, ``docs/commands/*.md``, ``docs/kingulu-solution.json``,
 ``docs/kingulu-proof*.txt.xz``).
 
     >>> (docs_folder() / "kingulu-proof.txt.xz").is_file()

@@ -1,4 +1,4 @@
-"""The query language of ``--where`` (docs/commands.md, "Choosing games:
+"""The query language of ``--where`` (docs/commands/filter.md, "Choosing games:
 --where"): its grammar, written with pyparsing, and the expression tree it
 reads. What a field of a game *is* (its plies, its result, whether it is
 valid) is the library's business (:mod:`mancala_cli.archives` compiles a

@@ -13,7 +13,7 @@ import mancala_cli as mancala
 from mancala_cli import get_game, parse_position
 from mancala_cli.cli import app
 from mancala_cli.files.batches import BATCH_LINES
-from mancala_cli.records import random_game
+from mancala_cli.random_records import random_game
 from notation.pmn import read_game, write_game
 
 runner = CliRunner()

@@ -80,8 +80,8 @@ def test_annotate_on_the_cluster_gives_the_bytes_of_one_job(cluster, archive, tm
 
 
 def test_output_file_and_progress_count_every_batch(cluster, archive, tmp_path):
-    from mancala_cli.cli.cluster import connect
-    from mancala_cli.cli.pipeline import Options, results
+    from mancala_cli.batch.cluster import connect
+    from mancala_cli.batch.pipeline import Options, results
     from mancala_cli.files.batches import batches
     from mancala_cli.files.sources import open_source
 
@@ -170,15 +170,15 @@ def test_scheduler_with_jobs_is_a_usage_error(archive):
 
 
 def _set_stamp(value):
-    from mancala_cli.cli import cluster
+    from mancala_cli.batch import cluster
 
     cluster._stamp = value
 
 
 def test_a_worker_of_another_version_is_one_line(cluster, archive):
-    from mancala_cli.cli.cluster import connect, stamp
-    from mancala_cli.cli.pipeline import Options, results
-    from mancala_cli.cli.running import UsageProblem
+    from mancala_cli.batch import BatchError
+    from mancala_cli.batch.cluster import connect, stamp
+    from mancala_cli.batch.pipeline import Options, results
     from mancala_cli.files.sources import open_source
 
     address, client = cluster
@@ -186,12 +186,12 @@ def test_a_worker_of_another_version_is_one_line(cluster, archive):
     client.run(_set_stamp, "mancala 0.0.9 0123456789abcdef")
     try:
         done = runner.invoke(app, ["validate", "--scheduler", address, str(archive)])
-        with open_source(str(archive), "utf-8") as source, pytest.raises(UsageProblem) as failed:
+        with open_source(str(archive), "utf-8") as source, pytest.raises(BatchError) as failed:
             list(results(source, Options("validate"), connected))
     finally:
         client.run(_set_stamp, None)
         connected.close()
-    assert failed.value.message == (f"a worker runs mancala 0.0.9 0123456789abcdef, this command {stamp()}; "
+    assert str(failed.value) == (f"a worker runs mancala 0.0.9 0123456789abcdef, this command {stamp()}; "
                                     "install the same version on every worker")
     assert done.exit_code == 2 and done.stdout == ""
     assert re.fullmatch(r"mancala: error: worker tcp://127\.0\.0\.1:\d+ runs mancala 0\.0\.9 0123456789abcdef, "
@@ -201,7 +201,7 @@ def test_a_worker_of_another_version_is_one_line(cluster, archive):
 
 
 def test_every_batch_carries_the_stamp():
-    from mancala_cli.cli.cluster import ProjectMismatch, checked, stamp
+    from mancala_cli.batch.cluster import ProjectMismatch, checked, stamp
 
     assert checked(stamp(), len, "abc") == 3
     with pytest.raises(ProjectMismatch, match=r"^a worker runs mancala 0\.1\.0 [0-9a-f]{16}, this command other$"):
@@ -229,9 +229,9 @@ def _show_project():
 
 
 def test_a_worker_without_the_project_is_one_line(cluster, archive):
-    from mancala_cli.cli.cluster import connect
-    from mancala_cli.cli.pipeline import Options, results
-    from mancala_cli.cli.running import UsageProblem
+    from mancala_cli.batch import BatchError
+    from mancala_cli.batch.cluster import connect
+    from mancala_cli.batch.pipeline import Options, results
     from mancala_cli.files.sources import open_source
 
     address, client = cluster
@@ -239,7 +239,7 @@ def test_a_worker_without_the_project_is_one_line(cluster, archive):
     client.run(_hide_project)
     try:
         done = runner.invoke(app, ["validate", "--scheduler", address, str(archive)])
-        with open_source(str(archive), "utf-8") as source, pytest.raises(UsageProblem) as failed:
+        with open_source(str(archive), "utf-8") as source, pytest.raises(BatchError) as failed:
             list(results(source, Options("validate"), connected))
     finally:
         client.run(_show_project)
@@ -248,7 +248,7 @@ def test_a_worker_without_the_project_is_one_line(cluster, archive):
     assert re.fullmatch(r"mancala: error: worker tcp://127\.0\.0\.1:\d+ cannot load the project \(.*No module "
                         r"named 'mancala_cli'.*\); install mancala on every worker\n", done.stderr)
     assert re.fullmatch(r"a worker cannot load the project \(.*'mancala_cli'.*\); install mancala on every worker",
-                        failed.value.message)
+                        str(failed.value))
 
 
 def test_without_dask_the_error_names_the_install(archive):

@@ -1,7 +1,10 @@
-"""Every command the documents (docs/*.md) show runs as shown, from a fresh
-copy of the project: its output, line for line, where the page shows output,
+"""Every command the documents (docs/*.md, and the command pages
+docs/commands/*.md) show runs as shown, from a fresh copy of the project, in
+its top folder (so an example names files as ``examples/…``, whatever folder
+its page is in): its output, line for line, where the page shows output,
 and success where it shows none. The blocks of a page run in order in one
-copy, so a later block may use what an earlier one wrote.
+copy, so a later block may use what an earlier one wrote; each page gets a
+copy of its own, so a page never relies on another's files.
 
 What varies from run to run is compared normalised, on both sides: times
 (``0.14 s``, ``"seconds": 0.004``, ``in 1.0 s``) and the checker's CPU
@@ -15,7 +18,11 @@ project cannot have (a Dask cluster), ``<!-- example: native core -->`` for
 one that takes minutes on the pure core, run only where the installed core
 is native, and ``<!-- example: standard error -->`` for one whose output
 shown is what the commands write on standard error. What the examples write
-into the project is ignored by git, so a clone stays clean."""
+into the project is ignored by git, so a clone stays clean.
+
+Every command page has at least one example that runs, and every link
+between the documents (and from the README) names a file that exists and,
+after ``#``, one of its headings."""
 from __future__ import annotations
 
 import os
@@ -30,7 +37,9 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 BIN = pathlib.Path(sys.executable).parent
 MARK = "@@docs-command-done@@"
-PAGES = sorted((ROOT / "docs").glob("*.md"))
+DOCS = ROOT / "docs"
+PAGES = sorted(DOCS.rglob("*.md"))
+COMMAND_PAGES = sorted((DOCS / "commands").glob("*.md"))
 ENV = {"PATH": f"{BIN}:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": os.environ.get("HOME", "/tmp")}
 
 #: What varies from run to run, and what it is compared as.
@@ -57,6 +66,11 @@ class Block:
         return f"{self.page}:{self.line}"
 
 
+def _name(path: pathlib.Path) -> str:
+    """The page's path under docs/ (``commands/solve.md``)."""
+    return path.relative_to(DOCS).as_posix()
+
+
 def blocks(path: pathlib.Path) -> list[Block]:
     """The fenced blocks of ``path`` whose first line is a command (``$ ``)."""
     lines = path.read_text(encoding="utf-8").splitlines()
@@ -77,7 +91,7 @@ def blocks(path: pathlib.Path) -> list[Block]:
                     steps.append((line[2:], []))
                 else:
                     steps[-1][1].append(line)
-            found.append(Block(path.name, k + 1, mark.group(1) if mark else None, steps))
+            found.append(Block(_name(path), k + 1, mark.group(1) if mark else None, steps))
         k = end + 1
     return found
 
@@ -88,13 +102,54 @@ def test_the_pages_have_examples_and_known_marks():
     assert {block.mark.split(" (")[0] for block in every if block.mark} <= {"not run", "native core", "standard error"}
 
 
+def test_every_command_has_a_page_with_an_example_that_runs():
+    """One page per command under docs/commands/, each with a block of
+    commands the test above runs (not one marked "not run"), and each listed
+    on the index, docs/commands.md."""
+    from mancala_cli.cli.commands import COMMANDS, GROUPS
+
+    index = (DOCS / "commands.md").read_text(encoding="utf-8")
+    names = {name for name, *_ in COMMANDS + GROUPS}
+    assert {p.stem for p in COMMAND_PAGES} == names
+    for page in COMMAND_PAGES:
+        assert f"](commands/{page.name})" in index, page.name
+        assert [b for b in blocks(page) if not (b.mark or "").startswith("not run")], page.name
+
+
+#: A heading's anchor as GitHub makes it: lower case, without what is not a
+#: letter, digit, space, ``-`` or ``_``, each space a ``-``.
+def _anchor(heading: str) -> str:
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def _anchors(path: pathlib.Path) -> set[str]:
+    text = re.sub(r"^```.*?^```", "", path.read_text(encoding="utf-8"), flags=re.S | re.M)
+    return {_anchor(h) for h in re.findall(r"^#+ (.*)$", text, re.M)}
+
+
+def test_the_links_between_the_documents_hold():
+    broken = []
+    for path in [*PAGES, ROOT / "README.md"]:
+        text = re.sub(r"^```.*?^```", "", path.read_text(encoding="utf-8"), flags=re.S | re.M)
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"[a-z]+:", target):
+                continue  # (a web address)
+            file, _, anchor = target.partition("#")
+            linked = (path.parent / file).resolve() if file else path
+            if not linked.exists():
+                broken.append(f"{path.relative_to(ROOT)}: {target}: no such file")
+            elif anchor and linked.suffix == ".md" and anchor not in _anchors(linked):
+                broken.append(f"{path.relative_to(ROOT)}: {target}: no such heading")
+    assert not broken, "\n".join(broken)
+
+
 def _core() -> str:
     return subprocess.run([str(BIN / "python"), "-c", "import mancala_cli; print(mancala_cli.CORE)"],
                           capture_output=True, text=True, env=ENV, timeout=60).stdout.strip()
 
 
 @pytest.mark.skipif(not (BIN / "mancala").exists(), reason="mancala is not installed beside this Python")
-@pytest.mark.parametrize("page", [p for p in PAGES if blocks(p)], ids=lambda p: p.name)
+@pytest.mark.parametrize("page", [p for p in PAGES if blocks(p)], ids=lambda p: _name(p))
 def test_docs_console_examples(page, tmp_path):
     project = tmp_path / "project"
     shutil.copytree(ROOT, project, ignore=shutil.ignore_patterns(

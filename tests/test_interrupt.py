@@ -8,7 +8,7 @@ import time
 import pytest
 
 from mancala_cli import get_game
-from mancala_cli.records import random_game
+from mancala_cli.random_records import random_game
 from notation.pmn import write_game
 
 from .test_stopping import wait_writing

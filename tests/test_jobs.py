@@ -7,7 +7,7 @@ from typer.testing import CliRunner
 from mancala_cli import get_game
 from mancala_cli.cli import app
 from mancala_cli.files.batches import BATCH_LINES
-from mancala_cli.records import random_game
+from mancala_cli.random_records import random_game
 from notation.pmn import write_game
 
 from .conftest import on_terminal
@@ -70,7 +70,7 @@ def test_the_collector_runs_less_while_games_are_processed_and_as_before_after()
     import gc
     import io
 
-    from mancala_cli.cli.pipeline import Options, results
+    from mancala_cli.batch.pipeline import Options, results
     from mancala_cli.files.batches import YOUNG_COLLECTIONS
     from mancala_cli.files.sources import Source
 

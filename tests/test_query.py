@@ -1,7 +1,7 @@
 """The ``--where`` language: its grammar (notation/query.py), the criteria it
 compiles to (mancala_cli/archives.py), the flags as its shorthands, the
 option on filter, split, stats and validate, ``where=`` of ``read``, and the
-examples of docs/commands.md."""
+examples of docs/commands/filter.md."""
 import json
 import pathlib
 import pickle
@@ -310,7 +310,7 @@ def test_read_where_picks_and_checks_at_once(archive, records):
 # -- the documentation ---------------------------------------------------------------------
 
 def _commands_page():
-    return (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
+    return (ROOT / "docs" / "commands" / "filter.md").read_text(encoding="utf-8")
 
 
 def test_every_where_expression_in_the_documentation_compiles():
@@ -321,7 +321,7 @@ def test_every_where_expression_in_the_documentation_compiles():
 
 
 def _where_examples():
-    section = _commands_page().split("### Choosing games: `--where`")[1].split("\n## ")[0]
+    section = _commands_page().split("## Choosing games: `--where`")[1].split("\n## ")[0]
     steps = []
     for body in re.findall(r"```console\n(.*?)```", section, re.S):
         for line in body.splitlines():

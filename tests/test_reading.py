@@ -13,11 +13,11 @@ from hypothesis import given, settings, strategies as st
 from typer.testing import CliRunner
 
 from mancala_cli import get_game
+from mancala_cli.batch.pipeline import Options
 from mancala_cli.cli import app
-from mancala_cli.cli.pipeline import Options
 from mancala_cli.files.batches import batches, process_batch
 from mancala_cli.files.sources import MAX_LINE, Source
-from mancala_cli.records import random_game
+from mancala_cli.random_records import random_game
 from notation.pmn import MAX_PROBLEMS, write_game
 
 runner = CliRunner()

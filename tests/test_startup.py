@@ -108,7 +108,7 @@ def test_validating_a_pmn_file_loads_no_xml_no_pyparsing_and_no_pydantic(tmp_pat
     assert "notation.pmn_writer" not in names  # reading loads no writer
     # Dask loads only with --scheduler.
     assert {"distributed", "dask", "tornado"} & top(names) == set()
-    assert "mancala_cli.cli.cluster" not in names
+    assert "mancala_cli.batch.cluster" not in names
 
 
 def test_names_made_when_first_asked_for_are_those_made_at_import_before():
@@ -268,7 +268,7 @@ def test_a_command_loads_its_own_module_and_no_other_command(tmp_path):
         assert code == 0, args
         assert {name for name in names if name.removeprefix("mancala_cli.cli.") in commands} == {
             f"mancala_cli.cli.{module}" for module in own}, args
-        assert "mancala_cli.cli.workers" not in names and "mancala_cli.cli.cluster" not in names, args
+        assert "mancala_cli.batch.pool" not in names and "mancala_cli.batch.cluster" not in names, args
         assert ("mancala_cli.tablebase" in names) == (args[0] == "tablebase"), args
 
 

@@ -17,7 +17,7 @@ import time
 import pytest
 
 from mancala_cli import get_game
-from mancala_cli.records import random_game
+from mancala_cli.random_records import random_game
 from notation.pmn import write_game
 
 pytestmark = pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc")
@@ -201,7 +201,7 @@ def test_a_signal_while_a_closed_pipe_is_cleaned_up_prints_nothing(command, game
 #: signal in the middle of the cleanup after a closed pipe or another signal.
 SIGNAL_IN_CLEANUP = """
 import os, signal
-from mancala_cli.cli import pipeline
+from mancala_cli.batch import pipeline
 made = pipeline.process_pool
 def process_pool(workers):
     pool = made(workers)
@@ -274,7 +274,7 @@ def test_a_worker_that_dies_is_one_line_and_exit_2(command, games, tmp_path, sig
 @pytest.mark.parametrize("prelude", [
     "",
     # where the kernel cannot be asked to end a worker with its parent
-    "import mancala_cli.cli.workers as workers; workers._USE_PDEATHSIG = False",
+    "import mancala_cli.batch.pool as workers; workers._USE_PDEATHSIG = False",
 ])
 def test_workers_end_with_a_killed_main_process(command, games, tmp_path, prelude):
     target = tmp_path / "annotated.pmn"

@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import notation.pmn_movetext as pmn
 from mancala_cli import checking, get_game
 from mancala_cli.checking import replay
-from mancala_cli.records import random_game
+from mancala_cli.random_records import random_game
 from notation import tokenizer
 from notation.grammar import PLAIN_LINE_RE
 from notation.pmn import read_games, write_game

@@ -14,7 +14,8 @@ import zipfile
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-SHIPPED = sorted(p.name for pattern in ("*.md", "*.json", "*.txt.xz") for p in (ROOT / "docs").glob(pattern))
+SHIPPED = sorted(p.relative_to(ROOT / "docs").as_posix()
+                 for pattern in ("*.md", "commands/*.md", "*.json", "*.txt.xz") for p in (ROOT / "docs").glob(pattern))
 
 
 @pytest.fixture(scope="module")
@@ -35,6 +36,7 @@ def wheel(tmp_path_factory) -> pathlib.Path:
 def test_the_wheel_holds_the_documents_and_the_proofs(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     assert len(SHIPPED) >= 10 and "kingulu-proof.txt.xz" in SHIPPED and "library.md" in SHIPPED
+    assert "commands/solve.md" in SHIPPED  # (the command pages, a folder of their own)
     assert {f"mancala_cli/docs/{name}" for name in SHIPPED} <= names
 
 

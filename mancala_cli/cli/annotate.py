@@ -38,8 +38,8 @@ from .options import (
 if TYPE_CHECKING:
     from ..annotating import Annotated, AnnotateTask
     from ..archives import Picked
+    from ..batch.cluster import Cluster
     from ..files.writing import RecordWriter
-    from .cluster import Cluster
 
 
 TIME_OPTION = typer.Option(1.0, "--time", parser=seconds_parser("--time"), metavar="SECONDS",
@@ -154,8 +154,8 @@ class Annotation:
             refuse_damaged_input(output, self.paths, self.errors, force)  # (inside the block: the temporary file is dropped)
 
     def one_input(self, path: str, out: RecordWriter) -> None:
+        from ..files.reports import problem_line
         from .archiving import answers
-        from .reporters import problem_line
 
         found = 0
         if self.progress is not None:
@@ -171,7 +171,7 @@ class Annotation:
             self.errors += 1
 
     def one_game(self, name: str, index: int, picked: Picked, out: RecordWriter) -> None:
-        from .reporters import problem_line, sorted_problems
+        from ..files.reports import problem_line, sorted_problems
 
         self.totals.add(picked)
         if self.progress is not None:

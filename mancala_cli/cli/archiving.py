@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from ..archives import Picked
+from ..batch.pipeline import task_results
 from ..files.batches import Task
+from ..files.reports import problem_line, sorted_problems
 from ..files.sources import open_source
-from .pipeline import task_results
-from .reporters import problem_line, sorted_problems
 
 if TYPE_CHECKING:
-    from .cluster import Cluster
+    from ..batch.cluster import Cluster
 
 
 def answers(paths: list[str], encoding: str, task: Task, jobs: int | Cluster,

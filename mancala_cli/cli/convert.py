@@ -33,9 +33,9 @@ from .options import (
 )
 
 if TYPE_CHECKING:
+    from ..batch.cluster import Cluster
+    from ..batch.pipeline import GameResult, Options
     from ..files.writing import RecordWriter
-    from .cluster import Cluster
-    from .pipeline import GameResult, Options
 
 
 def convert(
@@ -64,8 +64,8 @@ def convert(
     """
     from notation.errors import XMLArchiveError
 
+    from ..batch.pipeline import Options
     from ..files.sources import InputError
-    from .pipeline import Options
 
     if game is not None:
         game_rules(game)

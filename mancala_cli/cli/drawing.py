@@ -137,8 +137,8 @@ def read_for_render(path: str, index: int, encoding: str, game: Optional[str]) -
     from notation.errors import XMLArchiveError
 
     from ..checking import replay
+    from ..files.reports import problem_line
     from ..files.sources import STDIN_NAME, InputError
-    from .reporters import problem_line
 
     try:
         record = None

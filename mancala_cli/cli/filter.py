@@ -34,7 +34,7 @@ from .options import (
 
 if TYPE_CHECKING:
     from ..archives import Criteria, FilterTask
-    from .cluster import Cluster
+    from ..batch.cluster import Cluster
 
 
 def filter_games(

@@ -5,7 +5,7 @@
 
 import typer
 
-from .streams import CommandError
+from .running import usage_error
 
 
 def lsp(
@@ -25,7 +25,7 @@ def lsp(
         import lsprotocol  # noqa: F401
         import pygls  # noqa: F401
     except ImportError:
-        raise CommandError("the language server needs pygls: pip install 'mancala[lsp]'") from None
+        raise usage_error("the language server needs pygls: pip install 'mancala[lsp]'") from None
     import signal
 
     from ..lsp.server import serve

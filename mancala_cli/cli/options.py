@@ -21,9 +21,9 @@ if TYPE_CHECKING:
     from notation.record import GameRecord
 
     from ..archives import Criteria
+    from ..batch.cluster import Cluster
+    from ..batch.pipeline import GameResult, Options
     from ..proof import ProofBook
-    from .cluster import Cluster
-    from .pipeline import GameResult, Options
 
 #: The deepest search asked for (plies): ``solve --depth``, ``annotate --depth``.
 MAX_SOLVE_DEPTH = 400
@@ -203,7 +203,7 @@ def workers_for(jobs: int, scheduler: Optional[str] = None, timeout: float = 10.
     warning (the pipeline never starts more workers than cores, and none for
     an input of one batch). ``--scheduler``: the cluster, connected and
     checked now, before any output is opened, and closed with the command."""
-    from .pipeline import usable_cores
+    from ..batch.pipeline import usable_cores
 
     if scheduler is not None:
         return cluster_for(scheduler, timeout)
@@ -233,7 +233,7 @@ def cluster_for(address: str, timeout: float) -> Cluster:
     from typer._click.core import ParameterSource
     from typer._click.globals import get_current_context
 
-    from .cluster import ClusterError, connect
+    from ..batch.cluster import ClusterError, connect
 
     context = get_current_context()
     if context.get_parameter_source("jobs") == ParameterSource.COMMANDLINE:
@@ -253,8 +253,8 @@ def game_results(paths: list[str], encoding: str, options: Options, jobs: int | 
     """Every game's result, in input order: (path, GameResult or the error that stopped the file)."""
     from notation.errors import XMLArchiveError
 
+    from ..batch.pipeline import results
     from ..files.sources import InputError, open_source
-    from .pipeline import results
 
     for path in paths:
         try:
@@ -309,7 +309,7 @@ class Progress:
 
 #: The help of --where (filter, split, stats, validate).
 WHERE_HELP = ("Only the games that match this expression: fields, comparisons, and/or/not, parentheses "
-              "(docs/commands.md, \"Choosing games: --where\").")
+              "(docs/commands/filter.md, \"Choosing games: --where\").")
 WHERE_OPTION = typer.Option(None, "--where", metavar="EXPR", help=WHERE_HELP)
 
 

@@ -1,4 +1,4 @@
-"""``mancala random``: random legal games as PMN (:func:`mancala_cli.records.random_game`)."""
+"""``mancala random``: random legal games as PMN (:func:`mancala_cli.random_records.random_game`)."""
 from __future__ import annotations
 
 import sys
@@ -27,7 +27,7 @@ def random_games(
 
     from notation.pmn import write_games
 
-    from ..records import random_game
+    from ..random_records import random_game
 
     rules = game_rules(game)
     if seed is None:

@@ -364,7 +364,7 @@ def _replayed(o: RenderOptions, drawing: "Drawing") -> "tuple[str, Any, Plies]":
 def _report_errors(name: str, report: Any) -> None:
     """The errors of a record that was drawn up to its first illegal move: exit 1."""
     if not report.valid:
-        from .reporters import problem_line, sorted_problems
+        from ..files.reports import problem_line, sorted_problems
 
         for problem in sorted_problems(report.problems):
             if problem.severity == "error":
@@ -378,9 +378,9 @@ def draw_page(o: RenderOptions) -> None:
     games, exit 1 if any. A game that cannot be replayed at all is left out
     (its error reported); none left: no page, exit 1."""
     from ..diagrams.page import game_page
+    from ..files.reports import problem_line, sorted_problems
     from ..files.sources import STDIN_NAME
     from .drawing import Drawing
-    from .reporters import problem_line, sorted_problems
 
     _check_page(o)
     if o.game is not None:

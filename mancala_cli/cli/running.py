@@ -20,15 +20,8 @@ import typer
 from typer import _click, _coercion as _typer_coercion, core as _typer_core
 from typer.core import TyperArgument, TyperGroup
 
-from .streams import (
-    BROKEN_PIPE,
-    STOP_SIGNALS,
-    CommandError,
-    error_line,
-    os_error_text,
-    silence,
-    stop_live,
-)
+from ..batch.lifetime import BatchError, stop_live
+from .streams import BROKEN_PIPE, STOP_SIGNALS, error_line, os_error_text, silence
 
 #: The signal that is ending the command, if any (set by :func:`_on_signal`).
 _signalled: int | None = None
@@ -314,7 +307,7 @@ def _failure(error: BaseException) -> int:
     if isinstance(error, _click.ClickException):
         error_line(f"mancala: error: {_message(error)}")
         return 2
-    if isinstance(error, CommandError):
+    if isinstance(error, BatchError):
         error_line(f"mancala: error: {error}")
         return 2
     if isinstance(error, (OSError, _StreamFailure)):

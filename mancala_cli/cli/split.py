@@ -31,7 +31,7 @@ from .options import (
 
 if TYPE_CHECKING:
     from ..archives import FilterTask
-    from .cluster import Cluster
+    from ..batch.cluster import Cluster
 
 #: How split names its files: five digits at least, then the format's suffix.
 SPLIT_SUFFIXES = {"pmn": "pmn", "json": "jsonl", "xml": "xml"}

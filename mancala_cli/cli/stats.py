@@ -51,9 +51,9 @@ def stats(
     from notation.errors import XMLArchiveError
 
     from ..archives import StatsTask, Summary
+    from ..files.reports import problem_line, sorted_problems
     from ..files.sources import InputError
     from .archiving import answers
-    from .reporters import problem_line, sorted_problems
 
     criteria = where_criteria(where)
     checked_encoding(encoding)

@@ -25,24 +25,6 @@ BROKEN_PIPE = 128 + signal.SIGPIPE
 STOP_SIGNALS = _STOP_SIGNALS
 
 
-class CommandError(Exception):
-    """Ends the command with one line, ``mancala: error: MESSAGE``, and exit
-    status 2 (a worker process that died, for one)."""
-
-
-#: What must end with the command however it ends: pools of worker
-#: processes (anything with ``shutdown()``), added and removed by their owners.
-live: set[Any] = set()
-
-
-def stop_live() -> None:
-    """Stop whatever of :data:`live` is still running (at the command's end)."""
-    while live:
-        thing = live.pop()
-        try:
-            thing.shutdown()
-        except Exception:  # noqa: BLE001 (the command is ending; nothing to report)
-            pass
 
 
 class _ClosedStream:

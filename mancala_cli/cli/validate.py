@@ -53,8 +53,8 @@ def validate(
     """
     import contextlib
 
+    from ..batch.pipeline import Options
     from ..files.sources import InputError
-    from .pipeline import Options
 
     if game is not None:
         game_rules(game)
@@ -91,7 +91,7 @@ def validate(
 
 def _unreadable(path: str, error: Exception, format: str) -> None:
     """Report an input that could not be read at all."""
-    from .reporters import report_json
+    from ..files.reports import report_json
 
     if format == "json":
         unreadable = {"severity": "error", "rule": "unreadable", "message": str(error)}

@@ -1,5 +1,5 @@
 """A game page: one self-contained HTML document to play through records
-(docs/commands.md, ``mancala render --format html``).
+(docs/commands/render.md, "A game page: --format html").
 
 The engine works out every position of the tree here, in Python: each
 record is replayed (:func:`mancala_cli.checking.replay`, on a copy) and then
@@ -41,7 +41,7 @@ __all__ = ["game_page", "Page", "PageGame", "PageTooLarge", "MAX_PAGE_POSITIONS"
            "record_positions", "record_text", "bounded_records", "check_page_budget"]
 
 #: The most positions (each game's start and every move, variations too) one
-#: page holds. The page budget (docs/commands.md) is 60 KB plus 1 KB a move;
+#: page holds. The page budget (docs/commands/render.md) is 60 KB plus 1 KB a move;
 #: this keeps a page within 10 MB (about 3 MB in practice) and the memory of
 #: writing it within about 100 MB; a larger archive gets a page a game
 #: (``--index N``).

@@ -1,4 +1,4 @@
-"""SVG diagrams of a position (docs/commands.md, ``mancala render``).
+"""SVG diagrams of a position (docs/commands/render.md).
 
 :func:`board_svg` draws a :class:`~mancala_cli.rules.core.Position` of a game as a
 standalone SVG document: every hole with its count (and its seeds as dots

@@ -28,9 +28,9 @@ if TYPE_CHECKING:
         SOUTH as SOUTH,
         Board as Board,
         Game as Game,
+        GameInProgress as GameInProgress,
         IllegalMove as IllegalMove,
         InvalidPosition as InvalidPosition,
-        Line as Line,
         MancalaError as MancalaError,
         Move as Move,
         MutablePosition as MutablePosition,
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 
 _LATER = {
     **{name: "core" for name in ("DRAW", "LAP_LIMIT", "NORTH", "SIDES", "SOUTH", "Board", "Game", "IllegalMove",
-                                 "InvalidPosition", "Line", "MancalaError", "Move", "MutablePosition", "Outcome",
+                                 "InvalidPosition", "GameInProgress", "MancalaError", "Move", "MutablePosition", "Outcome",
                                  "Position", "Side", "other", "side_name")},
     **{name: "perft" for name in ("divide", "perft")},
     **{name: "registry" for name in ("GAME_IDS", "UnknownGame", "all_games", "get_game")},

@@ -7,7 +7,7 @@ these pieces::
 
     >>> from mancala_cli.rules.registry import get_game
     >>> game = get_game("kingulu")
-    >>> line = Line(game)
+    >>> line = GameInProgress(game)
     >>> move = line.play(game.board.index_of("c1"))
     >>> move.captured
     6
@@ -360,7 +360,7 @@ def _game_over(over: Outcome, position: Position | None, origin: int) -> Illegal
 class Game(ABC):
     """The rules of one game (chess programmers: this is not a board or a
     game record — the geometry is :attr:`board`, a position a
-    :class:`Position`, a game in progress a :class:`Line`, a game record a
+    :class:`Position`, a game in progress a :class:`GameInProgress`, a game record a
     :class:`notation.record.GameRecord`).
 
     Subclasses implement :meth:`_move`,
@@ -457,7 +457,7 @@ class Game(ABC):
         """The legal moves, by origin in index order; empty when the game is over.
 
         A position alone does not tell whether it repeats an earlier one
-        (KK-4b): a :class:`Line` owns its repetition history and passes it as
+        (KK-4b): a :class:`GameInProgress` owns its repetition history and passes it as
         ``history``, the :meth:`Position.key` of every earlier position.
         """
         if self._ended(position, history) is not None:
@@ -572,14 +572,14 @@ class Game(ABC):
             seen[state] = laps
 
 
-class Line:
+class GameInProgress:
     """A game in progress: its position, its moves and its repetition history,
     as chess's ``Board`` owns its move stack. Play through a line and the
     history is kept for you; the :class:`Game` methods judge a position
     alone unless given ``history=``.
 
         >>> from mancala_cli.rules.registry import get_game
-        >>> line = Line(get_game("kimasai-klamroth"))
+        >>> line = GameInProgress(get_game("kimasai-klamroth"))
         >>> [line.game.board.name(m.origin) for m in line.legal_moves()]
         ['b2']
     """
@@ -590,7 +590,7 @@ class Line:
         self.moves: list[Move] = []
         self.history: set[PositionKey] = set()
 
-    def copy(self) -> Line:
+    def copy(self) -> GameInProgress:
         """An independent copy: the same game, position, moves and history."""
         twin = type(self)(self.game, self.position)
         twin.moves = list(self.moves)
@@ -608,11 +608,12 @@ class Line:
     def play(self, origin: int) -> Move:
         """Play the move from hole ``origin`` on the line and return it (raises :class:`IllegalMove`)."""
         move, after = self.game.play(self.position, origin, history=self.history)
-        self._push(move, after)
+        self.push(move, after)
         return move
 
-    def _push(self, move: Move, after: Position) -> None:
-        """Go on with ``move``, played from the current position to ``after``."""
+    def push(self, move: Move, after: Position) -> None:
+        """Go on with ``move``, already played from the current position to
+        ``after`` (by :meth:`Game.play`); :meth:`play` plays and pushes."""
         if self.game.uses_history:
             self.history.add(self.position.key())
         self.position = after

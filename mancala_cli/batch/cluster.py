@@ -21,6 +21,8 @@ import os
 import pickle
 from typing import TYPE_CHECKING, Any
 
+from .lifetime import BatchError
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -40,8 +42,9 @@ class ProjectMismatch(RuntimeError):
     """Raised on a worker whose project is not the client's."""
 
 
-class ClusterError(Exception):
-    """The cluster cannot run the batches; the message is one line."""
+class ClusterError(BatchError):
+    """The cluster cannot run the batches (no scheduler answered, a bad
+    address); the message is one line."""
 
 
 def stamp() -> str:
@@ -109,8 +112,6 @@ class _Outcome:
         self.future = future
 
     def result(self) -> Any:
-        from .running import usage_error
-
         try:
             return self.future.result()
         except ProjectMismatch as error:
@@ -119,7 +120,7 @@ class _Outcome:
             message = f"a worker cannot load the project ({_one_line(error)}); install mancala on every worker"
         except Exception as error:  # noqa: BLE001 (a batch that failed on every worker it was given to)
             message = f"the cluster failed a batch: {_one_line(error)}"
-        raise usage_error(message)
+        raise BatchError(message)
 
 
 class DaskExecutor:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from ..files import STOP_SIGNALS
-from .streams import CommandError, live
+from .lifetime import BatchError, live
 
 #: Calls a worker holds at a time: the one it works on and the next.
 AHEAD = 2
@@ -26,12 +26,12 @@ class WorkerPool:
     queues, so that every way out is under this process's control:
 
     - :meth:`shutdown` (at the end of :func:`run`, and for any pool still
-      alive when the command ends, :func:`.streams.stop_live`) kills the
+      alive when the command ends, :func:`.lifetime.stop_live`) kills the
       busy workers with SIGKILL and waits for them, within a bound: an
       interrupt ends the command within a second, whatever the workers are
       doing.
     - A worker that dies (a signal, the out-of-memory killer) ends the
-      command with one line naming it (:class:`.streams.CommandError`,
+      command with one line naming it (:class:`.lifetime.BatchError`,
       exit status 2), not with a traceback or a hang.
     - A worker whose parent dies (SIGKILL, the out-of-memory killer) ends
       too: on Linux the kernel kills it (``PR_SET_PDEATHSIG``), elsewhere
@@ -122,7 +122,7 @@ class WorkerPool:
             how = f"ended with status {os.waitstatus_to_exitcode(status)}"
         pid, worker.pid = worker.pid, 0  # (reaped)
         self.shutdown()
-        raise CommandError(f"worker process {pid} {how}; the command stopped")
+        raise BatchError(f"worker process {pid} {how}; the command stopped")
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         """Stop every worker: an idle one ends as its socket closes, a busy

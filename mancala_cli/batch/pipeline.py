@@ -17,30 +17,25 @@ import itertools
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from reprlib import recursive_repr
 from typing import TYPE_CHECKING, Any
 
 from notation.record import GameRecord, Problem
 
 from ..checking import Replay, replay
 from ..files.batches import Batch, Task, batches, fewer_collections, process_batch
+from ..files.reports import game_report, problem_line, report_line, sorted_problems
 from ..files.sources import Source, sniff
-from .reporters import game_report, problem_line, report_line, sorted_problems
 
 if TYPE_CHECKING:
     from ..archives import Criteria
     from ..files.writing import GameFormat, WrittenGame
     from .cluster import Cluster, DaskExecutor
-    from .workers import WorkerPool
+    from .pool import WorkerPool
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
 class Options:
-    """What to do with every game.
-
-    (A plain class written as a frozen dataclass would make it, which costs
-    about 1 ms at every start: the same constructor, ``repr``, ``==`` and
-    hash, and no field can be set or deleted.)
-    """
+    """What to do with every game (sent to the worker processes with each batch)."""
 
     command: str                 # "validate" or "convert"
     target: str = "text"         # validate: text | json; convert: pmn | json | xml
@@ -50,39 +45,6 @@ class Options:
     positions: bool = False
     #: validate: only the games that match (``--where``).
     where: Criteria | None = None
-
-    def __init__(self, command: str, target: str = "text", default_game: str | None = None, strict: bool = False,
-                 coords: str | None = None, positions: bool = False, where: Criteria | None = None) -> None:
-        object.__setattr__(self, "command", command)
-        object.__setattr__(self, "target", target)
-        object.__setattr__(self, "default_game", default_game)
-        object.__setattr__(self, "strict", strict)
-        object.__setattr__(self, "coords", coords)
-        object.__setattr__(self, "positions", positions)
-        object.__setattr__(self, "where", where)
-
-    def _fields(self) -> tuple[Any, ...]:
-        return self.command, self.target, self.default_game, self.strict, self.coords, self.positions, self.where
-
-    @recursive_repr()
-    def __repr__(self) -> str:
-        return (f"{self.__class__.__qualname__}(command={self.command!r}, target={self.target!r}, "
-                f"default_game={self.default_game!r}, strict={self.strict!r}, coords={self.coords!r}, "
-                f"positions={self.positions!r}, where={self.where!r})")
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._fields() == other._fields()
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
 
     def process(self, record: GameRecord) -> GameResult:
         """Replay one record and format what the command prints for it (the
@@ -97,18 +59,15 @@ class Options:
         return GameFormat(self.target, self.coords, self.positions)
 
 
+@dataclasses.dataclass(slots=True)
 class GameResult:
     """One game's output: validate's text for standard output, diagnostics,
     counts, and convert's game as written (``written``). ``index`` is the
     game's number in its input, given by :func:`number` in input order;
-    validate's JSON line is finished there.
-
-    (A plain class written as a dataclass would make it, which costs about
-    0.6 ms at every start: the same constructor, ``repr`` and ``==``.)
-    """
+    validate's JSON line is finished there."""
 
     out: str
-    diagnostics: list[str]
+    diagnostics: list[str] = dataclasses.field(default_factory=list)
     moves: int = 0
     errors: int = 0
     warnings: int = 0
@@ -123,39 +82,6 @@ class GameResult:
     ascii: bool = False
     #: Not one of the games asked for (``validate --where``): nothing to print or count.
     skipped: bool = False
-
-    def __init__(self, out: str, diagnostics: list[str] | None = None, moves: int = 0, errors: int = 0,
-                 warnings: int = 0, written: WrittenGame | None = None, file: str | None = None,
-                 record_count: int = 1, index: int | None = None, report: dict[str, Any] | None = None,
-                 ascii: bool = False, skipped: bool = False) -> None:
-        self.out = out
-        self.diagnostics = [] if diagnostics is None else diagnostics
-        self.moves = moves
-        self.errors = errors
-        self.warnings = warnings
-        self.written = written
-        self.file = file
-        self.record_count = record_count
-        self.index = index
-        self.report = report
-        self.ascii = ascii
-        self.skipped = skipped
-
-    def _fields(self) -> tuple[Any, ...]:
-        return (self.out, self.diagnostics, self.moves, self.errors, self.warnings, self.written, self.file,
-                self.record_count, self.index, self.report, self.ascii, self.skipped)
-
-    @recursive_repr()
-    def __repr__(self) -> str:
-        return (f"{self.__class__.__qualname__}(out={self.out!r}, diagnostics={self.diagnostics!r}, "
-                f"moves={self.moves!r}, errors={self.errors!r}, warnings={self.warnings!r}, "
-                f"written={self.written!r}, file={self.file!r}, record_count={self.record_count!r}, "
-                f"index={self.index!r}, report={self.report!r}, ascii={self.ascii!r}, skipped={self.skipped!r})")
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._fields() == other._fields()
 
 
 def results(source: Source, options: Options, jobs: int | Cluster = 1,
@@ -298,7 +224,7 @@ def run(task: Task, work: Iterable[Batch],
 
 def process_pool(workers: int) -> WorkerPool:
     """The worker processes, started now (:class:`.workers.WorkerPool`)."""
-    from .workers import WorkerPool
+    from .pool import WorkerPool
 
     return WorkerPool(workers)
 
