@@ -18,9 +18,9 @@ from typing import TextIO
 from .coords import Side, move_label, move_token
 from .grammar import escape
 from .pmn_reader import MAX_GAME_LINES, MAX_GAME_TEXT
-from .record import MOVE, SEVEN_TAGS, GameRecord, MoveNode, Problem, Step, Visitor, visit, walk
+from .record import BEGIN, MOVE, SEVEN_TAGS, GameRecord, MoveNode, Problem, Step, Visitor, visit, walk
 
-__all__ = ["WIDTH", "write_game", "write_games", "unheld", "unreadable"]
+__all__ = ["WIDTH", "write_game", "write_games", "numbered_moves", "unheld", "unreadable"]
 
 #: Canonical movetext lines are at most this long (docs/notation.md, "Canonical writing").
 WIDTH = 79
@@ -164,6 +164,44 @@ def _move_text(node: MoveNode) -> str:
     return out
 
 
+class _Numbering:
+    """Where canonical writing puts move numbers, move by move along
+    :func:`~notation.record.walk`: before every South move, and before a
+    North move that opens the movetext or a variation or follows a comment
+    or a variation (an empty variation, which is not written, counts for
+    nothing). :class:`_Movetext` writes by it; :func:`numbered_moves` asks
+    it alone."""
+
+    __slots__ = ("force", "opening")
+
+    def __init__(self) -> None:
+        self.force = True  # the next North move is written with its number
+        self.opening = False  # a variation has begun and has no move yet
+
+    def begin(self) -> None:
+        """A variation begins."""
+        self.opening = True
+
+    def end(self) -> bool:
+        """A variation ends: whether it had moves (an empty one is not written)."""
+        if self.opening:
+            self.opening = False
+            return False
+        self.force = True
+        return True
+
+    def move(self, step: Step) -> tuple[bool, bool]:
+        """A move: whether it opens a variation, and whether it is written
+        with its number (a comment before it counts: the record's comment
+        goes before the first move, which has its number anyway)."""
+        node = step.node
+        opens = self.opening
+        self.opening = False
+        numbered = step.side == "S" or opens or self.force or node.before is not None
+        self.force = node.comment is not None or bool(node.variations and any(node.variations))
+        return opens, numbered
+
+
 class _Movetext(Visitor[list[_Unit]]):
     """The units of a record's movetext (a move with its number, a piece of
     a comment, ``_NL``), built along :func:`~notation.record.walk`; an empty
@@ -173,8 +211,7 @@ class _Movetext(Visitor[list[_Unit]]):
         self.record = record
         self.units: list[_Unit] = []
         self.opener = ""  # "(" waiting to be glued to the next unit
-        self.force = True  # a North move is written with its number
-        self.opening = False  # a variation has begun and has no move yet
+        self.numbers = _Numbering()
         # The record's comment and the first move's "before" comment would read
         # back as one comment (the reader joins neighbours with a space): they
         # are written as one, at the start.
@@ -186,26 +223,23 @@ class _Movetext(Visitor[list[_Unit]]):
             self.joined = first
 
     def begin_variation(self, step: Step) -> None:
-        self.opening = True
+        self.numbers.begin()
 
     def end_variation(self, step: Step) -> None:
-        if self.opening:  # an empty variation
-            self.opening = False
+        if not self.numbers.end():  # an empty variation
             return
         units = self.units
         if units and units[-1] is not _NL:
             units[-1] += ")"
         else:
             units.append(")")
-        self.force = True
 
     def visit_move(self, step: Step) -> None:
         node = step.node
         units = self.units
-        if self.opening:
-            self.opening = False
+        opens, numbered = self.numbers.move(step)
+        if opens:
             self.opener += "("
-            self.force = True
         if node.before is not None and node is not self.joined:
             mark = len(units)
             _comment_units(node.before, units)
@@ -215,9 +249,8 @@ class _Movetext(Visitor[list[_Unit]]):
                 glued = self.opener + first
                 units[mark] = _Goes(glued) if isinstance(first, _Goes) else glued
                 self.opener = ""
-            self.force = True
         move = _move_text(node)
-        if step.side == "S" or self.force:
+        if numbered:
             move = f"{move_label(step.number, step.side)} {move}"
         if self.opener:
             move = self.opener + move
@@ -227,7 +260,6 @@ class _Movetext(Visitor[list[_Unit]]):
             units.extend(f"${_GLYPH_NAGS[g]}" for g in node.glyphs[1:] if g in _GLYPH_NAGS)
         for nag in node.nags:
             units.append(f"${nag}")
-        self.force = node.comment is not None or bool(node.variations and any(node.variations))
         if node.comment is not None:
             _comment_units(node.comment, units)
 
@@ -239,6 +271,33 @@ class _Movetext(Visitor[list[_Unit]]):
 def _movetext_units(record: GameRecord) -> list[_Unit]:
     side, number = _start(record)
     return visit(record, _Movetext(record), side=side, number=number)
+
+
+def numbered_moves(record: GameRecord) -> list[Step]:
+    """The moves :func:`write_game` writes with a move number, as steps of
+    :func:`~notation.record.walk` (``step.number`` and ``step.side`` give
+    the number, :func:`~notation.coords.move_label` its text): every South
+    move, and a North move that opens the movetext or a variation or
+    follows a comment or a variation. Writing's own rule, without writing.
+
+        >>> from notation.pmn import read_game
+        >>> record = read_game('[Game "kingulu"]\\n\\nc1x6 {a note} d2 e1 f2 (b2) *\\n')
+        >>> [(move_label(s.number, s.side), s.node.text) for s in numbered_moves(record)]
+        [('1.', 'c1x6'), ('1...', 'd2'), ('2.', 'e1'), ('2...', 'b2')]
+    """
+    side, number = _start(record)
+    numbers = _Numbering()
+    out = []
+    for step in walk(record, side=side, number=number):
+        kind = step.kind
+        if kind == MOVE:
+            if numbers.move(step)[1]:
+                out.append(step)
+        elif kind == BEGIN:
+            numbers.begin()
+        else:
+            numbers.end()
+    return out
 
 
 def _wrap(units: list[_Unit], width: int = WIDTH) -> list[str]:
