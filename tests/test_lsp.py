@@ -57,6 +57,11 @@ def place(d):
     return (d.range.start.line, d.range.start.character, str(d.code), d.severity)
 
 
+def problems(found):
+    """validate's problems among the diagnostics: errors and warnings (the server's hints left out)."""
+    return [d for d in found if d.severity in (types.DiagnosticSeverity.Error, types.DiagnosticSeverity.Warning)]
+
+
 @pytest.mark.asyncio
 async def test_diagnostics_are_what_validate_reports_and_follow_the_edits(client: LanguageClient):
     uri = DAMAGED.as_uri()
@@ -68,7 +73,7 @@ async def test_diagnostics_are_what_validate_reports_and_follow_the_edits(client
     expected = [(p["line"] - 1, p["column"] - 1, p["rule"],
                  types.DiagnosticSeverity.Error if p["severity"] == "error" else types.DiagnosticSeverity.Warning)
                 for line in done.stdout.splitlines() for p in json.loads(line)["problems"]]
-    assert [place(d) for d in found] == expected
+    assert [place(d) for d in problems(found)] == expected and len(found) == len(expected)
     assert found[1].message.startswith("4... c1: c1 is not one of N's holes [position ")
     assert {d.source for d in found} == {"mancala"}
     # Incremental: d1x2 becomes d1 (line 7), then the comment of line 13 is closed.
@@ -170,6 +175,40 @@ async def test_quick_fixes_come_with_their_diagnostics(client: LanguageClient):
     assert [(a.title, str(a.diagnostics[0].code)) for a in actions] == [
         ("Close the comment at the end of its line", "syntax"),
         ("Close the comment here and add the result *", "missing-result")]
+
+
+@pytest.mark.asyncio
+async def test_a_missing_move_number_is_a_hint_with_its_quick_fix(client: LanguageClient):
+    text = '[Game "kingulu"]\n\nc1x6 d2 e1^ {a note} c2 *\n'
+    uri = await opened(client, None, text, "untitled:numbers.pmn")
+    found = client.diagnostics[uri]
+    assert problems(found) == []
+    assert [(place(d), d.range.end.character, d.source, d.message) for d in found] == [
+        ((2, 0, "no-move-number", types.DiagnosticSeverity.Hint), 4, "mancala",
+         "no move number before 1. c1x6 (canonical PMN writes it)"),
+        ((2, 8, "no-move-number", types.DiagnosticSeverity.Hint), 11, "mancala",
+         "no move number before 2. e1^ (canonical PMN writes it)"),
+        ((2, 21, "no-move-number", types.DiagnosticSeverity.Hint), 23, "mancala",
+         "no move number before 2... c2 (canonical PMN writes it)")]
+    hint = found[1]
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        types.TextDocumentIdentifier(uri), hint.range, types.CodeActionContext(diagnostics=[hint])))
+    # (the fixes of the line's diagnostics, each with its own, as for validate's problems)
+    assert [(a.title, a.kind, a.is_preferred, list(a.diagnostics)) for a in actions] == [
+        ("Add the move number 1.", types.CodeActionKind.QuickFix, True, [found[0]]),
+        ("Add the move number 2.", types.CodeActionKind.QuickFix, True, [hint]),
+        ("Add the move number 2...", types.CodeActionKind.QuickFix, True, [found[2]])]
+    fix = actions[1]
+    (edit,) = fix.edit.changes[uri]
+    assert (edit.range.start, edit.range.end, edit.new_text) == (types.Position(2, 8), types.Position(2, 8), "2. ")
+    # The editor applies it: that hint is gone, the others stay.
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        [types.TextDocumentContentChangePartial(range=edit.range, text=edit.new_text)]))
+    found = await diagnosed(client, uri, 2)
+    assert [(place(d), d.message) for d in found] == [
+        ((2, 0, "no-move-number", types.DiagnosticSeverity.Hint), "no move number before 1. c1x6 (canonical PMN writes it)"),
+        ((2, 24, "no-move-number", types.DiagnosticSeverity.Hint), "no move number before 2... c2 (canonical PMN writes it)")]
 
 
 @pytest.mark.asyncio

@@ -1,7 +1,8 @@
 """The language server's logic in-process, without a client (and without
 pygls): a document's games and diagnostics kept up to date edit by edit
-(always those of checking the whole text afresh), and the answers of
-hover, completion, formatting, quick fixes and the outline."""
+(always those of checking the whole text afresh), the server's own hints
+where a move number is missing, and the answers of hover, completion,
+formatting, quick fixes and the outline."""
 import json
 import pathlib
 import random
@@ -11,7 +12,7 @@ import sys
 import pytest
 
 import mancala_cli as mancala
-from mancala_cli.lsp.analysis import Document, problem_message, split_lines, token_end
+from mancala_cli.lsp.analysis import NO_MOVE_NUMBER, Document, missing_numbers, problem_message, split_lines, token_end
 from mancala_cli.lsp.features import (
     Span,
     TextEdit,
@@ -36,8 +37,18 @@ def analysed(text, **options):
 
 
 def shown(doc):
-    """The diagnostics as (line, column, code, severity, message), 1-based as validate prints them."""
-    return [(d.line + 1, d.column + 1, d.code, d.severity, d.message) for d in doc.diagnostics()]
+    """validate's problems among the diagnostics (errors and warnings: the
+    server's hints left out) as (line, column, code, severity, message),
+    1-based as validate prints them."""
+    return [(d.line + 1, d.column + 1, d.code, d.severity, d.message) for d in doc.diagnostics()
+            if d.severity in ("error", "warning")]
+
+
+def hints(doc):
+    """The server's hints as (line, column, end column, message), 0-based as the protocol counts."""
+    found = [d for d in doc.diagnostics() if d.severity == "hint"]
+    assert all(d.code == NO_MOVE_NUMBER and d.end_line == d.line for d in found)
+    return [(d.line, d.column, d.end_column, d.message) for d in found]
 
 
 def applied(text, edits):
@@ -127,9 +138,13 @@ def test_random_bytes_and_long_lines_are_checked_without_failing():
 
 # -- incremental checking ---------------------------------------------------------------
 
+#: A game written without move numbers (valid: it gets the server's hints).
+UNNUMBERED = '[Game "kingulu"]\n\nc1x6 (d1x6 d2x10) d2 e1^ {a note} c2 *\n'
+
+
 def _archive():
     parts = [path.read_text(encoding="utf-8") for path in sorted((ROOT / "examples").glob("*.pmn"))]
-    return "\n".join(parts) + "\n" + DAMAGED.read_text(encoding="utf-8")
+    return "\n".join(parts) + "\n" + UNNUMBERED + "\n" + DAMAGED.read_text(encoding="utf-8")
 
 
 PIECES = ["", "x", "1", " ", "\n", "\n\n", "[", '[Game "kingulu"]\n', "{", "}", "(", ")", "*", " 1-0", "\r",
@@ -392,10 +407,84 @@ def test_a_missing_move_number_can_be_added():
     text = '[Game "kingulu"]\n\nc1x6 d2 e1 *\n'
     doc = analysed(text)
     fixes = code_actions(doc, 2, 2)
-    assert [(fix.title, fix.diagnostic) for fix in fixes] == [("Add the move number 1.", None),
-                                                              ("Add the move number 2.", None)]
+    hinted = [d for d in doc.diagnostics() if d.code == NO_MOVE_NUMBER]
+    assert [(fix.title, fix.diagnostic, fix.preferred) for fix in fixes] == [
+        ("Add the move number 1.", hinted[0], True), ("Add the move number 2.", hinted[1], True)]
     both = applied(text, [edit for fix in fixes for edit in fix.edits])
     assert both == '[Game "kingulu"]\n\n1. c1x6 d2 2. e1 *\n' and analysed(both).diagnostics() == []
+
+
+# -- hints: the move numbers canonical writing puts where the text has none ---------------------
+
+def test_moves_without_numbers_get_hints_where_canonical_writing_numbers_them():
+    doc = analysed(UNNUMBERED)
+    line = doc.line(2)
+
+    def at(label, token, after=""):
+        column0 = line.index(token, line.index(after) if after else 0)
+        return (2, column0, column0 + len(token), f"no move number before {label} {token} (canonical PMN writes it)")
+
+    assert hints(doc) == [at("1.", "c1x6"),
+                          at("1.", "d1x6"),  # it opens a variation
+                          at("1...", "d2", after=")"),  # it follows a variation
+                          at("2.", "e1^"),
+                          at("2...", "c2")]  # it follows a comment
+    # (North's d2x10 follows a South move in its line of play: canonical writing writes no number there.)
+    assert shown(doc) == []  # no problem of validate's
+    assert [d.severity for d in doc.diagnostics()] == ["hint"] * 5
+
+
+def test_the_hints_follow_the_setup_and_the_numbers_written():
+    setup = '[Game "kingulu"]\n[Setup "0,1,1,4,0,7*/0,11,1,1,0,4 N 7-11 4"]\n\nb2 d1 *\n'
+    assert [message for *_, message in hints(analysed(setup))] == [
+        "no move number before 4... b2 (canonical PMN writes it)", "no move number before 5. d1 (canonical PMN writes it)"]
+    numbered = '[Game "kingulu"]\n\n1. c1x6 (1. d1x6 d2x10) 1... d2 2. e1^ {a note} 2... c2 *\n'
+    assert hints(analysed(numbered)) == []
+    assert hints(analysed('[Game "kingulu"]\n\n1. c1x6 d2 2. e1^ *\n')) == []  # North after South: no number
+    # A game with an error gets none: where reading went astray, the places are not certain.
+    broken = analysed('[Game "kingulu"]\n\nc1x6 d2 c1 *\n')
+    assert hints(broken) == [] and [entry[2] for entry in shown(broken)] == ["KG-FIRSTLAP"]
+    assert [(h.line, h.column, h.label) for h in missing_numbers(next(mancala.read(UNNUMBERED)))] == [
+        (3, 1, "1."), (3, 7, "1."), (3, 19, "1..."), (3, 22, "2."), (3, 35, "2...")]
+
+
+def test_the_fix_of_a_hint_writes_the_number_as_canonical_writing_does_and_the_hint_goes():
+    doc = analysed(UNNUMBERED)
+    fixes = code_actions(doc, 2, 2)
+    hinted = [d for d in doc.diagnostics() if d.severity == "hint"]
+    assert [(fix.title, fix.diagnostic, fix.preferred) for fix in fixes] == [
+        (f"Add the move number {label}", diagnostic, True)
+        for label, diagnostic in zip(["1.", "1.", "1...", "2.", "2..."], hinted)]
+    for fix, diagnostic in zip(fixes, hinted):
+        (edit,) = fix.edits
+        assert edit.span == Span(2, diagnostic.column, 2, diagnostic.column)  # before the move token
+        after = analysed(applied(UNNUMBERED, [edit]))
+        assert len(hints(after)) == 4 and shown(after) == []
+        assert all(h[3] != diagnostic.message for h in hints(after))  # that hint is gone, the others stay
+    every = applied(UNNUMBERED, [edit for fix in fixes for edit in fix.edits])
+    canonical = subprocess.run([sys.executable, "-m", "mancala_cli", "convert", "-", "--to", "pmn"], input=UNNUMBERED,
+                               capture_output=True, text=True, timeout=60).stdout
+    assert every == canonical == '[Game "kingulu"]\n\n1. c1x6 (1. d1x6 d2x10) 1... d2 2. e1^ {a note} 2... c2 *\n'
+    assert analysed(every).diagnostics() == [] and format_document(analysed(every)) == []
+    # A move glued to a comment gets its number a space apart, as canonical writing writes it.
+    glued = UNNUMBERED.replace("{a note} c2", "{a note}c2")
+    (fix,) = code_actions(analysed(glued), 2, 2)[-1:]
+    assert applied(glued, fix.edits) == glued.replace("{a note}c2", "{a note} 2... c2")
+
+
+def test_hints_are_kept_with_their_game_and_moved_by_edits_above_it():
+    text = '[Game "kingulu"]\n\n1. c1x6 *\n\n' + UNNUMBERED
+    doc = analysed(text)
+    assert [h[0] for h in hints(doc)] == [6] * 5
+    checked = doc.checked
+    doc.replace(0, 0, 0, 0, "\n\n")  # above both games: the first is read again, the second moved
+    doc.advance()
+    assert doc.checked == checked + 1 and [h[0] for h in hints(doc)] == [8] * 5
+    assert doc.diagnostics() == analysed(doc.text).diagnostics()
+    doc.replace(8, 0, 8, 0, "1. ")  # the number of c1x6 typed: that game alone is checked again
+    doc.advance()
+    assert doc.checked == checked + 2 and len(hints(doc)) == 4
+    assert [fix.title for fix in code_actions(doc, 0, 3)] == []  # (no hint there, nothing to fix)
 
 
 def test_a_missing_result_after_the_tags_goes_on_a_line_of_its_own():

@@ -1,7 +1,8 @@
 """A real editor: headless Neovim, configured with the snippet of
 docs/lsp.md, opens a damaged record with ``mancala lsp`` as its language
 server and shows the problems ``mancala validate`` prints, at the same
-places (Debian: ``apt-get install neovim``; skipped without it). The other
+places, and besides them the server's hints where a move number is missing
+(Debian: ``apt-get install neovim``; skipped without it). The other
 editors' snippets of the page are checked for what they say."""
 import json
 import os
@@ -58,6 +59,11 @@ vim.api.nvim_create_autocmd("VimEnter", {callback = function()
 end})
 """
 
+#: A game without move numbers, after the damaged ones: no problem, two hints.
+UNNUMBERED = '[Game "kingulu"]\n\nc1x6 d2 e1^ *\n'
+#: Neovim's severities (vim.diagnostic.severity): ERROR 1, WARN 2, INFO 3, HINT 4.
+HINT = 4
+
 #: ``FILE:LINE:COL: SEVERITY: [MOVE: ]CODE: MESSAGE`` of ``mancala validate``.
 LINE = re.compile(r"(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): (?P<severity>error|warning): "
                   r"(?:(?P<move>\d+\.(?:\.\.)? \S+): )?(?P<code>[A-Za-z0-9-]+): (?P<message>.*)")
@@ -70,17 +76,20 @@ def test_neovim_shows_the_problems_validate_prints(tmp_path):
     init = tmp_path / "init.lua"
     init.write_text(BEFORE + snippet("## Neovim", "lua") + AFTER, encoding="utf-8")
     out = tmp_path / "diagnostics.json"
+    record = tmp_path / "records.pmn"
+    record.write_text(DAMAGED.read_text(encoding="utf-8") + "\n" + UNNUMBERED, encoding="utf-8")
+    damaged_lines = len(DAMAGED.read_text(encoding="utf-8").splitlines())
     # (the snippet starts `mancala lsp`: this Python's mancala first on the PATH)
     env = {**os.environ, "MANCALA_NVIM_OUT": str(out),
            "PATH": f"{pathlib.Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
     for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
         env[name] = str(tmp_path / name.lower())
-    done = subprocess.run([NVIM, "--headless", "-n", "-i", "NONE", "-u", str(init), str(DAMAGED)], env=env,
+    done = subprocess.run([NVIM, "--headless", "-n", "-i", "NONE", "-u", str(init), str(record)], env=env,
                           cwd=ROOT, capture_output=True, text=True, timeout=180, stdin=subprocess.DEVNULL)
     assert done.returncode == 0, done.stderr
     shown = json.loads(out.read_text(encoding="utf-8"))
     assert shown["arrived"], "no diagnostics came from the server"
-    validate = subprocess.run([sys.executable, "-m", "mancala_cli", "validate", "--quiet", str(DAMAGED)],
+    validate = subprocess.run([sys.executable, "-m", "mancala_cli", "validate", "--quiet", str(record)],
                               capture_output=True, text=True, timeout=60)
     expected = []
     for line in validate.stdout.splitlines():
@@ -90,8 +99,15 @@ def test_neovim_shows_the_problems_validate_prints(tmp_path):
         expected.append((int(found["line"]), int(found["col"]), 1 if found["severity"] == "error" else 2,
                          found["code"], message))
     assert len(expected) == 5
-    got = sorted((d["lnum"] + 1, d["col"] + 1, d["severity"], d["code"], d["message"]) for d in shown["diagnostics"])
+    # validate's problems are the errors and warnings; the hints are the server's own.
+    got = sorted((d["lnum"] + 1, d["col"] + 1, d["severity"], d["code"], d["message"]) for d in shown["diagnostics"]
+                 if d["severity"] != HINT)
     assert got == sorted(expected)
+    hints = sorted((d["lnum"] + 1, d["col"] + 1, d["end_col"] + 1, d["code"], d["message"])
+                   for d in shown["diagnostics"] if d["severity"] == HINT)
+    line = damaged_lines + 4  # (after the blank line, the tag line and the blank line)
+    assert hints == [(line, 1, 5, "no-move-number", "no move number before 1. c1x6 (canonical PMN writes it)"),
+                     (line, 9, 12, "no-move-number", "no move number before 2. e1^ (canonical PMN writes it)")]
     assert {d["source"] for d in shown["diagnostics"]} == {"mancala"}
 
 

@@ -4,7 +4,11 @@ hold and what checking each game found, kept up to date edit by edit.
 Games are read by the PMN reader (:func:`notation.pmn.read_games`) and
 checked by :func:`mancala_cli.check`, exactly as ``mancala validate`` reads
 and checks a file, so the diagnostics are validate's problems at the same
-places. Lines are counted as the protocol counts them (LF, CRLF and CR end a
+places; besides them, the server's own hints (:class:`Hint`, severity
+``hint``, code ``no-move-number``) where a game without errors has no move
+number before a move that canonical writing numbers
+(:func:`notation.pmn_writer.numbered_moves`), found with the game's check.
+Lines are counted as the protocol counts them (LF, CRLF and CR end a
 line); lines and columns here are those of the reader, 1-based, except where
 a name says ``line0``/``column0`` (0-based, as in the protocol, in code
 points: :mod:`.server` converts them to the client's position encoding).
@@ -37,12 +41,13 @@ from dataclasses import dataclass
 
 from notation.coords import move_label
 from notation.pmn import read_games
+from notation.pmn_writer import numbered_moves
 from notation.record import GameRecord, Problem
 
 from .. import check
 
-__all__ = ["MAX_DOCUMENT", "Diagnostic", "Game", "Document", "split_lines", "line_text", "problem_message",
-           "token_end"]
+__all__ = ["MAX_DOCUMENT", "NO_MOVE_NUMBER", "Diagnostic", "Hint", "Game", "Document", "split_lines", "line_text",
+           "problem_message", "token_end", "missing_numbers"]
 
 #: The largest document checked, in characters: a larger one gets one
 #: diagnostic that says so, and nothing else (memory and time stay bounded).
@@ -69,6 +74,9 @@ def line_text(line: str) -> str:
     """A line of :func:`split_lines` without its line end."""
     return line.rstrip("\r\n")
 
+
+#: The code of the server's hint where a move number is missing (no problem of validate's).
+NO_MOVE_NUMBER = "no-move-number"
 
 #: What ends a problem's range: white space and the delimiters of movetext.
 _WORD_END = re.compile(r"[\s(){};\[\]\"]")
@@ -106,7 +114,9 @@ def problem_message(problem: Problem) -> str:
 class Diagnostic:
     """A problem where the editor shows it: 0-based lines and code-point
     columns, ``end_column`` exclusive; ``severity`` ``error`` or
-    ``warning``; ``code`` validate's rule id or problem code."""
+    ``warning`` (validate's problems) or ``hint`` (the server's own:
+    :data:`NO_MOVE_NUMBER`); ``code`` validate's rule id or problem code,
+    or the hint's."""
 
     line: int
     column: int
@@ -115,6 +125,37 @@ class Diagnostic:
     severity: str
     code: str
     message: str
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A move that canonical writing writes with a move number and the text
+    has none before: where its token starts (1-based, as the reader counts,
+    like a problem's place), the number canonical writing puts before it
+    (``3.``, ``2...``) and the move as written."""
+
+    line: int
+    column: int
+    label: str
+    move: str
+
+    @property
+    def message(self) -> str:
+        return f"no move number before {self.label} {self.move} (canonical PMN writes it)"
+
+
+def missing_numbers(record: GameRecord) -> list[Hint]:
+    """The moves of ``record`` that canonical writing numbers
+    (:func:`notation.pmn_writer.numbered_moves`) and that have no number
+    written before them, in the order written.
+
+        >>> from notation.pmn import read_game
+        >>> [(h.line, h.column, h.label) for h in missing_numbers(read_game('c1x6 d2 c1 {a note} d2 *'))]
+        [(1, 1, '1.'), (1, 9, '2.'), (1, 21, '2...')]
+    """
+    return [Hint(step.node.line, step.node.column, move_label(step.number, step.side), step.node.text)
+            for step in numbered_moves(record)
+            if step.node.number is None and step.node.line is not None and step.node.column is not None]
 
 
 class Game:
@@ -128,13 +169,18 @@ class Game:
     the edits since then have moved it by). ``tags``, ``game`` (the game's
     id, or ``None``), ``result`` (the engine's result where the rules ended
     the game, else the record's) and ``plies`` are for the outline.
+    ``hints`` are the moves without the number canonical writing puts
+    before them (:func:`missing_numbers`), at the lines of the text when it
+    was read, like ``problems``; none for a game with an error (where
+    reading may have gone astray, the places of numbers are not certain).
     """
 
     __slots__ = ("start", "next_start", "end", "read_at", "problems", "tags", "game", "result", "plies", "valid",
-                 "canonical", "_shown")
+                 "canonical", "hints", "_shown")
 
     def __init__(self, start: int, next_start: int, end: int, problems: list[Problem],
-                 tags: list[tuple[str, str]], game: str | None, result: str | None, plies: int) -> None:
+                 tags: list[tuple[str, str]], game: str | None, result: str | None, plies: int,
+                 hints: list[Hint] | None = None) -> None:
         self.start = start
         self.next_start = next_start
         self.end = end
@@ -145,6 +191,7 @@ class Game:
         self.result = result
         self.plies = plies
         self.valid = not any(p.severity == "error" for p in problems)
+        self.hints = hints if hints is not None else []
         self.canonical = False  # written as convert writes it (known once formatting found it so)
         self._shown: tuple[int, list[Diagnostic]] | None = None
 
@@ -372,12 +419,15 @@ class Document:
             end -= 1
         try:
             report = check(record)
+            valid = not any(p.severity == "error" for p in report.problems)
+            hints = missing_numbers(record) if valid else None
         except Exception as error:  # noqa: BLE001 (one game must not take the server down)
             problem = Problem("error", "internal", f"the game could not be checked: {type(error).__name__}: {error}",
                               record.line, 1)
             return Game(record.line, next_start, end, [problem], record.tags, record.tag("Game"), record.result, 0)
         return Game(record.line, next_start, end, report.problems, record.tags,
-                    report.game.id if report.game is not None else record.tag("Game"), report.result, report.plies)
+                    report.game.id if report.game is not None else record.tag("Game"), report.result, report.plies,
+                    hints)
 
     # -- what the features ask
 
@@ -414,9 +464,9 @@ class Document:
 
     def diagnostics(self) -> list[Diagnostic]:
         """Every problem of the games read so far, and of those set aside
-        after them while reading is under way; for a document without a
-        game, validate's ``no-games``; for one too large, one diagnostic
-        that says so."""
+        after them while reading is under way, each game's hints after its
+        problems; for a document without a game, validate's ``no-games``;
+        for one too large, one diagnostic that says so."""
         if self.too_large:
             return [Diagnostic(0, 0, 0, 0, "warning", "too-large",
                                f"the document is {self.size:,} characters long: the language server checks "
@@ -432,19 +482,34 @@ class Document:
         return out
 
     def game_diagnostics(self, game: Game) -> list[Diagnostic]:
-        """The problems of ``game`` where they are now."""
+        """The problems of ``game`` where they are now, then its hints (in
+        the order of ``game.hints``: :meth:`hints` pairs them)."""
         moved = game.start - game.read_at
         shown = game._shown
         if shown is not None and shown[0] == moved:
             return shown[1]
         out = []
         for problem in game.problems:
-            line0 = (problem.line if problem.line is not None else game.read_at) + moved - 1
-            column0 = (problem.column or 1) - 1
-            if line0 == 0 and self.lines[0].startswith("\ufeff"):
-                column0 += 1  # (the reader counts columns after the byte-order mark)
-            text = self.line(line0)
-            out.append(Diagnostic(line0, column0, line0, token_end(text, column0), problem.severity, problem.code,
-                                  problem_message(problem)))
+            out.append(self._placed(game, problem.line, problem.column, moved, problem.severity, problem.code,
+                                    problem_message(problem)))
+        for hint in game.hints:
+            out.append(self._placed(game, hint.line, hint.column, moved, "hint", NO_MOVE_NUMBER, hint.message))
         game._shown = (moved, out)
         return out
+
+    def _placed(self, game: Game, line: int | None, column: int | None, moved: int, severity: str, code: str,
+                message: str) -> Diagnostic:
+        """A diagnostic at the reader's ``line`` and ``column`` (as read;
+        the game has moved by ``moved`` lines since), over the token there."""
+        line0 = (line if line is not None else game.read_at) + moved - 1
+        column0 = (column or 1) - 1
+        if line0 == 0 and self.lines[0].startswith("\ufeff"):
+            column0 += 1  # (the reader counts columns after the byte-order mark)
+        return Diagnostic(line0, column0, line0, token_end(self.line(line0), column0), severity, code, message)
+
+    def hints(self, game: Game) -> list[tuple[Diagnostic, Hint]]:
+        """The hints of ``game``, each with its diagnostic where it is now."""
+        if not game.hints:
+            return []
+        shown = self.game_diagnostics(game)
+        return list(zip(shown[len(shown) - len(game.hints):], game.hints))

@@ -39,7 +39,7 @@ from .. import (
     text,
     write,
 )
-from .analysis import Diagnostic, Document, Game, problem_message, token_end
+from .analysis import Diagnostic, Document, Game, Hint, problem_message, token_end
 
 __all__ = ["Span", "TextEdit", "HoverInfo", "Completion", "Fix", "Symbol", "MoveInfo", "GameView", "view",
            "hover", "line_at", "completions", "format_document", "format_range", "code_actions", "symbols", "symbol_name",
@@ -126,8 +126,9 @@ class Completion:
 
 @dataclass(frozen=True)
 class Fix:
-    """A quick fix: its title, its edits and the diagnostic it fixes (none
-    for a move number that is missing, which no problem reports)."""
+    """A quick fix: its title, its edits and the diagnostic it fixes (a
+    problem of validate's, or the server's hint where a move number is
+    missing)."""
 
     title: str
     edits: list[TextEdit]
@@ -665,68 +666,62 @@ def _fix_comment(doc: Document, diagnostic: Diagnostic) -> Fix:
     return Fix("Close the comment at the end of its line", [TextEdit(span, "}")], diagnostic)
 
 
-def _missing_numbers(doc: Document, seen: GameView, line0: int, end_line0: int) -> list[Fix]:
-    """Move numbers that canonical writing puts where the record has none:
-    before every South move, and before a North move that opens a line of
-    play or follows a comment or a variation. (Reading accepts moves
-    without numbers: no problem reports them, so these fixes stand alone.)"""
-    out = []
-    for info in seen.moves:
-        if not line0 <= info.line <= end_line0 or info.node.number is not None:
-            continue
-        before = info.prev
-        wanted = (info.side == "S" or info.first or info.node.before is not None
-                  or (before is not None and (before.node.comment is not None or bool(before.node.variations))))
-        if wanted:
-            label = move_label(info.number, info.side)
-            at = Span(info.line, info.column, info.line, info.column)
-            out.append(Fix(f"Add the move number {label}", [TextEdit(at, label + " ")], None, preferred=False))
-    return out
+def _fix_missing_number(doc: Document, diagnostic: Diagnostic, hint: Hint) -> Fix:
+    """The move number canonical writing puts before the move of the hint
+    (``3. `` before ``c1``, as ``3. c1`` is written), and a space before it
+    where the move is glued to what comes before it (a comment's ``}``)."""
+    at = Span(diagnostic.line, diagnostic.column, diagnostic.line, diagnostic.column)
+    before = doc.line(diagnostic.line)[:diagnostic.column]
+    glued = bool(before) and not before[-1].isspace() and before[-1] != "("
+    return Fix(f"Add the move number {hint.label}", [TextEdit(at, (" " if glued else "") + hint.label + " ")],
+               diagnostic)
 
 
 #: The problems that have a quick fix (``syntax``: an unterminated comment).
 _FIXABLE = frozenset(("bad-mark", "bad-destination", "missing-result", "move-number", "syntax"))
-#: The most lines a range may span for the missing move numbers of its moves to be offered.
-MISSING_NUMBERS_SPAN = 100
 
 
 def code_actions(doc: Document, line0: int, end_line0: int) -> list[Fix]:
-    """The quick fixes for the problems on lines ``line0`` to ``end_line0``:
-    a wrong outcome mark or destination (``bad-mark``, ``bad-destination``:
-    the move as played), a missing result (``missing-result``: the result
-    the rules ended the game with, else the ``Result`` tag's, else ``*``), a
-    move number that does not fit or that no move follows (``move-number``),
-    an unterminated comment (closed at the end of its line); and the move
-    numbers canonical writing adds where none is written (for ranges of
-    at most :data:`MISSING_NUMBERS_SPAN` lines: a fix per move)."""
+    """The quick fixes for the diagnostics on lines ``line0`` to
+    ``end_line0``: a wrong outcome mark or destination (``bad-mark``,
+    ``bad-destination``: the move as played), a missing result
+    (``missing-result``: the result the rules ended the game with, else the
+    ``Result`` tag's, else ``*``), a move number that does not fit or that
+    no move follows (``move-number``), an unterminated comment (closed at
+    the end of its line); and the server's hints (``no-move-number``: the
+    move number canonical writing puts there). Only the games with a
+    fixable problem in the range are replayed; a hint's fix is made from
+    the hint alone."""
     if doc.too_large:
         return []
     fixes: list[Fix] = []
     for game in doc.games_between(line0, end_line0):
-        wanted = [d for d in doc.game_diagnostics(game)
-                  if line0 <= d.line <= end_line0 and d.code in _FIXABLE]
-        numbers = end_line0 - line0 <= MISSING_NUMBERS_SPAN
-        if not wanted and not numbers:
-            continue  # (no game is replayed for nothing when the range is large)
-        seen = view(doc, game)
-        for problem in seen.report.problems:
-            if problem.code not in _FIXABLE:
-                continue
-            diagnostic = _diagnostic(doc, problem)
-            if not line0 <= diagnostic.line <= end_line0:
-                continue
-            if problem.code in ("bad-mark", "bad-destination"):
-                fix = _fix_marks(seen, problem, diagnostic)
-                fixes += [fix] if fix else []
-            elif problem.code == "missing-result":
-                fixes += _fix_result(doc, seen, diagnostic)
-            elif problem.code == "move-number":
-                fix = _fix_number(doc, seen, problem, diagnostic)
-                fixes += [fix] if fix else []
-            elif problem.message.startswith("unterminated comment"):
-                fixes.append(_fix_comment(doc, diagnostic))
-        if numbers:
-            fixes += _missing_numbers(doc, seen, line0, end_line0)
+        if any(line0 <= d.line <= end_line0 and d.code in _FIXABLE for d in doc.game_diagnostics(game)):
+            fixes += _problem_fixes(doc, view(doc, game), line0, end_line0)
+        fixes += [_fix_missing_number(doc, diagnostic, hint) for diagnostic, hint in doc.hints(game)
+                  if line0 <= diagnostic.line <= end_line0]
+    return fixes
+
+
+def _problem_fixes(doc: Document, seen: GameView, line0: int, end_line0: int) -> list[Fix]:
+    """The fixes of the problems of a game that are on lines ``line0`` to ``end_line0``."""
+    fixes: list[Fix] = []
+    for problem in seen.report.problems:
+        if problem.code not in _FIXABLE:
+            continue
+        diagnostic = _diagnostic(doc, problem)
+        if not line0 <= diagnostic.line <= end_line0:
+            continue
+        if problem.code in ("bad-mark", "bad-destination"):
+            fix = _fix_marks(seen, problem, diagnostic)
+            fixes += [fix] if fix else []
+        elif problem.code == "missing-result":
+            fixes += _fix_result(doc, seen, diagnostic)
+        elif problem.code == "move-number":
+            fix = _fix_number(doc, seen, problem, diagnostic)
+            fixes += [fix] if fix else []
+        elif problem.message.startswith("unterminated comment"):
+            fixes.append(_fix_comment(doc, diagnostic))
     return fixes
 
 

@@ -49,6 +49,11 @@ PARTIAL = 1.0
 
 log = logging.getLogger("mancala.lsp")
 
+#: The protocol's severity of each of :class:`~.analysis.Diagnostic`'s
+#: (hints, the server's own, are shown discreetly).
+_SEVERITIES = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning,
+               "hint": types.DiagnosticSeverity.Hint}
+
 
 class _OneLine(logging.Formatter):
     """A log record in one line: its message and the error's type and text, no traceback."""
@@ -213,9 +218,8 @@ class MancalaServer(LanguageServer):
     # -- checking
 
     def diagnostic(self, doc: Document, found: Diagnostic) -> types.Diagnostic:
-        return types.Diagnostic(
-            range=self.span(doc, found), message=found.message, code=found.code, source="mancala",
-            severity=types.DiagnosticSeverity.Error if found.severity == "error" else types.DiagnosticSeverity.Warning)
+        return types.Diagnostic(range=self.span(doc, found), message=found.message, code=found.code, source="mancala",
+                                severity=_SEVERITIES[found.severity])
 
     def publish(self, uri: str) -> None:
         doc = self.documents.get(uri)
