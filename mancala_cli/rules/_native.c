@@ -48,8 +48,6 @@ typedef struct {
     int behind[MAXH];      /* klamroth: the back hole behind a front hole */
 } Geo;
 
-static Geo GEO[GAMES];
-
 typedef struct {
     int holes[MAXH];
     int side;             /* 0 South, 1 North */
@@ -62,6 +60,56 @@ typedef struct {
     int end, captured, reserves, laps;
     int error, hole, repeated;
 } Result;
+
+/* The endless-sowing test's record of the lap ends of the move being played
+ * (core.going_on's ``seen``), and the lap limit of the moves played:
+ * LAP_LIMIT unless the last call of move, successors or play_line passed a
+ * lower one (the search plays with that of the last call), and the lap from
+ * which going_on is called. */
+#define SEEN_SLOTS 4096
+typedef struct {
+    int lap_limit, watch_from;
+    int seen_count;
+    int seen_lap[SEEN_SLOTS];
+    unsigned char seen_board[LAP_LIMIT + 1][MAXH + 1];
+} Sowing;
+
+/* The Zobrist keys of the search's table (search_init), the same in every
+ * module: seeded by a constant. */
+typedef struct {
+    uint64_t hole[2][MAXH][256], side[2], bank[2][2][256], reserved[MAXH], first;
+} Zobrist;
+
+#define TB_PLACES 24
+#define TB_MAX_STONES 16
+
+/* The tablebase's read-only tables (tablebase_init): binomials, and the
+ * hole of each place by the side whose circuit it is (0 South, 1 North). */
+typedef struct {
+    uint64_t bin[TB_PLACES + 1][TB_PLACES + 1];
+    int hole[2][TB_PLACES];
+} TbTables;
+
+/* The table the searches of this module ask (tablebase_use), if any. */
+typedef struct {
+    Py_buffer view;
+    int loaded, stones;
+    uint64_t offsets[TB_MAX_STONES + 1][TB_MAX_STONES + 1];
+} TbProbe;
+
+/* The module's state (PEP 489, PEP 573): what was process-wide static. */
+typedef struct {
+    Geo geo[GAMES];          /* the boards, built when the module is executed */
+    Zobrist z;
+    TbTables tb;
+    TbProbe probe;
+    Sowing sowing;
+    PyObject *move_type, *position_type, *side_s, *side_n;  /* set by init() */
+    PyObject *str_holes, *str_side, *str_banks, *str_move_number, *str_reserved;
+    PyObject *search_type;
+} NativeState;
+
+static inline NativeState *state_of(PyObject *module) { return (NativeState *)PyModule_GetState(module); }
 
 /* -- geometry, built as core.Board builds it ------------------------------ */
 
@@ -134,11 +182,9 @@ static void build_geo(Geo *g, int ranks, int files, int clockwise)
 
 /* -- endless sowing: the lap-end states of one move ------------------------ */
 
-/* The lap limit of the move being played (LAP_LIMIT unless the caller
- * passes a lower one) and the lap from which going_on is called. */
-static int lap_limit = LAP_LIMIT, watch_from = WATCH_FROM;
-
-static int set_limit(PyObject *limit)
+/* The lap limit of the call: ``limit`` (NULL: LAP_LIMIT); -1 when the
+ * kernel does not take it. */
+static int set_limit(Sowing *w, PyObject *limit)
 {
     long long v;
     if (limit == NULL) v = LAP_LIMIT;
@@ -148,15 +194,10 @@ static int set_limit(PyObject *limit)
         v = PyLong_AsLongLongAndOverflow(limit, &overflow);
         if (overflow || v < 1 || v > LAP_LIMIT) return -1;
     }
-    lap_limit = (int)v;
-    watch_from = lap_limit < WATCH_FROM ? lap_limit : WATCH_FROM;
+    w->lap_limit = (int)v;
+    w->watch_from = w->lap_limit < WATCH_FROM ? w->lap_limit : WATCH_FROM;
     return 0;
 }
-
-#define SEEN_SLOTS 4096
-static unsigned char seen_board[LAP_LIMIT + 1][MAXH + 1];
-static int seen_lap[SEEN_SLOTS];
-static int seen_count;
 
 static uint64_t board_hash(const int *holes, int size, int hole)
 {
@@ -171,23 +212,23 @@ static uint64_t board_hash(const int *holes, int size, int hole)
 }
 
 /* Core.going_on: lap ``laps`` ended in ``hole`` and the move goes on. */
-static int going_on(const Geo *g, const int *holes, int hole, int laps, Result *r)
+static int going_on(Sowing *w, const Geo *g, const int *holes, int hole, int laps, Result *r)
 {
-    if (laps >= lap_limit) {
+    if (laps >= w->lap_limit) {
         r->error = ERR_ENDLESS_LIMIT;
         r->laps = laps;
         r->hole = hole;
         return 1;
     }
     if (laps >= WATCH_FROM) {
-        if (seen_count == 0) {
-            seen_count = 0;
-            for (int i = 0; i < SEEN_SLOTS; i++) seen_lap[i] = 0;
+        if (w->seen_count == 0) {
+            w->seen_count = 0;
+            for (int i = 0; i < SEEN_SLOTS; i++) w->seen_lap[i] = 0;
         }
         uint64_t h = board_hash(holes, g->size, hole);
         unsigned slot = (unsigned)(h & (SEEN_SLOTS - 1));
-        while (seen_lap[slot]) {
-            const unsigned char *b = seen_board[seen_lap[slot]];
+        while (w->seen_lap[slot]) {
+            const unsigned char *b = w->seen_board[w->seen_lap[slot]];
             int same = b[g->size] == hole;
             for (int i = 0; same && i < g->size; i++)
                 same = b[i] == holes[i];
@@ -195,15 +236,15 @@ static int going_on(const Geo *g, const int *holes, int hole, int laps, Result *
                 r->error = ERR_ENDLESS_REPEAT;
                 r->laps = laps;
                 r->hole = hole;
-                r->repeated = seen_lap[slot];
+                r->repeated = w->seen_lap[slot];
                 return 1;
             }
             slot = (slot + 1) & (SEEN_SLOTS - 1);
         }
-        for (int i = 0; i < g->size; i++) seen_board[laps][i] = (unsigned char)holes[i];
-        seen_board[laps][g->size] = (unsigned char)hole;
-        seen_lap[slot] = laps;
-        seen_count++;
+        for (int i = 0; i < g->size; i++) w->seen_board[laps][i] = (unsigned char)holes[i];
+        w->seen_board[laps][g->size] = (unsigned char)hole;
+        w->seen_lap[slot] = laps;
+        w->seen_count++;
     }
     return 0;
 }
@@ -242,12 +283,13 @@ static inline int check_origin(const Geo *g, const State *s, int origin, Result 
 }
 
 /* kimasai_mackay.KimasaiMackay._move */
-static void mackay_move(State *s, int origin, Result *r)
+static void mackay_move(NativeState *st, State *s, int origin, Result *r)
 {
-    const Geo *g = &GEO[MACKAY];
+    const Geo *g = &st->geo[MACKAY];
+    Sowing *w = &st->sowing;
     int *holes = s->holes, side = s->side;
     r->error = OK;
-    seen_count = 0;
+    w->seen_count = 0;
     if (check_origin(g, s, origin, r)) return;
     int phase = (s->banks[0] || s->banks[1]) ? 1 : 2;
     int first_turn = s->move_number == 1 && side == 0;
@@ -265,7 +307,7 @@ static void mackay_move(State *s, int origin, Result *r)
         int last = sow(holes, circuit, length, place, hand);
         hole = circuit[last];
         if (holes[hole] == 1) break;
-        if (laps >= watch_from && going_on(g, holes, hole, laps, r)) return;
+        if (laps >= w->watch_from && going_on(w, g, holes, hole, laps, r)) return;
         int facing = g->opposite[hole];
         if (phase == 2 && hole >= inner_lo && hole < inner_lo + g->files && holes[facing]) {
             hand = holes[facing];
@@ -286,9 +328,9 @@ static void mackay_move(State *s, int origin, Result *r)
 }
 
 /* kimasai_klamroth.KimasaiKlamroth._move */
-static void klamroth_move(State *s, int origin, Result *r)
+static void klamroth_move(NativeState *st, State *s, int origin, Result *r)
 {
-    const Geo *g = &GEO[KLAMROTH];
+    const Geo *g = &st->geo[KLAMROTH];
     int *holes = s->holes, side = s->side;
     r->error = OK;
     if (check_origin(g, s, origin, r)) return;
@@ -323,12 +365,13 @@ static void klamroth_move(State *s, int origin, Result *r)
 }
 
 /* kingulu.Kingulu._move */
-static void kingulu_move(State *s, int origin, Result *r)
+static void kingulu_move(NativeState *st, State *s, int origin, Result *r)
 {
-    const Geo *g = &GEO[KINGULU];
+    const Geo *g = &st->geo[KINGULU];
+    Sowing *w = &st->sowing;
     int *holes = s->holes, side = s->side;
     r->error = OK;
-    seen_count = 0;
+    w->seen_count = 0;
     if (check_origin(g, s, origin, r)) return;
     uint64_t reserved = s->reserved;
     if (reserved >> origin & 1) {
@@ -372,7 +415,7 @@ static void kingulu_move(State *s, int origin, Result *r)
             r->hole = hole;
             return;
         }
-        if (laps >= watch_from && going_on(g, holes, hole, laps, r)) return;
+        if (laps >= w->watch_from && going_on(w, g, holes, hole, laps, r)) return;
         hand = holes[hole];
         holes[hole] = 0;
         place = last + 1;
@@ -384,12 +427,12 @@ static void kingulu_move(State *s, int origin, Result *r)
     r->laps = laps;
 }
 
-static inline void play(int game, State *s, int origin, Result *r)
+static inline void play(NativeState *st, int game, State *s, int origin, Result *r)
 {
     switch (game) {
-    case MACKAY: mackay_move(s, origin, r); break;
-    case KLAMROTH: klamroth_move(s, origin, r); break;
-    default: kingulu_move(s, origin, r); break;
+    case MACKAY: mackay_move(st, s, origin, r); break;
+    case KLAMROTH: klamroth_move(st, s, origin, r); break;
+    default: kingulu_move(st, s, origin, r); break;
     }
 }
 
@@ -401,16 +444,13 @@ static inline int try_origin(int game, const State *s, int h)
 
 /* -- the Python objects ------------------------------------------------------ */
 
-static PyObject *MoveType, *PositionType, *SideS, *SideN;
-static PyObject *str_holes, *str_side, *str_banks, *str_move_number, *str_reserved;
-
-static int side_of(PyObject *side)
+static int side_of(const NativeState *st, PyObject *side)
 {
-    if (side == SideS) return 0;
-    if (side == SideN) return 1;
+    if (side == st->side_s) return 0;
+    if (side == st->side_n) return 1;
     if (!PyUnicode_Check(side)) return -1;
-    if (PyUnicode_Compare(side, SideS) == 0) return 0;
-    if (PyUnicode_Compare(side, SideN) == 0) return 1;
+    if (PyUnicode_Compare(side, st->side_s) == 0) return 0;
+    if (PyUnicode_Compare(side, st->side_n) == 0) return 1;
     if (PyErr_Occurred()) PyErr_Clear();
     return -1;
 }
@@ -430,9 +470,9 @@ static int read_int(PyObject *o, long long *out)
 /* Reads holes (a list or tuple), banks, side, move number and reserved holes
  * into a state; 0 when the kernel can play it, -1 when not (the Python rules
  * play it then). */
-static int read_holes(int game, PyObject *holes, State *s)
+static int read_holes(const NativeState *st, int game, PyObject *holes, State *s)
 {
-    const Geo *g = &GEO[game];
+    const Geo *g = &st->geo[game];
     Py_ssize_t n;
     PyObject **items;
     if (PyList_CheckExact(holes)) {
@@ -455,11 +495,12 @@ static int read_holes(int game, PyObject *holes, State *s)
     return total <= MAX_SEEDS ? 0 : -1;
 }
 
-static int read_rest(int game, PyObject *side, PyObject *banks, PyObject *number, PyObject *reserved, State *s)
+static int read_rest(const NativeState *st, int game, PyObject *side, PyObject *banks, PyObject *number,
+                     PyObject *reserved, State *s)
 {
     Py_ssize_t n;
     PyObject **items;
-    s->side = side_of(side);
+    s->side = side_of(st, side);
     if (s->side < 0) return -1;
     if (PyList_CheckExact(banks)) {
         n = PyList_GET_SIZE(banks);
@@ -487,7 +528,7 @@ static int read_rest(int game, PyObject *side, PyObject *banks, PyObject *number
         }
         while ((key = PyIter_Next(iterator)) != NULL) {
             long long v;
-            int bad = read_int(key, &v) || v < 0 || v >= GEO[game].size;
+            int bad = read_int(key, &v) || v < 0 || v >= st->geo[game].size;
             Py_DECREF(key);
             if (bad) {
                 Py_DECREF(iterator);
@@ -504,11 +545,11 @@ static int read_rest(int game, PyObject *side, PyObject *banks, PyObject *number
     return 0;
 }
 
-static int read_position(int game, PyObject *position, State *s)
+static int read_position(const NativeState *st, int game, PyObject *position, State *s)
 {
     if (!PyTuple_Check(position) || PyTuple_GET_SIZE(position) != 5) return -1;
-    if (read_holes(game, PyTuple_GET_ITEM(position, 0), s)) return -1;
-    return read_rest(game, PyTuple_GET_ITEM(position, 1), PyTuple_GET_ITEM(position, 2),
+    if (read_holes(st, game, PyTuple_GET_ITEM(position, 0), s)) return -1;
+    return read_rest(st, game, PyTuple_GET_ITEM(position, 1), PyTuple_GET_ITEM(position, 2),
                      PyTuple_GET_ITEM(position, 3), PyTuple_GET_ITEM(position, 4), s);
 }
 
@@ -531,11 +572,11 @@ static PyObject *named(PyObject *type, PyObject **items, int n)
     return t;
 }
 
-static PyObject *make_move(int origin, const Result *r)
+static PyObject *make_move(const NativeState *st, int origin, const Result *r)
 {
     PyObject *items[5] = {PyLong_FromLong(origin), PyLong_FromLong(r->end), PyLong_FromLong(r->captured),
                           PyBool_FromLong(r->reserves), PyLong_FromLong(r->laps)};
-    return named(MoveType, items, 5);
+    return named(st->move_type, items, 5);
 }
 
 static PyObject *make_error(const Result *r)
@@ -561,7 +602,7 @@ static PyObject *int_tuple(const int *v, int n)
 /* The reserved holes after a move: the old frozenset itself when unchanged,
  * else ``old | {hole}`` built as the pure rules build it (so that even the
  * set's iteration order, which repr shows, is the same). */
-static PyObject *reserved_set(int game, uint64_t mask, uint64_t old_mask, PyObject *old)
+static PyObject *reserved_set(int size, uint64_t mask, uint64_t old_mask, PyObject *old)
 {
     if (mask == old_mask) {
         Py_INCREF(old);
@@ -569,7 +610,7 @@ static PyObject *reserved_set(int game, uint64_t mask, uint64_t old_mask, PyObje
     }
     PyObject *added = PySet_New(NULL);
     if (added == NULL) return NULL;
-    for (int h = 0; h < GEO[game].size; h++)
+    for (int h = 0; h < size; h++)
         if ((mask & ~old_mask) >> h & 1) {
             PyObject *x = PyLong_FromLong(h);
             if (x == NULL || PySet_Add(added, x) < 0) {
@@ -584,18 +625,17 @@ static PyObject *reserved_set(int game, uint64_t mask, uint64_t old_mask, PyObje
     return set;
 }
 
-static PyObject *make_position(int game, const State *s, const State *before, PyObject *old_reserved,
-                               PyObject *old_holes)
+static PyObject *make_position(const NativeState *st, int game, const State *s, const State *before,
+                               PyObject *old_reserved)
 {
-    (void)old_holes;
+    int size = st->geo[game].size;
     PyObject *items[5];
-    items[0] = int_tuple(s->holes, GEO[game].size);
-    items[1] = s->side ? SideN : SideS;
-    Py_INCREF(items[1]);
+    items[0] = int_tuple(s->holes, size);
+    items[1] = Py_NewRef(s->side ? st->side_n : st->side_s);
     items[2] = int_tuple(s->banks, 2);
     items[3] = PyLong_FromLongLong(s->move_number);
-    items[4] = reserved_set(game, s->reserved, before->reserved, old_reserved);
-    return named(PositionType, items, 5);
+    items[4] = reserved_set(size, s->reserved, before->reserved, old_reserved);
+    return named(st->position_type, items, 5);
 }
 
 /* native.init(Move, Position, "S", "N"): the classes the kernel builds. */
@@ -608,20 +648,21 @@ static PyObject *k_init(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_TypeError, "Move and Position must be tuple classes");
         return NULL;
     }
-    Py_XSETREF(MoveType, Py_NewRef(move));
-    Py_XSETREF(PositionType, Py_NewRef(position));
-    Py_XSETREF(SideS, Py_NewRef(s));
-    Py_XSETREF(SideN, Py_NewRef(n));
+    NativeState *st = state_of(self);
+    Py_XSETREF(st->move_type, Py_NewRef(move));
+    Py_XSETREF(st->position_type, Py_NewRef(position));
+    Py_XSETREF(st->side_s, Py_NewRef(s));
+    Py_XSETREF(st->side_n, Py_NewRef(n));
     Py_RETURN_NONE;
 }
 
-static int game_arg(int game)
+static int game_arg(const NativeState *st, int game)
 {
     if (game < 0 || game >= GAMES) {
         PyErr_SetString(PyExc_ValueError, "no such game");
         return -1;
     }
-    if (MoveType == NULL) {
+    if (st->move_type == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "the kernel is not initialised");
         return -1;
     }
@@ -648,13 +689,13 @@ static int store_changes(int size, const State *s, const State *before, PyObject
 }
 
 /* The side to move and, where it changed, the move number of ``now``. */
-static int store_turn(PyObject *now, const State *s, const State *before)
+static int store_turn(const NativeState *st, PyObject *now, const State *s, const State *before)
 {
-    if (PyObject_SetAttr(now, str_side, s->side ? SideN : SideS) < 0) return -1;
+    if (PyObject_SetAttr(now, st->str_side, s->side ? st->side_n : st->side_s) < 0) return -1;
     if (s->move_number == before->move_number) return 0;
     PyObject *x = PyLong_FromLongLong(s->move_number);
     if (x == NULL) return -1;
-    int bad = PyObject_SetAttr(now, str_move_number, x);
+    int bad = PyObject_SetAttr(now, st->str_move_number, x);
     Py_DECREF(x);
     return bad;
 }
@@ -669,38 +710,39 @@ static PyObject *k_move(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_TypeError, "move(game, now, origin[, lap_limit])");
         return NULL;
     }
-    if (set_limit(nargs == 4 ? args[3] : NULL)) Py_RETURN_NONE;
+    NativeState *st = state_of(self);
+    if (set_limit(&st->sowing, nargs == 4 ? args[3] : NULL)) Py_RETURN_NONE;
     int game = (int)PyLong_AsLong(args[0]);
-    if (PyErr_Occurred() || game_arg(game)) return NULL;
+    if (PyErr_Occurred() || game_arg(st, game)) return NULL;
     PyObject *now = args[1];
     long long origin;
-    if (read_int(args[2], &origin) || origin < 0 || origin >= GEO[game].size) Py_RETURN_NONE;
-    PyObject *holes = PyObject_GetAttr(now, str_holes);
+    if (read_int(args[2], &origin) || origin < 0 || origin >= st->geo[game].size) Py_RETURN_NONE;
+    PyObject *holes = PyObject_GetAttr(now, st->str_holes);
     PyObject *side = NULL, *banks = NULL, *number = NULL, *reserved = NULL, *out = NULL;
     if (holes == NULL) return NULL;
     if (!PyList_CheckExact(holes)) goto decline;
-    if ((side = PyObject_GetAttr(now, str_side)) == NULL) goto fail;
-    if ((banks = PyObject_GetAttr(now, str_banks)) == NULL) goto fail;
-    if ((number = PyObject_GetAttr(now, str_move_number)) == NULL) goto fail;
-    if ((reserved = PyObject_GetAttr(now, str_reserved)) == NULL) goto fail;
+    if ((side = PyObject_GetAttr(now, st->str_side)) == NULL) goto fail;
+    if ((banks = PyObject_GetAttr(now, st->str_banks)) == NULL) goto fail;
+    if ((number = PyObject_GetAttr(now, st->str_move_number)) == NULL) goto fail;
+    if ((reserved = PyObject_GetAttr(now, st->str_reserved)) == NULL) goto fail;
     if (!PyList_CheckExact(banks)) goto decline;
     State s, before;
-    if (read_holes(game, holes, &s) || read_rest(game, side, banks, number, reserved, &s)) goto decline;
+    if (read_holes(st, game, holes, &s) || read_rest(st, game, side, banks, number, reserved, &s)) goto decline;
     before = s;
     Result r;
-    play(game, &s, (int)origin, &r);
+    play(st, game, &s, (int)origin, &r);
     if (r.error) {
         out = make_error(&r);
         goto done;
     }
-    out = make_move((int)origin, &r);
+    out = make_move(st, (int)origin, &r);
     if (out == NULL) goto fail;
-    if (store_changes(GEO[game].size, &s, &before, holes, banks) < 0) goto fail;
-    if (store_turn(now, &s, &before) < 0) goto fail;
+    if (store_changes(st->geo[game].size, &s, &before, holes, banks) < 0) goto fail;
+    if (store_turn(st, now, &s, &before) < 0) goto fail;
     if (s.reserved != before.reserved) {
-        PyObject *x = reserved_set(game, s.reserved, before.reserved, reserved);
+        PyObject *x = reserved_set(st->geo[game].size, s.reserved, before.reserved, reserved);
         if (x == NULL) goto fail;
-        int bad = PyObject_SetAttr(now, str_reserved, x);
+        int bad = PyObject_SetAttr(now, st->str_reserved, x);
         Py_DECREF(x);
         if (bad < 0) goto fail;
     }
@@ -729,27 +771,28 @@ static PyObject *k_successors(PyObject *self, PyObject *const *args, Py_ssize_t 
         PyErr_SetString(PyExc_TypeError, "successors(game, position, positions[, lap_limit])");
         return NULL;
     }
-    if (set_limit(nargs == 4 ? args[3] : NULL)) Py_RETURN_NONE;
+    NativeState *st = state_of(self);
+    if (set_limit(&st->sowing, nargs == 4 ? args[3] : NULL)) Py_RETURN_NONE;
     int game = (int)PyLong_AsLong(args[0]);
-    if (PyErr_Occurred() || game_arg(game)) return NULL;
+    if (PyErr_Occurred() || game_arg(st, game)) return NULL;
     PyObject *position = args[1];
     int pairs = PyObject_IsTrue(args[2]);
     State s;
-    if (read_position(game, position, &s)) Py_RETURN_NONE;
+    if (read_position(st, game, position, &s)) Py_RETURN_NONE;
     PyObject *list = PyList_New(0);
     if (list == NULL) return NULL;
-    const Geo *g = &GEO[game];
+    const Geo *g = &st->geo[game];
     int lo = s.side * g->half;
     for (int h = lo; h < lo + g->half; h++) {
         if (!try_origin(game, &s, h)) continue;
         State t = s;
         Result r;
-        play(game, &t, h, &r);
+        play(st, game, &t, h, &r);
         if (r.error) continue;
-        PyObject *move = make_move(h, &r), *item;
+        PyObject *move = make_move(st, h, &r), *item;
         if (move == NULL) goto fail;
         if (pairs) {
-            PyObject *after = make_position(game, &t, &s, PyTuple_GET_ITEM(position, 4), NULL);
+            PyObject *after = make_position(st, game, &t, &s, PyTuple_GET_ITEM(position, 4));
             if (after == NULL) {
                 Py_DECREF(move);
                 goto fail;
@@ -802,10 +845,10 @@ static PyObject *k_has_seeds(PyObject *self, PyObject *const *args, Py_ssize_t n
 
 /* Whether the kernel takes a state reached by playing (read_holes' and
  * read_rest's bounds): else the Python rules play on from it. */
-static int state_ok(int game, const State *s)
+static int state_ok(const Geo *g, const State *s)
 {
     int total = 0;
-    for (int i = 0; i < GEO[game].size; i++) {
+    for (int i = 0; i < g->size; i++) {
         if (s->holes[i] < 0 || s->holes[i] > MAX_SEEDS) return 0;
         total += s->holes[i];
     }
@@ -814,11 +857,11 @@ static int state_ok(int game, const State *s)
 }
 
 /* The key of KK-4(b) (MutablePosition.key): (tuple(holes), side). */
-static PyObject *state_key(int game, const State *s)
+static PyObject *state_key(const NativeState *st, int game, const State *s)
 {
-    PyObject *holes = int_tuple(s->holes, GEO[game].size);
+    PyObject *holes = int_tuple(s->holes, st->geo[game].size);
     if (holes == NULL) return NULL;
-    PyObject *key = PyTuple_Pack(2, holes, s->side ? SideN : SideS);
+    PyObject *key = PyTuple_Pack(2, holes, s->side ? st->side_n : st->side_s);
     Py_DECREF(holes);
     return key;
 }
@@ -844,8 +887,9 @@ static PyObject *k_play_line(PyObject *self, PyObject *const *args, Py_ssize_t n
         PyErr_SetString(PyExc_TypeError, "play_line(game, now, origins, marks, lap_limit, history, moves)");
         return NULL;
     }
+    NativeState *st = state_of(self);
     int game = (int)PyLong_AsLong(args[0]);
-    if (PyErr_Occurred() || game_arg(game)) return NULL;
+    if (PyErr_Occurred() || game_arg(st, game)) return NULL;
     PyObject *now = args[1], *history = args[5] == Py_None ? NULL : args[5], *out = args[6];
     const unsigned char *origins = (const unsigned char *)PyBytes_AS_STRING(args[2]);
     const unsigned char *marks = (const unsigned char *)PyBytes_AS_STRING(args[3]);
@@ -854,26 +898,26 @@ static PyObject *k_play_line(PyObject *self, PyObject *const *args, Py_ssize_t n
         PyErr_SetString(PyExc_ValueError, "play_line: 5 bytes of marks per move");
         return NULL;
     }
-    if (set_limit(args[4])) return Py_BuildValue("(ii)", 0, LINE_STOPPED);
-    PyObject *holes = PyObject_GetAttr(now, str_holes);
+    if (set_limit(&st->sowing, args[4])) return Py_BuildValue("(ii)", 0, LINE_STOPPED);
+    PyObject *holes = PyObject_GetAttr(now, st->str_holes);
     PyObject *side = NULL, *banks = NULL, *number = NULL, *reserved = NULL, *out_value = NULL;
     if (holes == NULL) return NULL;
-    if ((side = PyObject_GetAttr(now, str_side)) == NULL) goto fail;
-    if ((banks = PyObject_GetAttr(now, str_banks)) == NULL) goto fail;
-    if ((number = PyObject_GetAttr(now, str_move_number)) == NULL) goto fail;
-    if ((reserved = PyObject_GetAttr(now, str_reserved)) == NULL) goto fail;
+    if ((side = PyObject_GetAttr(now, st->str_side)) == NULL) goto fail;
+    if ((banks = PyObject_GetAttr(now, st->str_banks)) == NULL) goto fail;
+    if ((number = PyObject_GetAttr(now, st->str_move_number)) == NULL) goto fail;
+    if ((reserved = PyObject_GetAttr(now, st->str_reserved)) == NULL) goto fail;
     State s, before;
-    if (!PyList_CheckExact(holes) || !PyList_CheckExact(banks) || read_holes(game, holes, &s) ||
-        read_rest(game, side, banks, number, reserved, &s)) {
+    if (!PyList_CheckExact(holes) || !PyList_CheckExact(banks) || read_holes(st, game, holes, &s) ||
+        read_rest(st, game, side, banks, number, reserved, &s)) {
         out_value = Py_BuildValue("(ii)", 0, LINE_STOPPED);
         goto done;
     }
     before = s;
-    const Geo *g = &GEO[game];
+    const Geo *g = &st->geo[game];
     Py_ssize_t played = 0;
     int flag = LINE_STOPPED;
     for (Py_ssize_t i = 0; i < count; i++) {
-        if (i && !state_ok(game, &s)) break;
+        if (i && !state_ok(g, &s)) break;
         int origin = origins[i];
         if (origin >= g->size) break;
         PyObject *key = NULL;
@@ -887,7 +931,7 @@ static PyObject *k_play_line(PyObject *self, PyObject *const *args, Py_ssize_t n
             for (int h = s.side * g->half; h < (s.side + 1) * g->half; h++) any |= s.holes[h];
             if (!any) break;
             if (history != NULL) {
-                if ((key = state_key(game, &s)) == NULL) goto fail;
+                if ((key = state_key(st, game, &s)) == NULL) goto fail;
                 int seen = PySet_GET_SIZE(history) ? PySet_Contains(history, key) : 0;
                 if (seen) {
                     Py_DECREF(key);
@@ -898,13 +942,13 @@ static PyObject *k_play_line(PyObject *self, PyObject *const *args, Py_ssize_t n
         }
         State prev = s;
         Result r;
-        play(game, &s, origin, &r);
+        play(st, game, &s, origin, &r);
         if (r.error) {
             s = prev;
             Py_XDECREF(key);
             break;
         }
-        PyObject *move = make_move(origin, &r);
+        PyObject *move = make_move(st, origin, &r);
         if (move == NULL || PyList_Append(out, move) < 0) {
             Py_XDECREF(move);
             Py_XDECREF(key);
@@ -917,7 +961,7 @@ static PyObject *k_play_line(PyObject *self, PyObject *const *args, Py_ssize_t n
             if (bad < 0) goto fail;
         }
         if (s.reserved != prev.reserved) { /* the set as the pure rules build it, move by move */
-            PyObject *x = reserved_set(game, s.reserved, prev.reserved, reserved);
+            PyObject *x = reserved_set(g->size, s.reserved, prev.reserved, reserved);
             if (x == NULL) goto fail;
             Py_SETREF(reserved, x);
         }
@@ -931,8 +975,8 @@ static PyObject *k_play_line(PyObject *self, PyObject *const *args, Py_ssize_t n
     }
     if (store_changes(g->size, &s, &before, holes, banks) < 0) goto fail;
     if (played) {
-        if (store_turn(now, &s, &before) < 0) goto fail;
-        if (s.reserved != before.reserved && PyObject_SetAttr(now, str_reserved, reserved) < 0) goto fail;
+        if (store_turn(st, now, &s, &before) < 0) goto fail;
+        if (s.reserved != before.reserved && PyObject_SetAttr(now, st->str_reserved, reserved) < 0) goto fail;
     }
     out_value = Py_BuildValue("(ni)", played, flag);
     goto done;
@@ -963,39 +1007,83 @@ static PyMethodDef methods[] = {
     TABLEBASE_METHODS
     {NULL, NULL, 0, NULL}};
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_native",
-                                    "The rules' native kernel (see mancala_cli.rules.native).", -1, methods};
-
-PyMODINIT_FUNC PyInit__native(void)
+/* Py_mod_exec: the module's state and its attributes. */
+static int native_exec(PyObject *m)
 {
-    build_geo(&GEO[MACKAY], 4, 8, 1);
-    build_geo(&GEO[KLAMROTH], 4, 12, 0);
-    build_geo(&GEO[KINGULU], 2, 6, 0);
-    str_holes = PyUnicode_InternFromString("holes");
-    str_side = PyUnicode_InternFromString("side");
-    str_banks = PyUnicode_InternFromString("banks");
-    str_move_number = PyUnicode_InternFromString("move_number");
-    str_reserved = PyUnicode_InternFromString("reserved");
-    if (!str_holes || !str_side || !str_banks || !str_move_number || !str_reserved) return NULL;
-    search_init();
-    tablebase_init();
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL) return NULL;
-    if (PyType_Ready(&SearchType) < 0) {
-        Py_DECREF(m);
-        return NULL;
-    }
-    Py_INCREF(&SearchType);
-    if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
-        Py_DECREF(&SearchType);
-        Py_DECREF(m);
-        return NULL;
-    }
+    NativeState *st = state_of(m);
+    build_geo(&st->geo[MACKAY], 4, 8, 1);
+    build_geo(&st->geo[KLAMROTH], 4, 12, 0);
+    build_geo(&st->geo[KINGULU], 2, 6, 0);
+    st->sowing.lap_limit = LAP_LIMIT;
+    st->sowing.watch_from = WATCH_FROM;
+    search_init(&st->z);
+    tablebase_init(&st->tb);
+    st->probe.stones = -1;
+    if ((st->str_holes = PyUnicode_InternFromString("holes")) == NULL ||
+        (st->str_side = PyUnicode_InternFromString("side")) == NULL ||
+        (st->str_banks = PyUnicode_InternFromString("banks")) == NULL ||
+        (st->str_move_number = PyUnicode_InternFromString("move_number")) == NULL ||
+        (st->str_reserved = PyUnicode_InternFromString("reserved")) == NULL)
+        return -1;
+    st->search_type = PyType_FromModuleAndSpec(m, &search_spec, NULL);
+    if (st->search_type == NULL || PyModule_AddObjectRef(m, "Search", st->search_type) < 0) return -1;
     if (PyModule_AddStringConstant(m, "SOURCE_DIGEST", SOURCE_DIGEST) < 0 ||
         PyModule_AddIntConstant(m, "LAP_LIMIT", LAP_LIMIT) < 0 ||
-        PyModule_AddIntConstant(m, "WATCH_FROM", WATCH_FROM) < 0) {
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
+        PyModule_AddIntConstant(m, "WATCH_FROM", WATCH_FROM) < 0)
+        return -1;
+    return 0;
 }
+
+static int native_traverse(PyObject *m, visitproc visit, void *arg)
+{
+    NativeState *st = state_of(m);
+    if (st == NULL) return 0;
+    Py_VISIT(st->move_type);
+    Py_VISIT(st->position_type);
+    Py_VISIT(st->side_s);
+    Py_VISIT(st->side_n);
+    Py_VISIT(st->search_type);
+    if (st->probe.loaded) Py_VISIT(st->probe.view.obj);
+    return 0;
+}
+
+static int native_clear(PyObject *m)
+{
+    NativeState *st = state_of(m);
+    if (st == NULL) return 0;
+    Py_CLEAR(st->move_type);
+    Py_CLEAR(st->position_type);
+    Py_CLEAR(st->side_s);
+    Py_CLEAR(st->side_n);
+    Py_CLEAR(st->str_holes);
+    Py_CLEAR(st->str_side);
+    Py_CLEAR(st->str_banks);
+    Py_CLEAR(st->str_move_number);
+    Py_CLEAR(st->str_reserved);
+    Py_CLEAR(st->search_type);
+    tablebase_release(&st->probe);
+    return 0;
+}
+
+static void native_free(void *m) { native_clear((PyObject *)m); }
+
+static PyModuleDef_Slot slots[] = {
+    {Py_mod_exec, native_exec},
+#ifdef Py_mod_multiple_interpreters
+    {Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED},
+#endif
+    {0, NULL}};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "_native",
+    .m_doc = "The rules' native kernel (see mancala_cli.rules.native).",
+    .m_size = sizeof(NativeState),
+    .m_methods = methods,
+    .m_slots = slots,
+    .m_traverse = native_traverse,
+    .m_clear = native_clear,
+    .m_free = native_free,
+};
+
+PyMODINIT_FUNC PyInit__native(void) { return PyModuleDef_Init(&module); }
