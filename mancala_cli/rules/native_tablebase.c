@@ -1,4 +1,4 @@
-/* Endgame tables of kimasai-klamroth (included by _native.c): the build, by
+/* Endgame tables of kimasai-klamroth: the build, by
  * retrograde analysis, and the probe the search asks (mancala_cli/tablebase.py
  * is the Python side and the reference; docs/rules.md describes the format).
  *
@@ -27,13 +27,14 @@
  * moves, and drawn otherwise (either side can keep it so until a position
  * recurs).
  */
+#include "native.h"
 
 #define TB_WIN 1
 #define TB_DRAW 2
 #define TB_LOSS 3
 
 /* The binomials and the holes of the places (TbTables). */
-static void tablebase_init(TbTables *tb)
+void native_tablebase_init(TbTables *tb)
 {
     for (int n = 0; n <= TB_PLACES; n++) {
         tb->bin[n][0] = 1;
@@ -219,7 +220,7 @@ static void tb_layer_finish(const TbBuild *B, const TbLayer *L, uint8_t *out)
  * table's bytes, zeroed) with every position of at most ``stones`` stones;
  * ``progress`` (or None) is called with (stones, mover's stones, passes)
  * after each layer pair.  Returns None; stops on a signal (KeyboardInterrupt). */
-static PyObject *k_tablebase_build(PyObject *self, PyObject *args)
+PyObject *native_tablebase_build(PyObject *module, PyObject *args)
 {
     int stones;
     Py_buffer view;
@@ -227,7 +228,7 @@ static PyObject *k_tablebase_build(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "iw*O", &stones, &view, &progress)) return NULL;
     PyObject *result = NULL;
     TbLayer one = {0}, two = {0};
-    TbBuild build = {.bin = (Binomials *)state_of(self)->tb.bin}, *B = &build;
+    TbBuild build = {.bin = (Binomials *)native_state(module)->tb.bin}, *B = &build;
     uint8_t *out = view.buf;
     if (stones < 0 || stones > TB_MAX_STONES) {
         PyErr_Format(PyExc_ValueError, "a table holds 0 to %d stones", TB_MAX_STONES);
@@ -335,7 +336,7 @@ static int tb_probe(const NativeState *st, const int *holes, int side)
  * loss at most one, a draw stays one.  The earlier positions are ``count``
  * records ``stride`` bytes apart, each with its holes (a byte each) at
  * ``holes`` and its side at ``side``. */
-static int tablebase_bounds(const NativeState *st, const State *s, const uint8_t *holes, const uint8_t *side,
+int native_tablebase_bounds(const NativeState *st, const State *s, const uint8_t *holes, const uint8_t *side,
                             size_t stride, int count, int *low, int *high)
 {
     int byte = tb_byte(st, s->holes, NULL, s->side), v = tb_value(byte);
@@ -358,7 +359,7 @@ static int tablebase_bounds(const NativeState *st, const State *s, const uint8_t
 }
 
 /* No table in use (the buffer of the last one released). */
-static void tablebase_release(TbProbe *t)
+void native_tablebase_release(TbProbe *t)
 {
     if (t->loaded) PyBuffer_Release(&t->view);
     t->loaded = 0;
@@ -368,9 +369,9 @@ static void tablebase_release(TbProbe *t)
 /* tablebase_use(data, stones): the searches of this module ask the table
  * ``data`` (a buffer, held until the next call) of at most ``stones``
  * stones; tablebase_use(None, 0): no table. */
-static PyObject *k_tablebase_use(PyObject *self, PyObject *args)
+PyObject *native_tablebase_use(PyObject *module, PyObject *args)
 {
-    NativeState *st = state_of(self);
+    NativeState *st = native_state(module);
     TbProbe *t = &st->probe;
     PyObject *data;
     int stones;
@@ -389,7 +390,7 @@ static PyObject *k_tablebase_use(PyObject *self, PyObject *args)
             return NULL;
         }
     }
-    tablebase_release(t);
+    native_tablebase_release(t);
     if (data != Py_None) {
         t->view = view;
         t->stones = stones;
@@ -401,18 +402,18 @@ static PyObject *k_tablebase_use(PyObject *self, PyObject *args)
 }
 
 /* tablebase_probe(holes, side): the table's value (1, 0, -1) of a position, None when not in it. */
-static PyObject *k_tablebase_probe(PyObject *self, PyObject *args)
+PyObject *native_tablebase_probe(PyObject *module, PyObject *args)
 {
     PyObject *holes_obj, *side_obj;
     if (!PyArg_ParseTuple(args, "OO", &holes_obj, &side_obj)) return NULL;
-    NativeState *st = state_of(self);
+    NativeState *st = native_state(module);
     State s;
     memset(&s, 0, sizeof s);
-    if (read_holes(st, KLAMROTH, holes_obj, &s)) {
+    if (native_read_holes(st, KLAMROTH, holes_obj, &s)) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "not the holes of a kimasai-klamroth position");
         return NULL;
     }
-    int side = side_of(st, side_obj);
+    int side = native_side_of(st, side_obj);
     if (side < 0) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a side is 'S' or 'N'");
         return NULL;
@@ -421,11 +422,3 @@ static PyObject *k_tablebase_probe(PyObject *self, PyObject *args)
     if (v == 2) Py_RETURN_NONE;
     return PyLong_FromLong(v);
 }
-
-#define TABLEBASE_METHODS                                                                                      \
-    {"tablebase_build", k_tablebase_build, METH_VARARGS,                                                       \
-     "tablebase_build(stones, out, progress): the kimasai-klamroth table of at most stones stones into out"}, \
-    {"tablebase_use", k_tablebase_use, METH_VARARGS,                                                           \
-     "tablebase_use(data, stones): the table the searches ask (None: no table)"},                           \
-    {"tablebase_probe", k_tablebase_probe, METH_VARARGS,                                                       \
-     "tablebase_probe(holes, side): the table's value of a kimasai-klamroth position, or None"},

@@ -1,4 +1,4 @@
-/* The search of the native kernel (included by _native.c): solver.Solver.search
+/* The search of the native kernel: solver.Solver.search
  * step for step — negamax with alpha-beta over win/draw/loss bounds, the
  * table's last best move first then captures (larger first), bounds (not
  * depths) in the table, the current line's positions as unknown in the
@@ -12,10 +12,11 @@
  * positions and grows to that size by doubling; once full, new positions
  * are searched again rather than stored, as in the Python solver.
  */
+#include "native.h"
 
-#define WIN 1
-#define DRAW_VALUE 0
-#define LOSS -1
+#include <string.h>
+#include <time.h>
+
 #define MAXC 24
 #define CLOCK_EVERY 1024
 #define PROGRESS_EVERY (1 << 15)
@@ -35,7 +36,7 @@ static uint64_t splitmix(uint64_t *x)
 }
 
 /* The Zobrist keys, from a fixed seed (a table file's hashes depend on them). */
-static void search_init(Zobrist *z)
+void native_search_init(Zobrist *z)
 {
     uint64_t seed = 20261202;
     for (int k = 0; k < 2; k++)
@@ -463,11 +464,11 @@ static int expand(SearchObject *S, const State *s, uint64_t hash, int past_lo, i
     if (!ended(S, s, past_lo, past_hi, value)) {
         int lo = s->side * g->half;
         for (int h = lo; h < lo + g->half; h++) {
-            if (!try_origin(S->game, s, h)) continue;
+            if (!native_try_origin(S->game, s, h)) continue;
             Child *c = &children[n];
             c->state = *s;
             Result r;
-            play(S->st, S->game, &c->state, h, &r);
+            native_play(&S->st->rules, S->game, &c->state, h, &r);
             if (r.error) continue;
             c->origin = h;
             c->captured = r.captured;
@@ -508,7 +509,7 @@ static void search(SearchObject *S, const State *s, int depth, int alpha, int be
         }
     }
     if (S->game == KLAMROTH && S->st->probe.loaded &&
-        tablebase_bounds(S->st, s, past_hi > past_lo ? S->pool[past_lo].holes : NULL,
+        native_tablebase_bounds(S->st, s, past_hi > past_lo ? S->pool[past_lo].holes : NULL,
                          past_hi > past_lo ? &S->pool[past_lo].side : NULL, sizeof(PastKey), past_hi - past_lo,
                          &known_low, &known_high) &&
         (known_low == known_high || known_low >= beta || known_high <= alpha)) {
@@ -717,7 +718,7 @@ static void mid(SearchObject *S, const State *s, int ply, int past_lo, int past_
         known_high = entry->high;
     }
     if (S->game == KLAMROTH && S->st->probe.loaded)
-        tablebase_bounds(S->st, s, past_hi > past_lo ? S->pool[past_lo].holes : NULL,
+        native_tablebase_bounds(S->st, s, past_hi > past_lo ? S->pool[past_lo].holes : NULL,
                          past_hi > past_lo ? &S->pool[past_lo].side : NULL, sizeof(PastKey), past_hi - past_lo,
                          &known_low, &known_high);
     if (decided(known_low, known_high, goal, out_phi, out_delta)) return;
@@ -856,8 +857,8 @@ static int read_past_key(SearchObject *S, PyObject *key)
     if (!PyTuple_Check(key) || PyTuple_GET_SIZE(key) != 2) return -1;
     State s;
     memset(&s, 0, sizeof s);
-    if (read_holes(S->st, S->game, PyTuple_GET_ITEM(key, 0), &s)) return -1;
-    s.side = side_of(S->st, PyTuple_GET_ITEM(key, 1));
+    if (native_read_holes(S->st, S->game, PyTuple_GET_ITEM(key, 0), &s)) return -1;
+    s.side = native_side_of(S->st, PyTuple_GET_ITEM(key, 1));
     if (s.side < 0) return -1;
     if (pool_reserve(S, 1) < 0) return -1;
     past_key_of(S->z, &s, S->geo->size, &S->pool[S->pool_len++]);
@@ -876,7 +877,7 @@ static PyObject *Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
                                      &deadline, &progress, &max_bytes, &features))
         return NULL;
     NativeState *st = PyType_GetModuleState(type);
-    if (st == NULL || game_arg(st, game)) return NULL;
+    if (st == NULL || native_game_arg(st, game)) return NULL;
     if (max_plies < 1 || max_plies > 100000 || max_entries < 0) {
         PyErr_SetString(PyExc_ValueError, "max_plies must be 1 to 100,000 and max_entries at least 0");
         return NULL;
@@ -884,7 +885,7 @@ static PyObject *Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     SearchObject *S = (SearchObject *)type->tp_alloc(type, 0);
     if (S == NULL) return NULL;
     S->st = st;
-    S->geo = &st->geo[game];
+    S->geo = &st->rules.geo[game];
     S->z = &st->z;
     S->game = game;
     S->history_game = game == KLAMROTH;
@@ -917,7 +918,7 @@ static PyObject *Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 static PyObject *Search_root(SearchObject *S, PyObject *position)
 {
     State s;
-    if (read_position(S->st, S->game, position, &s)) {
+    if (native_read_position(S->st, S->game, position, &s)) {
         PyErr_SetString(PyExc_ValueError, "a position the kernel does not take");
         return NULL;
     }
@@ -996,7 +997,7 @@ static PyObject *Search_prove(SearchObject *S, PyObject *args)
         return NULL;
     }
     State s;
-    if (read_position(S->st, S->game, position, &s)) {
+    if (native_read_position(S->st, S->game, position, &s)) {
         PyErr_SetString(PyExc_ValueError, "a position the kernel does not take");
         return NULL;
     }
@@ -1028,7 +1029,7 @@ static PyObject *Search_search(SearchObject *S, PyObject *args)
     long long nodes;
     if (!PyArg_ParseTuple(args, "OiiiOiL", &position, &depth, &alpha, &beta, &past_set, &ply, &nodes)) return NULL;
     State s;
-    if (read_position(S->st, S->game, position, &s)) {
+    if (native_read_position(S->st, S->game, position, &s)) {
         PyErr_SetString(PyExc_ValueError, "a position the kernel does not take");
         return NULL;
     }
@@ -1233,7 +1234,7 @@ static PyType_Slot search_slots[] = {
 
 /* A heap type of the module (PyType_FromModuleAndSpec), immutable as a
  * static type is. */
-static PyType_Spec search_spec = {
+PyType_Spec native_search_spec = {
     .name = "mancala_cli.rules._native.Search",
     .basicsize = sizeof(SearchObject),
     .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_IMMUTABLETYPE,
@@ -1241,10 +1242,8 @@ static PyType_Spec search_spec = {
 };
 
 /* The size of one table entry, for a table bounded by bytes. */
-static PyObject *k_entry_bytes(PyObject *self, PyObject *unused)
+PyObject *native_entry_bytes(PyObject *module, PyObject *unused)
 {
     /* an entry, and as much again of empty slots (the table is at most half full) */
     return PyLong_FromSize_t(2 * sizeof(Entry));
 }
-
-#define SEARCH_METHODS {"entry_bytes", k_entry_bytes, METH_NOARGS, "the table's bytes per position"},
