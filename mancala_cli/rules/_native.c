@@ -598,6 +598,16 @@ static PyMethodDef methods[] = {
      "tablebase_probe(holes, side): the table's value of a kimasai-klamroth position, or None"},
     {NULL, NULL, 0, NULL}};
 
+static const struct {
+    const char *name;
+    int code;
+} ERRORS[] = {
+    {"ERR_ORIGIN", ERR_ORIGIN},   {"ERR_EMPTY", ERR_EMPTY},
+    {"ERR_RESERVED", ERR_RESERVED}, {"ERR_BLOCKED", ERR_BLOCKED},
+    {"ERR_FIRSTLAP", ERR_FIRSTLAP}, {"ERR_ENDLESS_LIMIT", ERR_ENDLESS_LIMIT},
+    {"ERR_ENDLESS_REPEAT", ERR_ENDLESS_REPEAT},
+};
+
 /* Py_mod_exec: the module's state and its attributes. */
 static int native_exec(PyObject *m)
 {
@@ -607,21 +617,20 @@ static int native_exec(PyObject *m)
     native_build_geo(&st->rules.geo[KINGULU], 2, 6, 0);
     st->rules.sowing.lap_limit = LAP_LIMIT;
     st->rules.sowing.watch_from = WATCH_FROM;
-    native_search_init(&st->z);
-    native_tablebase_init(&st->tb);
-    st->probe.stones = -1;
     if ((st->str_holes = PyUnicode_InternFromString("holes")) == NULL ||
         (st->str_side = PyUnicode_InternFromString("side")) == NULL ||
         (st->str_banks = PyUnicode_InternFromString("banks")) == NULL ||
         (st->str_move_number = PyUnicode_InternFromString("move_number")) == NULL ||
         (st->str_reserved = PyUnicode_InternFromString("reserved")) == NULL)
         return -1;
-    st->search_type = PyType_FromModuleAndSpec(m, &native_search_spec, NULL);
-    if (st->search_type == NULL || PyModule_AddObjectRef(m, "Search", st->search_type) < 0) return -1;
     if (PyModule_AddStringConstant(m, "SOURCE_DIGEST", SOURCE_DIGEST) < 0 ||
         PyModule_AddIntConstant(m, "LAP_LIMIT", LAP_LIMIT) < 0 ||
         PyModule_AddIntConstant(m, "WATCH_FROM", WATCH_FROM) < 0)
         return -1;
+    /* The codes of the illegal moves, which native.py reads from here. */
+    for (size_t i = 0; i < sizeof ERRORS / sizeof ERRORS[0]; i++)
+        if (PyModule_AddIntConstant(m, ERRORS[i].name, ERRORS[i].code) < 0) return -1;
+    if (native_search_exec(m, st) < 0 || native_tablebase_exec(m, st) < 0) return -1;
     return 0;
 }
 

@@ -163,13 +163,16 @@ int native_read_position(const NativeState *st, int game, PyObject *position, St
 
 /* -- native_search.c: the search --------------------------------------------- */
 
-extern PyType_Spec native_search_spec;
-void native_search_init(Zobrist *z);
+/* Py_mod_exec's part: the Zobrist keys, the type Search and the search's
+ * constants (0, or -1 with an exception set). */
+int native_search_exec(PyObject *module, NativeState *st);
 PyObject *native_entry_bytes(PyObject *module, PyObject *unused);
 
 /* -- native_tablebase.c: the endgame tables ---------------------------------- */
 
-void native_tablebase_init(TbTables *tb);
+/* Py_mod_exec's part: the read-only tables, no table in use, the format's
+ * constants (0, or -1 with an exception set). */
+int native_tablebase_exec(PyObject *module, NativeState *st);
 void native_tablebase_release(TbProbe *t);
 int native_tablebase_bounds(const NativeState *st, const State *s, const uint8_t *holes, const uint8_t *side,
                             size_t stride, int count, int *low, int *high);

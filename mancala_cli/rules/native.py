@@ -45,8 +45,14 @@ def build_tablebase(stones: int, out: bytearray, progress: Callable[[int, int, i
     ``progress``, where given, hears of the build as the pure build tells it."""
     _native.tablebase_build(stones, out, progress)
 
-# The kernel's codes of the illegal moves (``_native.c``).
-_ORIGIN, _EMPTY, _RESERVED, _BLOCKED, _FIRSTLAP, _ENDLESS_LIMIT, _ENDLESS_REPEAT = range(1, 8)
+# The kernel's codes of the illegal moves (``native.h``), as its module exports them.
+_ORIGIN = _native.ERR_ORIGIN
+_EMPTY = _native.ERR_EMPTY
+_RESERVED = _native.ERR_RESERVED
+_BLOCKED = _native.ERR_BLOCKED
+_FIRSTLAP = _native.ERR_FIRSTLAP
+_ENDLESS_LIMIT = _native.ERR_ENDLESS_LIMIT
+_ENDLESS_REPEAT = _native.ERR_ENDLESS_REPEAT
 
 
 class _Native:

@@ -36,7 +36,7 @@ static uint64_t splitmix(uint64_t *x)
 }
 
 /* The Zobrist keys, from a fixed seed (a table file's hashes depend on them). */
-void native_search_init(Zobrist *z)
+static void search_init(Zobrist *z)
 {
     uint64_t seed = 20261202;
     for (int k = 0; k < 2; k++)
@@ -1234,12 +1234,28 @@ static PyType_Slot search_slots[] = {
 
 /* A heap type of the module (PyType_FromModuleAndSpec), immutable as a
  * static type is. */
-PyType_Spec native_search_spec = {
+static PyType_Spec search_spec = {
     .name = "mancala_cli.rules._native.Search",
     .basicsize = sizeof(SearchObject),
     .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_IMMUTABLETYPE,
     .slots = search_slots,
 };
+
+int native_search_exec(PyObject *module, NativeState *st)
+{
+    search_init(&st->z);
+    st->search_type = PyType_FromModuleAndSpec(module, &search_spec, NULL);
+    if (st->search_type == NULL || PyModule_AddObjectRef(module, "Search", st->search_type) < 0) return -1;
+    /* What the Python solver must agree on (tests/test_native_module.py
+     * compares them with solver.py's). */
+    if (PyModule_AddIntConstant(module, "ETC", F_ETC) < 0 || PyModule_AddIntConstant(module, "HISTORY", F_HISTORY) < 0 ||
+        PyModule_AddIntConstant(module, "PN", F_PN) < 0 || PyModule_AddIntConstant(module, "PN_INF", PN_INF) < 0 ||
+        PyModule_AddIntConstant(module, "HISTORY_MAX", HISTORY_MAX) < 0 ||
+        PyModule_AddIntConstant(module, "CLOCK_EVERY", CLOCK_EVERY) < 0 ||
+        PyModule_AddIntConstant(module, "PROGRESS_EVERY", PROGRESS_EVERY) < 0)
+        return -1;
+    return 0;
+}
 
 /* The size of one table entry, for a table bounded by bytes. */
 PyObject *native_entry_bytes(PyObject *module, PyObject *unused)

@@ -29,12 +29,14 @@
  */
 #include "native.h"
 
+#include <string.h>
+
 #define TB_WIN 1
 #define TB_DRAW 2
 #define TB_LOSS 3
 
 /* The binomials and the holes of the places (TbTables). */
-void native_tablebase_init(TbTables *tb)
+static void tablebase_init(TbTables *tb)
 {
     for (int n = 0; n <= TB_PLACES; n++) {
         tb->bin[n][0] = 1;
@@ -407,6 +409,7 @@ PyObject *native_tablebase_probe(PyObject *module, PyObject *args)
     PyObject *holes_obj, *side_obj;
     if (!PyArg_ParseTuple(args, "OO", &holes_obj, &side_obj)) return NULL;
     NativeState *st = native_state(module);
+    if (native_game_arg(st, KLAMROTH)) return NULL;  /* (the sides are init()'s) */
     State s;
     memset(&s, 0, sizeof s);
     if (native_read_holes(st, KLAMROTH, holes_obj, &s)) {
@@ -421,4 +424,20 @@ PyObject *native_tablebase_probe(PyObject *module, PyObject *args)
     int v = tb_probe(st, s.holes, side);
     if (v == 2) Py_RETURN_NONE;
     return PyLong_FromLong(v);
+}
+
+int native_tablebase_exec(PyObject *module, NativeState *st)
+{
+    tablebase_init(&st->tb);
+    st->probe.loaded = 0;
+    st->probe.stones = -1;
+    /* What mancala_cli/tablebase.py must agree on (tests/test_native_module.py). */
+    if (PyModule_AddIntConstant(module, "TABLEBASE_MAX_STONES", TB_MAX_STONES) < 0 ||
+        PyModule_AddIntConstant(module, "TABLEBASE_PLACES", TB_PLACES) < 0 ||
+        PyModule_AddIntConstant(module, "TABLEBASE_DEEP", TB_DEEP) < 0 ||
+        PyModule_AddIntConstant(module, "TABLEBASE_WIN", TB_WIN) < 0 ||
+        PyModule_AddIntConstant(module, "TABLEBASE_DRAW", TB_DRAW) < 0 ||
+        PyModule_AddIntConstant(module, "TABLEBASE_LOSS", TB_LOSS) < 0)
+        return -1;
+    return 0;
 }
