@@ -402,34 +402,24 @@ fail:
     return NULL;
 }
 
-/* native.has_seeds(holes, lo, hi): whether any hole of holes[lo:hi] holds a seed. */
-static PyObject *k_has_seeds(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+/* native.ended(game, holes, side): whether an end condition that needs no
+ * history holds with ``side`` to move (native_ended: KM-9, KK-4a); None
+ * where the kernel does not take the holes or the side. */
+static PyObject *k_ended(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "has_seeds(holes, lo, hi)");
+        PyErr_SetString(PyExc_TypeError, "ended(game, holes, side)");
         return NULL;
     }
-    PyObject *holes = args[0];
-    Py_ssize_t lo = PyLong_AsSsize_t(args[1]), hi = PyLong_AsSsize_t(args[2]);
-    if (PyErr_Occurred()) return NULL;
-    PyObject *slice = PySequence_GetSlice(holes, lo, hi);
-    if (slice == NULL) return NULL;
-    PyObject *fast = PySequence_Fast(slice, "holes");
-    Py_DECREF(slice);
-    if (fast == NULL) return NULL;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-    PyObject **items = PySequence_Fast_ITEMS(fast);
-    int any = 0;
-    for (Py_ssize_t i = 0; i < n && !any; i++) {
-        int t = PyObject_IsTrue(items[i]);
-        if (t < 0) {
-            Py_DECREF(fast);
-            return NULL;
-        }
-        any = t;
-    }
-    Py_DECREF(fast);
-    return PyBool_FromLong(any);
+    NativeState *st = native_state(self);
+    int game = (int)PyLong_AsLong(args[0]);
+    if (PyErr_Occurred() || native_game_arg(st, game)) return NULL;
+    State s;
+    if (native_read_holes(st, game, args[1], &s)) Py_RETURN_NONE;
+    s.side = native_side_of(st, args[2]);
+    if (s.side < 0) Py_RETURN_NONE;
+    int value;
+    return PyBool_FromLong(native_ended(&st->rules, game, &s, &value));
 }
 
 /* Whether the kernel takes a state reached by playing (read_holes' and
@@ -510,23 +500,17 @@ static PyObject *k_play_line(PyObject *self, PyObject *const *args, Py_ssize_t n
         int origin = origins[i];
         if (origin >= g->size) break;
         PyObject *key = NULL;
-        if (game == MACKAY) { /* KM-9: an inner row without seeds ends the game */
-            int inner[2] = {0, 0};
-            for (int h = g->files; h < 2 * g->files; h++) inner[0] |= s.holes[h];
-            for (int h = 2 * g->files; h < 3 * g->files; h++) inner[1] |= s.holes[h];
-            if (!inner[0] || !inner[1]) break;
-        } else if (game == KLAMROTH) { /* KK-4(a) no stone left, (b) repetition */
-            int any = 0;
-            for (int h = s.side * g->half; h < (s.side + 1) * g->half; h++) any |= s.holes[h];
-            if (!any) break;
-            if (history != NULL) {
-                if ((key = state_key(st, game, &s)) == NULL) goto fail;
-                int seen = PySet_GET_SIZE(history) ? PySet_Contains(history, key) : 0;
-                if (seen) {
-                    Py_DECREF(key);
-                    if (seen < 0) goto fail;
-                    break;
-                }
+        int value;
+        /* The game's end test (Game._ended): KM-9, KK-4a (the rules'), then
+         * KK-4b (a position of the history). */
+        if (native_ended(&st->rules, game, &s, &value)) break;
+        if (game == KLAMROTH && history != NULL) {
+            if ((key = state_key(st, game, &s)) == NULL) goto fail;
+            int seen = PySet_GET_SIZE(history) ? PySet_Contains(history, key) : 0;
+            if (seen) {
+                Py_DECREF(key);
+                if (seen < 0) goto fail;
+                break;
             }
         }
         State prev = s;
@@ -585,8 +569,8 @@ static PyMethodDef methods[] = {
     {"move", (PyCFunction)(void (*)(void))k_move, METH_FASTCALL, "move(game, now, origin): play in place"},
     {"successors", (PyCFunction)(void (*)(void))k_successors, METH_FASTCALL,
      "successors(game, position, positions): the legal moves (and positions)"},
-    {"has_seeds", (PyCFunction)(void (*)(void))k_has_seeds, METH_FASTCALL,
-     "has_seeds(holes, lo, hi): any seed in holes[lo:hi]"},
+    {"ended", (PyCFunction)(void (*)(void))k_ended, METH_FASTCALL,
+     "ended(game, holes, side): whether the game is over by KM-9 or KK-4a (None: not the kernel's to say)"},
     {"play_line", (PyCFunction)(void (*)(void))k_play_line, METH_FASTCALL,
      "play_line(game, now, origins, marks, lap_limit, history, moves): play a line in place"},
     {"entry_bytes", native_entry_bytes, METH_NOARGS, "the table's bytes per position"},

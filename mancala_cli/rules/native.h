@@ -147,6 +147,19 @@ void native_build_geo(Geo *g, int ranks, int files, int clockwise);
 /* Plays ``origin`` on ``s`` in place (Game._move); an illegal move sets
  * r->error and leaves ``s`` in between. */
 void native_play(Rules *k, int game, State *s, int origin, Result *r);
+/* The end conditions that need no legal move and no history (KM-9, KK-4a):
+ * 1 and the value for the side to move in *value where one holds, else 0. */
+int native_ended(const Rules *rules, int game, const State *s, int *value);
+/* The value for the side to move of a position without a legal move (KM-9,
+ * KK-4c, KG-7). */
+int native_no_moves(const Rules *rules, int game, const State *s);
+
+/* Whether ``s`` is before the first move of all (South to move, move 1),
+ * which KM-4 treats apart (no reserve seed is introduced): the rules'
+ * (native_rules.c, mackay_move) and so a part of the search's table key
+ * (native_search.c; solver.Solver.key).  The same rule:
+ * kimasai_mackay.py, KimasaiMackay._move. */
+static inline int native_first_turn(const State *s) { return s->move_number == 1 && s->side == 0; }
 
 /* The origins worth trying (Game._origins, Kingulu._origins). */
 static inline int native_try_origin(int game, const State *s, int h)

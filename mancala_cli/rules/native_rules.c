@@ -170,7 +170,7 @@ static void mackay_move(Rules *rules, State *s, int origin, Result *r)
     w->seen_count = 0;
     if (check_origin(g, s, origin, r)) return;
     int phase = (s->banks[0] || s->banks[1]) ? 1 : 2;
-    int first_turn = s->move_number == 1 && side == 0;
+    int first_turn = native_first_turn(s);
     if (phase == 1 && !first_turn && s->banks[side]) {
         holes[origin] += 1;
         s->banks[side] -= 1;
@@ -205,7 +205,9 @@ static void mackay_move(Rules *rules, State *s, int origin, Result *r)
     r->laps = laps;
 }
 
-/* kimasai_klamroth.KimasaiKlamroth._move */
+/* kimasai_klamroth.KimasaiKlamroth._move (KK-2, KK-3).  The same rules on
+ * the endgame tables' encoding: native_tablebase.c, tb_layer_start and
+ * tb_layer_pass; tablebase.py, _moves. */
 static void klamroth_move(Rules *rules, State *s, int origin, Result *r)
 {
     const Geo *g = &rules->geo[KLAMROTH];
@@ -314,3 +316,73 @@ void native_play(Rules *rules, int game, State *s, int origin, Result *r)
     }
 }
 
+
+/* -- the end of a game ----------------------------------------------------- */
+
+/* Whether holes [lo, lo + n) hold a seed. */
+static inline int any_seed(const int *holes, int lo, int n)
+{
+    int any = 0;
+    for (int i = lo; i < lo + n; i++) any |= holes[i];
+    return any;
+}
+
+/* The end conditions of ``s`` that need neither its legal moves nor the
+ * game's history (Game._ended but KK-4b, which the callers test on their
+ * own records of the history): 1 where one holds, with the game's value for
+ * the side to move in *value; else 0 (*value untouched).  The search
+ * (native_search.c, ended), the runs of moves (_native.c, k_play_line) and
+ * native.py's end test (_native.ended) all ask this one function.
+ *
+ * KM-9, kimasai-mackay: a player without a seed in his inner row ends the
+ * game: the side to move loses where his own is empty, else wins.  The same
+ * rule: kimasai_mackay.py, KimasaiMackay._ended (the reference, which also
+ * words the outcome); its "no legal move" half is native_no_moves below.
+ *
+ * KK-4a, kimasai-klamroth: the side to move has no stone left and loses.
+ * The same rule: kimasai_klamroth.py, KimasaiKlamroth._ended; and, on the
+ * tables' own encoding, native_tablebase.c, tb_layer_start (a layer of no
+ * stone of the mover's is lost) and tablebase.py, _Layer.start. */
+int native_ended(const Rules *rules, int game, const State *s, int *value)
+{
+    const Geo *g = &rules->geo[game];
+    int mover = s->side;
+    if (game == MACKAY) {
+        if (!any_seed(s->holes, g->front_lo[mover], g->files)) {
+            *value = LOSS;
+            return 1;
+        }
+        if (!any_seed(s->holes, g->front_lo[mover ^ 1], g->files)) {
+            *value = WIN;
+            return 1;
+        }
+    } else if (game == KLAMROTH) {
+        if (!any_seed(s->holes, mover * g->half, g->half)) {
+            *value = LOSS;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The value for the side to move of a position where it has no legal move
+ * (Game._no_moves).  KM-9 (kimasai-mackay) and KK-4c (kimasai-klamroth): it
+ * loses.  KG-7 (kingulu): the score decides, each hole's seeds counting for
+ * its owner, a reserved hole's for the other side.  The same rules:
+ * kimasai_mackay.py, kimasai_klamroth.py and kingulu.py, _no_moves (and
+ * Kingulu.score); KK-4c on the tables' encoding: native_tablebase.c,
+ * tb_layer_start (no move: lost) and tablebase.py, _Layer.start. */
+int native_no_moves(const Rules *rules, int game, const State *s)
+{
+    if (game != KINGULU) return LOSS;
+    const Geo *g = &rules->geo[game];
+    int score[2] = {s->banks[0], s->banks[1]};
+    for (int h = 0; h < g->size; h++) {
+        int owner = h < g->half ? 0 : 1;
+        int holder = (s->reserved >> h & 1) ? owner ^ 1 : owner;
+        score[holder] += s->holes[h];
+    }
+    if (score[0] == score[1]) return DRAW_VALUE;
+    int winner = score[0] > score[1] ? 0 : 1;
+    return winner == s->side ? WIN : LOSS;
+}

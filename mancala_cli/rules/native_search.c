@@ -121,7 +121,7 @@ static uint64_t state_hash(const Zobrist *z, const State *s, int size)
     h ^= z->bank[0][0][s->banks[0] & 255] ^ z->bank[0][1][s->banks[1] & 255];
     for (int i = 0; s->reserved && i < size; i++)
         if (s->reserved >> i & 1) h ^= z->reserved[i];
-    if (s->move_number == 1 && s->side == 0) h ^= z->first;
+    if (native_first_turn(s)) h ^= z->first;
     return h ? h : 1;
 }
 
@@ -168,7 +168,7 @@ static int same_past_key(const PastKey *a, const State *s, int size)
 
 static int entry_matches(const Entry *e, uint64_t hash, const State *s, int size, const uint64_t *past)
 {
-    if (e->hash != hash || e->side != s->side || e->first != (s->move_number == 1 && s->side == 0) ||
+    if (e->hash != hash || e->side != s->side || e->first != native_first_turn(s) ||
         e->banks[0] != s->banks[0] || e->banks[1] != s->banks[1] || e->reserved != s->reserved ||
         e->past[0] != past[0] || e->past[1] != past[1])
         return 0;
@@ -239,7 +239,7 @@ static Entry *entry_for(SearchObject *S, uint64_t hash, const State *s, const ui
     memset(e->holes, 0, MAXH);
     for (int k = 0; k < size; k++) e->holes[k] = (uint8_t)s->holes[k];
     e->side = (uint8_t)s->side;
-    e->first = s->move_number == 1 && s->side == 0;
+    e->first = (uint8_t)native_first_turn(s);
     e->low = LOSS;
     e->high = WIN;
     e->best = -1;
@@ -259,55 +259,19 @@ static void store(SearchObject *S, uint64_t hash, const State *s, const uint64_t
 }
 
 /* The end conditions that need no legal move (Game._ended), as a value for
- * the side to move; 0 when none applies (then *value is untouched). */
+ * the side to move; 0 when none applies (then *value is untouched).  Those
+ * that need no history are the rules' (native_ended: KM-9, KK-4a); KK-4b,
+ * a position of the game before, is the earlier positions of the pool. */
 static int ended(const SearchObject *S, const State *s, int past_lo, int past_hi, int *value)
 {
-    const Geo *g = S->geo;
-    int mover = s->side, i;
-    if (S->game == MACKAY) {
-        int any = 0, lo = g->front_lo[mover];
-        for (i = lo; i < lo + g->files; i++) any |= s->holes[i];
-        if (!any) {
-            *value = LOSS;
-            return 1;
-        }
-        any = 0;
-        lo = g->front_lo[mover ^ 1];
-        for (i = lo; i < lo + g->files; i++) any |= s->holes[i];
-        if (!any) {
-            *value = WIN;
-            return 1;
-        }
-    } else if (S->game == KLAMROTH) {
-        int any = 0, lo = mover * g->half;
-        for (i = lo; i < lo + g->half; i++) any |= s->holes[i];
-        if (!any) {
-            *value = LOSS;
-            return 1;
-        }
-        for (i = past_lo; i < past_hi; i++)
-            if (same_past_key(&S->pool[i], s, g->size)) {
+    if (native_ended(&S->st->rules, S->game, s, value)) return 1;
+    if (S->history_game)
+        for (int i = past_lo; i < past_hi; i++)
+            if (same_past_key(&S->pool[i], s, S->geo->size)) {
                 *value = DRAW_VALUE;
                 return 1;
             }
-    }
     return 0;
-}
-
-/* Game._no_moves, as a value for the side to move. */
-static int no_moves(const SearchObject *S, const State *s)
-{
-    if (S->game != KINGULU) return LOSS;
-    const Geo *g = S->geo;
-    int score[2] = {s->banks[0], s->banks[1]};
-    for (int h = 0; h < g->size; h++) {
-        int owner = h < g->half ? 0 : 1;
-        int holder = (s->reserved >> h & 1) ? owner ^ 1 : owner;
-        score[holder] += s->holes[h];
-    }
-    if (score[0] == score[1]) return DRAW_VALUE;
-    int winner = score[0] > score[1] ? 0 : 1;
-    return winner == s->side ? WIN : LOSS;
 }
 
 static int pool_reserve(SearchObject *S, int more)
@@ -353,7 +317,7 @@ static int on_path(const SearchObject *S, uint64_t hash, const State *s)
             const State *t = &S->path_states[i];
             int same = t->side == s->side && t->banks[0] == s->banks[0] && t->banks[1] == s->banks[1] &&
                        t->reserved == s->reserved &&
-                       (t->move_number == 1 && t->side == 0) == (s->move_number == 1 && s->side == 0);
+                       native_first_turn(t) == native_first_turn(s);
             for (int k = 0; same && k < size; k++) same = t->holes[k] == s->holes[k];
             if (same) return 1;
         }
@@ -474,7 +438,7 @@ static int expand(SearchObject *S, const State *s, uint64_t hash, int past_lo, i
             c->captured = r.captured;
             n++;
         }
-        if (n == 0) *value = no_moves(S, s);
+        if (n == 0) *value = native_no_moves(&S->st->rules, S->game, s);
     }
     if (n == 0) store(S, hash, s, past, *value, *value, -1);
     return n;

@@ -35,16 +35,18 @@
 #define TB_DRAW 2
 #define TB_LOSS 3
 
-/* The binomials and the holes of the places (TbTables). */
-static void tablebase_init(TbTables *tb)
+/* The binomials, and the holes of the places (TbTables): a side's places
+ * are its circuit in kimasai-klamroth, the way its stones step (KK-2; the
+ * board's, native_build_geo). */
+static void tablebase_init(TbTables *tb, const Geo *klamroth)
 {
     for (int n = 0; n <= TB_PLACES; n++) {
         tb->bin[n][0] = 1;
         for (int k = 1; k <= TB_PLACES; k++) tb->bin[n][k] = n == 0 ? 0 : tb->bin[n - 1][k - 1] + tb->bin[n - 1][k];
     }
     for (int p = 0; p < TB_PLACES; p++) {
-        tb->hole[0][p] = p < 12 ? p : 35 - p;
-        tb->hole[1][p] = p < 12 ? 47 - p : 12 + p;
+        tb->hole[0][p] = klamroth->circuit[0][p];  /* a1 .. l1 l2 .. a2 */
+        tb->hole[1][p] = klamroth->circuit[1][p];  /* l4 .. a4 a3 .. l3 */
     }
 }
 
@@ -119,7 +121,13 @@ static inline int tb_lower(const TbBuild *B, const uint8_t *out, uint32_t mover,
 }
 
 /* Starts a layer: terminal positions, captures (whose values are final), and
- * the count of the moves that stay in the layer pair. */
+ * the count of the moves that stay in the layer pair.  The rules on the
+ * tables' encoding: KK-4a (no stone: lost), KK-4c (no move: lost; a capture
+ * into a draw makes it a draw) and the moves, KK-2 and KK-3.  The same
+ * rules: tablebase.py, _Layer.start and _moves (this build's reference);
+ * kimasai_klamroth.py, KimasaiKlamroth._ended, _no_moves and _move (the
+ * rules' reference); native_rules.c, native_ended, native_no_moves and
+ * klamroth_move. */
 static void tb_layer_start(const TbBuild *B, TbLayer *L, const uint8_t *out, uint64_t *resolved)
 {
     uint32_t mover = tb_first(L->a);
@@ -164,7 +172,9 @@ static void tb_layer_start(const TbBuild *B, TbLayer *L, const uint8_t *out, uin
 }
 
 /* One pass over a layer: the positions resolved by the last pass tell their
- * predecessors in the mirror layer ``P`` (moves that capture nothing). */
+ * predecessors in the mirror layer ``P`` (moves that capture nothing: KK-2
+ * played backwards, a step that would have captured (KK-3) left out; the
+ * same rules as tb_layer_start's). */
 static uint64_t tb_layer_pass(const TbBuild *B, TbLayer *L, TbLayer *P, int pass)
 {
     uint64_t resolved = 0;
@@ -428,7 +438,7 @@ PyObject *native_tablebase_probe(PyObject *module, PyObject *args)
 
 int native_tablebase_exec(PyObject *module, NativeState *st)
 {
-    tablebase_init(&st->tb);
+    tablebase_init(&st->tb, &st->rules.geo[KLAMROTH]);
     st->probe.loaded = 0;
     st->probe.stones = -1;
     /* What mancala_cli/tablebase.py must agree on (tests/test_native_module.py). */
