@@ -1139,9 +1139,9 @@ failed:
     return NULL;
 }
 
-static PyObject *Search_get_nodes(SearchObject *S, void *closure) { return PyLong_FromLongLong(S->nodes); }
-static PyObject *Search_get_stopped(SearchObject *S, void *closure) { return PyBool_FromLong(S->stopped); }
-static int Search_set_stopped(SearchObject *S, PyObject *value, void *closure)
+static PyObject *Search_get_nodes(SearchObject *S, void *Py_UNUSED(closure)) { return PyLong_FromLongLong(S->nodes); }
+static PyObject *Search_get_stopped(SearchObject *S, void *Py_UNUSED(closure)) { return PyBool_FromLong(S->stopped); }
+static int Search_set_stopped(SearchObject *S, PyObject *value, void *Py_UNUSED(closure))
 {
     if (value == NULL) {
         PyErr_SetString(PyExc_AttributeError, "stopped cannot be deleted");
@@ -1152,14 +1152,14 @@ static int Search_set_stopped(SearchObject *S, PyObject *value, void *closure)
     S->stopped = truth;
     return 0;
 }
-static PyObject *Search_get_longest(SearchObject *S, void *closure) { return PyLong_FromLong(S->longest); }
-static PyObject *Search_get_entries(SearchObject *S, void *closure) { return PyLong_FromSize_t(S->count); }
-static PyObject *Search_get_bytes(SearchObject *S, void *closure)
+static PyObject *Search_get_longest(SearchObject *S, void *Py_UNUSED(closure)) { return PyLong_FromLong(S->longest); }
+static PyObject *Search_get_entries(SearchObject *S, void *Py_UNUSED(closure)) { return PyLong_FromSize_t(S->count); }
+static PyObject *Search_get_bytes(SearchObject *S, void *Py_UNUSED(closure))
 {
     return PyLong_FromSize_t(S->capacity * sizeof(Entry));
 }
 
-static PyObject *Search_get_record_size(SearchObject *S, void *closure)
+static PyObject *Search_get_record_size(SearchObject *S, void *Py_UNUSED(closure))
 {
     return PyLong_FromSize_t(record_size(S));
 }
@@ -1222,7 +1222,7 @@ int native_search_exec(PyObject *module, NativeState *st)
 }
 
 /* The size of one table entry, for a table bounded by bytes. */
-PyObject *native_entry_bytes(PyObject *module, PyObject *unused)
+PyObject *native_entry_bytes(PyObject *Py_UNUSED(module), PyObject *Py_UNUSED(unused))
 {
     /* an entry, and as much again of empty slots (the table is at most half full) */
     return PyLong_FromSize_t(2 * sizeof(Entry));
