@@ -303,7 +303,7 @@ def _native_build() -> Callable[[int, bytearray, BuildProgress | None], None] | 
     return build_tablebase
 
 
-# -- the pure build (the reference of _native_tablebase.h) ---------------------
+# -- the pure build (the reference of native_tablebase.c) ---------------------
 _UNKNOWN, _UNKNOWN_DRAW = 0, 1
 
 

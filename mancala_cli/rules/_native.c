@@ -564,6 +564,13 @@ done:
     return out_value;
 }
 
+/* -- the module --------------------------------------------------------------
+ * What stays static here and in the other units is what CPython takes by
+ * pointer for the module's life and only reads once the module exists (the
+ * method tables, the slots, Search's spec, the module's definition, whose
+ * head PyModuleDef_Init fills in once) and constant tables; all the rest is
+ * the state of each module object (NativeState). */
+
 static PyMethodDef methods[] = {
     {"init", k_init, METH_VARARGS, "init(Move, Position, 'S', 'N'): the classes the kernel builds"},
     {"move", (PyCFunction)(void (*)(void))k_move, METH_FASTCALL, "move(game, now, origin): play in place"},

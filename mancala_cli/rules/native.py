@@ -1,5 +1,6 @@
 """The three games on the native kernel (``_native``, built from
-``_native.c`` where the install found a C compiler).
+``_native.c`` and the units beside it where the install found a C compiler;
+docs/native.md).
 
 Each class here is its pure-Python game with the hot paths — a move played
 in place, the legal moves and successors of a position, the end test of the

@@ -3,12 +3,12 @@ from these very sources, else the pure-Python rules.
 
 The pure-Python modules of this package are the reference and the fallback.
 An install that finds a C compiler also builds the native kernel
-(``_native.c`` and the units beside it, by ``setup.py``), which carries the SHA-256 of the sources
-it was built from; the games then run on it (:mod:`.native`) unless the
-sources beside it have changed since (an editable install not rebuilt) or
-``MANCALA_PURE=1`` is in the environment. Whichever core runs, this
-package's modules always load from their sources, even where an extension
-module of an older build lies beside them.
+(``_native.c`` and the units beside it, by ``setup.py``), which carries the
+SHA-256 of the sources it was built from; the games then run on it
+(:mod:`.native`) unless the sources beside it have changed since (an
+editable install not rebuilt) or ``MANCALA_PURE=1`` is in the environment.
+Whichever core runs, this package's modules always load from their sources,
+even where an extension module of an older build lies beside them.
 
     >>> CORE in ("native", "pure")
     True
