@@ -12,6 +12,7 @@
 #define SOURCE_DIGEST ""
 #endif
 
+/* -- the Python objects ------------------------------------------------------ */
 
 /* The lap limit of the call: ``limit`` (NULL: LAP_LIMIT); -1 when the
  * kernel does not take it. */
@@ -29,9 +30,6 @@ static int set_limit(Sowing *w, PyObject *limit)
     w->watch_from = w->lap_limit < WATCH_FROM ? w->lap_limit : WATCH_FROM;
     return 0;
 }
-
-
-/* -- the Python objects ------------------------------------------------------ */
 
 int native_side_of(const NativeState *st, PyObject *side)
 {

@@ -316,7 +316,6 @@ void native_play(Rules *rules, int game, State *s, int origin, Result *r)
     }
 }
 
-
 /* -- the end of a game ----------------------------------------------------- */
 
 /* Whether holes [lo, lo + n) hold a seed. */
