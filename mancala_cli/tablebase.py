@@ -320,7 +320,7 @@ def _moves(mover: int, opponent: int) -> list[tuple[int, int, bool]]:
 
     KK-2 and KK-3 on the tables' encoding; the same rules:
     kimasai_klamroth.py, KimasaiKlamroth._move (the reference),
-    native_rules.c, klamroth_move, and native_tablebase.c, tb_layer_start
+    native_rules.c, native_klamroth_move, and native_tablebase.c, tb_layer_start
     and tb_layer_pass."""
     moves = []
     for p in range(PLACES):

@@ -364,8 +364,10 @@ static PyObject *t_plain_run(PyObject *self, PyObject *const *args, Py_ssize_t n
             PyObject *node = PyList_GET_ITEM(moves, i);
             if (Py_TYPE(node) != st->node_type) break;
             PyObject *hole = SLOT(st, node, F_HOLE), *dest = SLOT(st, node, F_DESTINATION);
-            PyObject *num = SLOT(st, node, F_NUMBER), *cap = SLOT(st, node, F_CAPTURED), *res = SLOT(st, node, F_RESERVED);
-            if (hole == NULL || dest != Py_None || num == NULL || cap == NULL || res == NULL || !PyUnicode_CheckExact(hole))
+            PyObject *num = SLOT(st, node, F_NUMBER), *cap = SLOT(st, node, F_CAPTURED);
+            PyObject *res = SLOT(st, node, F_RESERVED);
+            if (hole == NULL || dest != Py_None || num == NULL || cap == NULL || res == NULL ||
+                !PyUnicode_CheckExact(hole))
                 break;
             PyObject *origin = PyDict_GetItemWithError(north ? args[3] : args[2], hole);
             if (origin == NULL) {

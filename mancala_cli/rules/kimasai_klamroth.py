@@ -85,7 +85,7 @@ class KimasaiKlamroth(Game):
                        f"{position.side} to move has no legal move")
 
     def _move(self, now: MutablePosition, origin: int, position: Position | None = None) -> Move:
-        # KK-2 and KK-3, the same rules: native_rules.c, klamroth_move; on the
+        # KK-2 and KK-3, the same rules: native_rules.c, native_klamroth_move; on the
         # endgame tables' encoding, tablebase.py, _moves and
         # native_tablebase.c, tb_layer_start and tb_layer_pass.
         self.check_origin(now, origin, "KK", position)

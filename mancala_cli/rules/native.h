@@ -108,13 +108,13 @@ typedef struct {
     Sowing sowing;
 } Rules;
 
-/* The Zobrist keys of the search's table (native_search_init), the same in
+/* The Zobrist keys of the search's table (native_search_exec), the same in
  * every module: seeded by a constant. */
 typedef struct {
     uint64_t hole[2][MAXH][256], side[2], bank[2][2][256], reserved[MAXH], first;
 } Zobrist;
 
-/* The tablebase's read-only tables (native_tablebase_init): binomials, and
+/* The tablebase's read-only tables (native_tablebase_exec): binomials, and
  * the hole of each place by the side whose circuit it is (0 South, 1 North). */
 typedef struct {
     uint64_t bin[TB_PLACES + 1][TB_PLACES + 1];
@@ -144,9 +144,11 @@ static inline NativeState *native_state(PyObject *module) { return (NativeState 
 /* -- native_rules.c: the rules ---------------------------------------------- */
 
 void native_build_geo(Geo *g, int ranks, int files, int clockwise);
-/* Plays ``origin`` on ``s`` in place (Game._move); an illegal move sets
- * r->error and leaves ``s`` in between. */
-void native_play(Rules *k, int game, State *s, int origin, Result *r);
+/* Each game's move (Game._move): plays ``origin`` on ``s`` in place; an
+ * illegal move sets r->error and leaves ``s`` in between. */
+void native_mackay_move(Rules *rules, State *s, int origin, Result *r);
+void native_klamroth_move(Rules *rules, State *s, int origin, Result *r);
+void native_kingulu_move(Rules *rules, State *s, int origin, Result *r);
 /* The end conditions that need no legal move and no history (KM-9, KK-4a):
  * 1 and the value for the side to move in *value where one holds, else 0. */
 int native_ended(const Rules *rules, int game, const State *s, int *value);
@@ -156,10 +158,21 @@ int native_no_moves(const Rules *rules, int game, const State *s);
 
 /* Whether ``s`` is before the first move of all (South to move, move 1),
  * which KM-4 treats apart (no reserve seed is introduced): the rules'
- * (native_rules.c, mackay_move) and so a part of the search's table key
+ * (native_rules.c, native_mackay_move) and so a part of the search's table key
  * (native_search.c; solver.Solver.key).  The same rule:
  * kimasai_mackay.py, KimasaiMackay._move. */
 static inline int native_first_turn(const State *s) { return s->move_number == 1 && s->side == 0; }
+
+/* The move of ``game`` (inline: the dispatch is made where the move is
+ * played, the search's hottest call). */
+static inline void native_play(Rules *rules, int game, State *s, int origin, Result *r)
+{
+    switch (game) {
+    case MACKAY: native_mackay_move(rules, s, origin, r); break;
+    case KLAMROTH: native_klamroth_move(rules, s, origin, r); break;
+    default: native_kingulu_move(rules, s, origin, r); break;
+    }
+}
 
 /* The origins worth trying (Game._origins, Kingulu._origins). */
 static inline int native_try_origin(int game, const State *s, int h)

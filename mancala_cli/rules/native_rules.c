@@ -161,7 +161,7 @@ static inline int check_origin(const Geo *g, const State *s, int origin, Result 
 }
 
 /* kimasai_mackay.KimasaiMackay._move */
-static void mackay_move(Rules *rules, State *s, int origin, Result *r)
+void native_mackay_move(Rules *rules, State *s, int origin, Result *r)
 {
     const Geo *g = &rules->geo[MACKAY];
     Sowing *w = &rules->sowing;
@@ -208,7 +208,7 @@ static void mackay_move(Rules *rules, State *s, int origin, Result *r)
 /* kimasai_klamroth.KimasaiKlamroth._move (KK-2, KK-3).  The same rules on
  * the endgame tables' encoding: native_tablebase.c, tb_layer_start and
  * tb_layer_pass; tablebase.py, _moves. */
-static void klamroth_move(Rules *rules, State *s, int origin, Result *r)
+void native_klamroth_move(Rules *rules, State *s, int origin, Result *r)
 {
     const Geo *g = &rules->geo[KLAMROTH];
     int *holes = s->holes, side = s->side;
@@ -245,7 +245,7 @@ static void klamroth_move(Rules *rules, State *s, int origin, Result *r)
 }
 
 /* kingulu.Kingulu._move */
-static void kingulu_move(Rules *rules, State *s, int origin, Result *r)
+void native_kingulu_move(Rules *rules, State *s, int origin, Result *r)
 {
     const Geo *g = &rules->geo[KINGULU];
     Sowing *w = &rules->sowing;
@@ -305,15 +305,6 @@ static void kingulu_move(Rules *rules, State *s, int origin, Result *r)
     r->captured = captured;
     r->reserves = reserves;
     r->laps = laps;
-}
-
-void native_play(Rules *rules, int game, State *s, int origin, Result *r)
-{
-    switch (game) {
-    case MACKAY: mackay_move(rules, s, origin, r); break;
-    case KLAMROTH: klamroth_move(rules, s, origin, r); break;
-    default: kingulu_move(rules, s, origin, r); break;
-    }
 }
 
 /* -- the end of a game ----------------------------------------------------- */

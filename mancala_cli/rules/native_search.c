@@ -1212,8 +1212,9 @@ int native_search_exec(PyObject *module, NativeState *st)
     if (st->search_type == NULL || PyModule_AddObjectRef(module, "Search", st->search_type) < 0) return -1;
     /* What the Python solver must agree on (tests/test_native_module.py
      * compares them with solver.py's). */
-    if (PyModule_AddIntConstant(module, "ETC", F_ETC) < 0 || PyModule_AddIntConstant(module, "HISTORY", F_HISTORY) < 0 ||
-        PyModule_AddIntConstant(module, "PN", F_PN) < 0 || PyModule_AddIntConstant(module, "PN_INF", PN_INF) < 0 ||
+    if (PyModule_AddIntConstant(module, "ETC", F_ETC) < 0 ||
+        PyModule_AddIntConstant(module, "HISTORY", F_HISTORY) < 0 || PyModule_AddIntConstant(module, "PN", F_PN) < 0 ||
+        PyModule_AddIntConstant(module, "PN_INF", PN_INF) < 0 ||
         PyModule_AddIntConstant(module, "HISTORY_MAX", HISTORY_MAX) < 0 ||
         PyModule_AddIntConstant(module, "CLOCK_EVERY", CLOCK_EVERY) < 0 ||
         PyModule_AddIntConstant(module, "PROGRESS_EVERY", PROGRESS_EVERY) < 0)

@@ -127,7 +127,7 @@ static inline int tb_lower(const TbBuild *B, const uint8_t *out, uint32_t mover,
  * rules: tablebase.py, _Layer.start and _moves (this build's reference);
  * kimasai_klamroth.py, KimasaiKlamroth._ended, _no_moves and _move (the
  * rules' reference); native_rules.c, native_ended, native_no_moves and
- * klamroth_move. */
+ * native_klamroth_move. */
 static void tb_layer_start(const TbBuild *B, TbLayer *L, const uint8_t *out, uint64_t *resolved)
 {
     uint32_t mover = tb_first(L->a);
