@@ -5,9 +5,9 @@ Where a C compiler is at hand, the kernel's units in ``mancala_cli/rules/``
 (``_native.c``, the module; ``native_rules.c``, ``native_search.c`` and
 ``native_tablebase.c``; ``native.h``, what they share) are compiled into the
 extension module ``mancala_cli.rules._native``, which carries the SHA-256 of
-the sources it was built from (``SOURCE_DIGEST``); ``mancala_cli.rules.selection`` uses it
-only while the sources beside it, where there are any, still have that
-digest. Likewise ``notation/_tokenize.c``, the PMN reader's tokenizer,
+the sources it was built from (``SOURCE_DIGEST``); ``mancala_cli.rules.selection``
+uses it only while the sources beside it, where there are any, still have
+that digest. Likewise ``notation/_tokenize.c``, the PMN reader's tokenizer,
 becomes ``notation._tokenize`` (chosen by ``notation.tokenizer``). Where no
 compiler is found, or a compilation fails, the build says so in one line
 and installs the pure package (or leaves out the extension that failed): an
