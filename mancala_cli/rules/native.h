@@ -196,8 +196,9 @@ PyObject *native_entry_bytes(PyObject *module, PyObject *unused);
 
 /* -- native_tablebase.c: the endgame tables ---------------------------------- */
 
-/* Py_mod_exec's part: the read-only tables, no table in use, the format's
- * constants (0, or -1 with an exception set). */
+/* Py_mod_exec's part, once the boards are built (a side's places are the
+ * Klamroth board's circuit): the read-only tables, no table in use, the
+ * format's constants (0, or -1 with an exception set). */
 int native_tablebase_exec(PyObject *module, NativeState *st);
 void native_tablebase_release(TbProbe *t);
 int native_tablebase_bounds(const NativeState *st, const State *s, const uint8_t *holes, const uint8_t *side,
