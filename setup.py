@@ -1,12 +1,13 @@
 """The build: the project's metadata is in ``pyproject.toml``; this file adds
 the two native extensions.
 
-Where a C compiler is at hand, ``mancala_cli/rules/_native.c`` (with the
-search, ``_native_search.h``) is compiled into the extension module
-``mancala_cli.rules._native``, which carries the SHA-256 of the sources it
-was built from (``SOURCE_DIGEST``); ``mancala_cli.rules.selection`` uses it
-only while the sources beside it, where there are any, still have that
-digest. Likewise ``notation/_tokenize.c``, the PMN reader's tokenizer,
+Where a C compiler is at hand, the kernel's units in ``mancala_cli/rules/``
+(``_native.c``, the module; ``native_rules.c``, ``native_search.c`` and
+``native_tablebase.c``; ``native.h``, what they share) are compiled into the
+extension module ``mancala_cli.rules._native``, which carries the SHA-256 of
+the sources it was built from (``SOURCE_DIGEST``); ``mancala_cli.rules.selection``
+uses it only while the sources beside it, where there are any, still have
+that digest. Likewise ``notation/_tokenize.c``, the PMN reader's tokenizer,
 becomes ``notation._tokenize`` (chosen by ``notation.tokenizer``). Where no
 compiler is found, or a compilation fails, the build says so in one line
 and installs the pure package (or leaves out the extension that failed): an
@@ -26,8 +27,12 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 RULES = os.path.join("mancala_cli", "rules")
-#: The kernel's sources, in the order their digest reads them.
-SOURCES = ("_native.c", "_native_search.h", "_native_tablebase.h")
+#: The kernel's sources, in the order their digest reads them (the .c files
+#: are its units; selection.SOURCES is the same tuple).
+SOURCES = ("native.h", "_native.c", "native_rules.c", "native_search.c", "native_tablebase.c")
+#: What every unit is compiled with: no implicit declaration, and only the
+#: module's init function exported from the shared object.
+CFLAGS = ["-O2", "-Werror=implicit-function-declaration", "-fvisibility=hidden"]
 #: The tokenizer's source (notation.tokenizer reads its digest).
 TOKENIZER = os.path.join("notation", "_tokenize.c")
 
@@ -59,12 +64,13 @@ def _kernel() -> list[Extension]:
         _say("no C compiler found: building the pure package (the rules run in pure Python)")
         return []
     kernel = [os.path.join(RULES, name) for name in SOURCES]
-    return [Extension("mancala_cli.rules._native", sources=[kernel[0]], depends=kernel,
+    units = [path for path in kernel if path.endswith(".c")]
+    return [Extension("mancala_cli.rules._native", sources=units, depends=kernel,
                       define_macros=[("SOURCE_DIGEST", f'"{_digest(kernel)}"')],
-                      extra_compile_args=["-O2", "-Werror=implicit-function-declaration"]),
+                      extra_compile_args=CFLAGS),
             Extension("notation._tokenize", sources=[TOKENIZER], depends=[TOKENIZER],
                       define_macros=[("SOURCE_DIGEST", f'"{_digest([TOKENIZER])}"')],
-                      extra_compile_args=["-O2", "-Werror=implicit-function-declaration"])]
+                      extra_compile_args=CFLAGS)]
 
 
 class BuildKernel(build_ext):

@@ -303,7 +303,7 @@ def _native_build() -> Callable[[int, bytearray, BuildProgress | None], None] | 
     return build_tablebase
 
 
-# -- the pure build (the reference of _native_tablebase.h) ---------------------
+# -- the pure build (the reference of native_tablebase.c) ---------------------
 _UNKNOWN, _UNKNOWN_DRAW = 0, 1
 
 
@@ -316,7 +316,12 @@ def _combinations(bits: int) -> list[int]:
 
 
 def _moves(mover: int, opponent: int) -> list[tuple[int, int, bool]]:
-    """The moves of the side ``mover``: (opponent after, mover after, captured)."""
+    """The moves of the side ``mover``: (opponent after, mover after, captured).
+
+    KK-2 and KK-3 on the tables' encoding; the same rules:
+    kimasai_klamroth.py, KimasaiKlamroth._move (the reference),
+    native_rules.c, native_klamroth_move, and native_tablebase.c, tb_layer_start
+    and tb_layer_pass."""
     moves = []
     for p in range(PLACES):
         if not mover >> p & 1:
@@ -371,7 +376,12 @@ class _Layer:
 
     def start(self, movers: list[int], opponents: list[int], bare: bool, get: Callable[[int, int], int]) -> None:
         """The values known before any pass: no stones (lost), a capture
-        into a lost position (won), no moves; the moves left of the others."""
+        into a lost position (won), no moves; the moves left of the others.
+
+        KK-4a (no stones) and KK-4c (no moves), the same rules:
+        kimasai_klamroth.py, KimasaiKlamroth._ended and _no_moves;
+        native_rules.c, native_ended and native_no_moves; on this encoding,
+        native_tablebase.c, tb_layer_start."""
         value, count, draws, fresh = self.value, self.count, self.draws, self.fresh
         for mover in movers:
             for opponent in opponents:

@@ -33,12 +33,24 @@ static const char *FIELD_NAMES[FIELDS] = {
     "hole", "destination", "captured", "reserved", "glyphs", "nags", "before", "comment", "variations",
     "number", "dots", "line", "column", "position"};
 
-static PyTypeObject *node_type;        /* MoveNode */
-static Py_ssize_t offset[FIELDS];      /* of each field's slot; 0 when MoveNode is not as expected */
-static int by_slots;                   /* every offset found: nodes are read slot by slot */
-static int fill;                       /* and these are all its slots: nodes are made slot by slot */
-static PyObject *kwnames;              /* the names of the first 13 fields, to call MoveNode(...) else */
-static PyObject *one_dot, *three_dots; /* "." and "..." */
+/* Hole tokens of at most 3 ASCII characters are kept in the module's state
+ * (hole_string): a game file names the same few dozen holes again and again. */
+#define CACHE 4096
+
+/* The module's state (PEP 489 multi-phase init, PEP 573): what init() finds
+ * of MoveNode, the strings made once, and the hole names kept. */
+typedef struct {
+    PyTypeObject *node_type;        /* MoveNode */
+    Py_ssize_t offset[FIELDS];      /* of each field's slot; 0 when MoveNode is not as expected */
+    int by_slots;                   /* every offset found: nodes are read slot by slot */
+    int fill;                       /* and these are all its slots: nodes are made slot by slot */
+    PyObject *kwnames;              /* the names of the first 13 fields, to call MoveNode(...) else */
+    PyObject *one_dot, *three_dots; /* "." and "..." */
+    PyObject *cache_str[CACHE];
+    uint32_t cache_key[CACHE];
+} TokState;
+
+static inline TokState *tok_state(PyObject *module) { return (TokState *)PyModule_GetState(module); }
 
 /* -- init ------------------------------------------------------------------ */
 
@@ -48,10 +60,11 @@ static PyObject *t_init(PyObject *self, PyObject *type)
         PyErr_SetString(PyExc_TypeError, "init(MoveNode)");
         return NULL;
     }
-    Py_XSETREF(node_type, (PyTypeObject *)Py_NewRef(type));
-    by_slots = 1;
+    TokState *st = tok_state(self);
+    Py_XSETREF(st->node_type, (PyTypeObject *)Py_NewRef(type));
+    int by_slots = 1, fill;
     for (int i = 0; i < FIELDS; i++) {
-        offset[i] = 0;
+        st->offset[i] = 0;
         PyObject *d = PyDict_GetItemString(((PyTypeObject *)type)->tp_dict, FIELD_NAMES[i]);
         if (d == NULL || !Py_IS_TYPE(d, &PyMemberDescr_Type)) {
             by_slots = 0;
@@ -62,7 +75,7 @@ static PyObject *t_init(PyObject *self, PyObject *type)
             by_slots = 0;
             continue;
         }
-        offset[i] = member->offset;
+        st->offset[i] = member->offset;
     }
     /* Made slot by slot only when these are all its slots (a field added to
      * MoveNode would be left unset) and it has no __post_init__: else
@@ -78,42 +91,44 @@ static PyObject *t_init(PyObject *self, PyObject *type)
     }
     Py_XDECREF(slots);
     PyErr_Clear();
+    st->by_slots = by_slots;
+    st->fill = fill;
     Py_RETURN_NONE;
 }
 
-#define SLOT(node, i) (*(PyObject **)((char *)(node) + offset[i]))
+#define SLOT(st, node, i) (*(PyObject **)((char *)(node) + (st)->offset[i]))
 
 /* A new MoveNode of the fields of a plain move: (hole, None, captured,
  * reserved, [], [], None, None, [], number, dots, line, column), as
  * MoveNode(...) with these arguments makes it.  Steals nothing. */
-static PyObject *new_node(PyObject *hole, PyObject *captured, int reserved, PyObject *number, PyObject *dots,
-                          PyObject *line, PyObject *column)
+static PyObject *new_node(const TokState *st, PyObject *hole, PyObject *captured, int reserved, PyObject *number,
+                          PyObject *dots, PyObject *line, PyObject *column)
 {
     PyObject *glyphs = PyList_New(0), *nags = PyList_New(0), *variations = PyList_New(0);
     PyObject *node = NULL;
     if (glyphs == NULL || nags == NULL || variations == NULL) goto done;
-    if (!fill) {
+    if (!st->fill) {
         PyObject *args[13] = {hole, Py_None, captured, reserved ? Py_True : Py_False, glyphs, nags, Py_None,
                               Py_None, variations, number, dots, line, column};
-        node = PyObject_Vectorcall((PyObject *)node_type, args, 0, kwnames);
+        node = PyObject_Vectorcall((PyObject *)st->node_type, args, 0, st->kwnames);
         goto done;
     }
-    node = node_type->tp_alloc(node_type, 0);
+    node = st->node_type->tp_alloc(st->node_type, 0);
     if (node == NULL) goto done;
-    SLOT(node, F_HOLE) = Py_NewRef(hole);
-    SLOT(node, F_DESTINATION) = Py_NewRef(Py_None);
-    SLOT(node, F_CAPTURED) = Py_NewRef(captured);
-    SLOT(node, F_RESERVED) = Py_NewRef(reserved ? Py_True : Py_False);
-    SLOT(node, F_GLYPHS) = Py_NewRef(glyphs);
-    SLOT(node, F_NAGS) = Py_NewRef(nags);
-    SLOT(node, F_BEFORE) = Py_NewRef(Py_None);
-    SLOT(node, F_COMMENT) = Py_NewRef(Py_None);
-    SLOT(node, F_VARIATIONS) = Py_NewRef(variations);
-    SLOT(node, F_NUMBER) = Py_NewRef(number);
-    SLOT(node, F_DOTS) = Py_NewRef(dots);
-    SLOT(node, F_LINE) = Py_NewRef(line);
-    SLOT(node, F_COLUMN) = Py_NewRef(column);
-    SLOT(node, F_POSITION) = Py_NewRef(Py_None);
+    SLOT(st, node, F_HOLE) = Py_NewRef(hole);
+    SLOT(st, node, F_DESTINATION) = Py_NewRef(Py_None);
+    SLOT(st, node, F_CAPTURED) = Py_NewRef(captured);
+    SLOT(st, node, F_RESERVED) = Py_NewRef(reserved ? Py_True : Py_False);
+    SLOT(st, node, F_GLYPHS) = Py_NewRef(glyphs);
+    SLOT(st, node, F_NAGS) = Py_NewRef(nags);
+    SLOT(st, node, F_BEFORE) = Py_NewRef(Py_None);
+    SLOT(st, node, F_COMMENT) = Py_NewRef(Py_None);
+    SLOT(st, node, F_VARIATIONS) = Py_NewRef(variations);
+    SLOT(st, node, F_NUMBER) = Py_NewRef(number);
+    SLOT(st, node, F_DOTS) = Py_NewRef(dots);
+    SLOT(st, node, F_LINE) = Py_NewRef(line);
+    SLOT(st, node, F_COLUMN) = Py_NewRef(column);
+    SLOT(st, node, F_POSITION) = Py_NewRef(Py_None);
 done:
     Py_XDECREF(glyphs);
     Py_XDECREF(nags);
@@ -123,24 +138,19 @@ done:
 
 /* -- the hole names, made once ------------------------------------------------ */
 
-/* Hole tokens of at most 3 ASCII characters are kept here: a game file
- * names the same few dozen holes again and again. */
-#define CACHE 4096
-static PyObject *cache_str[CACHE];
-static uint32_t cache_key[CACHE];
-
-static PyObject *hole_string(PyObject *line, int kind, const void *data, Py_ssize_t start, Py_ssize_t stop)
+static PyObject *hole_string(TokState *st, PyObject *line, int kind, const void *data, Py_ssize_t start,
+                             Py_ssize_t stop)
 {
     Py_ssize_t n = stop - start;
     if (n <= 3) {
         uint32_t key = (uint32_t)n;
         for (Py_ssize_t i = start; i < stop; i++) key = key << 8 | (PyUnicode_READ(kind, data, i) & 0xff);
         uint32_t slot = (key * 2654435761u) >> 20;
-        if (cache_str[slot] != NULL && cache_key[slot] == key) return Py_NewRef(cache_str[slot]);
+        if (st->cache_str[slot] != NULL && st->cache_key[slot] == key) return Py_NewRef(st->cache_str[slot]);
         PyObject *s = PyUnicode_Substring(line, start, stop);
         if (s == NULL) return NULL;
-        Py_XSETREF(cache_str[slot], Py_NewRef(s));
-        cache_key[slot] = key;
+        Py_XSETREF(st->cache_str[slot], Py_NewRef(s));
+        st->cache_key[slot] = key;
         return s;
     }
     return PyUnicode_Substring(line, start, stop);
@@ -181,7 +191,7 @@ typedef struct {
 static int plain_move(int kind, const void *data, Py_ssize_t p, Py_ssize_t end, Plain *m)
 {
     p = spaces(kind, data, p, end);
-    m->num = -1;
+    m->num = m->num_end = m->dots_end = -1;
     /* (?:(?P<num>[0-9]{1,9}+)(?P<dots>\.\.\.|\.)\s*+)? */
     Py_ssize_t q = p;
     while (q < end && q - p < 9 && DIGIT(AT(q))) q++;
@@ -251,7 +261,8 @@ static PyObject *t_scan(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_TypeError, "scan(line, pos, end, lineno, moves)");
         return NULL;
     }
-    if (node_type == NULL) {
+    TokState *st = tok_state(self);
+    if (st->node_type == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "the tokenizer is not initialised");
         return NULL;
     }
@@ -269,14 +280,14 @@ static PyObject *t_scan(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     Plain m;
     while (p < end) {
         if (plain_move(kind, data, p, end, &m)) {
-            PyObject *hole = hole_string(line, kind, data, m.hole, m.hole_end);
+            PyObject *hole = hole_string(st, line, kind, data, m.hole, m.hole_end);
             PyObject *cap = m.cap >= 0 ? digits_value(kind, data, m.cap, m.cap_end) : Py_NewRef(Py_None);
             PyObject *number = m.num >= 0 ? digits_value(kind, data, m.num, m.num_end) : Py_NewRef(Py_None);
             PyObject *column = PyLong_FromSsize_t(m.hole + 1);
             PyObject *node = NULL;
             if (hole && cap && number && column)
-                node = new_node(hole, cap, m.res >= 0,  number,
-                                m.num < 0 ? Py_None : (m.dots_end - m.num_end == 3 ? three_dots : one_dot),
+                node = new_node(st, hole, cap, m.res >= 0, number,
+                                m.num < 0 ? Py_None : (m.dots_end - m.num_end == 3 ? st->three_dots : st->one_dot),
                                 lineno, column);
             Py_XDECREF(hole);
             Py_XDECREF(cap);
@@ -328,6 +339,7 @@ static PyObject *t_plain_run(PyObject *self, PyObject *const *args, Py_ssize_t n
         PyErr_SetString(PyExc_TypeError, "plain_run(moves, start, south, north, north_moves, number)");
         return NULL;
     }
+    TokState *st = tok_state(self);
     PyObject *moves = args[0];
     Py_ssize_t start = PyLong_AsSsize_t(args[1]);
     if (start == -1 && PyErr_Occurred()) return NULL;
@@ -347,13 +359,15 @@ static PyObject *t_plain_run(PyObject *self, PyObject *const *args, Py_ssize_t n
     }
     unsigned char *o = (unsigned char *)PyBytes_AS_STRING(origins), *k = (unsigned char *)PyBytes_AS_STRING(marks);
     Py_ssize_t count = 0;
-    if (by_slots && node_type != NULL) {
+    if (st->by_slots && st->node_type != NULL) {
         for (Py_ssize_t i = start; i < n; i++) {
             PyObject *node = PyList_GET_ITEM(moves, i);
-            if (Py_TYPE(node) != node_type) break;
-            PyObject *hole = SLOT(node, F_HOLE), *dest = SLOT(node, F_DESTINATION);
-            PyObject *num = SLOT(node, F_NUMBER), *cap = SLOT(node, F_CAPTURED), *res = SLOT(node, F_RESERVED);
-            if (hole == NULL || dest != Py_None || num == NULL || cap == NULL || res == NULL || !PyUnicode_CheckExact(hole))
+            if (Py_TYPE(node) != st->node_type) break;
+            PyObject *hole = SLOT(st, node, F_HOLE), *dest = SLOT(st, node, F_DESTINATION);
+            PyObject *num = SLOT(st, node, F_NUMBER), *cap = SLOT(st, node, F_CAPTURED);
+            PyObject *res = SLOT(st, node, F_RESERVED);
+            if (hole == NULL || dest != Py_None || num == NULL || cap == NULL || res == NULL ||
+                !PyUnicode_CheckExact(hole))
                 break;
             PyObject *origin = PyDict_GetItemWithError(north ? args[3] : args[2], hole);
             if (origin == NULL) {
@@ -366,7 +380,7 @@ static PyObject *t_plain_run(PyObject *self, PyObject *const *args, Py_ssize_t n
                 break;
             }
             if (num != Py_None) {
-                PyObject *dots = SLOT(node, F_DOTS);
+                PyObject *dots = SLOT(st, node, F_DOTS);
                 if (!PyLong_CheckExact(num) || PyLong_AsLongLong(num) != number || dots == NULL ||
                     !PyUnicode_CheckExact(dots) ||
                     PyUnicode_CompareWithASCIIString(dots, north ? "..." : ".") != 0) {
@@ -418,25 +432,55 @@ static PyMethodDef methods[] = {
      "plain_run(moves, start, south, north, north_moves, number): the origins of a run of plain moves"},
     {NULL, NULL, 0, NULL}};
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_tokenize",
-                                    "The PMN reader's native tokenizer (see notation.tokenizer).", -1, methods};
-
-PyMODINIT_FUNC PyInit__tokenize(void)
+/* Py_mod_exec: the strings made once. */
+static int tok_exec(PyObject *m)
 {
-    one_dot = PyUnicode_InternFromString(".");
-    three_dots = PyUnicode_InternFromString("...");
-    kwnames = PyTuple_New(13);
-    if (one_dot == NULL || three_dots == NULL || kwnames == NULL) return NULL;
+    TokState *st = tok_state(m);
+    st->one_dot = PyUnicode_InternFromString(".");
+    st->three_dots = PyUnicode_InternFromString("...");
+    st->kwnames = PyTuple_New(13);
+    if (st->one_dot == NULL || st->three_dots == NULL || st->kwnames == NULL) return -1;
     for (int i = 0; i < 13; i++) {
         PyObject *name = PyUnicode_InternFromString(FIELD_NAMES[i]);
-        if (name == NULL) return NULL;
-        PyTuple_SET_ITEM(kwnames, i, name);
+        if (name == NULL) return -1;
+        PyTuple_SET_ITEM(st->kwnames, i, name);
     }
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL) return NULL;
-    if (PyModule_AddStringConstant(m, "SOURCE_DIGEST", SOURCE_DIGEST) < 0) {
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
+    return PyModule_AddStringConstant(m, "SOURCE_DIGEST", SOURCE_DIGEST);
 }
+
+static int tok_traverse(PyObject *m, visitproc visit, void *arg)
+{
+    TokState *st = tok_state(m);
+    if (st != NULL) Py_VISIT(st->node_type);
+    return 0;
+}
+
+static int tok_clear(PyObject *m)
+{
+    TokState *st = tok_state(m);
+    if (st == NULL) return 0;
+    Py_CLEAR(st->node_type);
+    Py_CLEAR(st->kwnames);
+    Py_CLEAR(st->one_dot);
+    Py_CLEAR(st->three_dots);
+    for (int i = 0; i < CACHE; i++) Py_CLEAR(st->cache_str[i]);
+    return 0;
+}
+
+static void tok_free(void *m) { tok_clear((PyObject *)m); }
+
+static PyModuleDef_Slot tok_slots[] = {{Py_mod_exec, tok_exec}, {0, NULL}};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "_tokenize",
+    .m_doc = "The PMN reader's native tokenizer (see notation.tokenizer).",
+    .m_size = sizeof(TokState),
+    .m_methods = methods,
+    .m_slots = tok_slots,
+    .m_traverse = tok_traverse,
+    .m_clear = tok_clear,
+    .m_free = tok_free,
+};
+
+PyMODINIT_FUNC PyInit__tokenize(void) { return PyModuleDef_Init(&module); }

@@ -1,5 +1,5 @@
 """The endgame tables of kimasai-klamroth (mancala_cli/tablebase.py,
-_native_tablebase.h): the value the solver finds for every position it
+native_tablebase.c): the value the solver finds for every position it
 proves, on random positions of at most N stones; the same search results
 with and without the tables inside searches with a history; the native
 build equal byte for byte to the Python one; the file's header checked;

@@ -353,3 +353,26 @@ def test_a_move_class_with_more_fields_is_called_not_filled():
     assert [[getattr(m, n) for n in names] for m in moves] == [
         [getattr(m, n) for n in names] for m in (MoveNode("d2", None, 10, True, number=7, dots="...", line=3,
                                                           column=6), MoveNode("e1", line=3, column=13))]
+
+
+@native_only
+def test_each_module_object_of_the_tokenizer_has_its_own_state():
+    """Multi-phase init (notation/_tokenize.c): another module object of the
+    extension knows no MoveNode class until its own init(), and its init()
+    does not change this one's."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("notation._tokenize")
+    other = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(other)
+    assert other is not tokenizer.kernel and other.SOURCE_DIGEST == tokenizer.kernel.SOURCE_DIGEST
+    with pytest.raises(RuntimeError, match="the tokenizer is not initialised"):
+        other.scan("1. c1", 0, 5, 1, [])
+
+    class Other(MoveNode):
+        __slots__ = ()
+
+    other.init(Other)
+    theirs, ours = [], []
+    assert other.scan("1. c1 d2", 0, 8, 1, theirs) == NATIVE("1. c1 d2", 0, 8, 1, ours) == (2, -1, None, 0)
+    assert [type(m) for m in theirs] == [Other, Other] and [type(m) for m in ours] == [MoveNode, MoveNode]

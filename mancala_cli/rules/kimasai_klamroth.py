@@ -67,6 +67,11 @@ class KimasaiKlamroth(Game):
 
     def _ended(self, position: Position | MutablePosition, history: Collection[PositionKey]) -> Outcome | None:
         """KK-4 (a) no stone left, (b) repetition; (c) is :meth:`_no_moves`."""
+        # The same rules, native (docs/native.md): (a) native_rules.c,
+        # native_ended; (b) the kernel's callers, each on its own record of
+        # the history (native_search.c, ended; _native.c, k_play_line). On the
+        # endgame tables' encoding: (a) and (c) tablebase.py, _Layer.start
+        # and native_tablebase.c, tb_layer_start.
         mover = position.side
         if not any(position.holes[self.rows[mover]]):
             return Outcome(win(other(mover)), "KK-4a", f"{mover} to move has no stone left")
@@ -75,10 +80,14 @@ class KimasaiKlamroth(Game):
         return None
 
     def _no_moves(self, position: Position) -> Outcome:
+        # The same rule: native_rules.c, native_no_moves.
         return Outcome(win(other(position.side)), "KK-4c",
                        f"{position.side} to move has no legal move")
 
     def _move(self, now: MutablePosition, origin: int, position: Position | None = None) -> Move:
+        # KK-2 and KK-3, the same rules: native_rules.c, native_klamroth_move; on the
+        # endgame tables' encoding, tablebase.py, _moves and
+        # native_tablebase.c, tb_layer_start and tb_layer_pass.
         self.check_origin(now, origin, "KK", position)
         side = now.side
         holes = now.holes

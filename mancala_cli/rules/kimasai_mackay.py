@@ -67,6 +67,10 @@ class KimasaiMackay(Game):
 
     def _ended(self, position: Position | MutablePosition, history: Collection[PositionKey]) -> Outcome | None:
         """KM-9: a player without a seed in his inner row ends the game."""
+        # The same rule, native (docs/native.md): native_rules.c, native_ended,
+        # which the kernel's search, its runs of moves and native.py's
+        # _KernelEnd ask; the "no legal move" half (_no_moves) is
+        # native_rules.c, native_no_moves.
         holes = position.holes
         mover = position.side
         if not any(holes[self.inner_slice[mover]]):
@@ -78,6 +82,7 @@ class KimasaiMackay(Game):
         return None
 
     def _no_moves(self, position: Position) -> Outcome:
+        # The same rule: native_rules.c, native_no_moves.
         return Outcome(win(other(position.side)), "KM-9",
                        f"{position.side} to move has no legal move")
 
@@ -88,7 +93,7 @@ class KimasaiMackay(Game):
         banks = now.banks
         mine = 0 if side == SOUTH else 1
         phase = self.phase(now)
-        first_turn = now.move_number == 1 and side == SOUTH
+        first_turn = now.move_number == 1 and side == SOUTH  # (native.h, native_first_turn)
         if phase == 1 and not first_turn and banks[mine]:
             # KM-4: introduce one reserve seed, then lift (KM-4a, KM-4b: none).
             holes[origin] += 1

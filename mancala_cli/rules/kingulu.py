@@ -59,6 +59,7 @@ class Kingulu(Game):
         return totals["S"], totals["N"]
 
     def _no_moves(self, position: Position) -> Outcome:
+        # KG-7, the same rule: native_rules.c, native_no_moves.
         south, north = self.score(position)
         if south == north:
             result = DRAW

@@ -1,5 +1,6 @@
 """The three games on the native kernel (``_native``, built from
-``_native.c`` where the install found a C compiler).
+``_native.c`` and the units beside it where the install found a C compiler;
+docs/native.md).
 
 Each class here is its pure-Python game with the hot paths — a move played
 in place, the legal moves and successors of a position, the end test of the
@@ -36,7 +37,7 @@ _native.init(Move, Position, SOUTH, NORTH)
 _move_in_place = _native.move
 _play_line = _native.play_line
 _successors = _native.successors
-_has_seeds = _native.has_seeds
+_kernel_ended = _native.ended
 
 
 def build_tablebase(stones: int, out: bytearray, progress: Callable[[int, int, int], None] | None) -> None:
@@ -45,8 +46,14 @@ def build_tablebase(stones: int, out: bytearray, progress: Callable[[int, int, i
     ``progress``, where given, hears of the build as the pure build tells it."""
     _native.tablebase_build(stones, out, progress)
 
-# The kernel's codes of the illegal moves (``_native.c``).
-_ORIGIN, _EMPTY, _RESERVED, _BLOCKED, _FIRSTLAP, _ENDLESS_LIMIT, _ENDLESS_REPEAT = range(1, 8)
+# The kernel's codes of the illegal moves (``native.h``), as its module exports them.
+_ORIGIN = _native.ERR_ORIGIN
+_EMPTY = _native.ERR_EMPTY
+_RESERVED = _native.ERR_RESERVED
+_BLOCKED = _native.ERR_BLOCKED
+_FIRSTLAP = _native.ERR_FIRSTLAP
+_ENDLESS_LIMIT = _native.ERR_ENDLESS_LIMIT
+_ENDLESS_REPEAT = _native.ERR_ENDLESS_REPEAT
 
 
 class _Native:
@@ -158,12 +165,16 @@ class _Native:
         return kernel
 
 
-class _MackayEnd:
+class _KernelEnd:
+    """The end test of a game whose end needs no history (KM-9): where the
+    kernel's (``native_ended`` in ``native_rules.c``, the one its search and
+    :meth:`play_line` ask) finds the game not over, so is it; else the pure
+    rules' test says how it ended."""
+
+    code: int
+
     def _ended(self, position: Position | MutablePosition, history: Collection[PositionKey]) -> Outcome | None:
-        holes = position.holes
-        files = self.board.files  # type: ignore[attr-defined]
-        # KM-9 is over only when an inner row (ranks 2 and 3) is empty.
-        if _has_seeds(holes, files, 2 * files) and _has_seeds(holes, 2 * files, 3 * files):
+        if _kernel_ended(self.code, position.holes, position.side) is False:
             return None
         return super()._ended(position, history)  # type: ignore[misc, no-any-return]
 
@@ -171,7 +182,7 @@ class _MackayEnd:
 #: Each class: its pure module, the kernel's code of the game, the prefix of
 #: its rule ids, and the mix-ins beside :class:`_Native`.
 _CLASSES: dict[str, tuple[str, int, str, tuple[type, ...]]] = {
-    "KimasaiMackay": ("kimasai_mackay", 0, "KM", (_MackayEnd,)),
+    "KimasaiMackay": ("kimasai_mackay", 0, "KM", (_KernelEnd,)),
     "KimasaiKlamroth": ("kimasai_klamroth", 1, "KK", ()),
     "Kingulu": ("kingulu", 2, "KG", ()),
 }

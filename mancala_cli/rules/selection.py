@@ -3,12 +3,12 @@ from these very sources, else the pure-Python rules.
 
 The pure-Python modules of this package are the reference and the fallback.
 An install that finds a C compiler also builds the native kernel
-(``_native.c``, by ``setup.py``), which carries the SHA-256 of the sources
-it was built from; the games then run on it (:mod:`.native`) unless the
-sources beside it have changed since (an editable install not rebuilt) or
-``MANCALA_PURE=1`` is in the environment. Whichever core runs, this
-package's modules always load from their sources, even where an extension
-module of an older build lies beside them.
+(``_native.c`` and the units beside it, by ``setup.py``), which carries the
+SHA-256 of the sources it was built from; the games then run on it
+(:mod:`.native`) unless the sources beside it have changed since (an
+editable install not rebuilt) or ``MANCALA_PURE=1`` is in the environment.
+Whichever core runs, this package's modules always load from their sources,
+even where an extension module of an older build lies beside them.
 
     >>> CORE in ("native", "pure")
     True
@@ -32,7 +32,7 @@ except ImportError:  # pragma: no cover (other interpreters)
     from hashlib import sha256
 
 #: The kernel's sources, in the order its digest reads them (as ``setup.py``).
-SOURCES = ("_native.c", "_native_search.h", "_native_tablebase.h")
+SOURCES = ("native.h", "_native.c", "native_rules.c", "native_search.c", "native_tablebase.c")
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 

@@ -1,4 +1,4 @@
-/* Endgame tables of kimasai-klamroth (included by _native.c): the build, by
+/* Endgame tables of kimasai-klamroth: the build, by
  * retrograde analysis, and the probe the search asks (mancala_cli/tablebase.py
  * is the Python side and the reference; docs/rules.md describes the format).
  *
@@ -27,35 +27,38 @@
  * moves, and drawn otherwise (either side can keep it so until a position
  * recurs).
  */
+#include "native.h"
 
-#define TB_PLACES 24
-#define TB_MAX_STONES 16
+#include <string.h>
+
 #define TB_WIN 1
 #define TB_DRAW 2
 #define TB_LOSS 3
 
-static uint64_t TB_BIN[TB_PLACES + 1][TB_PLACES + 1];
-/* the hole of each place, by the side whose circuit it is (0 South, 1 North) */
-static int TB_HOLE[2][TB_PLACES];
-
-static void tablebase_init(void)
+/* The binomials, and the holes of the places (TbTables): a side's places
+ * are its circuit in kimasai-klamroth, the way its stones step (KK-2; the
+ * board's, native_build_geo). */
+static void tablebase_init(TbTables *tb, const Geo *klamroth)
 {
     for (int n = 0; n <= TB_PLACES; n++) {
-        TB_BIN[n][0] = 1;
-        for (int k = 1; k <= TB_PLACES; k++) TB_BIN[n][k] = n == 0 ? 0 : TB_BIN[n - 1][k - 1] + TB_BIN[n - 1][k];
+        tb->bin[n][0] = 1;
+        for (int k = 1; k <= TB_PLACES; k++) tb->bin[n][k] = n == 0 ? 0 : tb->bin[n - 1][k - 1] + tb->bin[n - 1][k];
     }
     for (int p = 0; p < TB_PLACES; p++) {
-        TB_HOLE[0][p] = p < 12 ? p : 35 - p;
-        TB_HOLE[1][p] = p < 12 ? 47 - p : 12 + p;
+        tb->hole[0][p] = klamroth->circuit[0][p];  /* a1 .. l1 l2 .. a2 */
+        tb->hole[1][p] = klamroth->circuit[1][p];  /* l4 .. a4 a3 .. l3 */
     }
 }
 
-static inline uint64_t tb_rank(uint32_t m)
+/* The binomials: bin[n][k] = C(n, k). */
+typedef const uint64_t Binomials[TB_PLACES + 1];
+
+static inline uint64_t tb_rank(Binomials *bin, uint32_t m)
 {
     uint64_t r = 0;
     int j = 1;
     while (m) {
-        r += TB_BIN[__builtin_ctz(m)][j++];
+        r += bin[__builtin_ctz(m)][j++];
         m &= m - 1;
     }
     return r;
@@ -69,13 +72,13 @@ static inline uint32_t tb_next(uint32_t v)
 }
 
 /* The first entry of layer (a, b) in a table of at most ``stones`` stones. */
-static uint64_t tb_offset(int stones, int a, int b)
+static uint64_t tb_offset(Binomials *bin, int stones, int a, int b)
 {
     uint64_t offset = 0;
     for (int k = 0; k <= stones; k++)
         for (int x = 0; x <= k; x++) {
             if (x == a && k - x == b) return offset;
-            if (x <= TB_PLACES && k - x <= TB_PLACES) offset += TB_BIN[TB_PLACES][x] * TB_BIN[TB_PLACES][k - x];
+            if (x <= TB_PLACES && k - x <= TB_PLACES) offset += bin[TB_PLACES][x] * bin[TB_PLACES][k - x];
         }
     return offset;
 }
@@ -102,22 +105,33 @@ static inline uint32_t tb_first(int bits) { return bits ? (1u << bits) - 1 : 0; 
 
 static inline uint32_t tb_step(uint32_t m, int bits) { return bits ? tb_next(m) : 0; }
 
-/* The first entry of each layer of the table being built. */
-static uint64_t tb_build_offsets[TB_MAX_STONES + 1][TB_MAX_STONES + 1];
+/* A build under way: the binomials, and the first entry of each layer of
+ * the table being built (a build's own: a build runs without the GIL). */
+typedef struct {
+    Binomials *bin;
+    uint64_t offsets[TB_MAX_STONES + 1][TB_MAX_STONES + 1];
+} TbBuild;
 
 /* The value of (mover, opp) from the finished table of fewer stones. */
-static inline int tb_lower(const uint8_t *out, uint32_t mover, uint32_t opp)
+static inline int tb_lower(const TbBuild *B, const uint8_t *out, uint32_t mover, uint32_t opp)
 {
     int a = __builtin_popcount(mover), b = __builtin_popcount(opp);
-    return tb_get(out, tb_build_offsets[a][b] + tb_rank(mover) * TB_BIN[TB_PLACES][b] + tb_rank(opp));
+    Binomials *bin = B->bin;
+    return tb_get(out, B->offsets[a][b] + tb_rank(bin, mover) * bin[TB_PLACES][b] + tb_rank(bin, opp));
 }
 
 /* Starts a layer: terminal positions, captures (whose values are final), and
- * the count of the moves that stay in the layer pair. */
-static void tb_layer_start(TbLayer *L, const uint8_t *out, uint64_t *resolved)
+ * the count of the moves that stay in the layer pair.  The rules on the
+ * tables' encoding: KK-4a (no stone: lost), KK-4c (no move: lost; a capture
+ * into a draw makes it a draw) and the moves, KK-2 and KK-3.  The same
+ * rules: tablebase.py, _Layer.start and _moves (this build's reference);
+ * kimasai_klamroth.py, KimasaiKlamroth._ended, _no_moves and _move (the
+ * rules' reference); native_rules.c, native_ended, native_no_moves and
+ * native_klamroth_move. */
+static void tb_layer_start(const TbBuild *B, TbLayer *L, const uint8_t *out, uint64_t *resolved)
 {
     uint32_t mover = tb_first(L->a);
-    for (uint64_t rm = 0; rm < TB_BIN[TB_PLACES][L->a]; rm++, mover = tb_step(mover, L->a)) {
+    for (uint64_t rm = 0; rm < B->bin[TB_PLACES][L->a]; rm++, mover = tb_step(mover, L->a)) {
         uint32_t opp = tb_first(L->b);
         for (uint64_t ro = 0; ro < L->stride; ro++, opp = tb_step(opp, L->b)) {
             uint64_t i = rm * L->stride + ro;
@@ -133,7 +147,7 @@ static void tb_layer_start(TbLayer *L, const uint8_t *out, uint64_t *resolved)
                 if (mover >> t & 1) continue;
                 if (t >= 12 && (opp >> (35 - t) & 1)) {
                     uint32_t after = opp & ~(1u << (35 - t)) & ~(1u << (t - 12));
-                    int v = tb_lower(out, after, mover ^ (1u << p) ^ (1u << t));
+                    int v = tb_lower(B, out, after, mover ^ (1u << p) ^ (1u << t));
                     if (v == TB_LOSS) win = 1;
                     else if (v == TB_DRAW) draw = 1;
                 } else
@@ -158,15 +172,17 @@ static void tb_layer_start(TbLayer *L, const uint8_t *out, uint64_t *resolved)
 }
 
 /* One pass over a layer: the positions resolved by the last pass tell their
- * predecessors in the mirror layer ``P`` (moves that capture nothing). */
-static uint64_t tb_layer_pass(TbLayer *L, TbLayer *P, int pass)
+ * predecessors in the mirror layer ``P`` (moves that capture nothing: KK-2
+ * played backwards, a step that would have captured (KK-3) left out; the
+ * same rules as tb_layer_start's). */
+static uint64_t tb_layer_pass(const TbBuild *B, TbLayer *L, TbLayer *P, int pass)
 {
     uint64_t resolved = 0;
     int now = TB_PENDING(pass - 1), next = TB_PENDING(pass);
     uint32_t mover = tb_first(L->a);
-    for (uint64_t rm = 0; rm < TB_BIN[TB_PLACES][L->a]; rm++, mover = tb_step(mover, L->a)) {
+    for (uint64_t rm = 0; rm < B->bin[TB_PLACES][L->a]; rm++, mover = tb_step(mover, L->a)) {
         uint8_t *row = L->val + rm * L->stride;
-        uint64_t rank_mover = tb_rank(mover);
+        uint64_t rank_mover = tb_rank(B->bin, mover);
         uint32_t opp = tb_first(L->b);
         for (uint64_t ro = 0; ro < L->stride; ro++, opp = tb_step(opp, L->b)) {
             if (!(row[ro] & now)) continue;
@@ -178,7 +194,7 @@ static uint64_t tb_layer_pass(TbLayer *L, TbLayer *P, int pass)
                 if (opp >> prev & 1) continue;
                 if (p >= 12 && (mover >> (35 - p) & 1)) continue;  /* that move would have captured */
                 uint32_t before = opp ^ (1u << p) ^ (1u << prev);
-                uint64_t j = tb_rank(before) * P->stride + rank_mover;
+                uint64_t j = tb_rank(B->bin, before) * P->stride + rank_mover;
                 int w = P->val[j] & TB_VALUE;
                 if (w >= TB_W) continue;
                 if (v == TB_L) {
@@ -202,9 +218,9 @@ static uint64_t tb_layer_pass(TbLayer *L, TbLayer *P, int pass)
 
 /* A resolved position's byte: its value, and the pass that resolved it
  * (its depth in the layer pair, at most TB_DEEP). */
-static void tb_layer_finish(const TbLayer *L, uint8_t *out)
+static void tb_layer_finish(const TbBuild *B, const TbLayer *L, uint8_t *out)
 {
-    uint64_t base = tb_build_offsets[L->a][L->b];
+    uint64_t base = B->offsets[L->a][L->b];
     for (uint64_t i = 0; i < L->size; i++) {
         int v = L->val[i] & TB_VALUE;
         out[base + i] = v == TB_W ? (uint8_t)(TB_WIN | L->cnt[i] << 2)
@@ -216,7 +232,7 @@ static void tb_layer_finish(const TbLayer *L, uint8_t *out)
  * table's bytes, zeroed) with every position of at most ``stones`` stones;
  * ``progress`` (or None) is called with (stones, mover's stones, passes)
  * after each layer pair.  Returns None; stops on a signal (KeyboardInterrupt). */
-static PyObject *k_tablebase_build(PyObject *self, PyObject *args)
+PyObject *native_tablebase_build(PyObject *module, PyObject *args)
 {
     int stones;
     Py_buffer view;
@@ -224,19 +240,20 @@ static PyObject *k_tablebase_build(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "iw*O", &stones, &view, &progress)) return NULL;
     PyObject *result = NULL;
     TbLayer one = {0}, two = {0};
+    TbBuild build = {.bin = (Binomials *)native_state(module)->tb.bin}, *B = &build;
     uint8_t *out = view.buf;
     if (stones < 0 || stones > TB_MAX_STONES) {
         PyErr_Format(PyExc_ValueError, "a table holds 0 to %d stones", TB_MAX_STONES);
         goto done;
     }
-    uint64_t entries = tb_offset(stones, stones + 1, 0);
+    uint64_t entries = tb_offset(B->bin, stones, stones + 1, 0);
     if ((uint64_t)view.len != entries) {
         PyErr_Format(PyExc_ValueError, "the table of %d stones takes %llu bytes", stones,
                      (unsigned long long)entries);
         goto done;
     }
     for (int a = 0; a <= stones; a++)
-        for (int b = 0; a + b <= stones; b++) tb_build_offsets[a][b] = tb_offset(stones, a, b);
+        for (int b = 0; a + b <= stones; b++) B->offsets[a][b] = tb_offset(B->bin, stones, a, b);
     for (int k = 0; k <= stones; k++)
         for (int a = 0; a <= k - a; a++) {
             int b = k - a;
@@ -246,8 +263,8 @@ static PyObject *k_tablebase_build(PyObject *self, PyObject *args)
             int count = a == b ? 1 : 2;
             for (int n = 0; n < count; n++) {
                 TbLayer *L = layers[n];
-                L->stride = TB_BIN[TB_PLACES][L->b];
-                L->size = TB_BIN[TB_PLACES][L->a] * L->stride;
+                L->stride = B->bin[TB_PLACES][L->b];
+                L->size = B->bin[TB_PLACES][L->a] * L->stride;
                 L->val = PyMem_RawCalloc(L->size, 1);
                 L->cnt = PyMem_RawCalloc(L->size, 1);
                 if (L->val == NULL || L->cnt == NULL) {
@@ -258,13 +275,13 @@ static PyObject *k_tablebase_build(PyObject *self, PyObject *args)
             uint64_t resolved = 0;
             int pass = 0;
             Py_BEGIN_ALLOW_THREADS
-            for (int n = 0; n < count; n++) tb_layer_start(layers[n], out, &resolved);
+            for (int n = 0; n < count; n++) tb_layer_start(B, layers[n], out, &resolved);
             while (resolved) {
                 pass++;
-                resolved = tb_layer_pass(&one, count == 2 ? &two : &one, pass);
-                if (count == 2) resolved += tb_layer_pass(&two, &one, pass);
+                resolved = tb_layer_pass(B, &one, count == 2 ? &two : &one, pass);
+                if (count == 2) resolved += tb_layer_pass(B, &two, &one, pass);
             }
-            for (int n = 0; n < count; n++) tb_layer_finish(layers[n], out);
+            for (int n = 0; n < count; n++) tb_layer_finish(B, layers[n], out);
             Py_END_ALLOW_THREADS
             for (int n = 0; n < count; n++) {
                 PyMem_RawFree(layers[n]->val);
@@ -290,24 +307,23 @@ done:
 
 /* -- the probe ------------------------------------------------------------- */
 
-/* The table the searches of this process ask (tablebase_use), if any. */
-static Py_buffer tb_view;
-static int tb_loaded = 0, tb_stones = -1;
-static uint64_t tb_offsets[TB_MAX_STONES + 1][TB_MAX_STONES + 1];
-
 /* The byte of a kimasai-klamroth position (holes by index, 0 or 1) for its
- * side to move in the table in use; 0 when the table does not hold it. */
-static int tb_byte(const int *holes, const uint8_t *small, int side)
+ * side to move in the table in use (the module's); 0 when the table does not
+ * hold it. */
+static int tb_byte(const NativeState *st, const int *holes, const uint8_t *small, int side)
 {
-    if (!tb_loaded) return 0;
+    const TbProbe *t = &st->probe;
+    if (!t->loaded) return 0;
+    Binomials *bin = (Binomials *)st->tb.bin;
     uint32_t mask[2] = {0, 0};
     for (int k = 0; k < 2; k++)
         for (int p = 0; p < TB_PLACES; p++)
-            if (holes ? holes[TB_HOLE[k][p]] : small[TB_HOLE[k][p]]) mask[k] |= 1u << p;
+            if (holes ? holes[st->tb.hole[k][p]] : small[st->tb.hole[k][p]]) mask[k] |= 1u << p;
     uint32_t mover = mask[side], opp = mask[side ^ 1];
     int a = __builtin_popcount(mover), b = __builtin_popcount(opp);
-    if (a + b > tb_stones) return 0;
-    return ((const uint8_t *)tb_view.buf)[tb_offsets[a][b] + tb_rank(mover) * TB_BIN[TB_PLACES][b] + tb_rank(opp)];
+    if (a + b > t->stones) return 0;
+    return ((const uint8_t *)t->view.buf)[t->offsets[a][b] + tb_rank(bin, mover) * bin[TB_PLACES][b] +
+                                          tb_rank(bin, opp)];
 }
 
 /* The value (WIN, DRAW_VALUE, LOSS of the search) of a byte; 2 for none. */
@@ -317,7 +333,10 @@ static int tb_value(int byte)
     return v == TB_WIN ? 1 : v == TB_LOSS ? -1 : v == TB_DRAW ? 0 : 2;
 }
 
-static int tb_probe(const int *holes, int side) { return tb_value(tb_byte(holes, NULL, side)); }
+static int tb_probe(const NativeState *st, const int *holes, int side)
+{
+    return tb_value(tb_byte(st, holes, NULL, side));
+}
 
 /* What the table in use says of a position for the search, as bounds
  * (tightening *low and *high); 0 when it does not hold the position.  With
@@ -329,16 +348,16 @@ static int tb_probe(const int *holes, int side) { return tb_value(tb_byte(holes,
  * loss at most one, a draw stays one.  The earlier positions are ``count``
  * records ``stride`` bytes apart, each with its holes (a byte each) at
  * ``holes`` and its side at ``side``. */
-static int tablebase_bounds(const State *s, const uint8_t *holes, const uint8_t *side, size_t stride, int count,
-                            int *low, int *high)
+int native_tablebase_bounds(const NativeState *st, const State *s, const uint8_t *holes, const uint8_t *side,
+                            size_t stride, int count, int *low, int *high)
 {
-    int byte = tb_byte(s->holes, NULL, s->side), v = tb_value(byte);
+    int byte = tb_byte(st, s->holes, NULL, s->side), v = tb_value(byte);
     if (v == 2) return 0;
     int lo = v, hi = v;
     if (v != 0 && count > 0) {
         int depth = byte >> 2, safe = depth < TB_DEEP;
         for (int i = 0; safe && i < count; i++) {
-            int other = tb_byte(NULL, holes + i * stride, side[i * stride]);
+            int other = tb_byte(st, NULL, holes + i * stride, side[i * stride]);
             safe = (other & 3) == TB_DRAW || (other >> 2) >= depth;
         }
         if (!safe) {
@@ -351,11 +370,21 @@ static int tablebase_bounds(const State *s, const uint8_t *holes, const uint8_t 
     return 1;
 }
 
-/* tablebase_use(data, stones): the searches of this process ask the table
+/* No table in use (the buffer of the last one released). */
+void native_tablebase_release(TbProbe *t)
+{
+    if (t->loaded) PyBuffer_Release(&t->view);
+    t->loaded = 0;
+    t->stones = -1;
+}
+
+/* tablebase_use(data, stones): the searches of this module ask the table
  * ``data`` (a buffer, held until the next call) of at most ``stones``
  * stones; tablebase_use(None, 0): no table. */
-static PyObject *k_tablebase_use(PyObject *self, PyObject *args)
+PyObject *native_tablebase_use(PyObject *module, PyObject *args)
 {
+    NativeState *st = native_state(module);
+    TbProbe *t = &st->probe;
     PyObject *data;
     int stones;
     if (!PyArg_ParseTuple(args, "Oi", &data, &stones)) return NULL;
@@ -366,51 +395,59 @@ static PyObject *k_tablebase_use(PyObject *self, PyObject *args)
     Py_buffer view;
     if (data != Py_None) {
         if (PyObject_GetBuffer(data, &view, PyBUF_SIMPLE) < 0) return NULL;
-        uint64_t entries = tb_offset(stones, stones + 1, 0);
+        uint64_t entries = tb_offset((Binomials *)st->tb.bin, stones, stones + 1, 0);
         if ((uint64_t)view.len < entries) {
             PyBuffer_Release(&view);
             PyErr_SetString(PyExc_ValueError, "the buffer is shorter than the table");
             return NULL;
         }
     }
-    if (tb_loaded) PyBuffer_Release(&tb_view);
-    tb_loaded = 0;
-    tb_stones = -1;
+    native_tablebase_release(t);
     if (data != Py_None) {
-        tb_view = view;
-        tb_stones = stones;
+        t->view = view;
+        t->stones = stones;
         for (int a = 0; a <= stones; a++)
-            for (int b = 0; a + b <= stones; b++) tb_offsets[a][b] = tb_offset(stones, a, b);
-        tb_loaded = 1;
+            for (int b = 0; a + b <= stones; b++) t->offsets[a][b] = tb_offset((Binomials *)st->tb.bin, stones, a, b);
+        t->loaded = 1;
     }
     Py_RETURN_NONE;
 }
 
 /* tablebase_probe(holes, side): the table's value (1, 0, -1) of a position, None when not in it. */
-static PyObject *k_tablebase_probe(PyObject *self, PyObject *args)
+PyObject *native_tablebase_probe(PyObject *module, PyObject *args)
 {
     PyObject *holes_obj, *side_obj;
     if (!PyArg_ParseTuple(args, "OO", &holes_obj, &side_obj)) return NULL;
+    NativeState *st = native_state(module);
+    if (native_game_arg(st, KLAMROTH)) return NULL;  /* (the sides are init()'s) */
     State s;
     memset(&s, 0, sizeof s);
-    if (read_holes(KLAMROTH, holes_obj, &s)) {
+    if (native_read_holes(st, KLAMROTH, holes_obj, &s)) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "not the holes of a kimasai-klamroth position");
         return NULL;
     }
-    int side = side_of(side_obj);
+    int side = native_side_of(st, side_obj);
     if (side < 0) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a side is 'S' or 'N'");
         return NULL;
     }
-    int v = tb_probe(s.holes, side);
+    int v = tb_probe(st, s.holes, side);
     if (v == 2) Py_RETURN_NONE;
     return PyLong_FromLong(v);
 }
 
-#define TABLEBASE_METHODS                                                                                      \
-    {"tablebase_build", k_tablebase_build, METH_VARARGS,                                                       \
-     "tablebase_build(stones, out, progress): the kimasai-klamroth table of at most stones stones into out"}, \
-    {"tablebase_use", k_tablebase_use, METH_VARARGS,                                                           \
-     "tablebase_use(data, stones): the table the searches ask (None: no table)"},                           \
-    {"tablebase_probe", k_tablebase_probe, METH_VARARGS,                                                       \
-     "tablebase_probe(holes, side): the table's value of a kimasai-klamroth position, or None"},
+int native_tablebase_exec(PyObject *module, NativeState *st)
+{
+    tablebase_init(&st->tb, &st->rules.geo[KLAMROTH]);
+    st->probe.loaded = 0;
+    st->probe.stones = -1;
+    /* What mancala_cli/tablebase.py must agree on (tests/test_native_module.py). */
+    if (PyModule_AddIntConstant(module, "TABLEBASE_MAX_STONES", TB_MAX_STONES) < 0 ||
+        PyModule_AddIntConstant(module, "TABLEBASE_PLACES", TB_PLACES) < 0 ||
+        PyModule_AddIntConstant(module, "TABLEBASE_DEEP", TB_DEEP) < 0 ||
+        PyModule_AddIntConstant(module, "TABLEBASE_WIN", TB_WIN) < 0 ||
+        PyModule_AddIntConstant(module, "TABLEBASE_DRAW", TB_DRAW) < 0 ||
+        PyModule_AddIntConstant(module, "TABLEBASE_LOSS", TB_LOSS) < 0)
+        return -1;
+    return 0;
+}

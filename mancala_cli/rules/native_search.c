@@ -1,4 +1,4 @@
-/* The search of the native kernel (included by _native.c): solver.Solver.search
+/* The search of the native kernel: solver.Solver.search
  * step for step — negamax with alpha-beta over win/draw/loss bounds, the
  * table's last best move first then captures (larger first), bounds (not
  * depths) in the table, the current line's positions as unknown in the
@@ -12,10 +12,11 @@
  * positions and grows to that size by doubling; once full, new positions
  * are searched again rather than stored, as in the Python solver.
  */
+#include "native.h"
 
-#define WIN 1
-#define DRAW_VALUE 0
-#define LOSS -1
+#include <string.h>
+#include <time.h>
+
 #define MAXC 24
 #define CLOCK_EVERY 1024
 #define PROGRESS_EVERY (1 << 15)
@@ -26,8 +27,6 @@
 #define HISTORY_MAX ((1 << 20) - 1)
 #define PN_INF 0xFFFFFF  /* a proof or disproof number that cannot be met (24 bits) */
 
-static uint64_t Z_HOLE[2][MAXH][256], Z_SIDE[2], Z_BANK[2][2][256], Z_RES[MAXH], Z_FIRST;
-
 static uint64_t splitmix(uint64_t *x)
 {
     uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
@@ -36,18 +35,19 @@ static uint64_t splitmix(uint64_t *x)
     return z ^ (z >> 31);
 }
 
-static void search_init(void)
+/* The Zobrist keys, from a fixed seed (a table file's hashes depend on them). */
+static void search_init(Zobrist *z)
 {
     uint64_t seed = 20261202;
     for (int k = 0; k < 2; k++)
         for (int i = 0; i < MAXH; i++)
-            for (int v = 0; v < 256; v++) Z_HOLE[k][i][v] = splitmix(&seed);
-    for (int k = 0; k < 2; k++) Z_SIDE[k] = splitmix(&seed);
+            for (int v = 0; v < 256; v++) z->hole[k][i][v] = splitmix(&seed);
+    for (int k = 0; k < 2; k++) z->side[k] = splitmix(&seed);
     for (int k = 0; k < 2; k++)
         for (int s = 0; s < 2; s++)
-            for (int v = 0; v < 256; v++) Z_BANK[k][s][v] = splitmix(&seed);
-    for (int i = 0; i < MAXH; i++) Z_RES[i] = splitmix(&seed);
-    Z_FIRST = splitmix(&seed);
+            for (int v = 0; v < 256; v++) z->bank[k][s][v] = splitmix(&seed);
+    for (int i = 0; i < MAXH; i++) z->reserved[i] = splitmix(&seed);
+    z->first = splitmix(&seed);
 }
 
 typedef struct {
@@ -82,6 +82,9 @@ typedef struct {
 
 typedef struct {
     PyObject_HEAD
+    NativeState *st;         /* the module's (the type holds the module) */
+    const Geo *geo;          /* the game's board: &st->geo[game] */
+    const Zobrist *z;        /* &st->z */
     int game, history_game, max_plies, features;
     int cutoffs[2][MAXH];    /* F_HISTORY: cut-offs per side and origin */
     long long node_limit;
@@ -111,14 +114,14 @@ static double monotonic(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static uint64_t state_hash(const State *s, int size)
+static uint64_t state_hash(const Zobrist *z, const State *s, int size)
 {
-    uint64_t h = Z_SIDE[s->side];
-    for (int i = 0; i < size; i++) h ^= Z_HOLE[0][i][s->holes[i]];
-    h ^= Z_BANK[0][0][s->banks[0] & 255] ^ Z_BANK[0][1][s->banks[1] & 255];
+    uint64_t h = z->side[s->side];
+    for (int i = 0; i < size; i++) h ^= z->hole[0][i][s->holes[i]];
+    h ^= z->bank[0][0][s->banks[0] & 255] ^ z->bank[0][1][s->banks[1] & 255];
     for (int i = 0; s->reserved && i < size; i++)
-        if (s->reserved >> i & 1) h ^= Z_RES[i];
-    if (s->move_number == 1 && s->side == 0) h ^= Z_FIRST;
+        if (s->reserved >> i & 1) h ^= z->reserved[i];
+    if (native_first_turn(s)) h ^= z->first;
     return h ? h : 1;
 }
 
@@ -140,16 +143,16 @@ static uint64_t mix(uint64_t z)
     return z ^ (z >> 31);
 }
 
-static void past_key_of(const State *s, int size, PastKey *k)
+static void past_key_of(const Zobrist *z, const State *s, int size, PastKey *k)
 {
-    uint64_t a = Z_SIDE[s->side], b = Z_SIDE[s->side ^ 1];
+    uint64_t a = z->side[s->side], b = z->side[s->side ^ 1];
     k->side = (uint8_t)s->side;
     k->stones = 0;
     for (int i = 0; i < size; i++) {
         k->holes[i] = (uint8_t)s->holes[i];
         k->stones += s->holes[i];
-        a ^= Z_HOLE[0][i][s->holes[i]];
-        b ^= Z_HOLE[1][i][s->holes[i]];
+        a ^= z->hole[0][i][s->holes[i]];
+        b ^= z->hole[1][i][s->holes[i]];
     }
     k->z[0] = mix(a);
     k->z[1] = mix(b + 0x9e3779b97f4a7c15ULL);
@@ -165,7 +168,7 @@ static int same_past_key(const PastKey *a, const State *s, int size)
 
 static int entry_matches(const Entry *e, uint64_t hash, const State *s, int size, const uint64_t *past)
 {
-    if (e->hash != hash || e->side != s->side || e->first != (s->move_number == 1 && s->side == 0) ||
+    if (e->hash != hash || e->side != s->side || e->first != native_first_turn(s) ||
         e->banks[0] != s->banks[0] || e->banks[1] != s->banks[1] || e->reserved != s->reserved ||
         e->past[0] != past[0] || e->past[1] != past[1])
         return 0;
@@ -183,7 +186,7 @@ static uint64_t slot_hash(uint64_t hash, const uint64_t *past)
 static Entry *lookup(SearchObject *S, uint64_t hash, const State *s, const uint64_t *past)
 {
     if (S->capacity == 0) return NULL;
-    int size = GEO[S->game].size;
+    int size = S->geo->size;
     size_t mask = S->capacity - 1, i = (size_t)slot_hash(hash, past) & mask;
     while (S->table[i].hash) {
         if (entry_matches(&S->table[i], hash, s, size, past)) return &S->table[i];
@@ -223,7 +226,7 @@ static Entry *entry_for(SearchObject *S, uint64_t hash, const State *s, const ui
         S->max_entries = S->count;  /* no more memory: full */
         return NULL;
     }
-    int size = GEO[S->game].size;
+    int size = S->geo->size;
     size_t mask = S->capacity - 1, i = (size_t)slot_hash(hash, past) & mask;
     while (S->table[i].hash) i = (i + 1) & mask;
     e = &S->table[i];
@@ -236,7 +239,7 @@ static Entry *entry_for(SearchObject *S, uint64_t hash, const State *s, const ui
     memset(e->holes, 0, MAXH);
     for (int k = 0; k < size; k++) e->holes[k] = (uint8_t)s->holes[k];
     e->side = (uint8_t)s->side;
-    e->first = s->move_number == 1 && s->side == 0;
+    e->first = (uint8_t)native_first_turn(s);
     e->low = LOSS;
     e->high = WIN;
     e->best = -1;
@@ -256,55 +259,19 @@ static void store(SearchObject *S, uint64_t hash, const State *s, const uint64_t
 }
 
 /* The end conditions that need no legal move (Game._ended), as a value for
- * the side to move; 0 when none applies (then *value is untouched). */
+ * the side to move; 0 when none applies (then *value is untouched).  Those
+ * that need no history are the rules' (native_ended: KM-9, KK-4a); KK-4b,
+ * a position of the game before, is the earlier positions of the pool. */
 static int ended(const SearchObject *S, const State *s, int past_lo, int past_hi, int *value)
 {
-    const Geo *g = &GEO[S->game];
-    int mover = s->side, i;
-    if (S->game == MACKAY) {
-        int any = 0, lo = g->front_lo[mover];
-        for (i = lo; i < lo + g->files; i++) any |= s->holes[i];
-        if (!any) {
-            *value = LOSS;
-            return 1;
-        }
-        any = 0;
-        lo = g->front_lo[mover ^ 1];
-        for (i = lo; i < lo + g->files; i++) any |= s->holes[i];
-        if (!any) {
-            *value = WIN;
-            return 1;
-        }
-    } else if (S->game == KLAMROTH) {
-        int any = 0, lo = mover * g->half;
-        for (i = lo; i < lo + g->half; i++) any |= s->holes[i];
-        if (!any) {
-            *value = LOSS;
-            return 1;
-        }
-        for (i = past_lo; i < past_hi; i++)
-            if (same_past_key(&S->pool[i], s, g->size)) {
+    if (native_ended(&S->st->rules, S->game, s, value)) return 1;
+    if (S->history_game)
+        for (int i = past_lo; i < past_hi; i++)
+            if (same_past_key(&S->pool[i], s, S->geo->size)) {
                 *value = DRAW_VALUE;
                 return 1;
             }
-    }
     return 0;
-}
-
-/* Game._no_moves, as a value for the side to move. */
-static int no_moves(const SearchObject *S, const State *s)
-{
-    if (S->game != KINGULU) return LOSS;
-    const Geo *g = &GEO[KINGULU];
-    int score[2] = {s->banks[0], s->banks[1]};
-    for (int h = 0; h < g->size; h++) {
-        int owner = h < g->half ? 0 : 1;
-        int holder = (s->reserved >> h & 1) ? owner ^ 1 : owner;
-        score[holder] += s->holes[h];
-    }
-    if (score[0] == score[1]) return DRAW_VALUE;
-    int winner = score[0] > score[1] ? 0 : 1;
-    return winner == s->side ? WIN : LOSS;
 }
 
 static int pool_reserve(SearchObject *S, int more)
@@ -325,7 +292,7 @@ static int out_of_time(SearchObject *S)
     long long nodes = S->nodes;
     if (S->node_limit >= 0 && nodes >= S->node_limit) return 1;
     if (nodes % CLOCK_EVERY == 0) {
-        if (S->progress != Py_None && nodes % PROGRESS_EVERY == 0) {
+        if (S->progress != NULL && S->progress != Py_None && nodes % PROGRESS_EVERY == 0) {
             PyObject *r = PyObject_CallFunction(S->progress, "L", nodes);
             if (r == NULL) {
                 S->failed = 1;
@@ -344,13 +311,13 @@ static int out_of_time(SearchObject *S)
 
 static int on_path(const SearchObject *S, uint64_t hash, const State *s)
 {
-    int size = GEO[S->game].size;
+    int size = S->geo->size;
     for (int i = S->path_len - 1; i >= 0; i--)
         if (S->path[i] == hash) {
             const State *t = &S->path_states[i];
             int same = t->side == s->side && t->banks[0] == s->banks[0] && t->banks[1] == s->banks[1] &&
                        t->reserved == s->reserved &&
-                       (t->move_number == 1 && t->side == 0) == (s->move_number == 1 && s->side == 0);
+                       native_first_turn(t) == native_first_turn(s);
             for (int k = 0; same && k < size; k++) same = t->holes[k] == s->holes[k];
             if (same) return 1;
         }
@@ -383,7 +350,7 @@ static void child_digest(const SearchObject *S, const State *s, const State *aft
     out[0] = past[0];
     out[1] = past[1];
     if (!S->history_game) return;
-    int size = GEO[S->game].size, stones_after = stones(after, size);
+    int size = S->geo->size, stones_after = stones(after, size);
     if (stones_after != stones(s, size)) {
         out[0] = out[1] = 0;
         for (int k = past_lo; k < past_hi; k++)
@@ -396,7 +363,7 @@ static void child_digest(const SearchObject *S, const State *s, const State *aft
     for (int k = past_lo; k < past_hi; k++)
         if (same_past_key(&S->pool[k], s, size)) return;
     PastKey key;
-    past_key_of(s, size, &key);
+    past_key_of(S->z, s, size, &key);
     out[0] ^= key.z[0];
     out[1] ^= key.z[1];
 }
@@ -410,7 +377,7 @@ static void child_digest(const SearchObject *S, const State *s, const State *aft
 static int child_segment(SearchObject *S, const State *s, const State *after_state, int here_stones, int past_lo,
                          int past_hi, const uint64_t *past, int *lo, int *hi, uint64_t *child_past)
 {
-    int size = GEO[S->game].size, saved_len = S->pool_len;
+    int size = S->geo->size, saved_len = S->pool_len;
     *lo = past_lo;
     *hi = past_hi;
     child_past[0] = past[0];
@@ -443,7 +410,7 @@ static int child_segment(SearchObject *S, const State *s, const State *after_sta
         for (int k = past_lo; k < past_hi; k++) S->pool[S->pool_len++] = S->pool[k];
     }
     PastKey *key = &S->pool[S->pool_len++];
-    past_key_of(s, size, key);
+    past_key_of(S->z, s, size, key);
     child_past[0] ^= key->z[0];
     child_past[1] ^= key->z[1];
     *hi = S->pool_len;
@@ -456,22 +423,22 @@ static int child_segment(SearchObject *S, const State *s, const State *after_sta
 static int expand(SearchObject *S, const State *s, uint64_t hash, int past_lo, int past_hi, const uint64_t *past,
                   Child *children, int *value)
 {
-    const Geo *g = &GEO[S->game];
+    const Geo *g = S->geo;
     int n = 0;
     if (!ended(S, s, past_lo, past_hi, value)) {
         int lo = s->side * g->half;
         for (int h = lo; h < lo + g->half; h++) {
-            if (!try_origin(S->game, s, h)) continue;
+            if (!native_try_origin(S->game, s, h)) continue;
             Child *c = &children[n];
             c->state = *s;
             Result r;
-            play(S->game, &c->state, h, &r);
+            native_play(&S->st->rules, S->game, &c->state, h, &r);
             if (r.error) continue;
             c->origin = h;
             c->captured = r.captured;
             n++;
         }
-        if (n == 0) *value = no_moves(S, s);
+        if (n == 0) *value = native_no_moves(&S->st->rules, S->game, s);
     }
     if (n == 0) store(S, hash, s, past, *value, *value, -1);
     return n;
@@ -491,8 +458,8 @@ static void search(SearchObject *S, const State *s, int depth, int alpha, int be
     }
     S->nodes++;
     if (ply > S->longest) S->longest = ply;
-    const Geo *g = &GEO[S->game];
-    uint64_t hash = state_hash(s, g->size);
+    const Geo *g = S->geo;
+    uint64_t hash = state_hash(S->z, s, g->size);
     Entry *entry = lookup(S, hash, s, past);
     int hint = -1, known_low = LOSS, known_high = WIN;
     if (entry != NULL) {
@@ -505,8 +472,8 @@ static void search(SearchObject *S, const State *s, int depth, int alpha, int be
             return;
         }
     }
-    if (S->game == KLAMROTH && tb_loaded &&
-        tablebase_bounds(s, past_hi > past_lo ? S->pool[past_lo].holes : NULL,
+    if (S->game == KLAMROTH && S->st->probe.loaded &&
+        native_tablebase_bounds(S->st, s, past_hi > past_lo ? S->pool[past_lo].holes : NULL,
                          past_hi > past_lo ? &S->pool[past_lo].side : NULL, sizeof(PastKey), past_hi - past_lo,
                          &known_low, &known_high) &&
         (known_low == known_high || known_low >= beta || known_high <= alpha)) {
@@ -538,7 +505,7 @@ static void search(SearchObject *S, const State *s, int depth, int alpha, int be
         for (int i = 0; i < n; i++) {
             uint64_t child_past[2];
             child_digest(S, s, &children[i].state, past_lo, past_hi, past, child_past);
-            Entry *e = lookup(S, state_hash(&children[i].state, g->size), &children[i].state, child_past);
+            Entry *e = lookup(S, state_hash(S->z, &children[i].state, g->size), &children[i].state, child_past);
             if (e == NULL) {
                 all_known = 0;
                 continue;
@@ -705,17 +672,17 @@ static void mid(SearchObject *S, const State *s, int ply, int past_lo, int past_
     }
     S->nodes++;
     if (ply > S->longest) S->longest = ply;
-    const Geo *g = &GEO[S->game];
+    const Geo *g = S->geo;
     int attacking = s->side == S->pn_attacker, goal = attacking ? S->pn_target : 1 - S->pn_target;
-    uint64_t hash = state_hash(s, g->size);
+    uint64_t hash = state_hash(S->z, s, g->size);
     Entry *entry = lookup(S, hash, s, past);
     int known_low = LOSS, known_high = WIN;
     if (entry != NULL) {
         known_low = entry->low;
         known_high = entry->high;
     }
-    if (S->game == KLAMROTH && tb_loaded)
-        tablebase_bounds(s, past_hi > past_lo ? S->pool[past_lo].holes : NULL,
+    if (S->game == KLAMROTH && S->st->probe.loaded)
+        native_tablebase_bounds(S->st, s, past_hi > past_lo ? S->pool[past_lo].holes : NULL,
                          past_hi > past_lo ? &S->pool[past_lo].side : NULL, sizeof(PastKey), past_hi - past_lo,
                          &known_low, &known_high);
     if (decided(known_low, known_high, goal, out_phi, out_delta)) return;
@@ -739,7 +706,7 @@ static void mid(SearchObject *S, const State *s, int ply, int past_lo, int past_
         Child *c = &children[i];
         uint64_t child_past[2];
         child_digest(S, s, &c->state, past_lo, past_hi, past, child_past);
-        Entry *e = lookup(S, state_hash(&c->state, g->size), &c->state, child_past);
+        Entry *e = lookup(S, state_hash(S->z, &c->state, g->size), &c->state, child_past);
         c->phi = c->delta = 1;
         if (e != NULL && !decided(e->low, e->high, 1 - goal, &c->phi, &c->delta)) {
             int slot = S->pn_slot, tag = e->tags >> (4 * slot) & 15;
@@ -821,15 +788,31 @@ no_memory:
 
 /* -- the Python type -------------------------------------------------------- */
 
+static int Search_traverse(SearchObject *S, visitproc visit, void *arg)
+{
+    Py_VISIT(Py_TYPE(S));
+    Py_VISIT(S->progress);
+    return 0;
+}
+
+static int Search_clear(SearchObject *S)
+{
+    Py_CLEAR(S->progress);
+    return 0;
+}
+
 static void Search_dealloc(SearchObject *S)
 {
-    Py_XDECREF(S->progress);
+    PyTypeObject *type = Py_TYPE(S);
+    PyObject_GC_UnTrack(S);
+    Search_clear(S);
     PyMem_Free(S->table);
     PyMem_Free(S->children);
     PyMem_Free(S->path);
     PyMem_Free(S->path_states);
     PyMem_Free(S->pool);
-    Py_TYPE(S)->tp_free((PyObject *)S);
+    type->tp_free((PyObject *)S);
+    Py_DECREF(type);
 }
 
 /* Reads an earlier position's key (holes, side) into the pool. */
@@ -838,11 +821,11 @@ static int read_past_key(SearchObject *S, PyObject *key)
     if (!PyTuple_Check(key) || PyTuple_GET_SIZE(key) != 2) return -1;
     State s;
     memset(&s, 0, sizeof s);
-    if (read_holes(S->game, PyTuple_GET_ITEM(key, 0), &s)) return -1;
-    s.side = side_of(PyTuple_GET_ITEM(key, 1));
+    if (native_read_holes(S->st, S->game, PyTuple_GET_ITEM(key, 0), &s)) return -1;
+    s.side = native_side_of(S->st, PyTuple_GET_ITEM(key, 1));
     if (s.side < 0) return -1;
     if (pool_reserve(S, 1) < 0) return -1;
-    past_key_of(&s, GEO[S->game].size, &S->pool[S->pool_len++]);
+    past_key_of(S->z, &s, S->geo->size, &S->pool[S->pool_len++]);
     return 0;
 }
 
@@ -857,13 +840,17 @@ static PyObject *Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "iLiLdO|Li", names, &game, &max_entries, &max_plies, &node_limit,
                                      &deadline, &progress, &max_bytes, &features))
         return NULL;
-    if (game_arg(game)) return NULL;
+    NativeState *st = PyType_GetModuleState(type);
+    if (st == NULL || native_game_arg(st, game)) return NULL;
     if (max_plies < 1 || max_plies > 100000 || max_entries < 0) {
         PyErr_SetString(PyExc_ValueError, "max_plies must be 1 to 100,000 and max_entries at least 0");
         return NULL;
     }
     SearchObject *S = (SearchObject *)type->tp_alloc(type, 0);
     if (S == NULL) return NULL;
+    S->st = st;
+    S->geo = &st->rules.geo[game];
+    S->z = &st->z;
     S->game = game;
     S->history_game = game == KLAMROTH;
     S->max_plies = max_plies;
@@ -895,11 +882,11 @@ static PyObject *Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 static PyObject *Search_root(SearchObject *S, PyObject *position)
 {
     State s;
-    if (read_position(S->game, position, &s)) {
+    if (native_read_position(S->st, S->game, position, &s)) {
         PyErr_SetString(PyExc_ValueError, "a position the kernel does not take");
         return NULL;
     }
-    if (!S->history_game && path_push(S, state_hash(&s, GEO[S->game].size), &s) < 0) return PyErr_NoMemory();
+    if (!S->history_game && path_push(S, state_hash(S->z, &s, S->geo->size), &s) < 0) return PyErr_NoMemory();
     Py_RETURN_NONE;
 }
 
@@ -974,7 +961,7 @@ static PyObject *Search_prove(SearchObject *S, PyObject *args)
         return NULL;
     }
     State s;
-    if (read_position(S->game, position, &s)) {
+    if (native_read_position(S->st, S->game, position, &s)) {
         PyErr_SetString(PyExc_ValueError, "a position the kernel does not take");
         return NULL;
     }
@@ -1006,7 +993,7 @@ static PyObject *Search_search(SearchObject *S, PyObject *args)
     long long nodes;
     if (!PyArg_ParseTuple(args, "OiiiOiL", &position, &depth, &alpha, &beta, &past_set, &ply, &nodes)) return NULL;
     State s;
-    if (read_position(S->game, position, &s)) {
+    if (native_read_position(S->st, S->game, position, &s)) {
         PyErr_SetString(PyExc_ValueError, "a position the kernel does not take");
         return NULL;
     }
@@ -1032,7 +1019,7 @@ static PyObject *Search_search(SearchObject *S, PyObject *args)
 #define RECORD_FIXED 41
 #define CHUNK_RECORDS 8192
 
-static size_t record_size(const SearchObject *S) { return RECORD_FIXED + (size_t)GEO[S->game].size; }
+static size_t record_size(const SearchObject *S) { return RECORD_FIXED + (size_t)S->geo->size; }
 
 static uint64_t fnv(uint64_t h, const unsigned char *p, size_t n)
 {
@@ -1042,7 +1029,7 @@ static uint64_t fnv(uint64_t h, const unsigned char *p, size_t n)
 
 static void put_record(const SearchObject *S, const Entry *e, unsigned char *p)
 {
-    int size = GEO[S->game].size;
+    int size = S->geo->size;
     memcpy(p, &e->hash, 8);
     memcpy(p + 8, e->past, 16);
     uint64_t reserved = e->reserved;
@@ -1097,7 +1084,7 @@ static PyObject *Search_load(SearchObject *S, PyObject *args)
     Py_ssize_t records;
     unsigned long long expected;
     if (!PyArg_ParseTuple(args, "OnK", &read, &records, &expected)) return NULL;
-    int size = GEO[S->game].size;
+    int size = S->geo->size;
     size_t rs = record_size(S);
     uint64_t check = 0xcbf29ce484222325ULL;
     const char *damage = NULL;
@@ -1131,7 +1118,7 @@ static PyObject *Search_load(SearchObject *S, PyObject *args)
             st.move_number = q[1] ? 1 : 2;
             if (q[0] > 1 || q[1] > 1 || (q[1] && q[0] != 0) || low < LOSS || high > WIN || low > high || best < -1 ||
                 best >= size || (size < 64 && st.reserved >> size) || st.reserved > MAX_RESERVED ||
-                state_hash(&st, size) != hash) {
+                state_hash(S->z, &st, size) != hash) {
                 damage = "a record that cannot be";
                 break;
             }
@@ -1152,9 +1139,9 @@ failed:
     return NULL;
 }
 
-static PyObject *Search_get_nodes(SearchObject *S, void *closure) { return PyLong_FromLongLong(S->nodes); }
-static PyObject *Search_get_stopped(SearchObject *S, void *closure) { return PyBool_FromLong(S->stopped); }
-static int Search_set_stopped(SearchObject *S, PyObject *value, void *closure)
+static PyObject *Search_get_nodes(SearchObject *S, void *Py_UNUSED(closure)) { return PyLong_FromLongLong(S->nodes); }
+static PyObject *Search_get_stopped(SearchObject *S, void *Py_UNUSED(closure)) { return PyBool_FromLong(S->stopped); }
+static int Search_set_stopped(SearchObject *S, PyObject *value, void *Py_UNUSED(closure))
 {
     if (value == NULL) {
         PyErr_SetString(PyExc_AttributeError, "stopped cannot be deleted");
@@ -1165,14 +1152,14 @@ static int Search_set_stopped(SearchObject *S, PyObject *value, void *closure)
     S->stopped = truth;
     return 0;
 }
-static PyObject *Search_get_longest(SearchObject *S, void *closure) { return PyLong_FromLong(S->longest); }
-static PyObject *Search_get_entries(SearchObject *S, void *closure) { return PyLong_FromSize_t(S->count); }
-static PyObject *Search_get_bytes(SearchObject *S, void *closure)
+static PyObject *Search_get_longest(SearchObject *S, void *Py_UNUSED(closure)) { return PyLong_FromLong(S->longest); }
+static PyObject *Search_get_entries(SearchObject *S, void *Py_UNUSED(closure)) { return PyLong_FromSize_t(S->count); }
+static PyObject *Search_get_bytes(SearchObject *S, void *Py_UNUSED(closure))
 {
     return PyLong_FromSize_t(S->capacity * sizeof(Entry));
 }
 
-static PyObject *Search_get_record_size(SearchObject *S, void *closure)
+static PyObject *Search_get_record_size(SearchObject *S, void *Py_UNUSED(closure))
 {
     return PyLong_FromSize_t(record_size(S));
 }
@@ -1199,22 +1186,45 @@ static PyMethodDef Search_methods[] = {
      "load(read, records, checksum): the table's records; returns the positions in the table"},
     {NULL, NULL, 0, NULL}};
 
-static PyTypeObject SearchType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "mancala_cli.rules._native.Search",
-    .tp_basicsize = sizeof(SearchObject),
-    .tp_dealloc = (destructor)Search_dealloc,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Search(game, max_entries, max_plies, node_limit, deadline, progress): one solve's search",
-    .tp_methods = Search_methods,
-    .tp_getset = Search_getset,
-    .tp_new = Search_new,
+static PyType_Slot search_slots[] = {
+    {Py_tp_dealloc, Search_dealloc},
+    {Py_tp_traverse, Search_traverse},
+    {Py_tp_clear, Search_clear},
+    {Py_tp_doc, "Search(game, max_entries, max_plies, node_limit, deadline, progress): one solve's search"},
+    {Py_tp_methods, Search_methods},
+    {Py_tp_getset, Search_getset},
+    {Py_tp_new, Search_new},
+    {0, NULL}};
+
+/* A heap type of the module (PyType_FromModuleAndSpec), immutable as a
+ * static type is. */
+static PyType_Spec search_spec = {
+    .name = "mancala_cli.rules._native.Search",
+    .basicsize = sizeof(SearchObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_IMMUTABLETYPE,
+    .slots = search_slots,
 };
 
+int native_search_exec(PyObject *module, NativeState *st)
+{
+    search_init(&st->z);
+    st->search_type = PyType_FromModuleAndSpec(module, &search_spec, NULL);
+    if (st->search_type == NULL || PyModule_AddObjectRef(module, "Search", st->search_type) < 0) return -1;
+    /* What the Python solver must agree on (tests/test_native_module.py
+     * compares them with solver.py's). */
+    if (PyModule_AddIntConstant(module, "ETC", F_ETC) < 0 ||
+        PyModule_AddIntConstant(module, "HISTORY", F_HISTORY) < 0 || PyModule_AddIntConstant(module, "PN", F_PN) < 0 ||
+        PyModule_AddIntConstant(module, "PN_INF", PN_INF) < 0 ||
+        PyModule_AddIntConstant(module, "HISTORY_MAX", HISTORY_MAX) < 0 ||
+        PyModule_AddIntConstant(module, "CLOCK_EVERY", CLOCK_EVERY) < 0 ||
+        PyModule_AddIntConstant(module, "PROGRESS_EVERY", PROGRESS_EVERY) < 0)
+        return -1;
+    return 0;
+}
+
 /* The size of one table entry, for a table bounded by bytes. */
-static PyObject *k_entry_bytes(PyObject *self, PyObject *unused)
+PyObject *native_entry_bytes(PyObject *Py_UNUSED(module), PyObject *Py_UNUSED(unused))
 {
     /* an entry, and as much again of empty slots (the table is at most half full) */
     return PyLong_FromSize_t(2 * sizeof(Entry));
 }
-
-#define SEARCH_METHODS {"entry_bytes", k_entry_bytes, METH_NOARGS, "the table's bytes per position"},
