@@ -344,3 +344,26 @@ def test_the_private_scan_allows_only_a_packages_own_private_submodule(tmp_path)
         "mancala_cli/tablebase.py imports mancala_cli.rules._slow",
         "mancala_cli/tablebase.py imports typer._click",
     ]
+
+
+#: The hidden links left, each with why: a module that reaches into
+#: ``sys.modules`` or ``sys.meta_path`` instead of importing.
+HIDDEN_LINKS = {
+    # GameRecord.svg() and _repr_svg_ draw with mancala_cli's drawer, which the
+    # record layer may not import: it looks for the loaded package instead.
+    # To go with GameRecord.svg() (a library change): see the round's note.
+    "notation/record.py": "the record draws itself through the drawing layer above it",
+}
+
+
+def test_no_module_reaches_into_the_import_system():
+    """No ``sys.modules`` look-ups of other packages and no finders added to
+    ``sys.meta_path``: what a module needs, it imports (but the named list)."""
+    found = {}
+    for path in [*modules("mancala_cli"), *modules("notation")]:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and node.attr in ("modules", "meta_path")
+                    and isinstance(node.value, ast.Name) and node.value.id == "sys"):
+                found.setdefault(str(path.relative_to(ROOT)), []).append(node.lineno)
+    assert set(found) == set(HIDDEN_LINKS), found

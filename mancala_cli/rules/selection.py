@@ -7,23 +7,16 @@ An install that finds a C compiler also builds the native kernel
 SHA-256 of the sources it was built from; the games then run on it
 (:mod:`.native`) unless the sources beside it have changed since (an
 editable install not rebuilt) or ``MANCALA_PURE=1`` is in the environment.
-Whichever core runs, this package's modules always load from their sources,
-even where an extension module of an older build lies beside them.
 
     >>> CORE in ("native", "pure")
     True
 """
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
 
 TYPE_CHECKING = False  # (typing itself is not loaded for this: start-up counts)
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-    from importlib.machinery import ModuleSpec
-    from types import ModuleType
     from typing import Literal
 
 try:  # the interpreter's own SHA-256, which loads faster than OpenSSL's
@@ -62,24 +55,7 @@ def kernel_is_current(built: str, folder: str) -> bool:
     return here is None or here == built
 
 
-class _SourceFinder:
-    """Loads this package's modules from their sources, never from an
-    extension module lying beside them (a finder of ``sys.meta_path``)."""
-
-    def find_spec(self, fullname: str, path: Sequence[str] | None = None,
-                  target: ModuleType | None = None) -> ModuleSpec | None:
-        package, _, module = fullname.rpartition(".")
-        if package != __package__:
-            return None
-        source = os.path.join(_HERE, f"{module}.py")
-        if not os.path.exists(source):
-            return None
-        return importlib.util.spec_from_file_location(fullname, source)
-
-
 def _choose() -> Literal["native", "pure"]:
-    if not any(isinstance(finder, _SourceFinder) for finder in sys.meta_path):
-        sys.meta_path.insert(0, _SourceFinder())
     if os.environ.get("MANCALA_PURE", "") not in ("", "0"):
         return "pure"
     try:
