@@ -2,7 +2,7 @@
 
 A *proof* that the side to move wins a position is a strategy: one move for
 every position of the winner that the strategy reaches, against every reply
-of the loser. :func:`write_proof` asks the solver (:mod:`mancala_cli.rules.solver`)
+of the loser. :func:`write_proof` asks the solver (:mod:`mancala_cli.solving.search`)
 which move to choose, and :meth:`Proof.text` writes the strategy down; a
 separate checker (``benchmarks/check_proof.py``) replays it with the rules
 alone: every reply of the loser, the winner's move from the proof, until every
@@ -34,9 +34,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .positions import format_position
-from .rules.core import Game, Move, Position, Side
-from .rules.solver import Solution, Solver
+from ..positions import format_position
+from ..rules.core import Game, Move, Position, Side
+from .search import Solution, Solver
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -310,7 +310,7 @@ class ProofBook:
         return (result, known, best) if result != "unknown" and all(r != "unknown" for _, r in known) else None
 
     def proven(self, game: Game, position: Position) -> Solution | None:
-        """The :class:`~mancala_cli.rules.solver.Solution` of ``position``
+        """The :class:`~mancala_cli.solving.search.Solution` of ``position``
         when the book proves every move's result (no node searched), else
         None."""
         known = self.proves_all(game, position)
@@ -320,7 +320,7 @@ class ProofBook:
         return Solution(result, moves, best, 0, 0.0, 0)
 
     def solution(self, game: Game, position: Position, found: Solution) -> Solution:
-        """``found``, a search's :class:`~mancala_cli.rules.solver.Solution`
+        """``found``, a search's :class:`~mancala_cli.solving.search.Solution`
         of ``position``, with what the book proves where it is unknown; when
         then every move's result is known, nothing is left for the search, and
         the solution is complete (``stopped`` None)."""

@@ -1,5 +1,5 @@
 """A solve's table in a file (``mancala solve --table``): the methods of
-:class:`~.solver.Solver` that save its table and start from a saved one.
+:class:`~.search.Solver` that save its table and start from a saved one.
 
 A file is the magic line and one line of JSON (:data:`TABLE_HEADER`
 bytes), then the records: the native kernel's own, or on the pure core
@@ -13,7 +13,7 @@ import sys
 import time
 from typing import Any, Final
 
-from .core import Game, Position, PositionKey
+from ..rules.core import Game, Position, PositionKey
 from .solution import LOSS, MAX_PLIES, WIN, TableKey
 
 #: How often (seconds) a search with a table file saves its table.
@@ -36,7 +36,7 @@ class TableFileError(ValueError):
 
 
 class TableFile:
-    """The table-file methods of :class:`~.solver.Solver` (a mix-in: the
+    """The table-file methods of :class:`~.search.Solver` (a mix-in: the
     attributes below are the solver's)."""
 
     game: Game

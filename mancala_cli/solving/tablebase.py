@@ -1,6 +1,6 @@
 """Endgame tables of ``kimasai-klamroth``: the value of every position with
 at most N stones, built by retrograde analysis (``mancala tablebase build``)
-and read by :class:`~mancala_cli.rules.solver.Solver` (``solve`` and
+and read by :class:`~mancala_cli.solving.search.Solver` (``solve`` and
 ``annotate --tablebase FILE``).
 
 Stones only leave the board in that game, so the positions with k stones
@@ -49,7 +49,7 @@ from collections.abc import Callable, Collection
 from math import comb
 from typing import Final
 
-from .rules.core import SOUTH, Position
+from ..rules.core import SOUTH, Position
 
 __all__ = ["Tablebase", "TablebaseError", "GAME", "FORMAT", "RULES", "MAX_STONES", "entries", "build_bytes",
            "work_bytes"]
@@ -189,7 +189,7 @@ class Tablebase:
         replaced by a complete new one, keeping its mode; a link's target is
         replaced; a device or FIFO is written in place; ``-`` is standard
         output). Raises :class:`~mancala_cli.files.output.OutputError`."""
-        from .files.output import atomic_output
+        from ..files.output import atomic_output
 
         digest = hashlib.sha256(self.data).hexdigest()
         with atomic_output(path, binary=True) as out:
@@ -296,10 +296,10 @@ class Tablebase:
 
 def _native_build() -> Callable[[int, bytearray, BuildProgress | None], None] | None:
     """The native kernel's build, where the rules run on it (else ``None``)."""
-    from .rules.selection import CORE
+    from ..rules.selection import CORE
     if CORE != "native":
         return None
-    from .rules.native import build_tablebase
+    from ..rules.native import build_tablebase
     return build_tablebase
 
 

@@ -5,7 +5,7 @@ answers gathered into one (``mancala solve --scheduler ADDRESS``).
 time, until a level holds at least ``tasks`` positions that are not
 finished (at most :data:`MAX_SPLIT_PLIES` plies deep; never less than one,
 as every first move gets its own result). Each distinct position of that
-level is a task: a :class:`~mancala_cli.rules.solver.Solver` on a worker
+level is a task: a :class:`~mancala_cli.solving.search.Solver` on a worker
 (:func:`solve_task`), with a table of the memory given and the time left.
 The positions above form the split tree, kept by the client, whose
 intervals are backed up by negamax as the tasks' answers come in
@@ -43,7 +43,7 @@ Why the answer is the one process's:
   depend on the line. A position that recurs on the line of the split tree
   is left unknown, as the one process leaves it; one that recurs inside a
   task is unknown there too. A task does not know the positions above it
-  (nor does it count their plies against :data:`~mancala_cli.rules.solver.MAX_PLIES`),
+  (nor does it count their plies against :data:`~mancala_cli.solving.search.MAX_PLIES`),
   so it may search on where the one process stops: it can prove more,
   never something else.
 
@@ -57,8 +57,8 @@ import time
 from collections.abc import Callable, Collection
 from typing import Any, Final
 
-from .rules.core import Game, Move, Position, PositionKey
-from .rules.solver import DEFAULT_MEMORY, LOSS, RESULT_NAMES, WIN, Solution, Solver, TableKey, result_name
+from ..rules.core import Game, Move, Position, PositionKey
+from .search import DEFAULT_MEMORY, LOSS, RESULT_NAMES, WIN, Solution, Solver, TableKey, result_name
 
 #: The deepest the tree is split (plies from the position).
 MAX_SPLIT_PLIES: Final = 12
@@ -71,7 +71,7 @@ FIRST_BUDGET: Final = 1 << 16
 BUDGET_GROWTH: Final = 4
 #: The share of its node budget after which a task stops deepening and
 #: searches every line to its end (the one process deepens for
-#: :data:`~mancala_cli.rules.solver.DEEPENING_SHARE` of its limit). Measured
+#: :data:`~mancala_cli.solving.search.DEEPENING_SHARE` of its limit). Measured
 #: on the positions of tests/test_cluster_solve.py: with 1/32, the
 #: kimasai-mackay one took 11.5 million positions (one process: 128,000);
 #: with 1/4, 0.72 million; with 1/2, the first kingulu one took 21.6
@@ -100,7 +100,7 @@ class ClusterSolveError(Exception):
 
 
 class ClusterSolution(Solution):
-    """A :class:`~mancala_cli.rules.solver.Solution` gathered from a
+    """A :class:`~mancala_cli.solving.search.Solution` gathered from a
     cluster, with ``pv``: a principal variation (the moves from the
     position, each player's best, through the split tree and one move
     into the task below it; empty while the result is not proven),
@@ -221,7 +221,7 @@ def solve_task(game_id: str, position: Position, past: frozenset[PositionKey], m
     (``LOSS`` .. ``WIN``), the positions searched, the depth reached, why it
     stopped (``None``, ``nodes``, ``time`` or ``interrupted``) and the origin
     of its first best move (-1: none)."""
-    from .rules.registry import get_game
+    from ..rules.registry import get_game
 
     if control is not None and _told_to_stop(control, index):
         return LOSS, WIN, 0, 0, "interrupted", -1

@@ -1,6 +1,6 @@
 """Engine facts for a record's main line (``mancala annotate``).
 
-Every position of the main line before a move is solved (:mod:`.rules.solver`)
+Every position of the main line before a move is solved (:mod:`.search`)
 within the limits per move; what is proven goes into the record as glyphs
 and comments, which every format (PMN, JSON, XML) carries:
 
@@ -43,13 +43,13 @@ from dataclasses import dataclass
 from notation.coords import format_move
 from notation.record import GameRecord, MoveNode, copy_record
 
-from .archives import Picked
-from .checking import Replay, replay
-from .rules.core import NORTH, SOUTH, Game, Move, Position, PositionKey, side_name
+from ..archives import Picked
+from ..checking import Replay, replay
+from ..rules.core import NORTH, SOUTH, Game, Move, Position, PositionKey, side_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .proof import ProofBook
+    from .proofs import ProofBook
     from .tablebase import Tablebase
 
 __all__ = ["Limits", "Annotated", "annotate_record", "AnnotateTask", "AnnotatedPicked", "DEFAULT_SECONDS",
@@ -128,7 +128,7 @@ def annotate_record(record: GameRecord, default_game: str | None = None, *,
     (:mod:`.tablebase`) where it is of the record's game, and what the
     searches leave unknown is taken from ``proofs`` where they cover it
     (:class:`.proof.ProofBook`)."""
-    from .rules.solver import Solver
+    from .search import Solver
 
     report = replay(record, default_game, positions=True)
     twin = copy_record(record)
@@ -266,12 +266,15 @@ class AnnotateTask:
     default_game: str | None = None
     #: The endgame tables the searches ask (a file, :mod:`.tablebase`).
     tablebase: str | None = None
-    #: Proof files (:class:`.proof.ProofBook`) that give what the searches leave unknown.
+    #: Proof files (:class:`.proofs.ProofBook`) that give what the searches leave unknown.
     proofs: tuple[str, ...] = ()
 
     def process(self, record: GameRecord) -> Picked:
-        from .archives import write_picked
-        from .files.writing import GameFormat
+        """``record`` annotated in this process (a worker's, or the
+        command's own): its problems, its figures for the summary and the
+        game written in :attr:`target`."""
+        from ..archives import write_picked
+        from ..files.writing import GameFormat
 
         tablebase, proofs = _knowledge(self.tablebase, self.proofs)
         done = annotate_record(record, self.default_game, limits=self.limits, progress=_watching(),
@@ -292,7 +295,7 @@ def _knowledge(tablebase: str | None, proofs: tuple[str, ...]) -> tuple[Tablebas
     key = (tablebase, proofs)
     known = _read.get(key)
     if known is None:
-        from .proof import ProofBook
+        from .proofs import ProofBook
         from .tablebase import Tablebase
 
         known = _read[key] = (None if tablebase is None else Tablebase.read(tablebase),

@@ -1,12 +1,12 @@
 """What a solve finds (:class:`Solution`), and the values the search
 gives a position for the side to move: win 1, draw 0, loss -1
-(:mod:`.solver`)."""
+(:mod:`.search`)."""
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any, Final
 
-from .core import Move, Outcome
+from ..rules.core import Move, Outcome
 
 WIN: Final = 1
 DRAW_VALUE: Final = 0
