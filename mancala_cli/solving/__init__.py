@@ -1,9 +1,15 @@
 """The search for exact game values, and what is built on it.
 
-- :mod:`.search`: :class:`Solver`, negamax with alpha-beta and a
-  transposition table over the three values (win, draw, loss), deepening,
-  and the limits (depth, nodes, time, memory); on the native kernel where
-  the game runs on it (``rules/native.py``), step for step the same;
+- :mod:`.search`: :class:`Solver`, a solve (deepening, then a
+  proof-number search, then every line to its end), its limits (depth,
+  nodes, time, memory) and its answer, and the transposition table both
+  searches share; on the native kernel where the game runs on it
+  (``rules/native.py``), step for step the same;
+- :mod:`.alpha_beta`: negamax with alpha-beta over the three values (win,
+  draw, loss), with enhanced transposition cutoffs and the history
+  heuristic, a mix-in of :class:`Solver`;
+- :mod:`.proof_numbers`: the proof-number search (df-pn) of each goal that
+  settles the value, a mix-in of :class:`Solver`;
 - :mod:`.solution`: what a solve finds (:class:`Solution`), the values and
   their names, the progress callback's type;
 - :mod:`.table_file`: a solve's table in a file (``solve --table``), a

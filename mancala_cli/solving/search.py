@@ -21,7 +21,7 @@ reached. A search limited in time or positions only deepens as long as that
 is cheap (each iteration until one has used :data:`DEEPENING_SHARE` of the
 node limit, or without one, of the time limit, or :data:`DEEPENING_NODES`
 positions), then runs a proof-number
-search (df-pn, :meth:`Solver.prove`) until :data:`PROOF_SHARE` of the limit
+search (df-pn, :meth:`Solver.prove`, :mod:`.proof_numbers`) until :data:`PROOF_SHARE` of the limit
 is used, reads what it proved of each first move from the table, then
 searches every line to its end, as a search without limits does: deepening
 alone would not prove a position whose lines are long.
@@ -47,6 +47,12 @@ Two details of the games:
 ``ENDLESS`` moves are illegal (the rules never generate them), so they are
 never searched. A solver keeps nothing from one :meth:`Solver.solve` to the
 next: results do not depend on the order in which positions are asked.
+
+This module holds the solve itself (deepening, the limits, the answer) and
+what both searches share (the table's keys and entries); the searches are
+mix-ins of :class:`Solver`: alpha-beta in :mod:`.alpha_beta`, the
+proof-number search in :mod:`.proof_numbers`, the table file in
+:mod:`.table_file`.
 """
 from __future__ import annotations
 
@@ -56,7 +62,9 @@ import time
 from collections.abc import Collection
 from typing import Any, Final
 
-from ..rules.core import DRAW, NORTH, SOUTH, Game, Move, Position, PositionKey, Side
+from ..rules.core import DRAW, SOUTH, Game, Move, Position, PositionKey
+from .alpha_beta import ETC, HISTORY, HISTORY_MAX, AlphaBeta
+from .proof_numbers import NUMBERS_BYTES, PN, PN_INF, PROOF_FIRST, PROOF_SHARE, ProofNumbers
 from .solution import (
     DRAW_VALUE,
     LOSS,
@@ -73,9 +81,9 @@ from .table_file import CHUNK_ENTRIES, SAVE_EVERY, TABLE_HEADER, TABLE_MAGIC, TA
 
 __all__ = ["Solver", "Solution", "Progress", "TableKey", "TableFileError", "result_name", "RESULT_NAMES",
            "STOP_REASONS", "WIN", "DRAW_VALUE", "LOSS", "MAX_PLIES", "DEFAULT_MEMORY", "DEFAULT_SECONDS",
-           "ENTRY_BYTES", "OTHER_ENTRY_BYTES", "DEEPENING_SHARE", "DEEPENING_NODES", "CLOCK_EVERY", "PROGRESS_EVERY", "ETC", "HISTORY",
-           "PN", "ALL_FEATURES", "PROOF_SHARE", "PROOF_FIRST", "PN_INF", "NUMBERS_BYTES", "HISTORY_MAX", "SAVE_EVERY", "TABLE_MAGIC", "TABLE_VERSION", "TABLE_HEADER",
-           "CHUNK_ENTRIES"]
+           "ENTRY_BYTES", "OTHER_ENTRY_BYTES", "DEEPENING_SHARE", "DEEPENING_NODES", "CLOCK_EVERY", "PROGRESS_EVERY",
+           "ETC", "HISTORY", "PN", "ALL_FEATURES", "PROOF_SHARE", "PROOF_FIRST", "PN_INF", "NUMBERS_BYTES",
+           "HISTORY_MAX", "SAVE_EVERY", "TABLE_MAGIC", "TABLE_VERSION", "TABLE_HEADER", "CHUNK_ENTRIES"]
 
 #: The table's memory when none is given (bytes): once it is spent,
 #: positions not in the table are searched again rather than stored, so
@@ -111,35 +119,13 @@ CLOCK_EVERY: Final = 1024
 #: How often (in nodes) a progress callback hears of a search under way.
 PROGRESS_EVERY: Final = 1 << 15
 
-#: What the search adds to plain alpha-beta (:attr:`Solver.features`, a
-#: bit set): enhanced transposition cutoffs (before searching any move, the
-#: table's entries of all the children may already decide the position) and
-#: the history heuristic (after the table's best move and the captures, the
-#: moves that caused most cut-offs so far, per side and origin, first).
-ETC: Final = 1
-HISTORY: Final = 2
-#: A proof-number search (df-pn, :meth:`Solver.prove`) of the position's
-#: value, once deepening stops and before every line is searched to its end
-#: (in a search limited in time or positions, until :data:`PROOF_SHARE` of
-#: the limit is used).
-PN: Final = 4
+#: Everything the search adds to plain alpha-beta (:attr:`Solver.features`):
+#: :data:`ETC` and :data:`HISTORY` (:mod:`.alpha_beta`), :data:`PN`
+#: (:mod:`.proof_numbers`).
 ALL_FEATURES: Final = ETC | HISTORY | PN
-#: The share of a time or node limit until which the proof-number search runs.
-PROOF_SHARE: Final = 0.75
-#: The positions the proof-number search first gives each of its goals; each
-#: further run of a goal gets twice as many as its run before.
-PROOF_FIRST: Final = 1024
-#: A proof or disproof number that cannot be met (the native table keeps 24 bits).
-PN_INF: Final = 0xFFFFFF
-#: What a position's proof numbers cost the pure solver besides its entry
-#: (bytes; the native table keeps them in the entry): the dict's slot (about
-#: 80), the list of two slots (72) and, in each slot used, a tuple of three
-#: (64) and its two numbers (28 each): 272 with one slot, 392 with both.
-NUMBERS_BYTES: Final = 340
-#: The largest cut-off count the history heuristic keeps per move.
-HISTORY_MAX: Final = (1 << 20) - 1
 
-class Solver(TableFile):
+
+class Solver(AlphaBeta, ProofNumbers, TableFile):
     """Solves positions of one game. Each :meth:`solve` starts from an empty
     table and an empty node count; the table costs at most ``memory`` bytes
     (:data:`DEFAULT_MEMORY`; see :data:`ENTRY_BYTES`).
@@ -155,9 +141,9 @@ class Solver(TableFile):
             raise ValueError(f"memory must be a number of bytes >= 0, not {memory!r}")
         self.game = game
         self.memory = memory
-        #: The endgame tables the search asks (:class:`mancala_cli.solving.tablebase.Tablebase`), where they are of this game.
+        #: The endgame tables the search asks (:class:`~.tablebase.Tablebase`), where they are of this game.
         self.tablebase: Any = tablebase if tablebase is not None and tablebase.game == game.id else None
-        #: What the search adds to plain alpha-beta (:data:`ETC`, :data:`HISTORY`).
+        #: What the search adds to plain alpha-beta (:data:`ETC`, :data:`HISTORY`, :data:`PN`).
         self.features = features
         #: The history heuristic's cut-offs, by (side, origin).
         self.cutoffs: dict[tuple[str, int], int] = {}
@@ -260,6 +246,7 @@ class Solver(TableFile):
         reached = self._deepen(position, past, children, bounds, iteration, deepest, depth)
         return self._answer(children, bounds, reached)
 
+    # -- a solve's steps ---------------------------------------------------
     def _reset(self, started: float, progress: Progress | None, table: str | os.PathLike[str] | None,
                nodes: int | None, seconds: float | None) -> None:
         """A new solve's state: an empty table, no positions searched yet, its limits."""
@@ -366,6 +353,7 @@ class Solver(TableFile):
                         move_bounds=[(RESULT_NAMES[b[0]], RESULT_NAMES[b[1]]) for b in bounds],
                         stopped=self.stop_reason)
 
+    # -- the limits --------------------------------------------------------
     def spent(self, share: float) -> bool:
         """Whether the search has used ``share`` of its node limit, or where
         it has none, of its time limit (so that a search with a node limit
@@ -377,7 +365,32 @@ class Solver(TableFile):
             return now - self.started >= share * (self.deadline - self.started)
         return False
 
-    # -- the search ------------------------------------------------------
+    def out_of_time(self) -> bool:
+        """Whether a limit stops the search now (its reason kept); every
+        :data:`PROGRESS_EVERY` positions, progress is told and the table saved
+        where it is due."""
+        nodes = self.nodes
+        if self.node_limit >= 0 and nodes >= self.node_limit:
+            self.stop_reason = "nodes"
+            return True
+        if nodes % CLOCK_EVERY == 0:
+            if nodes % PROGRESS_EVERY == 0:
+                if self.progress is not None:
+                    self.progress(self.reached, nodes, time.monotonic() - self.started)
+                self.checkpoint()
+            if self.deadline >= 0.0 and time.monotonic() >= self.deadline:
+                self.stop_reason = "time"
+                return True
+        return False
+
+    def phase_over(self) -> bool:
+        """Whether the proof-number search under way has reached its own limits."""
+        nodes = self.nodes
+        if 0 <= self.pn_node_limit <= nodes:
+            return True
+        return nodes % CLOCK_EVERY == 0 and self.pn_deadline >= 0.0 and time.monotonic() >= self.pn_deadline
+
+    # -- positions and the table (both searches) ---------------------------
     def value_of(self, result: str, position: Position) -> int:
         """The value of a finished game's ``result`` for the side to move."""
         if result == DRAW:
@@ -404,24 +417,6 @@ class Solver(TableFile):
             return frozenset(key for key in past if sum(key[0]) <= stones)
         return past | {position.key()}
 
-    def out_of_time(self) -> bool:
-        """Whether a limit stops the search now (its reason kept); every
-        :data:`PROGRESS_EVERY` positions, progress is told and the table saved
-        where it is due."""
-        nodes = self.nodes
-        if self.node_limit >= 0 and nodes >= self.node_limit:
-            self.stop_reason = "nodes"
-            return True
-        if nodes % CLOCK_EVERY == 0:
-            if nodes % PROGRESS_EVERY == 0:
-                if self.progress is not None:
-                    self.progress(self.reached, nodes, time.monotonic() - self.started)
-                self.checkpoint()
-            if self.deadline >= 0.0 and time.monotonic() >= self.deadline:
-                self.stop_reason = "time"
-                return True
-        return False
-
     def expand(self, position: Position, key: TableKey,
                past: frozenset[PositionKey]) -> list[tuple[Move, Position]] | int:
         """The moves of ``position`` with the positions they lead to; where it
@@ -436,54 +431,6 @@ class Solver(TableFile):
         self.store(key, value, value, -1)
         return value
 
-    def search(self, position: Position, depth: int, alpha: int, beta: int, past: frozenset[PositionKey],
-               ply: int) -> tuple[int, int]:
-        """Bounds ``(low, high)`` of the value of ``position`` for the side to
-        move; the search may stop once it knows the value is at most ``alpha``
-        or at least ``beta``."""
-        if self.kernel is not None:  # the same search, native (rules/native.py)
-            return self._native_search(position, depth, alpha, beta, past, ply)
-        if self.stopped or self.out_of_time():
-            self.stopped = True
-            return LOSS, WIN
-        self.nodes += 1
-        if ply > self.longest:
-            self.longest = ply
-        key = self.key(position, past)
-        entry = self.table.get(key)
-        hint = -1
-        known_low = LOSS
-        known_high = WIN
-        if entry is not None:
-            known_low, known_high, hint = entry
-            if known_low == known_high or known_low >= beta or known_high <= alpha:
-                return known_low, known_high
-        if self.tablebase is not None:
-            told = self.tablebase.bounds(position, past)
-            if told is not None:
-                known_low, known_high = max(known_low, told[0]), min(known_high, told[1])
-                if known_low == known_high or known_low >= beta or known_high <= alpha:
-                    return known_low, known_high
-        on_path = not self.history_game
-        if on_path:
-            if key in self.path:
-                return LOSS, WIN  # an endless line: no result
-        children = self.expand(position, key, past)
-        if isinstance(children, int):
-            return children, children
-        if depth <= 0 or ply >= MAX_PLIES:
-            return known_low, known_high
-        return self._search_moves(position, key, children, depth, alpha, beta, past, ply, known_low, known_high,
-                                  hint)
-
-    def _native_search(self, position: Position, depth: int, alpha: int, beta: int, past: frozenset[PositionKey],
-                       ply: int) -> tuple[int, int]:
-        """:meth:`search` on the native kernel (rules/native.py)."""
-        kernel = self.kernel
-        bounds: tuple[int, int] = kernel.search(position, depth, alpha, beta, past, ply, self.nodes)
-        self._after_kernel()
-        return bounds
-
     def _after_kernel(self) -> None:
         """The node count, the longest line and why it stopped, from the native search just run."""
         kernel = self.kernel
@@ -491,320 +438,6 @@ class Solver(TableFile):
         self.longest = max(self.longest, kernel.longest)
         if self.stopped and self.stop_reason is None and not self.interrupted:
             self.stop_reason = "nodes" if 0 <= self.node_limit <= self.nodes else "time"
-
-    def _search_moves(self, position: Position, key: TableKey, children: list[tuple[Move, Position]], depth: int,
-                      alpha: int, beta: int, past: frozenset[PositionKey], ply: int, known_low: int,
-                      known_high: int, hint: int) -> tuple[int, int]:
-        """:meth:`search` of a position with moves, not decided by what is
-        known of it (``known_low``, ``known_high``, the table's best move
-        ``hint``): its moves, best first, and the bounds stored."""
-        features = self.features
-        # Each move with the earlier positions that can recur after it (made once: memory is the pure core's bound).
-        moves = [(move, after, self.child_history(position, after, past)) for move, after in children]
-        if features & ETC:
-            cut = self.transposition_cutoff(key, moves, alpha, beta, known_low, known_high, hint)
-            if cut is not None:
-                return cut
-        side = position.side
-        cutoffs = self.cutoffs if features & HISTORY else {}
-        moves.sort(key=lambda child: 2 ** 30 if child[0].origin == hint else
-                      (child[0].captured << 20) + cutoffs.get((side, child[0].origin), 0), reverse=True)
-        on_path = not self.history_game
-        if on_path:
-            self.path.add(key)
-        low = LOSS
-        high = LOSS
-        best = -1
-        searched = 0
-        for move, after, child_past in moves:
-            floor = alpha if alpha > low else low
-            child_low, child_high = self.search(after, depth - 1, -beta, -floor, child_past, ply + 1)
-            searched += 1
-            if best < 0 or -child_high > low:
-                best = move.origin
-            if -child_high > low:
-                low = -child_high
-            if -child_low > high:
-                high = -child_low
-            if self.stopped:
-                break
-            if low >= beta:
-                if features & HISTORY:
-                    count = cutoffs.get((side, move.origin), 0)
-                    if count < HISTORY_MAX:
-                        cutoffs[(side, move.origin)] = count + 1
-                break
-        if searched < len(children):
-            high = WIN
-        if on_path:
-            self.path.discard(key)
-        low = max(low, known_low)
-        high = min(high, known_high)
-        self.store(key, low, high, best)
-        return low, high
-
-    def transposition_cutoff(self, key: TableKey, moves: list[tuple[Move, Position, frozenset[PositionKey]]],
-                             alpha: int, beta: int, known_low: int, known_high: int, hint: int) -> tuple[int, int] | None:
-        """Enhanced transposition cutoffs: the bounds that the table's
-        entries of the children give ``position`` (stored), when they decide
-        it within ``alpha``, ``beta``; ``None`` when it must be searched."""
-        table = self.table
-        etc_low = LOSS
-        etc_high = LOSS
-        best = -1
-        all_known = True
-        for move, after, child_past in moves:
-            entry = table.get(self.key(after, child_past))
-            if entry is None:
-                all_known = False
-                continue
-            if -entry[1] > etc_low:
-                etc_low = -entry[1]
-                best = move.origin
-            if -entry[0] > etc_high:
-                etc_high = -entry[0]
-        low = max(etc_low, known_low)
-        high = min(etc_high, known_high) if all_known else known_high
-        if low == high or low >= beta or high <= alpha:
-            self.store(key, low, high, best if best >= 0 else hint)
-            return low, high
-        return None
-
-    # -- the proof-number search ------------------------------------------
-    def _proof_numbers(self, position: Position, past: frozenset[PositionKey]) -> None:
-        """The proof-number phase of a limited search: the goals that settle
-        the value of ``position`` (the side to move wins, its opponent wins,
-        and where the game can end in a draw, each at least draws), one run
-        at a time until the value is known or :data:`PROOF_SHARE` of the limit
-        is used: each run goes to the goal whose proof number at the root is
-        the smallest so far (the first of ties; at first each is 1), with
-        :data:`PROOF_FIRST` positions its first time and twice as many each
-        time after. A goal and its *dual* (the other side's goal that sets
-        each side to move the same goal: the other side at least draws where
-        this one would win, and the reverse; without draws, the other side
-        wins) share their numbers in the table, each the other's estimate.
-        What each goal proves is stored as bounds in the table, where the
-        alpha-beta search that follows finds it."""
-        mover = position.side
-        opponent = NORTH if mover == SOUTH else SOUTH
-        can_draw = self.game.can_draw
-        targets = (WIN, DRAW_VALUE) if can_draw else (WIN,)
-        goals = [(side, target) for target in targets for side in (mover, opponent)]
-        # Each goal settles whether the mover's value reaches a threshold (the
-        # opponent's target t: 1 - t). A goal and its dual settle the same one
-        # (without draws the two are one) and share a slot of numbers.
-        thresholds = [target if side == mover else 1 - target for side, target in goals]
-        slots = [0 if threshold == WIN or not can_draw else 1 for threshold in thresholds]
-        duals = [next(j for j in range(len(goals)) if j != i and slots[j] == slots[i]) + 1 for i in range(len(goals))]
-        node_limit = int(self.node_limit * PROOF_SHARE) if self.node_limit >= 0 else -1
-        deadline = self.started + PROOF_SHARE * (self.deadline - self.started) if self.deadline >= 0.0 else -1.0
-        low, high = LOSS, WIN  # what the goals proved of the value for the side to move
-        open_goals = list(range(len(goals)))
-        costs = [1] * len(goals)  # each goal's root proof number so far
-        budgets = [PROOF_FIRST] * len(goals)
-        while True:
-            open_goals = [i for i in open_goals if low < thresholds[i] <= high]  # (not settled by what is known)
-            if not open_goals:
-                return
-            index = min(open_goals, key=costs.__getitem__)  # the cheapest goal so far (the first of ties)
-            side, target = goals[index]
-            limit = self.nodes + budgets[index]
-            if node_limit >= 0:
-                limit = min(limit, node_limit)
-            proven, costs[index] = self.prove(position, past, side, target, index + 1, limit, deadline,
-                                              dual=duals[index], slot=slots[index])
-            budgets[index] *= 2
-            if proven:
-                open_goals.remove(index)
-            if proven > 0:
-                if side == mover:
-                    low = max(low, thresholds[index])
-                else:
-                    high = min(high, thresholds[index] - 1)
-            if self.stopped or (node_limit >= 0 and self.nodes >= node_limit) or \
-                    (deadline >= 0.0 and time.monotonic() >= deadline):
-                return
-
-    def prove(self, position: Position, past: frozenset[PositionKey], attacker: Side, target: int, tag: int,
-              node_limit: int, deadline: float, *, dual: int = 0, slot: int = 0) -> tuple[int, int]:
-        """Depth-first proof-number search (df-pn) from ``position`` (the root
-        of the solve) of one goal: ``attacker``'s value at least ``target``.
-        1 where it is proven, -1 where it cannot be met, 0 where a limit
-        stopped the search (``node_limit`` and ``deadline`` are the phase's
-        own, -1 for none; the solve's stop it too); and the root's proof
-        number for the attacker, what the goal is known to cost. ``tag``
-        numbers the goal in the table's numbers, kept in their ``slot`` (0
-        or 1), where those of goal ``dual`` (the same goal for each side to
-        move, the other attacker; 0 for none) are taken as estimates. A line
-        that comes back to a position on it, or that reaches
-        :data:`MAX_PLIES`, fails the attacker: what proves the attacker's
-        goal is sound, and is stored as a bound; what proves the defender's
-        is only a number."""
-        if self.kernel is not None:  # the same search, native (rules/native.py)
-            answer: tuple[int, int] = self.kernel.prove(position, past, 0 if attacker == SOUTH else 1, target, tag,
-                                                        dual, slot, self.nodes, node_limit, deadline)
-            self._after_kernel()
-            return answer
-        self.pn_attacker = attacker
-        self.pn_target = target
-        self.pn_tag = tag
-        self.pn_dual = dual
-        self.pn_slot = slot
-        self.pn_node_limit = node_limit
-        self.pn_deadline = deadline
-        self.pn_stopped = False
-        phi, delta = self.mid(position, past, 0, PN_INF, PN_INF)
-        attacking = position.side == attacker
-        cost = phi if attacking else delta
-        if self.stopped or self.pn_stopped:
-            return 0, cost
-        return (1 if (phi == 0) == attacking else -1), cost
-
-    def phase_over(self) -> bool:
-        """Whether the proof-number search under way has reached its own limits."""
-        nodes = self.nodes
-        if 0 <= self.pn_node_limit <= nodes:
-            return True
-        return nodes % CLOCK_EVERY == 0 and self.pn_deadline >= 0.0 and time.monotonic() >= self.pn_deadline
-
-    @staticmethod
-    def estimate(number: int) -> int:
-        """A number of the dual goal as an estimate: neither 0 nor :data:`PN_INF`."""
-        return 1 if number == 0 else PN_INF - 1 if number == PN_INF else number
-
-    @staticmethod
-    def decided(low: int, high: int, goal: int) -> tuple[int, int] | None:
-        """The numbers that bounds ``low``, ``high`` decide for a side to move
-        whose goal is a value of at least ``goal``, if they do."""
-        if low >= goal:
-            return 0, PN_INF
-        if high < goal:
-            return PN_INF, 0
-        return None
-
-    def mid(self, position: Position, past: frozenset[PositionKey], ply: int, th_phi: int,
-            th_delta: int) -> tuple[int, int]:
-        """The proof-number search's step (Nagai's *multiple iterative
-        deepening*): the numbers ``(phi, delta)`` of ``position`` for the side
-        to move — what proving that it reaches its goal costs, and what
-        proving that it does not — searched until one reaches its threshold."""
-        if self.stopped or self.pn_stopped:
-            return 1, 1
-        if self.out_of_time():
-            self.stopped = True
-            return 1, 1
-        if self.phase_over():
-            self.pn_stopped = True
-            return 1, 1
-        self.nodes += 1
-        if ply > self.longest:
-            self.longest = ply
-        attacking = position.side == self.pn_attacker
-        goal = self.pn_target if attacking else 1 - self.pn_target
-        fails = (PN_INF, 0) if attacking else (0, PN_INF)  # the numbers of the attacker's failure
-        key = self.key(position, past)
-        table = self.table
-        entry = table.get(key)
-        known_low, known_high = (LOSS, WIN) if entry is None else (entry[0], entry[1])
-        if self.tablebase is not None:
-            told = self.tablebase.bounds(position, past)
-            if told is not None:
-                known_low, known_high = max(known_low, told[0]), min(known_high, told[1])
-        numbers = self.decided(known_low, known_high, goal)
-        if numbers is not None:
-            return numbers
-        on_path = not self.history_game
-        if on_path and ply > 0 and key in self.path:
-            return fails  # an endless line
-        children = self.expand(position, key, past)
-        if isinstance(children, int):
-            decided = self.decided(children, children, goal)
-            assert decided is not None  # (a value decides every goal)
-            return decided
-        if ply >= MAX_PLIES:
-            return fails
-        # the children's numbers: from their bounds, else from the table, else 1
-        child_goal = 1 - goal
-        moves = []
-        phis = []
-        deltas = []
-        for move, after in children:
-            child_past = self.child_history(position, after, past)
-            child_key = self.key(after, child_past)
-            child_entry = table.get(child_key)
-            child_numbers = None
-            if child_entry is not None:
-                child_numbers = self.decided(child_entry[0], child_entry[1], child_goal)
-                if child_numbers is None:
-                    slots = self.numbers.get(child_key)
-                    kept = None if slots is None else slots[self.pn_slot]
-                    if kept is not None:
-                        if kept[0] == self.pn_tag:
-                            child_numbers = kept[1], kept[2]
-                        elif kept[0] == self.pn_dual:
-                            # the dual goal's numbers (the same goal for each
-                            # side to move, the other attacker): an estimate,
-                            # never a proof
-                            child_numbers = self.estimate(kept[1]), self.estimate(kept[2])
-            phi_delta = child_numbers or (1, 1)
-            moves.append((move, after, child_past))
-            phis.append(phi_delta[0])
-            deltas.append(phi_delta[1])
-        if on_path and ply > 0:
-            self.path.add(key)
-        while True:
-            second = PN_INF
-            phi = PN_INF
-            delta = 0
-            best = -1
-            for i, child_delta in enumerate(deltas):
-                if child_delta < phi:
-                    second = phi
-                    phi = child_delta
-                    best = i
-                elif child_delta < second:
-                    second = child_delta
-                child_phi = phis[i]
-                delta = PN_INF if delta == PN_INF or child_phi == PN_INF else min(delta + child_phi, PN_INF - 1)
-            if phi >= th_phi or delta >= th_delta:
-                break
-            _, after, child_past = moves[best]
-            child_phi, child_delta = self.mid(after, child_past, ply + 1, th_delta - delta + phis[best],
-                                              min(second + 1, th_phi))
-            if self.stopped or self.pn_stopped:
-                break  # (a child stopped midway keeps its numbers)
-            phis[best], deltas[best] = child_phi, child_delta
-        if on_path and ply > 0:
-            self.path.discard(key)
-        if self.stopped or self.pn_stopped:
-            return phi, delta  # the numbers so far, stored nowhere: what the root's goal is known to cost
-        self.store_numbers(key, phi, delta, goal if phi == 0 and attacking else None,
-                           goal - 1 if delta == 0 and not attacking else None,
-                           moves[best][0].origin)
-        return phi, delta
-
-    def store_numbers(self, key: TableKey, phi: int, delta: int, low: int | None, high: int | None,
-                      best: int) -> None:
-        """Keep a position's numbers for the goal under way, and what it proved
-        of the attacker's goal (a ``low`` bound with its ``best`` move, or a
-        ``high`` bound) — in the table, where it has room (:meth:`store`)."""
-        table = self.table
-        entry = table.get(key)
-        if entry is None:
-            if not self.store(key, LOSS, WIN, -1):
-                return
-            entry = (LOSS, WIN, -1)
-        if low is not None and low > entry[0]:
-            table[key] = (low, entry[1], best)
-        elif high is not None and high < entry[1]:
-            table[key] = (entry[0], high, entry[2])
-        slots = self.numbers.get(key)
-        if slots is None:
-            if self.used + NUMBERS_BYTES > self.memory:
-                return
-            self.used += NUMBERS_BYTES
-            slots = self.numbers[key] = [None, None]
-        slots[self.pn_slot] = (self.pn_tag, phi, delta)
 
     def store(self, key: TableKey, low: int, high: int, best: int) -> bool:
         """Keep what was found of ``key`` (a bound is sound however it was

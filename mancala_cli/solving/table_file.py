@@ -191,31 +191,11 @@ class TableFile:
         the checksum over them all against the header's before any chunk is
         decoded, so that damage is found before anything is built from it
         (the chunks are kept in memory meanwhile: no more than the file)."""
-        import hashlib
         import marshal
 
         if header.get("marshal") != marshal.version:
             raise ValueError("written by another version of Python")
-        chunks = int(header["chunks"])
-        if not 0 <= chunks <= body // 9 + 1:
-            raise ValueError("more chunks than the file holds")
-        digest = hashlib.sha256()
-        framed: list[bytes] = []
-        left = body
-        for _ in range(chunks):
-            head = source.read(8)
-            size = int.from_bytes(head, "little")
-            if len(head) != 8 or size > left - 8:
-                raise ValueError("the file ends early")
-            data = source.read(size)
-            if len(data) != size:
-                raise ValueError("the file ends early")
-            left -= 8 + size
-            digest.update(head + data)
-            framed.append(data)
-        if left or digest.hexdigest() != header["checksum"]:
-            raise ValueError("its checksum differs")
-        for data in framed:
+        for data in _read_chunks(source, header, body):
             # (a list of at most CHUNK_ENTRIES items: its declared length is
             # checked before marshal makes room for it)
             if data[:1] not in (b"[", b"\xdb") or int.from_bytes(data[1:5], "little") > CHUNK_ENTRIES:
@@ -231,6 +211,35 @@ class TableFile:
                 if key not in self.table:
                     self.store(key, *value)
         return len(self.table)
+
+
+def _read_chunks(source: Any, header: dict[str, Any], body: int) -> list[bytes]:
+    """The chunks of a pure table file (``header``'s count of them) whose
+    records take ``body`` bytes, each read after its length (8 bytes): each
+    length checked against what is left of the file, and the checksum over
+    them all against the header's; ValueError where they do not hold."""
+    import hashlib
+
+    chunks = int(header["chunks"])
+    if not 0 <= chunks <= body // 9 + 1:
+        raise ValueError("more chunks than the file holds")
+    digest = hashlib.sha256()
+    framed: list[bytes] = []
+    left = body
+    for _ in range(chunks):
+        head = source.read(8)
+        size = int.from_bytes(head, "little")
+        if len(head) != 8 or size > left - 8:
+            raise ValueError("the file ends early")
+        data = source.read(size)
+        if len(data) != size:
+            raise ValueError("the file ends early")
+        left -= 8 + size
+        digest.update(head + data)
+        framed.append(data)
+    if left or digest.hexdigest() != header["checksum"]:
+        raise ValueError("its checksum differs")
+    return framed
 
 
 def remove_stale_temporaries(path: str) -> None:

@@ -43,6 +43,7 @@ mask among the masks of as many bits.
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import stat
 from collections.abc import Callable, Collection
@@ -207,49 +208,12 @@ class Tablebase:
             info = os.fstat(file.fileno())
             if not stat.S_ISREG(info.st_mode):
                 raise TablebaseError(f"{path}: not a mancala tablebase (not a regular file)")
-            head = file.read(HEADER_BYTES)
-            fields: dict[str, str] = {}
-            lines = head.split(b"\0", 1)[0].decode("ascii", "replace").splitlines()
-            if lines and lines[0].startswith("mancala tablebase ") and lines[0] != f"mancala tablebase {FORMAT}":
-                raise TablebaseError(f"{path}: a table of format {lines[0][18:]!r}, this version reads format "
-                                     f"{FORMAT} (with a checksum): build it again with mancala tablebase build")
-            if len(head) < HEADER_BYTES or not lines or lines[0] != f"mancala tablebase {FORMAT}":
-                raise TablebaseError(f"{path}: not a mancala tablebase of format {FORMAT}")
-            for line in lines[1:]:
-                name, _, value = line.partition(" ")
-                fields[name] = value
-            if fields.get("game") != GAME:
-                raise TablebaseError(f"{path}: a table of {fields.get('game')!r}, not of {GAME}")
-            if fields.get("rules") != f"{GAME} {RULES}":
-                raise TablebaseError(f"{path}: built for rules {fields.get('rules')!r}, not {GAME} {RULES}")
-            try:
-                stones = int(fields.get("stones", ""))
-            except ValueError:
-                raise TablebaseError(f"{path}: no number of stones in its header") from None
-            if not 0 <= stones <= MAX_STONES or fields.get("entries") != str(entries(stones)):
-                raise TablebaseError(f"{path}: a header that does not add up (stones {stones}, "
-                                     f"entries {fields.get('entries')})")
-            digest = fields.get("sha256", "")
-            if len(digest) != 64 or digest.strip("0123456789abcdef"):
-                raise TablebaseError(f"{path}: a damaged table (no checksum in its header)")
+            stones, digest = _read_header(path, file.read(HEADER_BYTES))
             size = build_bytes(stones)
             if info.st_size != HEADER_BYTES + size:
                 raise TablebaseError(f"{path}: {info.st_size} bytes, a table of {stones} stones has "
                                      f"{HEADER_BYTES + size} (cut short?)")
-            data = bytearray(size)
-            view = memoryview(data)
-            check = hashlib.sha256()
-            done = 0
-            while done < size:
-                got = file.readinto(view[done:done + READ_BYTES])
-                if not got:
-                    raise TablebaseError(f"{path}: the file ends early (cut short while being read?)")
-                check.update(view[done:done + got])
-                done += got
-            if file.read(1):
-                raise TablebaseError(f"{path}: the file grew while being read")
-            if check.hexdigest() != digest:
-                raise TablebaseError(f"{path}: a damaged table (its checksum differs): build it again")
+            data = _read_values(path, file, size, digest)
         return cls(stones, data, path)
 
     # -- asking ------------------------------------------------------------
@@ -292,6 +256,58 @@ class Tablebase:
                                 for holes, side in past):
             return value, value
         return (0, 1) if value > 0 else (-1, 0)
+
+
+def _read_header(path: str, head: bytes) -> tuple[int, str]:
+    """The stones and the checksum (SHA-256 of the values) that the header
+    ``head`` of the file ``path`` gives; :class:`TablebaseError` if it is
+    not one of this format, game and rules, or does not add up."""
+    fields: dict[str, str] = {}
+    lines = head.split(b"\0", 1)[0].decode("ascii", "replace").splitlines()
+    if lines and lines[0].startswith("mancala tablebase ") and lines[0] != f"mancala tablebase {FORMAT}":
+        raise TablebaseError(f"{path}: a table of format {lines[0][18:]!r}, this version reads format "
+                             f"{FORMAT} (with a checksum): build it again with mancala tablebase build")
+    if len(head) < HEADER_BYTES or not lines or lines[0] != f"mancala tablebase {FORMAT}":
+        raise TablebaseError(f"{path}: not a mancala tablebase of format {FORMAT}")
+    for line in lines[1:]:
+        name, _, value = line.partition(" ")
+        fields[name] = value
+    if fields.get("game") != GAME:
+        raise TablebaseError(f"{path}: a table of {fields.get('game')!r}, not of {GAME}")
+    if fields.get("rules") != f"{GAME} {RULES}":
+        raise TablebaseError(f"{path}: built for rules {fields.get('rules')!r}, not {GAME} {RULES}")
+    try:
+        stones = int(fields.get("stones", ""))
+    except ValueError:
+        raise TablebaseError(f"{path}: no number of stones in its header") from None
+    if not 0 <= stones <= MAX_STONES or fields.get("entries") != str(entries(stones)):
+        raise TablebaseError(f"{path}: a header that does not add up (stones {stones}, "
+                             f"entries {fields.get('entries')})")
+    digest = fields.get("sha256", "")
+    if len(digest) != 64 or digest.strip("0123456789abcdef"):
+        raise TablebaseError(f"{path}: a damaged table (no checksum in its header)")
+    return stones, digest
+
+
+def _read_values(path: str, file: io.BufferedReader, size: int, digest: str) -> bytearray:
+    """The ``size`` bytes of values that follow the header in ``file`` (of
+    ``path``), read in :data:`READ_BYTES` pieces; :class:`TablebaseError`
+    if the file ends early or grows, or if their SHA-256 is not ``digest``."""
+    data = bytearray(size)
+    view = memoryview(data)
+    check = hashlib.sha256()
+    done = 0
+    while done < size:
+        got = file.readinto(view[done:done + READ_BYTES])
+        if not got:
+            raise TablebaseError(f"{path}: the file ends early (cut short while being read?)")
+        check.update(view[done:done + got])
+        done += got
+    if file.read(1):
+        raise TablebaseError(f"{path}: the file grew while being read")
+    if check.hexdigest() != digest:
+        raise TablebaseError(f"{path}: a damaged table (its checksum differs): build it again")
+    return data
 
 
 def _native_build() -> Callable[[int, bytearray, BuildProgress | None], None] | None:
