@@ -2,7 +2,7 @@
 
 usage: python benchmarks/check_proof.py [PROOF...]   (default: docs/kingulu-proof*.txt.xz)
 
-The proof (``mancala_cli/proof.py`` writes it; ``.xz`` files are
+The proof (``mancala_cli/solving/proofs.py`` writes it; ``.xz`` files are
 lzma-compressed) names, for positions of the winner, the hole the winner sows
 from. This script plays from the start every reply of the loser and the
 proof's move for the winner, and accepts the proof only if every line ends

@@ -76,8 +76,8 @@ def main() -> None:
 
     from mancala_cli import CORE
     from mancala_cli.checking import replay
-    from mancala_cli.rules.solver import Solver
-    from mancala_cli.tablebase import Tablebase
+    from mancala_cli.solving.search import Solver
+    from mancala_cli.solving.tablebase import Tablebase
     from notation.pmn import read_game
 
     memory = args.memory

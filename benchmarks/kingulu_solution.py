@@ -4,7 +4,7 @@ usage: python benchmarks/kingulu_solution.py [--write]
 
 1. ``mancala solve --game kingulu --format json`` from the start, in its own
    process: result, every first move's value, nodes, CPU seconds, peak memory.
-2. ``mancala_cli.proof.write_proof`` (the solver chooses the winner's moves),
+2. ``mancala_cli.solving.proofs.write_proof`` (the solver chooses the winner's moves),
    in this process: a proof that South wins from the start
    (``docs/kingulu-proof.txt.xz``), and for each losing first move M one that
    North, to move after it, wins (``docs/kingulu-proof-M.txt.xz``); their
@@ -53,7 +53,7 @@ def main() -> None:
     parser.add_argument("--write", action="store_true", help="write docs/kingulu-solution.json and the proofs")
     args = parser.parse_args()
     from mancala_cli import CORE, Line, get_game
-    from mancala_cli.proof import write_proof
+    from mancala_cli.solving.proofs import write_proof
 
     mancala = str(pathlib.Path(sys.executable).with_name("mancala"))
     out, solve_cpu, memory = run([mancala, "solve", "--game", "kingulu", "--format", "json"])

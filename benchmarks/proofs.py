@@ -51,8 +51,8 @@ def main() -> None:
     from mancala_cli import CORE
     from mancala_cli.api import read
     from mancala_cli.checking import replay
-    from mancala_cli.rules import solver as solver_module
-    from mancala_cli.rules.solver import Solver
+    from mancala_cli.solving import search as solver_module
+    from mancala_cli.solving.search import Solver
 
     named = {"none": 0, "etc": solver_module.ETC, "history": solver_module.HISTORY,
              "pn": solver_module.PN, "alphabeta": solver_module.ETC | solver_module.HISTORY,
@@ -63,7 +63,7 @@ def main() -> None:
     shares = [float(share) for share in args.shares.split(",")] if args.shares else [solver_module.DEEPENING_SHARE]
     tables = [None]
     if args.tablebase:
-        from mancala_cli.tablebase import Tablebase
+        from mancala_cli.solving.tablebase import Tablebase
 
         table = Tablebase.read(args.tablebase)
         tables = [None, table] if args.compare_tablebase else [table]

@@ -22,7 +22,7 @@ import time
 def worker(args: argparse.Namespace) -> None:
     from mancala_cli import CORE, Line, all_games, get_game
     from mancala_cli.rules.randomgames import random_line
-    from mancala_cli.rules.solver import Solver
+    from mancala_cli.solving.search import Solver
 
     print(f"solver, {CORE} core:", flush=True)
     for game in all_games():
@@ -65,7 +65,7 @@ def same_run(args: argparse.Namespace) -> None:
     from mancala_cli.rules import kimasai_klamroth, kimasai_mackay, kingulu
     from mancala_cli.rules.core import GameInProgress
     from mancala_cli.rules.randomgames import random_line
-    from mancala_cli.rules.solver import Solver
+    from mancala_cli.solving.search import Solver
     try:
         from mancala_cli.rules import native
     except ImportError:

@@ -1,5 +1,5 @@
 """What one entry of the solver's table costs in memory, by game, against
-what :data:`mancala_cli.rules.solver.ENTRY_BYTES` charges for it: the table
+what :data:`mancala_cli.solving.search.ENTRY_BYTES` charges for it: the table
 each search leaves (tracemalloc) divided by its entries, from the start and
 from positions deep into random games, and the resident memory of a search
 whose table fills a budget.
@@ -25,7 +25,7 @@ def measure(game_id: str, plies: int, nodes: int) -> tuple[int, int, int]:
     from ``plies`` random moves into a game."""
     from mancala_cli import Line, get_game
     from mancala_cli.rules.randomgames import random_line
-    from mancala_cli.rules.solver import Solver
+    from mancala_cli.solving.search import Solver
 
     game = get_game(game_id)
     line = Line(game)
@@ -52,7 +52,7 @@ def resident(game_id: str, budget: int) -> None:
     """In this process: the resident memory a search from the start adds
     while its table fills ``budget`` bytes (printed)."""
     from mancala_cli import get_game
-    from mancala_cli.rules.solver import ENTRY_BYTES, Solver
+    from mancala_cli.solving.search import ENTRY_BYTES, Solver
 
     game = get_game(game_id)
     base = _rss()
@@ -74,7 +74,7 @@ def main() -> None:
         resident(args.resident, args.budget << 20)
         return
     from mancala_cli import CORE
-    from mancala_cli.rules.solver import ENTRY_BYTES
+    from mancala_cli.solving.search import ENTRY_BYTES
 
     print(f"solver table entries, {CORE} core (tracemalloc):")
     for game_id, charged in ENTRY_BYTES.items():

@@ -28,10 +28,10 @@ def main() -> None:
     args = parser.parse_args()
 
     from mancala_cli import CORE
-    from mancala_cli.annotating import Limits, annotate_record
     from mancala_cli.checking import replay
-    from mancala_cli.rules.solver import Solver
-    from mancala_cli.tablebase import Tablebase
+    from mancala_cli.solving.annotation import Limits, annotate_record
+    from mancala_cli.solving.search import Solver
+    from mancala_cli.solving.tablebase import Tablebase
     from notation.pmn import read_game
 
     table = Tablebase.read(args.table)

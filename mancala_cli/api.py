@@ -28,14 +28,14 @@ from .positions import format_position, parse_position
 from .rules import core
 from .rules.core import Game, Move, Outcome, Position, PositionKey
 from .rules.registry import get_game
-from .rules.solver import DEFAULT_MEMORY, DEFAULT_SECONDS
+from .solving.search import DEFAULT_MEMORY, DEFAULT_SECONDS
 from .tokens import move_token, play_token
 
 if TYPE_CHECKING:
-    from .proof import ProofBook
-    from .rules import solver
-    from .rules.solver import Progress
-    from .tablebase import Tablebase
+    from .solving import solution as found_solution
+    from .solving.proofs import ProofBook
+    from .solving.solution import Progress
+    from .solving.tablebase import Tablebase
 
 __all__ = ["read", "write", "check", "annotate", "solve", "svg", "png", "sheet", "text", "page", "Report",
            "GamePosition", "Line", "MoveToken", "Solution", "copy_record"]
@@ -180,11 +180,11 @@ class Solution:
     and ``complete`` that it ran to its end; ``outcome`` the rules' end of
     the game for a finished position; ``position`` the
     :class:`GamePosition` solved. ``found`` is the search's own
-    :class:`mancala_cli.rules.solver.Solution` (its moves as :class:`Move`
-    objects), as :class:`~mancala_cli.rules.solver.Solver` gives it.
+    :class:`mancala_cli.solving.solution.Solution` (its moves as :class:`Move`
+    objects), as :class:`~mancala_cli.solving.search.Solver` gives it.
     """
 
-    def __init__(self, position: GamePosition, found: solver.Solution) -> None:
+    def __init__(self, position: GamePosition, found: found_solution.Solution) -> None:
         self.position = position
         self.found = found
         game, where = position.game, position.position
@@ -465,9 +465,9 @@ def annotate(record: GameRecord, *, depth: int | None = None, nodes: int | None 
     invalid record (see :func:`check`) comes back unannotated; ``record``
     itself is left untouched. ``game`` is the game when the record has no
     ``Game`` tag. The searches ask the endgame tables ``tablebase`` (a
-    :class:`~mancala_cli.tablebase.Tablebase` or the path of a file of
+    :class:`~mancala_cli.solving.tablebase.Tablebase` or the path of a file of
     ``mancala tablebase build``), and what they leave unknown is taken from
-    ``proofs`` where they cover it (a :class:`~mancala_cli.proof.ProofBook`
+    ``proofs`` where they cover it (a :class:`~mancala_cli.solving.proofs.ProofBook`
     or the paths of proof files, such as ``docs/kingulu-proof*.txt.xz``), as
     ``mancala annotate --tablebase``/``--proof`` do.
 
@@ -482,7 +482,7 @@ def annotate(record: GameRecord, *, depth: int | None = None, nodes: int | None 
         >>> annotate(record, nodes=1).moves[0].glyphs  # nothing is proven within one position
         []
     """
-    from .annotating import Limits, annotate_record
+    from .solving.annotation import Limits, annotate_record
 
     if game is not None:
         get_game(game)
@@ -499,14 +499,14 @@ def _tablebase(tablebase: Tablebase | str | os.PathLike[str] | None) -> Tablebas
     """The tables given to :func:`solve` or :func:`annotate`: read from a path."""
     if tablebase is None or not isinstance(tablebase, (str, os.PathLike)):
         return tablebase
-    from .tablebase import Tablebase
+    from .solving.tablebase import Tablebase
 
     return Tablebase.read(os.fspath(tablebase))
 
 
 def _proofs(proofs: ProofBook | Iterable[str | os.PathLike[str]] | None) -> ProofBook | None:
     """The proofs given to :func:`annotate`: read from their paths."""
-    from .proof import ProofBook
+    from .solving.proofs import ProofBook
 
     if proofs is None or isinstance(proofs, ProofBook):
         return proofs
@@ -551,7 +551,7 @@ def solve(position: Position | GamePosition | Line | str, *, game: Game | str | 
         >>> solve("0,0,0,0,3,2/1,0,0,0,0,2 S 20-20 12", game="kingulu", depth=1).bounds
         ('loss', 'win')
     """
-    from .rules.solver import Solver
+    from .solving.search import Solver
 
     history: Iterable[PositionKey] = ()
     if isinstance(position, core.GameInProgress):

@@ -7,10 +7,10 @@ import re
 from typer.testing import CliRunner
 
 import mancala_cli as mancala
-from mancala_cli.annotating import Limits, annotate_record
 from mancala_cli.checking import replay
 from mancala_cli.cli import app
-from mancala_cli.rules.solver import Solver
+from mancala_cli.solving.annotation import Limits, annotate_record
+from mancala_cli.solving.search import Solver
 
 runner = CliRunner()
 

@@ -13,7 +13,7 @@ import mancala_cli
 from mancala_cli import get_game
 from mancala_cli.rules.core import Position
 from mancala_cli.rules.selection import CORE
-from mancala_cli.tablebase import Tablebase, TablebaseError
+from mancala_cli.solving.tablebase import Tablebase, TablebaseError
 from notation.pmn import read_game
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -98,7 +98,7 @@ def test_annotate_takes_what_the_searches_leave_unknown_from_the_proofs():
     # the end, proven by the searches alone, is the same either way
     assert [m.glyphs for m in told.moves][-2:] == [m.glyphs for m in plain.moves][-2:] == [["?"], ["!"]]
     # a ProofBook object does the same as the paths
-    from mancala_cli.proof import ProofBook
+    from mancala_cli.solving.proofs import ProofBook
 
     book = ProofBook.read([str(path) for path in proofs])
     assert mancala_cli.write(mancala_cli.annotate(record, nodes=20_000, time=None, proofs=book)) == \

@@ -1,5 +1,5 @@
-"""Every public name says what it is: each name ``mancala_cli`` and
-``mancala_cli.rules`` export, the public methods and properties of the
+"""Every public name says what it is: each name ``mancala_cli``,
+``mancala_cli.rules`` and ``mancala_cli.solving`` export, the public methods and properties of the
 classes among them, and every public name of the compiled kernel. The test
 runs on whichever core is active (``MANCALA_PURE=1`` for the pure one)."""
 from __future__ import annotations
@@ -11,6 +11,7 @@ import pytest
 
 import mancala_cli
 import mancala_cli.rules as rules
+import mancala_cli.solving as solving
 
 
 def _undocumented(value: object) -> bool:
@@ -39,7 +40,7 @@ def _missing(module: types.ModuleType) -> list[str]:
     return missing
 
 
-@pytest.mark.parametrize("module", [mancala_cli, rules], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [mancala_cli, rules, solving], ids=lambda m: m.__name__)
 def test_every_exported_name_has_a_docstring(module: types.ModuleType) -> None:
     assert module.__all__
     assert _missing(module) == [], rules.CORE

@@ -15,8 +15,8 @@ import sys
 import pytest
 
 from mancala_cli import Line, Move, Position, get_game, parse_position
-from mancala_cli.proof import NoProof, write_proof
-from mancala_cli.rules.solver import Solver
+from mancala_cli.solving.proofs import NoProof, write_proof
+from mancala_cli.solving.search import Solver
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SOLUTION = ROOT / "docs" / "kingulu-solution.json"
@@ -46,7 +46,7 @@ def _check(*paths: pathlib.Path) -> subprocess.CompletedProcess:
                f"    runpy.run_path({str(CHECKER)!r}, run_name='__main__')\n"
                "finally:\n"
                "    print('loaded:', sorted(m for m in sys.modules if m.startswith(('notation', 'mancala_cli.rules.s',"
-               " 'mancala_cli.proof'))))\n")
+               " 'mancala_cli.solving', 'mancala_cli.proof'))))\n")
     env = dict(os.environ)
     env.pop("MANCALA_PURE", None)
     return subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=600, env=env,

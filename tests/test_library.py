@@ -267,7 +267,7 @@ def test_solve_takes_a_lines_history_kk_4b():
     """In kimasai-klamroth a position that recurs on the line is a draw: a
     Line's earlier positions go into the search."""
     game = mancala.get_game("kimasai-klamroth")
-    from mancala_cli.rules.solver import Solver
+    from mancala_cli.solving.search import Solver
 
     line = mancala.Line(game)
     for _ in range(6):

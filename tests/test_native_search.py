@@ -10,9 +10,10 @@ import random
 
 import pytest
 
-from mancala_cli.rules import kimasai_klamroth, kimasai_mackay, kingulu, solver as solver_module
+from mancala_cli.rules import kimasai_klamroth, kimasai_mackay, kingulu
 from mancala_cli.rules.randomgames import random_line
-from mancala_cli.rules.solver import Solver
+from mancala_cli.solving import search as solver_module
+from mancala_cli.solving.search import Solver
 
 native = pytest.importorskip("mancala_cli.rules.native", reason="the native kernel is not built here")
 from mancala_cli.rules import _native  # noqa: E402

@@ -8,8 +8,9 @@ and every result proven either way is checked against a search of the same
 position with a hundred times the budget."""
 import pytest
 
-from mancala_cli.rules import kimasai_klamroth, kimasai_mackay, kingulu, solver as solver_module
-from mancala_cli.rules.solver import Solver
+from mancala_cli.rules import kimasai_klamroth, kimasai_mackay, kingulu
+from mancala_cli.solving import search as solver_module
+from mancala_cli.solving.search import Solver
 
 from .test_native_search import endgame_positions
 

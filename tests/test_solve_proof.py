@@ -13,9 +13,9 @@ import mancala_cli
 from mancala_cli import get_game
 from mancala_cli.api import read
 from mancala_cli.checking import replay
-from mancala_cli.proof import ProofBook
 from mancala_cli.rules.selection import CORE
-from mancala_cli.rules.solver import Solver
+from mancala_cli.solving.proofs import ProofBook, write_proof
+from mancala_cli.solving.search import Solver
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PROOFS = sorted(str(path) for path in ROOT.glob("docs/kingulu-proof*.txt.xz"))
@@ -119,8 +119,7 @@ START = "0,0,0,6*,2,9*/0,0,2,2,4,0 S 10-13 8"
 
 def test_a_proof_that_claims_an_illegal_move_is_refused(tmp_path):
     """a1 is empty at the start: no move the proof may claim there."""
-    text = mancala_cli.proof.write_proof(get_game("kingulu"), mancala_cli.parse_position(get_game("kingulu"),
-                                                                                          START)).text()
+    text = write_proof(get_game("kingulu"), mancala_cli.parse_position(get_game("kingulu"), START)).text()
     lines = text.splitlines()
     number = next(n for n, line in enumerate(lines, 1) if line == "0,0,0,6*,2,9*/0,0,2,2,4,0 S 10-13 d1")
     lines[number - 1] = "0,0,0,6*,2,9*/0,0,2,2,4,0 S 10-13 a1"

@@ -13,8 +13,8 @@ import pytest
 
 from mancala_cli import CORE, get_game
 from mancala_cli.positions import parse_position
-from mancala_cli.rules import solver as solver_module
-from mancala_cli.rules.solver import Solver, TableFileError
+from mancala_cli.solving import search as solver_module
+from mancala_cli.solving.search import Solver, TableFileError
 
 #: Positions of examples/kingulu-tournament.pmn (after plies 2, 4 and 5)
 #: that the search proves in a few seconds (the first on the native core,

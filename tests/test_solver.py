@@ -1,4 +1,4 @@
-"""The solver (mancala_cli.rules.solver) against a plain minimax over the
+"""The solver (mancala_cli.solving.search) against a plain minimax over the
 full game tree, its table's traps (transpositions, KK-4b repetitions), its
 limits and the ``mancala solve`` command."""
 from __future__ import annotations
@@ -13,7 +13,7 @@ from mancala_cli.positions import parse_position
 from mancala_cli.rules.core import Position
 from mancala_cli.rules.randomgames import random_line
 from mancala_cli.rules.registry import get_game
-from mancala_cli.rules.solver import ENTRY_BYTES, Solver
+from mancala_cli.solving.search import ENTRY_BYTES, Solver
 
 from .conftest import on_terminal
 from .test_cli import run
@@ -355,7 +355,7 @@ def test_the_default_limits_are_the_solvers_and_the_help_says_them():
     import typer.main
 
     from mancala_cli.cli import app
-    from mancala_cli.rules.solver import DEFAULT_MEMORY, DEFAULT_SECONDS
+    from mancala_cli.solving.search import DEFAULT_MEMORY, DEFAULT_SECONDS
 
     command = typer.main.get_command(app).commands["solve"]
     defaults = {param.name: param.default for param in command.params}

@@ -19,9 +19,9 @@ import pytest
 
 from mancala_cli import CORE, get_game
 from mancala_cli.positions import parse_position
-from mancala_cli.rules.solver import Solver, TableFileError
-from mancala_cli.rules.tablefile import TABLE_HEADER
-from mancala_cli.tablebase import HEADER_BYTES, Tablebase, TablebaseError
+from mancala_cli.solving.search import Solver, TableFileError
+from mancala_cli.solving.table_file import TABLE_HEADER
+from mancala_cli.solving.tablebase import HEADER_BYTES, Tablebase, TablebaseError
 
 KINGULU = get_game("kingulu")
 KLAMROTH = get_game("kimasai-klamroth")
@@ -110,7 +110,7 @@ def test_a_save_killed_midway_leaves_nothing_and_stale_temporaries_are_removed(t
         "from mancala_cli import get_game\n"
         "from mancala_cli.files import output\n"
         "from mancala_cli.positions import parse_position\n"
-        "from mancala_cli.rules.solver import Solver\n"
+        "from mancala_cli.solving.search import Solver\n"
         "def killed(fd, data):\n"
         "    os.kill(os.getpid(), signal.SIGKILL)\n"
         "output._write = killed\n"

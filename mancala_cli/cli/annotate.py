@@ -1,5 +1,5 @@
 """``mancala annotate``: every game written back with the engine's proven
-results (:class:`mancala_cli.annotating.AnnotateTask`, in this process or
+results (:class:`mancala_cli.solving.annotation.AnnotateTask`, in this process or
 in worker processes), through the library's record writer."""
 from __future__ import annotations
 
@@ -36,10 +36,10 @@ from .options import (
 )
 
 if TYPE_CHECKING:
-    from ..annotating import Annotated, AnnotateTask
     from ..archives import Picked
     from ..batch.cluster import Cluster
     from ..files.writing import RecordWriter
+    from ..solving.annotation import Annotated, AnnotateTask
 
 
 TIME_OPTION = typer.Option(1.0, "--time", parser=seconds_parser("--time"), metavar="SECONDS",
@@ -88,8 +88,8 @@ def annotate(
     """
     from notation.errors import XMLArchiveError
 
-    from ..annotating import AnnotateTask, Limits
     from ..files.sources import InputError
+    from ..solving.annotation import AnnotateTask, Limits
 
     if output == "":
         fail("--output: empty file name")
@@ -119,9 +119,9 @@ def annotate(
 
 def _proofs_among(files: list[str], proof: list[str]) -> tuple[list[str], list[str]]:
     """With ``--proof``, the input files that are proofs (their first line
-    is a proof's, :func:`mancala_cli.proof.is_proof_file`) join the proofs:
+    is a proof's, :func:`mancala_cli.solving.proofs.is_proof_file`) join the proofs:
     a shell's ``--proof docs/kingulu-proof*.txt.xz`` gives them all."""
-    from ..proof import is_proof_file
+    from ..solving.proofs import is_proof_file
 
     proofs = [path for path in files if path != "-" and is_proof_file(path)]
     return [path for path in files if path not in proofs], [*proof, *proofs]
@@ -142,9 +142,9 @@ class Annotation:
     def write(self, output: Optional[str], force: bool) -> None:
         """Every game of every input to ``output`` (atomically; not when an
         input with errors would be replaced, unless ``force``)."""
-        from ..annotating import watch_positions
         from ..files.output import refuse_damaged_input
         from ..files.writing import open_writer
+        from ..solving.annotation import watch_positions
 
         if self.progress is not None:
             watch_positions(self.progress.position)
@@ -194,7 +194,7 @@ class Annotation:
 
     def stop(self) -> None:
         """No more progress: the line cleared, the annotation no longer watched."""
-        from ..annotating import watch_positions
+        from ..solving.annotation import watch_positions
 
         if self.progress is not None:
             watch_positions(None)

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from ..archives import Criteria
     from ..batch.cluster import Cluster
     from ..batch.pipeline import GameResult, Options
-    from ..proof import ProofBook
+    from ..solving.proofs import ProofBook
 
 #: The deepest search asked for (plies): ``solve --depth``, ``annotate --depth``.
 MAX_SOLVE_DEPTH = 400
@@ -438,7 +438,7 @@ def tablebase_file(path: Optional[str]) -> Any:
     damaged one, 2 if it cannot be read."""
     if path is None:
         return None
-    from ..tablebase import Tablebase, TablebaseError
+    from ..solving.tablebase import Tablebase, TablebaseError
 
     try:
         return Tablebase.read(path)
@@ -454,7 +454,7 @@ def proof_book(paths: Optional[list[str]]) -> ProofBook | None:
     """The proofs of ``--proof`` (None without one); one line and exit 2 if one cannot be read."""
     if not paths:
         return None
-    from ..proof import ProofBook
+    from ..solving.proofs import ProofBook
 
     try:
         return ProofBook.read(list(paths))

@@ -1,6 +1,6 @@
 """``mancala solve``: a position's result with best play
-(:class:`mancala_cli.rules.solver.Solver`, or
-:class:`mancala_cli.spread_solve.ClusterSolver` on a Dask cluster)."""
+(:class:`mancala_cli.solving.search.Solver`, or
+:class:`mancala_cli.solving.cluster.ClusterSolver` on a Dask cluster)."""
 from __future__ import annotations
 
 import sys
@@ -12,8 +12,8 @@ from notation.coords import format_move
 
 from ..documents import proof_glob
 from ..positions import format_position
-from ..proof import ProofError
-from ..rules.solver import DEFAULT_MEMORY, DEFAULT_SECONDS
+from ..solving.proofs import ProofError
+from ..solving.search import DEFAULT_MEMORY, DEFAULT_SECONDS
 from .options import (
     GAME_OPTION,
     MAX_SOLVE_DEPTH,
@@ -149,7 +149,7 @@ def _solve_here(rules: Game, start: Position, depth: Optional[int], nodes: Optio
     import signal
 
     from ..files.output import OutputError
-    from ..rules.solver import Solver, TableFileError
+    from ..solving.search import Solver, TableFileError
 
     progress = _SolveProgress() if sys.stderr.isatty() else None
     solver = Solver(rules, memory=memory, tablebase=tablebase_file(tablebase))
@@ -232,10 +232,10 @@ class _ClusterProgress(StatusLine):
 def _solve_on_cluster(rules: Game, start: Position, address: str, timeout: float, time: float, memory: int,
                       format: str) -> None:
     """``solve --scheduler``: the search split into tasks for the cluster
-    (:class:`mancala_cli.spread_solve.ClusterSolver`), exit status as without."""
+    (:class:`mancala_cli.solving.cluster.ClusterSolver`), exit status as without."""
     import signal
 
-    from ..spread_solve import ClusterSolveError, ClusterSolver
+    from ..solving.cluster import ClusterSolveError, ClusterSolver
 
     cluster = cluster_for(address, timeout)
     progress = _ClusterProgress() if sys.stderr.isatty() else None

@@ -1,5 +1,5 @@
 """``mancala tablebase build``: the endgame tables of ``kimasai-klamroth``
-(:mod:`mancala_cli.tablebase`), which ``solve`` and ``annotate`` read with
+(:mod:`mancala_cli.solving.tablebase`), which ``solve`` and ``annotate`` read with
 ``--tablebase FILE``."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import time as _time
 import typer
 
 from ..files.output import OutputError
-from ..tablebase import GAME, MAX_STONES, Tablebase, build_bytes, entries, work_bytes
+from ..solving.tablebase import GAME, MAX_STONES, Tablebase, build_bytes, entries, work_bytes
 from .options import GAME_COMPLETION, fail, int_option as _int_option, size_parser as _size
 
 #: The memory a build may take when none is given (bytes).

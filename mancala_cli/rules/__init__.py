@@ -8,6 +8,13 @@ command line: a hole is an integer, a position a tuple.
 They run on the native kernel where the install built it (:mod:`.native`),
 else on these pure-Python modules (:mod:`.selection`; :data:`CORE` says which). Every name
 here loads when first used.
+
+The search for game values and what is built on it (the solver, endgame
+tables, proofs, annotation) is in :mod:`mancala_cli.solving`; the native
+kernel's search stays here, in :mod:`.native`, beside the rules it runs on.
+``rules.solver``, ``rules.solution`` and ``rules.tablefile`` are the old
+names of :mod:`mancala_cli.solving.search`, ``.solution`` and
+``.table_file``, kept for one release.
 """
 from __future__ import annotations
 

@@ -29,8 +29,9 @@ from .core import NORTH, SOUTH, IllegalMove, Move, MutablePosition, Outcome, Pos
 
 TYPE_CHECKING = False  # (typing itself is not loaded for this: start-up counts)
 if TYPE_CHECKING:
+    from typing import Any
+
     from . import kimasai_klamroth, kimasai_mackay, kingulu
-    from .solver import Solver
 
 _native.init(Move, Position, SOUTH, NORTH)
 
@@ -141,12 +142,11 @@ class _Native:
         return iter(pairs)
 
 
-    def search_kernel(self, solver: Solver, root: Position) -> _native.Search:
-        """The native search of one :meth:`Solver.solve` from ``root``
-        (:meth:`Solver.search` step for step, its table bounded as the
-        solver's: at most ``memory`` bytes)."""
-        from . import solver as solver_module
-
+    def search_kernel(self, solver: Any, root: Position, max_plies: int) -> _native.Search:
+        """The native search of one ``Solver.solve`` from ``root`` (of
+        :mod:`mancala_cli.solving.search`, which it follows step for step,
+        its table bounded as the solver's: at most ``memory`` bytes), no line
+        longer than ``max_plies``."""
         progress = solver.progress
         report = None
         if progress is not None or solver.table_file is not None:
@@ -156,7 +156,7 @@ class _Native:
                 solver.checkpoint()
         memory = solver.memory
         # (max_bytes 0 would mean "no byte bound": a table of 0 bytes is 1 byte, room for none.)
-        kernel = _native.Search(self.code, memory, solver_module.MAX_PLIES, solver.node_limit,
+        kernel = _native.Search(self.code, memory, max_plies, solver.node_limit,
                                 solver.deadline, report, max(memory, 1), solver.features)
         tablebase = solver.tablebase
         _native.tablebase_use(None if tablebase is None else tablebase.data,

@@ -1,86 +1,19 @@
-"""What a solve finds (:class:`Solution`), and the values the search
-gives a position for the side to move: win 1, draw 0, loss -1
-(:mod:`.solver`)."""
-from __future__ import annotations
+"""Deprecated: moved to mancala_cli.solving.solution; this name stays for one release.
 
-from collections.abc import Callable
-from typing import Any, Final
+It only re-exports the public names of :mod:`mancala_cli.solving.solution`;
+importing it warns of nothing."""
+from ..solving.solution import (
+    DRAW_VALUE,
+    LOSS,
+    MAX_PLIES,
+    RESULT_NAMES,
+    STOP_REASONS,
+    WIN,
+    Progress,
+    Solution,
+    TableKey,
+    result_name,
+)
 
-from .core import Move, Outcome
-
-WIN: Final = 1
-DRAW_VALUE: Final = 0
-LOSS: Final = -1
-#: The longest line searched: deeper, a line is left unknown (and the
-#: interpreter's stack is safe).
-MAX_PLIES: Final = 400
-
-#: A progress callback: the deepest complete iteration (plies; 0 before the
-#: first, and for a search without limits, which is one iteration), the
-#: positions searched and the seconds since the start.
-Progress = Callable[[int, int, float], None]
-
-#: A key of the search's table (:meth:`Solver.key`): the position's holes,
-#: side, banks, reserved holes and whether it is the first move of all, and
-#: in ``kimasai-klamroth`` the earlier positions that can recur.
-TableKey = tuple[Any, ...]
-
-RESULT_NAMES: Final = {WIN: "win", DRAW_VALUE: "draw", LOSS: "loss"}
-
-
-def result_name(low: int, high: int) -> str:
-    """``win``, ``draw`` or ``loss`` for a proven value, else ``unknown``."""
-    return RESULT_NAMES[low] if low == high else "unknown"
-
-
-#: Why a search stopped before its end (:attr:`Solution.stopped`).
-STOP_REASONS: Final = ("depth", "nodes", "time", "interrupted")
-
-
-class Solution:
-    """What :meth:`Solver.solve` found for the side to move.
-
-    ``result`` is ``win``, ``draw``, ``loss`` or ``unknown``, and ``bounds``
-    the interval that holds the true result, ``(low, high)`` as result names
-    (``("draw", "win")``: at least a draw); ``moves`` every legal move with
-    its result for the mover, and ``move_bounds`` their intervals in the same
-    order; ``best`` the moves that achieve the proven result (none while it
-    is unknown); ``nodes`` the positions searched, ``seconds`` the time
-    taken; ``depth`` the moves searched ahead: the deepest complete iteration
-    or, where every line was searched to its end, the longest line searched
-    (0 for a finished position); ``stopped`` what stopped the search before
-    its end (``depth``, ``nodes``, ``time`` or ``interrupted``), ``None``
-    when it ran to its end, and ``complete`` says the same: every move's
-    result is final (proven, or unknown only because its lines never end
-    within :data:`MAX_PLIES`). ``outcome`` is the rules' end of the game
-    when the position is finished (no moves).
-    """
-
-    def __init__(self, result: str, moves: list[tuple[Move, str]], best: list[Move], nodes: int,
-                 seconds: float, depth: int, *, bounds: tuple[str, str] | None = None,
-                 move_bounds: list[tuple[str, str]] | None = None, stopped: str | None = None,
-                 outcome: Outcome | None = None) -> None:
-        self.result = result
-        self.moves = moves
-        self.best = best
-        self.nodes = nodes
-        self.seconds = seconds
-        self.depth = depth
-        self.bounds = bounds if bounds is not None else \
-            ((result, result) if result != "unknown" else ("loss", "win"))
-        self.move_bounds = move_bounds if move_bounds is not None else \
-            [(r, r) if r != "unknown" else ("loss", "win") for _, r in moves]
-        self.stopped = stopped
-        self.outcome = outcome
-
-    @property
-    def complete(self) -> bool:
-        """Whether the search ran to its end (no limit stopped it)."""
-        return self.stopped is None
-
-    def __repr__(self) -> str:
-        low, high = self.bounds
-        interval = "" if low == high or (low, high) == ("loss", "win") else f" ({low} to {high})"
-        stopped = "" if self.stopped is None else f", stopped: {self.stopped}"
-        return (f"<Solution {self.result}{interval}: {len(self.moves)} moves, {len(self.best)} best, "
-                f"depth {self.depth}, {self.nodes} nodes{stopped}>")
+__all__ = ["DRAW_VALUE", "LOSS", "MAX_PLIES", "RESULT_NAMES", "STOP_REASONS", "WIN", "Progress",
+           "result_name", "Solution", "TableKey"]
