@@ -12,9 +12,9 @@ import weakref
 
 import pytest
 
-from mancala_cli import tablebase
-from mancala_cli.rules import core, solver
+from mancala_cli.rules import core
 from mancala_cli.rules.core import MutablePosition
+from mancala_cli.solving import search as solver, tablebase
 
 native = pytest.importorskip("mancala_cli.rules.native", reason="the native kernel is not built here")
 from mancala_cli.rules import _native  # noqa: E402

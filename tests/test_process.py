@@ -14,7 +14,8 @@ import time
 import pytest
 from typer.testing import CliRunner
 
-from mancala_cli.cli import app, pipeline
+from mancala_cli.batch import pipeline
+from mancala_cli.cli import app
 from mancala_cli.files.batches import Batch
 
 from .test_stopping import wait_writing
