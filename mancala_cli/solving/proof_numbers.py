@@ -223,64 +223,23 @@ class ProofNumbers:
         deepening*): the numbers ``(phi, delta)`` of ``position`` for the side
         to move — what proving that it reaches its goal costs, and what
         proving that it does not — searched until one reaches its threshold."""
-        if self._pn_stops():
+        if self.stopped or self.pn_stopped:
+            return 1, 1
+        if self.out_of_time():
+            self.stopped = True
+            return 1, 1
+        if self.phase_over():
+            self.pn_stopped = True
             return 1, 1
         self.nodes += 1
         if ply > self.longest:
             self.longest = ply
         attacking = position.side == self.pn_attacker
         goal = self.pn_target if attacking else 1 - self.pn_target
-        key = self.key(position, past)
-        children = self._pn_known(position, past, key, ply, goal, attacking)
-        if isinstance(children, tuple):
-            return children  # decided before any move is searched
-        moves, phis, deltas = self._pn_children(position, past, children, 1 - goal)
-        on_path = not self.history_game and ply > 0
-        if on_path:
-            self.path.add(key)
-        while True:
-            phi, delta, best, second = self._pn_select(phis, deltas)
-            if phi >= th_phi or delta >= th_delta:
-                break
-            _, after, child_past = moves[best]
-            child_phi, child_delta = self.mid(after, child_past, ply + 1, th_delta - delta + phis[best],
-                                              min(second + 1, th_phi))
-            if self.stopped or self.pn_stopped:
-                break  # (a child stopped midway keeps its numbers)
-            phis[best], deltas[best] = child_phi, child_delta
-        if on_path:
-            self.path.discard(key)
-        if self.stopped or self.pn_stopped:
-            return phi, delta  # the numbers so far, stored nowhere: what the root's goal is known to cost
-        self.store_numbers(key, phi, delta, goal if phi == 0 and attacking else None,
-                           goal - 1 if delta == 0 and not attacking else None,
-                           moves[best][0].origin)
-        return phi, delta
-
-    def _pn_stops(self) -> bool:
-        """Whether the proof-number search stops before the position at hand:
-        stopped already, or a limit reached now (the solve's, which stops it,
-        or the phase's own)."""
-        if self.stopped or self.pn_stopped:
-            return True
-        if self.out_of_time():
-            self.stopped = True
-            return True
-        if self.phase_over():
-            self.pn_stopped = True
-            return True
-        return False
-
-    def _pn_known(self, position: Position, past: frozenset[PositionKey], key: TableKey, ply: int, goal: int,
-                  attacking: bool) -> tuple[int, int] | list[tuple[Move, Position]]:
-        """The numbers of ``position`` (table key ``key``, ``ply`` plies from
-        the root, whose side to move has the goal ``goal``) where they are
-        known before any move is searched — from its bounds in the table and
-        the endgame tables, from the end of the game, or an endless or too
-        long line that fails the attacker — else its moves with the positions
-        they lead to."""
         fails = (PN_INF, 0) if attacking else (0, PN_INF)  # the numbers of the attacker's failure
-        entry = self.table.get(key)
+        key = self.key(position, past)
+        table = self.table
+        entry = table.get(key)
         known_low, known_high = (LOSS, WIN) if entry is None else (entry[0], entry[1])
         if self.tablebase is not None:
             told = self.tablebase.bounds(position, past)
@@ -289,7 +248,8 @@ class ProofNumbers:
         numbers = self.decided(known_low, known_high, goal)
         if numbers is not None:
             return numbers
-        if not self.history_game and ply > 0 and key in self.path:
+        on_path = not self.history_game
+        if on_path and ply > 0 and key in self.path:
             return fails  # an endless line
         children = self.expand(position, key, past)
         if isinstance(children, int):
@@ -298,16 +258,8 @@ class ProofNumbers:
             return decided
         if ply >= MAX_PLIES:
             return fails
-        return children
-
-    def _pn_children(self, position: Position, past: frozenset[PositionKey], children: list[tuple[Move, Position]],
-                     child_goal: int) -> tuple[list[tuple[Move, Position, frozenset[PositionKey]]], list[int],
-                                                list[int]]:
-        """Each move of ``position`` with the position it leads to and that
-        position's earlier positions, and the numbers of those positions
-        (whose side to move has the goal ``child_goal``): from their bounds,
-        else from the table, else 1."""
-        table = self.table
+        # the children's numbers: from their bounds, else from the table, else 1
+        child_goal = 1 - goal
         moves = []
         phis = []
         deltas = []
@@ -319,47 +271,52 @@ class ProofNumbers:
             if child_entry is not None:
                 child_numbers = self.decided(child_entry[0], child_entry[1], child_goal)
                 if child_numbers is None:
-                    child_numbers = self._kept_numbers(child_key)
+                    slots = self.numbers.get(child_key)
+                    kept = None if slots is None else slots[self.pn_slot]
+                    if kept is not None:
+                        if kept[0] == self.pn_tag:
+                            child_numbers = kept[1], kept[2]
+                        elif kept[0] == self.pn_dual:
+                            # the dual goal's numbers (the same goal for each
+                            # side to move, the other attacker): an estimate,
+                            # never a proof
+                            child_numbers = self.estimate(kept[1]), self.estimate(kept[2])
             phi_delta = child_numbers or (1, 1)
             moves.append((move, after, child_past))
             phis.append(phi_delta[0])
             deltas.append(phi_delta[1])
-        return moves, phis, deltas
-
-    def _kept_numbers(self, key: TableKey) -> tuple[int, int] | None:
-        """The numbers kept for ``key`` in the goal's slot: the goal's own, or
-        the dual goal's (the same goal for each side to move, the other
-        attacker) as an estimate, never a proof; ``None`` for neither."""
-        slots = self.numbers.get(key)
-        kept = None if slots is None else slots[self.pn_slot]
-        if kept is not None:
-            if kept[0] == self.pn_tag:
-                return kept[1], kept[2]
-            if kept[0] == self.pn_dual:
-                return self.estimate(kept[1]), self.estimate(kept[2])
-        return None
-
-    @staticmethod
-    def _pn_select(phis: list[int], deltas: list[int]) -> tuple[int, int, int, int]:
-        """A position's numbers from its children's ``phis`` and ``deltas``
-        (its phi the smallest delta, its delta the sum of the phis, capped
-        below :data:`PN_INF` unless one is infinite), the index of the child
-        of the smallest delta (the first of ties) and the second smallest
-        delta."""
-        second = PN_INF
-        phi = PN_INF
-        delta = 0
-        best = -1
-        for i, child_delta in enumerate(deltas):
-            if child_delta < phi:
-                second = phi
-                phi = child_delta
-                best = i
-            elif child_delta < second:
-                second = child_delta
-            child_phi = phis[i]
-            delta = PN_INF if delta == PN_INF or child_phi == PN_INF else min(delta + child_phi, PN_INF - 1)
-        return phi, delta, best, second
+        if on_path and ply > 0:
+            self.path.add(key)
+        while True:
+            second = PN_INF
+            phi = PN_INF
+            delta = 0
+            best = -1
+            for i, child_delta in enumerate(deltas):
+                if child_delta < phi:
+                    second = phi
+                    phi = child_delta
+                    best = i
+                elif child_delta < second:
+                    second = child_delta
+                child_phi = phis[i]
+                delta = PN_INF if delta == PN_INF or child_phi == PN_INF else min(delta + child_phi, PN_INF - 1)
+            if phi >= th_phi or delta >= th_delta:
+                break
+            _, after, child_past = moves[best]
+            child_phi, child_delta = self.mid(after, child_past, ply + 1, th_delta - delta + phis[best],
+                                              min(second + 1, th_phi))
+            if self.stopped or self.pn_stopped:
+                break  # (a child stopped midway keeps its numbers)
+            phis[best], deltas[best] = child_phi, child_delta
+        if on_path and ply > 0:
+            self.path.discard(key)
+        if self.stopped or self.pn_stopped:
+            return phi, delta  # the numbers so far, stored nowhere: what the root's goal is known to cost
+        self.store_numbers(key, phi, delta, goal if phi == 0 and attacking else None,
+                           goal - 1 if delta == 0 and not attacking else None,
+                           moves[best][0].origin)
+        return phi, delta
 
     def store_numbers(self, key: TableKey, phi: int, delta: int, low: int | None, high: int | None,
                       best: int) -> None:
