@@ -27,20 +27,28 @@ def sorted_problems(problems: list[Problem]) -> list[Problem]:
     return sorted(problems, key=lambda p: (p.line is None, p.line or 0, p.column or 0))
 
 
+def move_place(problem: Problem) -> str:
+    """The move a problem is about, as ``4... c1: `` (``ply 7 (c1): `` where
+    its position is not known), or nothing."""
+    if problem.ply is None or problem.move is None:
+        return ""
+    fields = (problem.position or "").split()
+    if len(fields) == 4:
+        return f"{move_label(fields[3], fields[1])} {problem.move}: "
+    return f"ply {problem.ply} ({problem.move}): "
+
+
+def position_note(problem: Problem) -> str:
+    """`` [position …; legal: …]`` after an illegal move's message, or nothing."""
+    if problem.position is None or problem.legal is None:
+        return ""
+    return f" [position {problem.position}; legal: {' '.join(problem.legal) or 'none'}]"
+
+
 def problem_line(path: str, problem: Problem) -> str:
     """``FILE:LINE:COL: error: 4... c1: KG-ORIGIN: message [position …; legal: …]``."""
-    where = ""
-    if problem.ply is not None and problem.move is not None:
-        fields = (problem.position or "").split()
-        if len(fields) == 4:
-            where = f"{move_label(fields[3], fields[1])} {problem.move}: "
-        else:
-            where = f"ply {problem.ply} ({problem.move}): "
-    text = (f"{path}:{problem.line or 0}:{problem.column or 0}: {problem.severity}: "
-            f"{where}{problem.code}: {message(problem)}")
-    if problem.position is not None and problem.legal is not None:
-        text += f" [position {problem.position}; legal: {' '.join(problem.legal) or 'none'}]"
-    return text
+    return (f"{path}:{problem.line or 0}:{problem.column or 0}: {problem.severity}: "
+            f"{move_place(problem)}{problem.code}: {message(problem)}{position_note(problem)}")
 
 
 def problem_json(problem: Problem) -> dict[str, Any]:

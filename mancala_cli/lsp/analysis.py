@@ -45,6 +45,7 @@ from notation.pmn_writer import numbered_moves
 from notation.record import GameRecord, Problem
 
 from .. import check
+from ..files.reports import move_place, position_note
 
 __all__ = ["MAX_DOCUMENT", "NO_MOVE_NUMBER", "Diagnostic", "Hint", "Game", "Document", "split_lines", "line_text",
            "problem_message", "token_end", "missing_numbers"]
@@ -97,17 +98,7 @@ def token_end(text: str, column0: int) -> int:
 def problem_message(problem: Problem) -> str:
     """The problem as ``mancala validate`` words it, without its place and
     code: ``4... c1: c1 is not one of N's holes [position …; legal: b2 d2]``."""
-    where = ""
-    if problem.ply is not None and problem.move is not None:
-        fields = (problem.position or "").split()
-        if len(fields) == 4:
-            where = f"{move_label(fields[3], fields[1])} {problem.move}: "
-        else:
-            where = f"ply {problem.ply} ({problem.move}): "
-    text = where + problem.message
-    if problem.position is not None and problem.legal is not None:
-        text += f" [position {problem.position}; legal: {' '.join(problem.legal) or 'none'}]"
-    return text
+    return move_place(problem) + problem.message + position_note(problem)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from ..rules.core import Move, Position, PositionKey
-from .solution import LOSS, MAX_PLIES, WIN, TableKey
+from .solution import LOSS, MAX_PLIES, WIN, SearchSteps, TableKey
 
 #: What the search adds to plain alpha-beta (:attr:`~.search.Solver.features`, a
 #: bit set): enhanced transposition cutoffs (before searching any move, the
@@ -29,7 +29,7 @@ HISTORY: Final = 2
 HISTORY_MAX: Final = (1 << 20) - 1
 
 
-class AlphaBeta:
+class AlphaBeta(SearchSteps):
     """The alpha-beta methods of :class:`~.search.Solver` (a mix-in: the
     attributes below are the solver's)."""
 
@@ -43,23 +43,6 @@ class AlphaBeta:
     nodes: int
     longest: int
     stopped: bool
-
-    def key(self, position: Position, past: frozenset[PositionKey]) -> TableKey:
-        raise NotImplementedError
-
-    def child_history(self, position: Position, after: Position,
-                      past: frozenset[PositionKey]) -> frozenset[PositionKey]:
-        raise NotImplementedError
-
-    def expand(self, position: Position, key: TableKey,
-               past: frozenset[PositionKey]) -> list[tuple[Move, Position]] | int:
-        raise NotImplementedError
-
-    def store(self, key: TableKey, low: int, high: int, best: int) -> bool:
-        raise NotImplementedError
-
-    def out_of_time(self) -> bool:
-        raise NotImplementedError
 
     def _after_kernel(self) -> None:
         raise NotImplementedError

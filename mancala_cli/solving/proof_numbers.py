@@ -17,8 +17,8 @@ from __future__ import annotations
 import time
 from typing import Any, Final
 
-from ..rules.core import NORTH, SOUTH, Game, Move, Position, PositionKey, Side
-from .solution import DRAW_VALUE, LOSS, MAX_PLIES, WIN, TableKey
+from ..rules.core import NORTH, SOUTH, Game, Position, PositionKey, Side
+from .solution import DRAW_VALUE, LOSS, MAX_PLIES, WIN, SearchSteps, TableKey
 
 #: A proof-number search (df-pn, :meth:`ProofNumbers.prove`) of the
 #: position's value, once deepening stops and before every line is searched
@@ -45,7 +45,7 @@ NUMBERS_BYTES: Final = 340
 Goals = tuple[list[tuple[Side, int]], list[int], list[int], list[int]]
 
 
-class ProofNumbers:
+class ProofNumbers(SearchSteps):
     """The proof-number methods of :class:`~.search.Solver` (a mix-in: the
     attributes below are the solver's)."""
 
@@ -72,23 +72,6 @@ class ProofNumbers:
     pn_node_limit: int
     pn_deadline: float
     pn_stopped: bool
-
-    def key(self, position: Position, past: frozenset[PositionKey]) -> TableKey:
-        raise NotImplementedError
-
-    def child_history(self, position: Position, after: Position,
-                      past: frozenset[PositionKey]) -> frozenset[PositionKey]:
-        raise NotImplementedError
-
-    def expand(self, position: Position, key: TableKey,
-               past: frozenset[PositionKey]) -> list[tuple[Move, Position]] | int:
-        raise NotImplementedError
-
-    def store(self, key: TableKey, low: int, high: int, best: int) -> bool:
-        raise NotImplementedError
-
-    def out_of_time(self) -> bool:
-        raise NotImplementedError
 
     def phase_over(self) -> bool:
         raise NotImplementedError

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from ..rules.core import Move, Outcome
+from ..rules.core import Move, Outcome, Position, PositionKey
 
 WIN: Final = 1
 DRAW_VALUE: Final = 0
@@ -84,3 +84,26 @@ class Solution:
         stopped = "" if self.stopped is None else f", stopped: {self.stopped}"
         return (f"<Solution {self.result}{interval}: {len(self.moves)} moves, {len(self.best)} best, "
                 f"depth {self.depth}, {self.nodes} nodes{stopped}>")
+
+
+class SearchSteps:
+    """The steps of :class:`~.search.Solver` that both its searches
+    (:class:`~.alpha_beta.AlphaBeta`, :class:`~.proof_numbers.ProofNumbers`,
+    mix-ins of it) call: the solver defines them."""
+
+    def key(self, position: Position, past: frozenset[PositionKey]) -> TableKey:
+        raise NotImplementedError
+
+    def child_history(self, position: Position, after: Position,
+                      past: frozenset[PositionKey]) -> frozenset[PositionKey]:
+        raise NotImplementedError
+
+    def expand(self, position: Position, key: TableKey,
+               past: frozenset[PositionKey]) -> list[tuple[Move, Position]] | int:
+        raise NotImplementedError
+
+    def store(self, key: TableKey, low: int, high: int, best: int) -> bool:
+        raise NotImplementedError
+
+    def out_of_time(self) -> bool:
+        raise NotImplementedError
