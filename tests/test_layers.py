@@ -440,8 +440,6 @@ WHOLE_MID = "the pure df-pn step, kept whole: split, it crashes CPython when mem
 TOO_LONG = {
     "mancala_cli/api.py": "not yet split",
     "mancala_cli/api.py::solve": "not yet split",
-    "mancala_cli/cli/annotate.py::annotate": "not yet split",
-    "mancala_cli/cli/filter.py::filter_games": "not yet split",
     "mancala_cli/criteria.py": "not yet split",
     "mancala_cli/lsp/features.py": "not yet split (new this round)",
     "mancala_cli/lsp/server.py::make_server": "not yet split (new this round)",

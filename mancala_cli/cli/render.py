@@ -14,11 +14,31 @@ encoding, so that the first mistake of a command line is the one reported.
 # signature at every start, and annotations given as strings would each be
 # compiled and evaluated then.)
 
+import codecs
+import re
 import sys
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Optional
 
 import typer
 
+from notation.errors import XMLArchiveError
+
+from ..diagrams.page import PageTooLarge, check_page_budget, game_page, record_positions, record_text
+from ..diagrams.png import MAX_SCALE, MIN_SCALE, PngUnavailable
+from ..files.reports import problem_line, sorted_problems
+from ..files.sources import STDIN_NAME, InputError
+from .drawing import (
+    DEFAULT_SCALE,
+    Drawing,
+    Plies,
+    caption_head,
+    read_for_render,
+    read_style,
+    write_every_ply,
+    write_ply,
+    write_positions,
+    write_sheet,
+)
 from .options import (
     DRAWING_EXTENSIONS,
     ENCODING_OPTION,
@@ -32,12 +52,9 @@ from .options import (
     int_option,
     output_format,
     position_of,
-    read_input,
 )
+from .reading import read_input
 from .running import usage_error
-
-if TYPE_CHECKING:
-    from .drawing import Drawing, Plies
 
 #: The boards in a row of a game sheet, unless told.
 DEFAULT_COLUMNS = 3
@@ -76,18 +93,12 @@ class RenderOptions:
 
     def drawing(self) -> "Drawing":
         """How each diagram is drawn and written (reads ``--style``)."""
-        from .drawing import DEFAULT_SCALE, Drawing, read_style
-
         return Drawing(self.format, self.flip, read_style(self.style), self.force,
                        scale=DEFAULT_SCALE if self.scale is None else self.scale, caption=self.caption)
 
 
 def _scale(value: Any) -> float:
     """``--scale``: a plain decimal number in the range PNG images are drawn at."""
-    import re
-
-    from ..diagrams.png import MAX_SCALE, MIN_SCALE
-
     if isinstance(value, float):
         return value
     text = str(value).strip()
@@ -176,8 +187,6 @@ def _check_position(o: RenderOptions) -> None:
 def _check_positions(o: RenderOptions) -> None:
     """``--positions``: a file of position strings of ``--game``, one diagram
     a line into ``--out-dir``."""
-    import codecs
-
     if o.game is None:
         fail("--positions needs --game")
     if o.file is not None:
@@ -257,8 +266,6 @@ def _check_image(o: RenderOptions) -> None:
     try:
         import resvg_py  # noqa: F401  (the png extra)
     except ImportError:
-        from ..diagrams.png import PngUnavailable
-
         fail(str(PngUnavailable()))
     if (o.output is None or o.output == "-") and not o.all_plies and o.positions is None and _stdout_is_terminal():
         fail("PNG is binary: not written to a terminal (give -o FILE or redirect standard output)")
@@ -308,8 +315,6 @@ def draw_position(o: RenderOptions) -> None:
 
 def draw_positions(o: RenderOptions) -> None:
     """``render --positions FILE --game G --out-dir DIR``: a diagram of each line."""
-    from .drawing import write_positions
-
     _check_positions(o)
     checked_encoding(o.encoding)
     drawing = o.drawing()
@@ -320,8 +325,6 @@ def draw_positions(o: RenderOptions) -> None:
 def draw_plies(o: RenderOptions) -> None:
     """``render FILE [--ply N]``, ``render FILE --all --out-dir DIR``: one ply
     of a record (the last by default), or every one."""
-    from .drawing import write_every_ply, write_ply
-
     _check_record(o)
     checked_encoding(o.encoding)
     drawing = o.drawing()
@@ -335,8 +338,6 @@ def draw_plies(o: RenderOptions) -> None:
 
 def draw_sheet(o: RenderOptions) -> None:
     """``render FILE --sheet --plies N,N… | --every N``: one game sheet."""
-    from .drawing import write_sheet
-
     _check_record(o)
     asked = None if o.plies is None else _ply_list(o.plies)
     checked_encoding(o.encoding)
@@ -349,8 +350,6 @@ def draw_sheet(o: RenderOptions) -> None:
 
 def _replayed(o: RenderOptions, drawing: "Drawing") -> "tuple[str, Any, Plies]":
     """Game ``--index`` of the record FILE (standard input by default), replayed."""
-    from .drawing import Plies, caption_head, read_for_render
-
     if o.game is not None:
         game_rules(o.game)
     path = drawing.source = o.file or input_paths(None)[0]
@@ -364,8 +363,6 @@ def _replayed(o: RenderOptions, drawing: "Drawing") -> "tuple[str, Any, Plies]":
 def _report_errors(name: str, report: Any) -> None:
     """The errors of a record that was drawn up to its first illegal move: exit 1."""
     if not report.valid:
-        from ..files.reports import problem_line, sorted_problems
-
         for problem in sorted_problems(report.problems):
             if problem.severity == "error":
                 typer.echo(problem_line(name, problem), err=True)
@@ -377,11 +374,6 @@ def draw_page(o: RenderOptions) -> None:
     when there are several), or of game ``--index``; then the errors of the
     games, exit 1 if any. A game that cannot be replayed at all is left out
     (its error reported); none left: no page, exit 1."""
-    from ..diagrams.page import game_page
-    from ..files.reports import problem_line, sorted_problems
-    from ..files.sources import STDIN_NAME
-    from .drawing import Drawing
-
     _check_page(o)
     if o.game is not None:
         game_rules(o.game)
@@ -404,11 +396,6 @@ def draw_page(o: RenderOptions) -> None:
 
 def _page_records(path: str, name: str, o: RenderOptions) -> list[tuple[int, Any]]:
     """The records of the page, numbered as in the file: all, or game ``--index``."""
-    from notation.errors import XMLArchiveError
-
-    from ..diagrams.page import PageTooLarge, check_page_budget, record_positions, record_text
-    from ..files.sources import InputError
-
     index = o.index
     records: list[tuple[int, Any]] = []
     total = text = 0
