@@ -3,21 +3,25 @@
 line of position strings (``--positions``), and a game sheet."""
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import sys
+from collections.abc import Iterator
 from typing import Optional
 
 import typer
 
 from notation.coords import format_move, move_label
 from notation.errors import XMLArchiveError
+from notation.record import GameRecord
 
 from ..checking import Replay, replay
 from ..diagrams.png import svg_to_png
 from ..diagrams.sheet import choose_plies, game_diagrams, header_line, sheet_svg
 from ..diagrams.svg import board_svg
 from ..diagrams.text import FROM_POSITION, FromPosition, board_text, outcome_of, state_words
+from ..files.batches import read_records
 from ..files.output import atomic_output, names_input
 from ..files.reports import problem_line
 from ..files.sources import STDIN_NAME, InputError, numbered_lines, open_source
@@ -25,7 +29,6 @@ from ..positions import parse_position
 from ..rules.core import Game, InvalidPosition, Move, Outcome, Position, side_name
 from .options import counted, fail
 from .out_dir import make_out_dir, remove_stale
-from .reading import read_input
 
 #: PNG pixels per SVG unit, unless told.
 DEFAULT_SCALE = 2.0
@@ -301,3 +304,41 @@ class LineNumbers:
     def __contains__(self, number: int) -> bool:
         byte = number >> 3
         return byte < len(self.bits) and bool(self.bits[byte] >> (number & 7) & 1)
+
+
+def read_input(path: str, encoding: str) -> Iterator[GameRecord]:
+    """Every record of one input, numbered, with the decoding problems attached
+    to the records whose lines they fall on. Raises InputError or XMLArchiveError."""
+    with open_source(path, encoding) as source:
+        yield from read_records(source)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RenderOptions:
+    """The options of one ``render`` command line, as given."""
+
+    file: Optional[str]
+    ply: Optional[int]
+    all_plies: bool
+    out_dir: Optional[str]
+    position: Optional[str]
+    positions: Optional[str]
+    game: Optional[str]
+    index: Optional[int]
+    flip: bool
+    format: str
+    style: Optional[str]
+    output: Optional[str]
+    encoding: str
+    force: bool
+    scale: Optional[float]
+    sheet: bool
+    plies: Optional[str]
+    every: Optional[int]
+    columns: Optional[int]
+    caption: bool
+
+    def drawing(self) -> Drawing:
+        """How each diagram is drawn and written (reads ``--style``)."""
+        return Drawing(self.format, self.flip, read_style(self.style), self.force,
+                       scale=DEFAULT_SCALE if self.scale is None else self.scale, caption=self.caption)

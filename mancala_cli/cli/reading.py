@@ -14,13 +14,11 @@ from typer._click.core import ParameterSource
 from typer._click.globals import get_current_context
 
 from notation.errors import XMLArchiveError
-from notation.record import GameRecord
 
 from ..archives import BadCriterion, Criteria, RegexTimeout
 from ..batch.cluster import Cluster, ClusterError, connect
 from ..batch.pipeline import GameResult, Options, results, usable_cores
 from ..errors import BadQuery
-from ..files.batches import read_records
 from ..files.sources import InputError, open_source
 from .options import fail
 
@@ -116,13 +114,6 @@ class Progress:
 
     def __exit__(self, *exc: Any) -> None:
         self.bar.__exit__(*exc)
-
-
-def read_input(path: str, encoding: str) -> Iterator[GameRecord]:
-    """Every record of one input, numbered, with the decoding problems attached
-    to the records whose lines they fall on. Raises InputError or XMLArchiveError."""
-    with open_source(path, encoding) as source:
-        yield from read_records(source)
 
 
 def criterion(option: str, parse: Callable[..., Any], *args: Any) -> Any:
