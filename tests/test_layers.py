@@ -443,15 +443,12 @@ TOO_LONG = {
     "mancala_cli/cli/annotate.py::annotate": "not yet split",
     "mancala_cli/cli/filter.py::filter_games": "not yet split",
     "mancala_cli/criteria.py": "not yet split",
-    "mancala_cli/lsp/features.py": "not yet split (new this round)",
-    "mancala_cli/lsp/server.py::make_server": "not yet split (new this round)",
     "mancala_cli/diagrams/svg.py": "not yet split",
     "mancala_cli/rules/core.py": "not yet split",
     "mancala_cli/solving/proof_numbers.py::ProofNumbers.mid": WHOLE_MID,
 }
 TOO_COMPLEX = {
     "mancala_cli/solving/proof_numbers.py::ProofNumbers.mid": WHOLE_MID,
-    "mancala_cli/lsp/features.py::GameView._replay": "not yet split (new this round)",
 }
 
 
