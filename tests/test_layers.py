@@ -439,15 +439,12 @@ WHOLE_MID = "the pure df-pn step, kept whole: split, it crashes CPython when mem
 #: entry that no longer applies fails the test: remove it.
 TOO_LONG = {
     "mancala_cli/criteria.py": "not yet split",
-    "mancala_cli/lsp/features.py": "not yet split (new this round)",
-    "mancala_cli/lsp/server.py::make_server": "not yet split (new this round)",
     "mancala_cli/diagrams/svg.py": "not yet split",
     "mancala_cli/rules/core.py": "not yet split",
     "mancala_cli/solving/proof_numbers.py::ProofNumbers.mid": WHOLE_MID,
 }
 TOO_COMPLEX = {
     "mancala_cli/solving/proof_numbers.py::ProofNumbers.mid": WHOLE_MID,
-    "mancala_cli/lsp/features.py::GameView._replay": "not yet split (new this round)",
 }
 
 
