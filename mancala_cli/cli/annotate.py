@@ -15,6 +15,7 @@ from notation.record import Problem
 
 from ..archives import Picked
 from ..batch.cluster import Cluster
+from ..batch.runs import answers
 from ..documents import proof_glob
 from ..files.output import refuse_damaged_input
 from ..files.reports import problem_line, sorted_problems
@@ -22,7 +23,6 @@ from ..files.sources import InputError
 from ..files.writing import RecordWriter, open_writer
 from ..solving.annotation import Annotated, AnnotateTask, Limits, watch_positions
 from ..solving.proofs import is_proof_file
-from .archiving import answers
 from .engine_files import proof_files, tablebase_file
 from .options import (
     ENCODING_OPTION,
@@ -152,7 +152,7 @@ class Annotation:
         found = 0
         if self.progress is not None:
             self.progress.file(path)
-        for name, index, picked in answers([path], self.encoding, self.task, self.jobs):
+        for name, index, picked in answers([path], self.task, encoding=self.encoding, jobs=self.jobs):
             found += 1
             self.one_game(name, index, picked, out)
         if not found:

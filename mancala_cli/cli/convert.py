@@ -14,6 +14,7 @@ from notation.errors import XMLArchiveError
 
 from ..batch.cluster import Cluster
 from ..batch.pipeline import GameResult, Options
+from ..batch.runs import game_results
 from ..files.output import refuse_damaged_input
 from ..files.sources import InputError
 from ..files.writing import RecordWriter, open_writer
@@ -34,7 +35,7 @@ from .options import (
     input_paths,
     output_format,
 )
-from .reading import Progress, game_results, workers_for
+from .reading import Progress, workers_for
 
 
 def convert(
@@ -107,7 +108,7 @@ class Conversion:
     def results(self) -> Iterator[GameResult]:
         """Every game's result; an input that cannot be read is told in one
         line (as validate tells it) and the next input is read."""
-        for path, result in game_results(self.paths, self.encoding, self.options, self.jobs, self.progress):
+        for path, result in game_results(self.paths, self.options, encoding=self.encoding, jobs=self.jobs, progress=self.progress):
             if isinstance(result, Exception):
                 self.unreadable.append(2 if isinstance(result, InputError) else 1)
                 typer.echo(f"mancala: error: {result}", err=True)

@@ -12,11 +12,12 @@ from notation.errors import XMLArchiveError
 
 from ..archives import BadCriterion, Criteria, DigestSet, FilterTask, RegexTimeout, known_game
 from ..batch.cluster import Cluster
+from ..batch.runs import answers
 from ..errors import BadQuery
 from ..files.output import refuse_damaged_input
 from ..files.sources import InputError
 from ..files.writing import open_writer
-from .archiving import Problems, answers
+from .archiving import Problems
 from .options import (
     ENCODING_OPTION,
     FILES_ARGUMENT,
@@ -170,7 +171,7 @@ def write_picked(paths: list[str], encoding: str, task: FilterTask, jobs: int | 
         dropped = None if duplicates is None else stack.enter_context(open_writer(duplicates, task.target))
         if progress is not None:
             stack.enter_context(progress)
-        for name, index, picked in answers(paths, encoding, task, jobs, progress):
+        for name, index, picked in answers(paths, task, encoding=encoding, jobs=jobs, progress=progress):
             problems.report(name, index, picked)
             if not picked.selected or picked.unwritable is not None:
                 continue

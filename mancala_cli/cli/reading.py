@@ -13,13 +13,11 @@ import typer
 from typer._click.core import ParameterSource
 from typer._click.globals import get_current_context
 
-from notation.errors import XMLArchiveError
-
 from ..archives import BadCriterion, Criteria, RegexTimeout
-from ..batch.cluster import Cluster, ClusterError, connect
-from ..batch.pipeline import GameResult, Options, results, usable_cores
+from ..batch.cluster import Cluster, ClusterError
+from ..batch.pipeline import usable_cores
+from ..batch.runs import cluster
 from ..errors import BadQuery
-from ..files.sources import InputError, open_source
 from .options import fail
 
 
@@ -56,24 +54,10 @@ def cluster_for(address: str, timeout: float) -> Cluster:
     if not address.strip():
         fail("--scheduler: empty address")
     try:
-        cluster = connect(address, timeout)
+        connected: Cluster = context.with_resource(cluster(address, timeout=timeout))
     except ClusterError as error:
         fail(str(error))
-    context.call_on_close(cluster.close)
-    return cluster
-
-
-def game_results(paths: list[str], encoding: str, options: Options, jobs: int | Cluster,
-                 progress: Progress | None) -> Iterator[tuple[str, GameResult | Exception]]:
-    """Every game's result, in input order: (path, GameResult or the error that stopped the file)."""
-    for path in paths:
-        try:
-            with open_source(path, encoding) as source:
-                advance = progress.advancer(path) if progress else None
-                for result in results(source, options, jobs, advance):
-                    yield path, result
-        except (InputError, XMLArchiveError) as error:
-            yield path, error
+    return connected
 
 
 class Progress:

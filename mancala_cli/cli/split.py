@@ -12,10 +12,11 @@ from notation.errors import XMLArchiveError
 
 from ..archives import FilterTask
 from ..batch.cluster import Cluster
+from ..batch.runs import answers
 from ..files.output import names_input
 from ..files.sources import InputError
 from ..files.writing import RecordWriter, open_writer
-from .archiving import Problems, answers
+from .archiving import Problems
 from .options import (
     ENCODING_OPTION,
     FILES_ARGUMENT,
@@ -88,7 +89,7 @@ def write_parts(paths: list[str], encoding: str, task: FilterTask, jobs: int | C
     problems = Problems()
     with progress or contextlib.nullcontext(), contextlib.ExitStack() as stack:
         current: Optional[RecordWriter] = None
-        for name, index, picked in answers(paths, encoding, task, jobs, progress):
+        for name, index, picked in answers(paths, task, encoding=encoding, jobs=jobs, progress=progress):
             problems.report(name, index, picked)
             if not picked.selected or picked.game is None or picked.unwritable is not None:
                 continue

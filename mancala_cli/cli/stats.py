@@ -11,9 +11,9 @@ import typer
 from notation.errors import XMLArchiveError
 
 from ..archives import StatsTask, Summary
+from ..batch.runs import answers
 from ..files.reports import problem_line, sorted_problems
 from ..files.sources import InputError
-from .archiving import answers
 from .options import (
     ENCODING_OPTION,
     FILES_ARGUMENT,
@@ -58,7 +58,7 @@ def stats(
     progress = Progress() if Progress.wanted(quiet) else None
     try:
         with where_stops(), progress or contextlib.nullcontext():
-            for name, _, figures in answers(paths, encoding, StatsTask(depth, criteria), workers, progress):
+            for name, _, figures in answers(paths, StatsTask(depth, criteria), encoding=encoding, jobs=workers, progress=progress):
                 for problem in sorted_problems(figures.errors):  # (what makes an invalid game invalid)
                     typer.echo(problem_line(name, problem), err=True)
                 summary.add(figures)

@@ -11,6 +11,7 @@ from typing import Optional
 import typer
 
 from ..batch.pipeline import Options
+from ..batch.runs import game_results
 from ..files.reports import report_json
 from ..files.sources import InputError
 from .options import (
@@ -27,7 +28,7 @@ from .options import (
     game_rules,
     input_paths,
 )
-from .reading import Progress, game_results, where_criteria, where_stops, workers_for
+from .reading import Progress, where_criteria, where_stops, workers_for
 
 
 def validate(
@@ -62,7 +63,7 @@ def validate(
     out = sys.stdout
     progress = Progress() if Progress.wanted(quiet) else None
     with where_stops(), progress or contextlib.nullcontext():
-        for path, result in game_results(input_paths(files), encoding, options, workers, progress):
+        for path, result in game_results(input_paths(files), options, encoding=encoding, jobs=workers, progress=progress):
             if isinstance(result, Exception):
                 io_failed = io_failed or isinstance(result, InputError)
                 totals["errors"] += 1
