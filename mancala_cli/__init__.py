@@ -52,6 +52,8 @@ from __future__ import annotations
 
 import importlib
 
+from .version import __version__
+
 TYPE_CHECKING = False  # (typing itself is not loaded for this: start-up counts)
 
 if TYPE_CHECKING:
@@ -61,6 +63,7 @@ if TYPE_CHECKING:
         Report as Report,
         annotate as annotate,
         check as check,
+        check_files as check_files,
         copy_record as copy_record,
         page as page,
         read as read,
@@ -118,7 +121,6 @@ if TYPE_CHECKING:
     from .rules.perft import divide as divide, perft as perft
     from .rules.selection import CORE as CORE
 
-__version__ = "0.1.0"
 
 #: Where each name that loads when first used lives.
 _LATER = {
@@ -127,7 +129,8 @@ _LATER = {
                                   "UnknownGame", "all_games", "get_game", "other")},
     **{name: "rules.perft" for name in ("divide", "perft")},
     "CORE": "rules.selection",
-    **{name: "api" for name in ("Report", "annotate", "check", "copy_record", "page", "read", "write")},
+    **{name: "api" for name in ("Report", "annotate", "check", "check_files", "copy_record", "page", "read",
+                                "write")},
     **{name: "playing" for name in ("GamePosition", "Line", "MoveToken", "Solution", "solve")},
     **{name: "drawing" for name in ("PngImage", "SvgDiagram", "TextBoard", "png", "record_svg", "sheet", "svg",
                                     "text")},
@@ -140,8 +143,8 @@ _LATER = {
 #: What ``help(mancala_cli)`` and ``from mancala_cli import *`` show: the
 #: library's entry points (the package docstring is their guide). Every name
 #: of ``_LATER`` can be imported from here all the same.
-__all__ = ["__version__", "read", "check", "write", "annotate", "solve", "svg", "png", "text", "sheet", "page",
-           "GamePosition", "Line", "Report", "Solution", "get_game", "MancalaError", "CORE"]
+__all__ = ["__version__", "read", "check", "check_files", "write", "annotate", "solve", "svg", "png", "text",
+           "sheet", "page", "GamePosition", "Line", "Report", "Solution", "get_game", "MancalaError", "CORE"]
 
 
 def __getattr__(name: str) -> Any:

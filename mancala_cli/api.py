@@ -22,6 +22,7 @@ from notation.errors import XMLArchiveError
 from notation.record import GameRecord, Problem, copy_record
 
 from .archives import Criteria
+from .batch.runs import check_files
 from .checking import replay
 from .diagrams.page import game_page
 from .drawing import png, sheet, svg, text
@@ -47,7 +48,7 @@ from .solving.annotation import Limits, annotate_record
 from .solving.proofs import ProofBook
 from .solving.tablebase import Tablebase
 
-__all__ = ["read", "write", "check", "annotate", "solve", "svg", "png", "sheet", "text", "page", "Report",
+__all__ = ["read", "write", "check", "check_files", "annotate", "solve", "svg", "png", "sheet", "text", "page", "Report",
            "GamePosition", "Line", "MoveToken", "Solution", "copy_record"]
 
 FORMATS = ("pmn", "json", "xml")

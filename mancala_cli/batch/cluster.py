@@ -22,8 +22,8 @@ import pickle
 from hashlib import sha256
 from typing import TYPE_CHECKING, Any
 
-from .. import __version__
 from ..files.batches import fewer_collections
+from ..version import __version__
 from .lifetime import BatchError
 
 if TYPE_CHECKING:

@@ -10,8 +10,8 @@ library functions that the commands call.
 - :func:`answers`: every game's answer of any task (``FilterTask``,
   ``StatsTask``, ``AnnotateTask``...), in input order.
 
-The public faces of these are :func:`mancala_cli.check_files` and
-:func:`mancala_cli.write_files` (:mod:`mancala_cli.api`).
+- :func:`check_files`: ``validate``'s run, the library's face of the above
+  (exported by :mod:`mancala_cli`).
 
     >>> from mancala_cli.batch.pipeline import Options
     >>> from mancala_cli.batch.runs import game_results, workers
@@ -24,17 +24,21 @@ The public faces of these are :func:`mancala_cli.check_files` and
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol
 
 from notation.errors import XMLArchiveError
 
+from ..archives import Criteria
+from ..errors import BadArchive, UnreadableInput, bad_archive
 from ..files.batches import Task
 from ..files.sources import InputError, open_source
+from ..rules.registry import get_game
 from .cluster import Cluster, connect
 from .pipeline import GameResult, Options, results, task_results, usable_cores
 
-__all__ = ["Advancing", "answers", "cluster", "game_results", "workers"]
+__all__ = ["Advancing", "answers", "check_files", "cluster", "game_results", "workers"]
 
 
 class Advancing(Protocol):
@@ -105,3 +109,50 @@ def answers(paths: Iterable[str], task: Task, *, encoding: str = "utf-8", jobs: 
             advance = progress.advancer(path) if progress is not None else None
             for index, answer in enumerate(task_results(source, task, jobs, advance), 1):
                 yield source.name, index, answer
+
+
+def check_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], *, game: str | None = None,
+                strict: bool = False, where: str | Criteria | None = None, format: str = "text",
+                encoding: str = "utf-8", jobs: int = 1, scheduler: str | None = None,
+                scheduler_timeout: float = 10.0,
+                progress: Advancing | None = None) -> Iterator[tuple[str, GameResult | UnreadableInput | BadArchive]]:
+    """Check every game of the files ``sources`` (paths; ``-`` is standard
+    input) as ``mancala validate`` does, and yield ``(path, result)`` for
+    each game in input order: ``result.out`` is what validate prints for
+    the game (its lines, or its JSON line with ``format="json"``),
+    ``result.errors``, ``result.warnings`` and ``result.moves`` its counts.
+    A file that cannot be read at all gives ``(path, error)`` in its place
+    (:class:`UnreadableInput`, or :class:`BadArchive` after the games
+    before the break), and the next file is read.
+
+    The games run on ``jobs`` worker processes (0: one per usable core; an
+    input of one batch runs in this process), or with ``scheduler`` on that
+    Dask cluster (``tcp://HOST:8786``, connected within
+    ``scheduler_timeout`` seconds; :class:`~mancala_cli.batch.BatchError`
+    if it cannot run them); the results are the same bytes whichever runs
+    them. ``where`` keeps the games that match an expression (as
+    ``--where``; :class:`BadQuery` if it is bad), ``game`` is the game of
+    records without a ``Game`` tag, and ``strict`` makes warnings errors.
+
+        >>> from mancala_cli import check_files
+        >>> for path, result in check_files(["examples/kingulu-village-match.pmn"], jobs=2):
+        ...     print(path, result.errors, result.warnings, result.moves)
+        examples/kingulu-village-match.pmn 0 0 23
+    """
+    if format not in ("text", "json"):
+        raise ValueError(f"format must be text or json, not {format!r}")
+    if game is not None:
+        get_game(game)
+    paths = [os.fspath(sources)] if isinstance(sources, (str, os.PathLike)) else [os.fspath(p) for p in sources]
+    criteria = Criteria.where(where) if isinstance(where, str) else where
+    options = Options("validate", format, game, strict, where=criteria)
+    with workers(jobs=jobs, scheduler=scheduler, timeout=scheduler_timeout) as running:
+        for path, result in game_results(paths, options, encoding=encoding, jobs=running, progress=progress):
+            yield path, _library_error(result) if isinstance(result, Exception) else result
+
+
+def _library_error(error: InputError | XMLArchiveError) -> UnreadableInput | BadArchive:
+    """An input's error as the library raises it (the same message)."""
+    if isinstance(error, (UnreadableInput, BadArchive)):
+        return error
+    return UnreadableInput(str(error)) if isinstance(error, InputError) else bad_archive(error)

@@ -38,6 +38,24 @@ def workers_for(jobs: int, scheduler: Optional[str] = None, timeout: float = 10.
     return jobs
 
 
+def check_workers(jobs: int, scheduler: Optional[str]) -> None:
+    """``--jobs`` and ``--scheduler`` as :func:`workers_for` checks them, for a
+    command that leaves the connecting to the library (the cluster is then
+    connected when the run starts, and closed when it ends)."""
+    context = get_current_context(silent=True)
+    if scheduler is None:
+        no_scheduler_timeout()
+        cores = usable_cores()
+        if jobs > 4 * cores:
+            typer.echo(f"mancala: warning: --jobs {jobs} is more than 4 × the {cores} usable "
+                       f"core{'s' if cores != 1 else ''}; using {cores}", err=True)
+        return
+    if context is not None and context.get_parameter_source("jobs") == ParameterSource.COMMANDLINE:
+        fail("give --jobs or --scheduler, not both")
+    if not scheduler.strip():
+        fail("--scheduler: empty address")
+
+
 def no_scheduler_timeout() -> None:
     """``--scheduler-timeout`` without ``--scheduler`` is a usage error."""
     context = get_current_context(silent=True)

@@ -13,9 +13,9 @@ import signal
 import sys
 from typing import Any, NoReturn
 
-from .. import __version__
 from ..files import STOP_SIGNALS as _STOP_SIGNALS
 from ..rules.selection import CORE
+from ..version import __version__
 
 #: Exit status after a broken pipe on standard output (128 + SIGPIPE).
 BROKEN_PIPE = 128 + signal.SIGPIPE

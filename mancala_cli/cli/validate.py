@@ -10,8 +10,7 @@ from typing import Optional
 
 import typer
 
-from ..batch.pipeline import Options
-from ..batch.runs import game_results
+from ..batch.runs import check_files
 from ..files.reports import report_json
 from ..files.sources import InputError
 from .options import (
@@ -28,7 +27,7 @@ from .options import (
     game_rules,
     input_paths,
 )
-from .reading import Progress, where_criteria, where_stops, workers_for
+from .reading import Progress, check_workers, where_criteria, where_stops
 
 
 def validate(
@@ -56,14 +55,16 @@ def validate(
         game_rules(game)
     criteria = where_criteria(where) if where is not None else None
     checked_encoding(encoding)
-    workers = workers_for(jobs, scheduler, scheduler_timeout)
-    options = Options("validate", format, game, strict, where=criteria)
+    check_workers(jobs, scheduler)
     totals = {"games": 0, "moves": 0, "errors": 0, "warnings": 0}
     io_failed = False
     out = sys.stdout
     progress = Progress() if Progress.wanted(quiet) else None
+    checked = check_files(input_paths(files), game=game, strict=strict, where=criteria, format=format,
+                          encoding=encoding, jobs=jobs, scheduler=scheduler, scheduler_timeout=scheduler_timeout,
+                          progress=progress)
     with where_stops(), progress or contextlib.nullcontext():
-        for path, result in game_results(input_paths(files), options, encoding=encoding, jobs=workers, progress=progress):
+        for path, result in checked:
             if isinstance(result, Exception):
                 io_failed = io_failed or isinstance(result, InputError)
                 totals["errors"] += 1

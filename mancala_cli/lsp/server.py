@@ -29,7 +29,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
-from .. import __version__
+from ..version import __version__
 from . import features
 from .analysis import MAX_DOCUMENT, Diagnostic, Document
 
