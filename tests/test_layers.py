@@ -445,7 +445,6 @@ TOO_LONG = {
     "mancala_cli/criteria.py": "not yet split",
     "mancala_cli/lsp/features.py": "not yet split (new this round)",
     "mancala_cli/lsp/server.py::make_server": "not yet split (new this round)",
-    "mancala_cli/diagrams/svg.py": "not yet split",
     "mancala_cli/solving/proof_numbers.py::ProofNumbers.mid": WHOLE_MID,
 }
 TOO_COMPLEX = {
