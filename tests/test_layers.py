@@ -442,7 +442,6 @@ TOO_LONG = {
     "mancala_cli/api.py::solve": "not yet split",
     "mancala_cli/cli/annotate.py::annotate": "not yet split",
     "mancala_cli/cli/filter.py::filter_games": "not yet split",
-    "mancala_cli/criteria.py": "not yet split",
     "mancala_cli/lsp/features.py": "not yet split (new this round)",
     "mancala_cli/lsp/server.py::make_server": "not yet split (new this round)",
     "mancala_cli/solving/proof_numbers.py::ProofNumbers.mid": WHOLE_MID,

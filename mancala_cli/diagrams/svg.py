@@ -278,6 +278,7 @@ def _add_result(root: Element, game: Game, words: str) -> None:
     add_element(group, "rect", {"class": "result-box", "x": x, "y": y, "width": w, "height": h, "rx": 8, **RESULT_BOX})
     add_element(group, "text", {"class": "result-text", "x": x + w // 2, "y": y + 24, **RESULT_TEXT}, words)
 
+
 def _fill_holes(root: Element, template: _Template, game: Game, position: Position,
                 last_move: Move | None) -> None:
     """Each hole's count and seeds, and the marks of reserved holes and of the last move."""
