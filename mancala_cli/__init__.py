@@ -58,17 +58,12 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .api import (
-        GamePosition as GamePosition,
-        Line as Line,
-        MoveToken as MoveToken,
         Report as Report,
-        Solution as Solution,
         annotate as annotate,
         check as check,
         copy_record as copy_record,
         page as page,
         read as read,
-        solve as solve,
         write as write,
     )
     from .drawing import (
@@ -91,6 +86,13 @@ if TYPE_CHECKING:
         BadSheet as BadSheet,
         PngUnavailable as PngUnavailable,
         UnreadableInput as UnreadableInput,
+    )
+    from .playing import (
+        GamePosition as GamePosition,
+        Line as Line,
+        MoveToken as MoveToken,
+        Solution as Solution,
+        solve as solve,
     )
     from .positions import format_position as format_position, parse_position as parse_position
     from .random_records import random_game as random_game
@@ -125,8 +127,8 @@ _LATER = {
                                   "UnknownGame", "all_games", "get_game", "other")},
     **{name: "rules.perft" for name in ("divide", "perft")},
     "CORE": "rules.selection",
-    **{name: "api" for name in ("GamePosition", "Line", "MoveToken", "Report", "Solution", "annotate", "check",
-                                "copy_record", "page", "read", "solve", "write")},
+    **{name: "api" for name in ("Report", "annotate", "check", "copy_record", "page", "read", "write")},
+    **{name: "playing" for name in ("GamePosition", "Line", "MoveToken", "Solution", "solve")},
     **{name: "drawing" for name in ("PngImage", "SvgDiagram", "TextBoard", "png", "record_svg", "sheet", "svg",
                                     "text")},
     **{name: "errors" for name in ("BadArchive", "BadCoordinate", "BadImage", "BadMove", "BadPosition", "BadQuery",

@@ -22,6 +22,12 @@ from typing import Any, Literal, Protocol, Union, overload
 
 from notation.record import GameRecord
 
+from .checking import replay
+from .diagrams.png import svg_to_png
+from .diagrams.sheet import choose_plies, game_diagrams, header_line, sheet_svg
+from .diagrams.svg import board_svg
+from .diagrams.text import board_text
+from .errors import BadSheet
 from .positions import parse_position
 from .rules.core import Game, Move, Position
 from .rules.registry import get_game
@@ -102,8 +108,6 @@ def svg(position: Drawable, *, game: Game | str | None = None,
         >>> svg("4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1", game="kingulu").startswith("<?xml")
         True
     """
-    from .diagrams.svg import board_svg
-
     rules, where = _game_and_position(position, game, "svg")
     return SvgDiagram(board_svg(rules, where, last_move=last_move, flip=flip, title=title, style=style))
 
@@ -123,8 +127,6 @@ def png(position: Drawable, *, game: Game | str | None = None,
         >>> image[:4], int.from_bytes(image[16:20], "big"), int.from_bytes(image[20:24], "big")
         (b'\\x89PNG', 912, 568)
     """
-    from .diagrams.png import svg_to_png
-
     rules, where = _game_and_position(position, game, "png")
     return PngImage(svg_to_png(svg(where, game=rules, last_move=last_move, flip=flip, title=title, style=style),
                                scale=scale))
@@ -138,8 +140,6 @@ def text(position: Drawable, *, game: Game | str | None = None,
         >>> print(text("4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1", game="kingulu").splitlines()[0])
         Bao Kingulu — move 1, South to move
     """
-    from .diagrams.text import board_text
-
     rules, where = _game_and_position(position, game, "text")
     return TextBoard(board_text(rules, where, last_move=last_move, flip=flip))
 
@@ -178,10 +178,6 @@ def sheet(record: GameRecord, *, plies: Sequence[int] | None = None, every: int 
         ...
         mancala_cli.errors.BadSheet: the record has 23 playable moves, no ply 30
     """
-    from .checking import replay
-    from .diagrams.sheet import choose_plies, game_diagrams, header_line, sheet_svg
-    from .errors import BadSheet
-
     if format not in ("svg", "png"):
         raise ValueError(f"format must be 'svg' or 'png' (got {format!r})")
     if game is not None:
@@ -202,7 +198,6 @@ def sheet(record: GameRecord, *, plies: Sequence[int] | None = None, every: int 
                          style=style)
     if format == "svg":
         return SvgDiagram(document)
-    from .diagrams.png import svg_to_png
 
     return PngImage(svg_to_png(document, scale=scale))
 
@@ -211,9 +206,6 @@ def record_svg(record: GameRecord) -> SvgDiagram | None:
     """The last position of ``record`` that could be played, with its last
     move and, where the rules ended the game, its result (``None`` when the
     record cannot be replayed at all: no game, a bad ``Setup``)."""
-    from .checking import replay
-    from .diagrams.svg import board_svg
-
     replayed = replay(record)
     if replayed.game is None or replayed.start is None:
         return None

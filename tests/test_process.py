@@ -106,17 +106,18 @@ def test_all_cores_by_default_give_the_output_of_one_job(archive):
 def test_auto_is_the_usable_cores_and_a_small_input_starts_no_worker(monkeypatch, tmp_path):
     from typer.testing import CliRunner
 
-    from mancala_cli.cli import app
-    from mancala_cli.cli.options import workers_for
+    from mancala_cli.cli import app, reading
+    from mancala_cli.cli.reading import workers_for
 
     asked = []
     monkeypatch.setattr(pipeline, "usable_cores", lambda: 2)
+    monkeypatch.setattr(reading, "usable_cores", lambda: 3)  # (not this machine's cores: the value is the one read)
     monkeypatch.setattr(pipeline, "process_pool", lambda workers: asked.append(workers) or _Pool(workers))
     small = tmp_path / "small.pmn"
     small.write_text('[Game "kingulu"]\n[Result "*"]\n\n1. c1x6 *\n', encoding="utf-8")
     result = CliRunner().invoke(app, ["validate", str(small)])
     assert (result.exit_code, asked) == (0, [])  # one batch: checked in this process
-    assert workers_for(0) == 2
+    assert workers_for(0) == 3
     assert CliRunner().invoke(app, ["validate", "--jobs", "many", str(small)]).output == (
         "mancala: error: --jobs must be a whole number or auto (got 'many')\n")
 

@@ -19,8 +19,11 @@ from __future__ import annotations
 
 import os
 import pickle
+from hashlib import sha256
 from typing import TYPE_CHECKING, Any
 
+from .. import __version__
+from ..files.batches import fewer_collections
 from .lifetime import BatchError
 
 if TYPE_CHECKING:
@@ -58,10 +61,6 @@ def stamp() -> str:
     """
     global _stamp
     if _stamp is None:
-        from hashlib import sha256
-
-        from .. import __version__
-
         digest = sha256()
         here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         for root in (here, os.path.join(os.path.dirname(here), "notation")):
@@ -83,7 +82,6 @@ def checked(expected: str, function: Callable[..., Any], *args: Any) -> Any:
     mine = stamp()
     if mine != expected:
         raise ProjectMismatch(f"a worker runs {mine}, this command {expected}")
-    from ..files.batches import fewer_collections
 
     with fewer_collections():  # as local workers run (they inherit it from the command)
         return function(*args)
@@ -191,7 +189,7 @@ def connect(address: str, timeout: float) -> Cluster:
         import distributed
     except ImportError:
         raise ClusterError(f"--scheduler needs Dask distributed, which is not installed: {INSTALL}") from None
-    import logging
+    import logging  # (with distributed: only a run with --scheduler needs it)
 
     # The command's errors are its own lines; Dask's log would add others
     # (Dask gives some of its loggers levels of their own).
@@ -252,7 +250,7 @@ def _probe(address: str, timeout: float) -> None:
     waits for the handshake without a bound in time, allocates whatever size
     the peer announces, and a peer that is not a Dask scheduler, a web server
     say, can make it raise anything). Raises :class:`ClusterError`."""
-    import asyncio
+    import asyncio  # (with distributed, as below: 15 ms of start-up that only --scheduler needs)
 
     from distributed.comm import tcp
     from distributed.comm.core import CommClosedError, connect
@@ -297,7 +295,7 @@ def _probe(address: str, timeout: float) -> None:
 
 def _ask_workers(client: Any, timeout: float) -> dict[str, Any]:
     """Every worker's :func:`stamp`, or the error it gave (within ``timeout``)."""
-    import asyncio
+    import asyncio  # (as in _probe)
 
     async def ask() -> Any:
         return await asyncio.wait_for(client._run(_worker_stamp, on_error="return"), timeout)

@@ -5,11 +5,17 @@ workers (:func:`.pipeline.process_pool`)."""
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
+import pickle
+import queue
 import signal
 import sys
+import threading
+import time
 from collections import deque
 from collections.abc import Callable
+from multiprocessing.connection import Pipe, wait
 from typing import Any, NoReturn
 
 from ..files import STOP_SIGNALS
@@ -41,8 +47,6 @@ class WorkerPool:
     """
 
     def __init__(self, workers: int) -> None:
-        from multiprocessing.connection import Pipe
-
         self._workers: list[_Worker] = []
         self._queue: deque[tuple[_Answer, tuple[Any, ...]]] = deque()
         self._closed = False
@@ -92,8 +96,6 @@ class WorkerPool:
 
     def _wait(self) -> None:
         """Wait for the answer of at least one busy worker."""
-        from multiprocessing.connection import wait
-
         if self._closed:
             raise RuntimeError("the worker processes are stopped")
         busy = {worker.conn: worker for worker in self._workers if worker.answers}
@@ -183,8 +185,6 @@ def _kill(pid: int) -> None:
 def _reap(pid: int, within: float) -> int | None:
     """The wait status of the child ``pid`` once it ended (``None`` if it
     still runs after ``within`` seconds; 0 if it was reaped already)."""
-    import time
-
     deadline = time.monotonic() + within
     pause = 0.0005
     while True:
@@ -202,8 +202,6 @@ def _reap(pid: int, within: float) -> int | None:
 
 def _serve(conn: Any, parent: int, others: list[int]) -> NoReturn:
     """A worker's life: batches in, answers out, until its socket closes."""
-    import pickle
-
     code = 0
     try:
         _quiet_worker(parent)
@@ -235,9 +233,6 @@ def _inbox(conn: Any) -> Any:
     """The calls that come on ``conn``, read as they come by a thread of
     their own (so that the main process never waits to hand over the next
     one), then ``None``."""
-    import queue
-    import threading
-
     inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
 
     def read() -> None:
@@ -259,8 +254,6 @@ def _quiet_worker(parent: int) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
     if not _die_with(parent):
-        import threading
-
         threading.Thread(target=_watch, args=(parent,), daemon=True).start()
     if os.getppid() != parent:  # the parent died before the watch began
         os._exit(1)
@@ -279,8 +272,6 @@ def _die_with(parent: int) -> bool:
     if not (_USE_PDEATHSIG and sys.platform.startswith("linux")):
         return False
     try:
-        import ctypes
-
         libc = ctypes.CDLL(None, use_errno=True)
         return bool(libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0)
     except (OSError, AttributeError, ImportError):
@@ -290,8 +281,6 @@ def _die_with(parent: int) -> bool:
 def _watch(parent: int) -> None:
     """End this worker within a second of its parent's death (where the
     kernel cannot be asked to)."""
-    import time
-
     while os.getppid() == parent:
         time.sleep(0.5)
     os._exit(1)

@@ -1,23 +1,23 @@
-"""The ``mancala`` command line: the typer app and its commands (:mod:`.commands`), how the
-process starts and ends (:mod:`.running`), input files and atomic output
-files (:mod:`.inputs`), the batch pipeline (:mod:`.pipeline`) and the
-reporters that turn checks into lines (:mod:`.reporters`).
+"""The ``mancala`` command line: the typer app (:mod:`.commands`), one
+module per command (``validate.py``, ``render.py``, ...), what the commands
+share (:mod:`.options`, :mod:`.reading`, :mod:`.out_dir`,
+:mod:`.engine_files`) and how the process starts and ends
+(:mod:`.running`, :mod:`.streams`).
 
-Only this subpackage imports typer and rich, and only when the command line
-runs: ``import mancala_cli`` loads none of it.
+Only this subpackage imports typer, and only when the command line runs:
+``import mancala_cli`` loads none of it. Here alone is laziness: ``main``
+loads the app only when the command is more than ``--version``, and the app
+loads the module of the one command a run names (:mod:`.commands`).
 """
 from __future__ import annotations
 
-TYPE_CHECKING = False  # (typing itself is not loaded for this: start-up counts)
-if TYPE_CHECKING:
-    from typing import Any
+import sys
+from typing import Any
 
 
 def main() -> None:
     """The console script ``mancala``. ``mancala --version`` alone is
     answered before the command line (typer) loads."""
-    import sys
-
     if sys.argv[1:] == ["--version"]:
         from .streams import end_now, version_line, write_stdout
 

@@ -3,12 +3,27 @@ results (:class:`mancala_cli.solving.annotation.AnnotateTask`, in this process o
 in worker processes), through the library's record writer."""
 from __future__ import annotations
 
+import os
 import sys
-from typing import TYPE_CHECKING, Any, Optional
+import time
+from typing import Any, Optional
 
 import typer
 
+from notation.errors import XMLArchiveError
+from notation.record import Problem
+
+from ..archives import Picked
+from ..batch.cluster import Cluster
 from ..documents import proof_glob
+from ..files.output import refuse_damaged_input
+from ..files.reports import problem_line, sorted_problems
+from ..files.sources import InputError
+from ..files.writing import RecordWriter, open_writer
+from ..solving.annotation import Annotated, AnnotateTask, Limits, watch_positions
+from ..solving.proofs import is_proof_file
+from .archiving import answers
+from .engine_files import proof_files, tablebase_file
 from .options import (
     ENCODING_OPTION,
     FILES_ARGUMENT,
@@ -28,19 +43,10 @@ from .options import (
     input_paths,
     int_option,
     output_format,
-    proof_files,
     read_failed,
     seconds_parser,
-    tablebase_file,
-    workers_for,
 )
-
-if TYPE_CHECKING:
-    from ..archives import Picked
-    from ..batch.cluster import Cluster
-    from ..files.writing import RecordWriter
-    from ..solving.annotation import Annotated, AnnotateTask
-
+from .reading import workers_for
 
 TIME_OPTION = typer.Option(1.0, "--time", parser=seconds_parser("--time"), metavar="SECONDS",
                            help="Search for at most this many seconds per move.")
@@ -86,11 +92,6 @@ def annotate(
 
     Example: mancala annotate examples/kingulu-village-match.pmn --time 0.5
     """
-    from notation.errors import XMLArchiveError
-
-    from ..files.sources import InputError
-    from ..solving.annotation import AnnotateTask, Limits
-
     if output == "":
         fail("--output: empty file name")
     if game is not None:
@@ -121,8 +122,6 @@ def _proofs_among(files: list[str], proof: list[str]) -> tuple[list[str], list[s
     """With ``--proof``, the input files that are proofs (their first line
     is a proof's, :func:`mancala_cli.solving.proofs.is_proof_file`) join the proofs:
     a shell's ``--proof docs/kingulu-proof*.txt.xz`` gives them all."""
-    from ..solving.proofs import is_proof_file
-
     proofs = [path for path in files if path != "-" and is_proof_file(path)]
     return [path for path in files if path not in proofs], [*proof, *proofs]
 
@@ -142,10 +141,6 @@ class Annotation:
     def write(self, output: Optional[str], force: bool) -> None:
         """Every game of every input to ``output`` (atomically; not when an
         input with errors would be replaced, unless ``force``)."""
-        from ..files.output import refuse_damaged_input
-        from ..files.writing import open_writer
-        from ..solving.annotation import watch_positions
-
         if self.progress is not None:
             watch_positions(self.progress.position)
         with open_writer(output, self.task.target) as out:
@@ -154,9 +149,6 @@ class Annotation:
             refuse_damaged_input(output, self.paths, self.errors, force)  # (inside the block: the temporary file is dropped)
 
     def one_input(self, path: str, out: RecordWriter) -> None:
-        from ..files.reports import problem_line
-        from .archiving import answers
-
         found = 0
         if self.progress is not None:
             self.progress.file(path)
@@ -164,15 +156,11 @@ class Annotation:
             found += 1
             self.one_game(name, index, picked, out)
         if not found:
-            from notation.record import Problem
-
             name = "<stdin>" if path == "-" else path
             above(self.progress, problem_line(name, Problem("error", "no-games", "no game in the input", 1, 1)))
             self.errors += 1
 
     def one_game(self, name: str, index: int, picked: Picked, out: RecordWriter) -> None:
-        from ..files.reports import problem_line, sorted_problems
-
         self.totals.add(picked)
         if self.progress is not None:
             self.progress.game(index, picked)
@@ -194,8 +182,6 @@ class Annotation:
 
     def stop(self) -> None:
         """No more progress: the line cleared, the annotation no longer watched."""
-        from ..solving.annotation import watch_positions
-
         if self.progress is not None:
             watch_positions(None)
             self.progress.clear()
@@ -227,8 +213,6 @@ class AnnotateProgress(StatusLine):
     searched when the work is done in this process, and the totals."""
 
     def __init__(self, totals: AnnotateTotals) -> None:
-        import time
-
         super().__init__()
         self.totals = totals
         self.started = time.monotonic()
@@ -241,8 +225,6 @@ class AnnotateProgress(StatusLine):
         self.current = [0, 0, 0]  # of the game being annotated, so far
 
     def file(self, path: str) -> None:
-        import os
-
         self.name = "<stdin>" if path == "-" else os.path.basename(path)
         self.started_games = 0
 
@@ -265,8 +247,6 @@ class AnnotateProgress(StatusLine):
         self.show(f"{self.name}, {counted(number, 'game')} done")
 
     def show(self, doing: str) -> None:
-        import time
-
         totals = self.totals
         searched, proven, marks = (t + p for t, p in zip((totals.searched, totals.proven, totals.marks),
                                                          self.pending))

@@ -4,18 +4,16 @@ in input order, and the problems found while reading on standard error."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import typer
 
 from ..archives import Picked
+from ..batch.cluster import Cluster
 from ..batch.pipeline import task_results
 from ..files.batches import Task
 from ..files.reports import problem_line, sorted_problems
 from ..files.sources import open_source
-
-if TYPE_CHECKING:
-    from ..batch.cluster import Cluster
 
 
 def answers(paths: list[str], encoding: str, task: Task, jobs: int | Cluster,

@@ -6,6 +6,7 @@ alone. Exit status: 0 success, 1 the input was read but has problems, 2
 usage or I/O error."""
 from __future__ import annotations
 
+import importlib
 import sys
 from typing import Any, Callable
 
@@ -13,7 +14,7 @@ import typer
 import typer.main
 
 from .running import MancalaGroup, install_signal_handlers
-from .streams import end_now, prepare_streams
+from .streams import end_now, prepare_streams, version_line
 
 
 def later(module: str, function: str) -> Callable[..., Any]:
@@ -32,8 +33,6 @@ def later(module: str, function: str) -> Callable[..., Any]:
 def loaded(infos: list[Any]) -> None:
     """The stand-ins of ``infos`` (typer's registered commands) replaced by
     their commands' functions, imported now."""
-    import importlib
-
     for info in infos:
         module = getattr(info.callback, "later", None)
         if module is not None:
@@ -42,8 +41,6 @@ def loaded(infos: list[Any]) -> None:
 
 def _version(value: bool) -> None:
     if value:
-        from .streams import version_line
-
         typer.echo(version_line())
         raise typer.Exit()
 
@@ -107,8 +104,6 @@ GROUPS = (("tablebase", "tablebase", "tablebase_app", "Build endgame tables (kim
 
 
 def _group(module: str, attribute: str) -> typer.Typer:
-    import importlib
-
     group: typer.Typer = getattr(importlib.import_module(f".{module}", __package__), attribute)
     return group
 

@@ -5,12 +5,18 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 import typer
 
 from notation.coords import STYLES
+from notation.errors import XMLArchiveError
 
+from ..batch.cluster import Cluster
+from ..batch.pipeline import GameResult, Options
+from ..files.output import refuse_damaged_input
+from ..files.sources import InputError
+from ..files.writing import RecordWriter, open_writer
 from .options import (
     ENCODING_OPTION,
     FILES_ARGUMENT,
@@ -21,21 +27,14 @@ from .options import (
     SCHEDULER_OPTION,
     SCHEDULER_TIMEOUT_OPTION,
     TARGETS,
-    Progress,
     checked_encoding,
     choice_option,
     fail,
-    game_results,
     game_rules,
     input_paths,
     output_format,
-    workers_for,
 )
-
-if TYPE_CHECKING:
-    from ..batch.cluster import Cluster
-    from ..batch.pipeline import GameResult, Options
-    from ..files.writing import RecordWriter
+from .reading import Progress, game_results, workers_for
 
 
 def convert(
@@ -62,11 +61,6 @@ def convert(
 
     Example: mancala convert examples/kingulu-village-match.pmn --to json --positions
     """
-    from notation.errors import XMLArchiveError
-
-    from ..batch.pipeline import Options
-    from ..files.sources import InputError
-
     if game is not None:
         game_rules(game)
     if output == "":
@@ -113,8 +107,6 @@ class Conversion:
     def results(self) -> Iterator[GameResult]:
         """Every game's result; an input that cannot be read is told in one
         line (as validate tells it) and the next input is read."""
-        from ..files.sources import InputError
-
         for path, result in game_results(self.paths, self.encoding, self.options, self.jobs, self.progress):
             if isinstance(result, Exception):
                 self.unreadable.append(2 if isinstance(result, InputError) else 1)
@@ -129,8 +121,6 @@ class Conversion:
         """Raised inside the output block, so the temporary file is dropped:
         ``-o`` is not written when an input could not be read (to its end),
         nor replaces an input with errors."""
-        from ..files.output import refuse_damaged_input
-
         if self.unreadable and self.output not in (None, "-"):
             raise NotWritten(f"{self.output}: not written, as an input could not be read")
         refuse_damaged_input(self.output, self.paths, self.errors, self.force)
@@ -139,8 +129,6 @@ class Conversion:
         """Every game that can be written, in input order: PMN games a blank
         line apart, JSON Lines, or one XML archive, which leaves out a game
         it cannot hold (counted as an error)."""
-        from ..files.writing import open_writer
-
         # (held by a name, the results outlive an error that ends the command
         # until its workers are stopped: a signal then interrupts nothing)
         results = self.results()

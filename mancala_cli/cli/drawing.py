@@ -3,18 +3,32 @@
 line of position strings (``--positions``), and a game sheet."""
 from __future__ import annotations
 
+import dataclasses
+import os
+import re
 import sys
-from typing import TYPE_CHECKING, Optional
+from collections.abc import Iterator
+from typing import Optional
 
 import typer
 
-from ..diagrams.text import FROM_POSITION, FromPosition
-from ..positions import parse_position
-from ..rules.core import Game, InvalidPosition, Move, Outcome, Position
-from .options import counted, fail, make_out_dir, read_input, remove_stale
+from notation.coords import format_move, move_label
+from notation.errors import XMLArchiveError
+from notation.record import GameRecord
 
-if TYPE_CHECKING:
-    from ..checking import Replay
+from ..checking import Replay, replay
+from ..diagrams.png import svg_to_png
+from ..diagrams.sheet import choose_plies, game_diagrams, header_line, sheet_svg
+from ..diagrams.svg import board_svg
+from ..diagrams.text import FROM_POSITION, FromPosition, board_text, outcome_of, state_words
+from ..files.batches import read_records
+from ..files.output import atomic_output, names_input
+from ..files.reports import problem_line
+from ..files.sources import STDIN_NAME, InputError, numbered_lines, open_source
+from ..positions import parse_position
+from ..rules.core import Game, InvalidPosition, Move, Outcome, Position, side_name
+from .options import counted, fail
+from .out_dir import make_out_dir, remove_stale
 
 #: PNG pixels per SVG unit, unless told.
 DEFAULT_SCALE = 2.0
@@ -28,8 +42,6 @@ POSITION_NAME_DIGITS = 4
 def read_style(style: Optional[str]) -> Optional[str]:
     """The CSS of ``--style`` (UTF-8, line ends made ``\\n``), or ``None``: at
     most :data:`MAX_STYLE` bytes of characters an SVG (XML) can hold."""
-    import re
-
     if style is None:
         return None
     try:
@@ -54,8 +66,6 @@ def read_style(style: Optional[str]) -> Optional[str]:
 
 def caption_state(pos: Position, over: Optional[Outcome]) -> str:
     """``North to move``, or ``game over`` (the result strip below the board gives the result)."""
-    from ..rules.core import side_name
-
     return "game over" if over is not None else f"{side_name(pos.side)} to move"
 
 
@@ -88,9 +98,6 @@ class Drawing:
     def draw(self, rules: Game, pos: Position, last: Optional[Move], title: Optional[str],
              outcome: Optional[Outcome] | FromPosition = FROM_POSITION,
              caption: Optional[list[str]] = None) -> str:
-        from ..diagrams.svg import board_svg
-        from ..diagrams.text import board_text, outcome_of
-
         if self.format == "text":
             return board_text(rules, pos, last_move=last, flip=self.flip, outcome=outcome) + "\n"
         if self.caption and caption is None:  # a position without a record: the game and the move
@@ -104,14 +111,10 @@ class Drawing:
         standard output, or atomically to a file."""
         to_stdout = path is None or path == "-"
         if not to_stdout and not self.force and self.source is not None:
-            from ..files.output import names_input
-
             if names_input(path, [self.source]):
                 fail(f"{path}: is the input file; not replaced (--force replaces it)")
         data: str | bytes = text
         if self.format == "png":
-            from ..diagrams.png import svg_to_png
-
             try:
                 data = svg_to_png(text, scale=self.scale)
             except ValueError as error:
@@ -121,8 +124,6 @@ class Drawing:
             stream.write(data)  # type: ignore[arg-type]
             stream.flush()
             return
-        from ..files.output import atomic_output
-        from ..files.sources import InputError
 
         try:
             with atomic_output(path, binary=isinstance(data, bytes)) as stream:
@@ -134,12 +135,6 @@ class Drawing:
 def read_for_render(path: str, index: int, encoding: str, game: Optional[str]) -> tuple[str, Replay]:
     """Game ``index`` of ``path`` replayed: the name problems give the file,
     and the replay (exit 1 when the record cannot be drawn at all)."""
-    from notation.errors import XMLArchiveError
-
-    from ..checking import replay
-    from ..files.reports import problem_line
-    from ..files.sources import STDIN_NAME, InputError
-
     try:
         record = None
         count = 0  # the games of the file, when it has no game number index
@@ -177,8 +172,6 @@ class Plies:
         return self.outcome if k == len(self.states) - 1 else None
 
     def title(self, k: int) -> str:
-        from ..diagrams.text import state_words
-
         rules = self.rules
         pos, move = self.states[k]
         if move is None:
@@ -187,8 +180,6 @@ class Plies:
 
     def move_words(self, k: int) -> str:
         """``12... c2x4``: the move that led to ply ``k`` (not 0)."""
-        from notation.coords import format_move, move_label
-
         pos, move = self.states[k]
         assert move is not None
         before = self.states[k - 1][0]
@@ -210,8 +201,6 @@ class Plies:
 
 def caption_head(rules: Game, tags: list[tuple[str, str]]) -> list[str]:
     """A caption's first line: the game, the players, event, site, date and round."""
-    from ..diagrams.sheet import header_line
-
     return [header_line(rules, [(name, value) for name, value in tags
                                 if name in ("South", "North", "Event", "Site", "Date", "Round")])]
 
@@ -228,8 +217,6 @@ def write_ply(drawing: Drawing, plies: Plies, ply: Optional[int], output: Option
 def write_every_ply(drawing: Drawing, plies: Plies, out_dir: str, path: str) -> None:
     """``render --all --out-dir DIR``: ``ply-000.svg`` … for every position,
     then the diagrams of an earlier run that this one did not write removed."""
-    import os
-
     make_out_dir(out_dir)
     suffix = drawing.suffix
     width = max(3, len(str(len(plies.states) - 1)))
@@ -246,8 +233,6 @@ def write_every_ply(drawing: Drawing, plies: Plies, out_dir: str, path: str) -> 
 def write_sheet(drawing: Drawing, plies: Plies, report: Replay, *, plies_asked: Optional[list[int]],
                 every: Optional[int], columns: int, output: Optional[str]) -> None:
     """``render FILE --sheet``: the chosen plies in one game sheet."""
-    from ..diagrams.sheet import choose_plies, game_diagrams, header_line, sheet_svg
-
     last = len(plies.states) - 1
     try:
         chosen = choose_plies(last, plies=plies_asked, every=every)
@@ -266,10 +251,6 @@ def write_positions(drawing: Drawing, rules: Game, path: str, out_dir: str) -> N
     a line that is no position of ``rules`` is reported and drawn nowhere
     (exit 1 once the others are drawn). Then the diagrams of an earlier run
     that this one did not write are removed."""
-    import os
-
-    from ..files.sources import InputError, numbered_lines, open_source
-
     suffix = drawing.suffix
     drawn = LineNumbers()
     bad = 0
@@ -323,3 +304,41 @@ class LineNumbers:
     def __contains__(self, number: int) -> bool:
         byte = number >> 3
         return byte < len(self.bits) and bool(self.bits[byte] >> (number & 7) & 1)
+
+
+def read_input(path: str, encoding: str) -> Iterator[GameRecord]:
+    """Every record of one input, numbered, with the decoding problems attached
+    to the records whose lines they fall on. Raises InputError or XMLArchiveError."""
+    with open_source(path, encoding) as source:
+        yield from read_records(source)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RenderOptions:
+    """The options of one ``render`` command line, as given."""
+
+    file: Optional[str]
+    ply: Optional[int]
+    all_plies: bool
+    out_dir: Optional[str]
+    position: Optional[str]
+    positions: Optional[str]
+    game: Optional[str]
+    index: Optional[int]
+    flip: bool
+    format: str
+    style: Optional[str]
+    output: Optional[str]
+    encoding: str
+    force: bool
+    scale: Optional[float]
+    sheet: bool
+    plies: Optional[str]
+    every: Optional[int]
+    columns: Optional[int]
+    caption: bool
+
+    def drawing(self) -> Drawing:
+        """How each diagram is drawn and written (reads ``--style``)."""
+        return Drawing(self.format, self.flip, read_style(self.style), self.force,
+                       scale=DEFAULT_SCALE if self.scale is None else self.scale, caption=self.caption)

@@ -4,10 +4,19 @@ options), written through the library's record writer."""
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Optional
 
 import typer
 
+from notation.errors import XMLArchiveError
+
+from ..archives import BadCriterion, Criteria, DigestSet, FilterTask, RegexTimeout, known_game
+from ..batch.cluster import Cluster
+from ..errors import BadQuery
+from ..files.output import refuse_damaged_input
+from ..files.sources import InputError
+from ..files.writing import open_writer
+from .archiving import Problems, answers
 from .options import (
     ENCODING_OPTION,
     FILES_ARGUMENT,
@@ -19,22 +28,16 @@ from .options import (
     SCHEDULER_TIMEOUT_OPTION,
     TO_OPTION,
     WHERE_OPTION,
-    Progress,
     checked_encoding,
     choice_option,
-    criterion,
     fail,
     input_paths,
     int_option,
     output_format,
     read_failed,
     same_file,
-    workers_for,
 )
-
-if TYPE_CHECKING:
-    from ..archives import Criteria, FilterTask
-    from ..batch.cluster import Cluster
+from .reading import Progress, criterion, workers_for
 
 
 def filter_games(
@@ -81,8 +84,6 @@ def filter_games(
 
     Example: mancala filter examples/kingulu-tournament.pmn --where 'tag.South ~ "^Amani" and result = "0-1"'
     """
-    from ..archives import FilterTask
-
     check_options(game=game, valid=valid, invalid=invalid, min_plies=min_plies, max_plies=max_plies, dedupe=dedupe,
                   duplicates=duplicates, count=count, output=output)
     criteria = criteria_of(game=game, tags=tag or (), result=result, min_plies=min_plies, max_plies=max_plies,
@@ -103,9 +104,6 @@ def filter_games(
 def criteria_of(**options: Any) -> Criteria:
     """The criteria of ``filter``'s options (:meth:`Criteria.from_options`);
     a bad one is a usage error."""
-    from ..archives import BadCriterion, Criteria
-    from ..errors import BadQuery
-
     try:
         return Criteria.from_options(**options)
     except BadCriterion as error:
@@ -118,8 +116,6 @@ def check_options(*, game: Optional[str], valid: bool, invalid: bool, min_plies:
                   max_plies: Optional[int], dedupe: bool, duplicates: Optional[str], count: bool,
                   output: Optional[str]) -> None:
     """The usage errors of ``filter``'s options, the first one found."""
-    from ..archives import known_game
-
     for option, value in (("--output", output), ("--duplicates", duplicates)):
         if value == "":
             fail(f"{option}: empty file name")
@@ -153,11 +149,6 @@ def pick(paths: list[str], encoding: str, task: FilterTask, jobs: int | Cluster,
     all; the number of games picked and of errors found. An input that
     cannot be read and a regular expression that runs too long
     (``regex_option`` gave it) end the command."""
-    from notation.errors import XMLArchiveError
-
-    from ..archives import RegexTimeout
-    from ..files.sources import InputError
-
     try:
         return write_picked(paths, encoding, task, jobs, progress, output=output, duplicates=duplicates,
                             count=count, force=force)
@@ -171,11 +162,6 @@ def write_picked(paths: list[str], encoding: str, task: FilterTask, jobs: int | 
                  progress: Optional[Progress], *, output: Optional[str], duplicates: Optional[str], count: bool,
                  force: bool) -> tuple[int, int]:
     """:func:`pick`'s work."""
-    from ..archives import DigestSet
-    from ..files.output import refuse_damaged_input
-    from ..files.writing import open_writer
-    from .archiving import Problems, answers
-
     problems = Problems()
     seen = DigestSet()
     written = 0

@@ -1,6 +1,8 @@
 """``mancala games``: the games the rules know (:func:`mancala_cli.rules.registry.all_games`)."""
 from __future__ import annotations
 
+import json
+
 import typer
 
 from ..positions import format_position
@@ -15,8 +17,6 @@ def games(
 
     Example: mancala games --format json
     """
-    import json
-
     rows = [{"id": g.id, "name": g.name, "board": f"{g.board.ranks}x{g.board.files}",
              "seeds": g.total, "sowing": g.sowing, "source": g.source,
              "start": format_position(g, g.start())} for g in all_games()]

@@ -3,9 +3,12 @@
 # (No ``from __future__ import annotations``: typer reads the command's
 # signature at every start.)
 
+import signal
+
 import typer
 
 from .running import usage_error
+from .streams import STOP_SIGNALS, end_now
 
 
 def lsp(
@@ -26,10 +29,7 @@ def lsp(
         import pygls  # noqa: F401
     except ImportError:
         raise usage_error("the language server needs pygls: pip install 'mancala[lsp]'") from None
-    import signal
-
-    from ..lsp.server import serve
-    from .streams import STOP_SIGNALS, end_now
+    from ..lsp.server import serve  # (pygls, an optional extra: after the check above)
 
     stopped: list[int] = []
 

@@ -1,9 +1,13 @@
 """``mancala random``: random legal games as PMN (:func:`mancala_cli.random_records.random_game`)."""
 from __future__ import annotations
 
+import random
 import sys
 from typing import Optional
 
+from notation.pmn import write_games
+
+from ..random_records import random_game
 from .options import GAME_OPTION, game_rules, int_option
 
 #: The most random games and the longest random game asked for.
@@ -23,12 +27,6 @@ def random_games(
 
     Example: mancala random --game kingulu -n 3 --seed 7
     """
-    import random
-
-    from notation.pmn import write_games
-
-    from ..random_records import random_game
-
     rules = game_rules(game)
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)

@@ -14,80 +14,47 @@ encoding, so that the first mistake of a command line is the one reported.
 # signature at every start, and annotations given as strings would each be
 # compiled and evaluated then.)
 
+import codecs
+import re
 import sys
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Optional
 
 import typer
 
+from ..diagrams.png import MAX_SCALE, MIN_SCALE, PngUnavailable
+from ..files.reports import problem_line, sorted_problems
+from .drawing import (
+    Drawing,
+    Plies,
+    RenderOptions,
+    caption_head,
+    read_for_render,
+    write_every_ply,
+    write_ply,
+    write_positions,
+    write_sheet,
+)
 from .options import (
     DRAWING_EXTENSIONS,
     ENCODING_OPTION,
     GAME_COMPLETION,
     checked_encoding,
     choice_option,
-    counted,
     fail,
     game_rules,
     input_paths,
     int_option,
     output_format,
     position_of,
-    read_input,
 )
 from .running import usage_error
-
-if TYPE_CHECKING:
-    from .drawing import Drawing, Plies
 
 #: The boards in a row of a game sheet, unless told.
 DEFAULT_COLUMNS = 3
 
 
-class RenderOptions:
-    """The options of one ``render`` command line, as given (a plain class:
-    a dataclass of twenty fields costs a millisecond of start-up to build)."""
-
-    file: Optional[str]
-    ply: Optional[int]
-    all_plies: bool
-    out_dir: Optional[str]
-    position: Optional[str]
-    positions: Optional[str]
-    game: Optional[str]
-    index: Optional[int]
-    flip: bool
-    format: str
-    style: Optional[str]
-    output: Optional[str]
-    encoding: str
-    force: bool
-    scale: Optional[float]
-    sheet: bool
-    plies: Optional[str]
-    every: Optional[int]
-    columns: Optional[int]
-    caption: bool
-
-    def __init__(self, **given: Any) -> None:
-        for name in self.__annotations__:
-            setattr(self, name, given.pop(name))
-        if given:
-            raise TypeError(f"unknown render options: {', '.join(given)}")
-
-    def drawing(self) -> "Drawing":
-        """How each diagram is drawn and written (reads ``--style``)."""
-        from .drawing import DEFAULT_SCALE, Drawing, read_style
-
-        return Drawing(self.format, self.flip, read_style(self.style), self.force,
-                       scale=DEFAULT_SCALE if self.scale is None else self.scale, caption=self.caption)
-
-
 def _scale(value: Any) -> float:
     """``--scale``: a plain decimal number in the range PNG images are drawn at."""
-    import re
-
-    from ..diagrams.png import MAX_SCALE, MIN_SCALE
-
     if isinstance(value, float):
         return value
     text = str(value).strip()
@@ -147,6 +114,8 @@ def render(
         if value == "":
             fail(f"{option}: empty {what} name")
     if format == "html":
+        from .page import draw_page  # (the page, its scripts and styles: 12 ms of start-up, for html alone)
+
         draw_page(options)
     elif positions is not None:
         draw_positions(options)
@@ -176,8 +145,6 @@ def _check_position(o: RenderOptions) -> None:
 def _check_positions(o: RenderOptions) -> None:
     """``--positions``: a file of position strings of ``--game``, one diagram
     a line into ``--out-dir``."""
-    import codecs
-
     if o.game is None:
         fail("--positions needs --game")
     if o.file is not None:
@@ -257,8 +224,6 @@ def _check_image(o: RenderOptions) -> None:
     try:
         import resvg_py  # noqa: F401  (the png extra)
     except ImportError:
-        from ..diagrams.png import PngUnavailable
-
         fail(str(PngUnavailable()))
     if (o.output is None or o.output == "-") and not o.all_plies and o.positions is None and _stdout_is_terminal():
         fail("PNG is binary: not written to a terminal (give -o FILE or redirect standard output)")
@@ -279,21 +244,6 @@ def _ply_list(text: str) -> list[int]:
     return [int(part) for part in parts]
 
 
-def _check_page(o: RenderOptions) -> None:
-    """``--format html`` draws a whole record: the options of one diagram, of
-    an image and of a sheet do not go with it."""
-    if o.caption:
-        fail("--caption does not go with --format html (the page names the game and the move)")
-    for given, option in ((o.ply is not None, "--ply"), (o.all_plies, "--all"), (o.out_dir is not None, "--out-dir"),
-                          (o.position is not None, "--position"), (o.positions is not None, "--positions"),
-                          (o.style is not None, "--style"), (o.scale is not None, "--scale"), (o.sheet, "--sheet"),
-                          (o.plies is not None, "--plies"), (o.every is not None, "--every"),
-                          (o.columns is not None, "--columns")):
-        if given:
-            fail(f"{option} does not go with --format html (the page holds every position of the game)")
-    checked_encoding(o.encoding)
-
-
 # -- what is drawn ---------------------------------------------------------------------
 
 def draw_position(o: RenderOptions) -> None:
@@ -308,8 +258,6 @@ def draw_position(o: RenderOptions) -> None:
 
 def draw_positions(o: RenderOptions) -> None:
     """``render --positions FILE --game G --out-dir DIR``: a diagram of each line."""
-    from .drawing import write_positions
-
     _check_positions(o)
     checked_encoding(o.encoding)
     drawing = o.drawing()
@@ -320,8 +268,6 @@ def draw_positions(o: RenderOptions) -> None:
 def draw_plies(o: RenderOptions) -> None:
     """``render FILE [--ply N]``, ``render FILE --all --out-dir DIR``: one ply
     of a record (the last by default), or every one."""
-    from .drawing import write_every_ply, write_ply
-
     _check_record(o)
     checked_encoding(o.encoding)
     drawing = o.drawing()
@@ -335,8 +281,6 @@ def draw_plies(o: RenderOptions) -> None:
 
 def draw_sheet(o: RenderOptions) -> None:
     """``render FILE --sheet --plies N,N… | --every N``: one game sheet."""
-    from .drawing import write_sheet
-
     _check_record(o)
     asked = None if o.plies is None else _ply_list(o.plies)
     checked_encoding(o.encoding)
@@ -349,8 +293,6 @@ def draw_sheet(o: RenderOptions) -> None:
 
 def _replayed(o: RenderOptions, drawing: "Drawing") -> "tuple[str, Any, Plies]":
     """Game ``--index`` of the record FILE (standard input by default), replayed."""
-    from .drawing import Plies, caption_head, read_for_render
-
     if o.game is not None:
         game_rules(o.game)
     path = drawing.source = o.file or input_paths(None)[0]
@@ -364,74 +306,7 @@ def _replayed(o: RenderOptions, drawing: "Drawing") -> "tuple[str, Any, Plies]":
 def _report_errors(name: str, report: Any) -> None:
     """The errors of a record that was drawn up to its first illegal move: exit 1."""
     if not report.valid:
-        from ..files.reports import problem_line, sorted_problems
-
         for problem in sorted_problems(report.problems):
             if problem.severity == "error":
                 typer.echo(problem_line(name, problem), err=True)
         raise typer.Exit(1)
-
-
-def draw_page(o: RenderOptions) -> None:
-    """``render --format html``: the game page of every game of FILE (a chooser
-    when there are several), or of game ``--index``; then the errors of the
-    games, exit 1 if any. A game that cannot be replayed at all is left out
-    (its error reported); none left: no page, exit 1."""
-    from ..diagrams.page import game_page
-    from ..files.reports import problem_line, sorted_problems
-    from ..files.sources import STDIN_NAME
-    from .drawing import Drawing
-
-    _check_page(o)
-    if o.game is not None:
-        game_rules(o.game)
-    path = o.file or input_paths(None)[0]
-    name = STDIN_NAME if path == "-" else path
-    numbered = _page_records(path, name, o)
-    page = game_page((record for _, record in numbered), default_game=o.game, flip=o.flip,
-                     numbers=[k for k, _ in numbered])
-    found = list(page.unplayable)
-    for page_game in page.games:
-        found += [problem for problem in page_game.report.problems if problem.severity == "error"]
-    errors = [problem_line(name, problem) for problem in sorted_problems(found)]  # (in file order)
-    if page.games:
-        Drawing("html", o.flip, None, o.force, source=path).write(o.output, page.html)
-    for line in errors:
-        typer.echo(line, err=True)
-    if errors:
-        raise typer.Exit(1)
-
-
-def _page_records(path: str, name: str, o: RenderOptions) -> list[tuple[int, Any]]:
-    """The records of the page, numbered as in the file: all, or game ``--index``."""
-    from notation.errors import XMLArchiveError
-
-    from ..diagrams.page import PageTooLarge, check_page_budget, record_positions, record_text
-    from ..files.sources import InputError
-
-    index = o.index
-    records: list[tuple[int, Any]] = []
-    total = text = 0
-    count = 0  # the games of the file read so far
-    try:
-        for k, record in enumerate(read_input(path, o.encoding), 1):
-            count = k
-            if index is not None and k != index:
-                continue
-            # Counted as read, before any is played: an archive too large for one page stops here.
-            total += record_positions(record)
-            text += record_text(record)
-            try:
-                check_page_budget(k, total, text, not records)
-            except PageTooLarge as error:
-                one = "" if index is not None else ": give --index N for the page of one game"
-                fail(f"{name}: {error}{one}")
-            records.append((k, record))
-            if index is not None:
-                break
-    except (InputError, XMLArchiveError) as error:
-        fail(str(error))
-    if not records:
-        fail(f"{name}: has no game number {index} (it has {counted(count, 'game')})" if index is not None
-             else f"{name}: has no game")
-    return records

@@ -3,39 +3,39 @@
 :class:`mancala_cli.solving.cluster.ClusterSolver` on a Dask cluster)."""
 from __future__ import annotations
 
+import json
+import signal
 import sys
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Optional
 
 import typer
 
 from notation.coords import format_move
 
 from ..documents import proof_glob
+from ..files.output import OutputError
 from ..positions import format_position
+from ..rules.core import Game, Move, Position
+from ..solving.cluster import ClusterSolveError, ClusterSolver
 from ..solving.proofs import ProofError
-from ..solving.search import DEFAULT_MEMORY, DEFAULT_SECONDS
+from ..solving.search import DEFAULT_MEMORY, DEFAULT_SECONDS, Solver, TableFileError
+from .engine_files import proof_book, tablebase_file
 from .options import (
     GAME_OPTION,
     MAX_SOLVE_DEPTH,
     POSITION_OPTION,
     StatusLine,
     choice_option,
-    cluster_for,
     fail,
     game_rules,
     int_option,
-    no_scheduler_timeout,
     position_of,
-    proof_book,
     seconds_parser,
     size_parser,
-    tablebase_file,
 )
+from .reading import cluster_for, no_scheduler_timeout
 from .running import seconds
 from .streams import end_now
-
-if TYPE_CHECKING:
-    from ..rules.core import Game, Move, Position
 
 #: The exit status of ``solve`` when a limit stopped the search before its
 #: end (what it found so far is printed, ``complete`` false).
@@ -146,11 +146,6 @@ def _solve_here(rules: Game, start: Position, depth: Optional[int], nodes: Optio
     """``solve`` in this process: the search, its output and its exit status.
     With a table file, SIGTERM and SIGHUP stop the search as Ctrl-C does, so
     that its table is saved."""
-    import signal
-
-    from ..files.output import OutputError
-    from ..solving.search import Solver, TableFileError
-
     progress = _SolveProgress() if sys.stderr.isatty() else None
     solver = Solver(rules, memory=memory, tablebase=tablebase_file(tablebase))
     stopping = [signal.SIGINT] if table is None else [signal.SIGINT, signal.SIGTERM, signal.SIGHUP]
@@ -233,10 +228,6 @@ def _solve_on_cluster(rules: Game, start: Position, address: str, timeout: float
                       format: str) -> None:
     """``solve --scheduler``: the search split into tasks for the cluster
     (:class:`mancala_cli.solving.cluster.ClusterSolver`), exit status as without."""
-    import signal
-
-    from ..solving.cluster import ClusterSolveError, ClusterSolver
-
     cluster = cluster_for(address, timeout)
     progress = _ClusterProgress() if sys.stderr.isatty() else None
     solver = ClusterSolver(cluster.client, rules, memory=memory)
@@ -286,8 +277,6 @@ def _write_solution(rules: Game, start: Position, solution: Any, format: str) ->
 
 def _solution_json(rules: Game, start: Position, solution: Any, text: Any) -> str:
     """``solve --format json``: the solution as one JSON object."""
-    import json
-
     low, high = solution.bounds
     over = solution.outcome
     return json.dumps({

@@ -3,10 +3,19 @@ the library's record writer, each file whole or not at all."""
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING, Optional
+import os
+from typing import Optional
 
 import typer
 
+from notation.errors import XMLArchiveError
+
+from ..archives import FilterTask
+from ..batch.cluster import Cluster
+from ..files.output import names_input
+from ..files.sources import InputError
+from ..files.writing import RecordWriter, open_writer
+from .archiving import Problems, answers
 from .options import (
     ENCODING_OPTION,
     FILES_ARGUMENT,
@@ -16,22 +25,14 @@ from .options import (
     SCHEDULER_TIMEOUT_OPTION,
     SPLIT_TO_OPTION,
     WHERE_OPTION,
-    Progress,
     checked_encoding,
     fail,
     input_paths,
     int_option,
-    make_out_dir,
     read_failed,
-    remove_stale,
-    where_criteria,
-    where_stops,
-    workers_for,
 )
-
-if TYPE_CHECKING:
-    from ..archives import FilterTask
-    from ..batch.cluster import Cluster
+from .out_dir import make_out_dir, remove_stale
+from .reading import Progress, where_criteria, where_stops, workers_for
 
 #: How split names its files: five digits at least, then the format's suffix.
 SPLIT_SUFFIXES = {"pmn": "pmn", "json": "jsonl", "xml": "xml"}
@@ -56,14 +57,6 @@ def split(
 
     Example: mancala split examples/kingulu-tournament.pmn --games 2 --out-dir parts
     """
-    import os
-
-    from notation.errors import XMLArchiveError
-
-    from ..archives import FilterTask
-    from ..files.output import names_input
-    from ..files.sources import InputError
-
     if out_dir == "":
         fail("--out-dir: empty folder name")
     criteria = where_criteria(where)
@@ -92,12 +85,6 @@ def write_parts(paths: list[str], encoding: str, task: FilterTask, jobs: int | C
                 progress: Optional[Progress], games: int, out_dir: str, written: set[str]) -> int:
     """The games ``task`` picks, ``games`` to a file in ``out_dir`` (the
     names of the files written are added to ``written``); the errors found."""
-    import os
-
-    from ..files.output import names_input
-    from ..files.writing import RecordWriter, open_writer
-    from .archiving import Problems, answers
-
     problems = Problems()
     with progress or contextlib.nullcontext(), contextlib.ExitStack() as stack:
         current: Optional[RecordWriter] = None

@@ -2,11 +2,18 @@
 from __future__ import annotations
 
 import contextlib
+import json as _json
 import sys
 from typing import Optional
 
 import typer
 
+from notation.errors import XMLArchiveError
+
+from ..archives import StatsTask, Summary
+from ..files.reports import problem_line, sorted_problems
+from ..files.sources import InputError
+from .archiving import answers
 from .options import (
     ENCODING_OPTION,
     FILES_ARGUMENT,
@@ -15,16 +22,13 @@ from .options import (
     SCHEDULER_OPTION,
     SCHEDULER_TIMEOUT_OPTION,
     WHERE_OPTION,
-    Progress,
     checked_encoding,
     choice_option,
     input_paths,
     int_option,
     read_failed,
-    where_criteria,
-    where_stops,
-    workers_for,
 )
+from .reading import Progress, where_criteria, where_stops, workers_for
 
 
 def stats(
@@ -46,15 +50,6 @@ def stats(
 
     Example: mancala stats examples/kingulu-tournament.pmn --depth 1
     """
-    import json as _json
-
-    from notation.errors import XMLArchiveError
-
-    from ..archives import StatsTask, Summary
-    from ..files.reports import problem_line, sorted_problems
-    from ..files.sources import InputError
-    from .archiving import answers
-
     criteria = where_criteria(where)
     checked_encoding(encoding)
     paths = input_paths(files)

@@ -11,12 +11,11 @@ import errno
 import os
 import signal
 import sys
+from typing import Any, NoReturn
 
+from .. import __version__
 from ..files import STOP_SIGNALS as _STOP_SIGNALS
-
-TYPE_CHECKING = False  # (typing itself is not loaded for this: start-up counts)
-if TYPE_CHECKING:
-    from typing import Any, NoReturn
+from ..rules.selection import CORE
 
 #: Exit status after a broken pipe on standard output (128 + SIGPIPE).
 BROKEN_PIPE = 128 + signal.SIGPIPE
@@ -118,7 +117,4 @@ def write_stdout(text: str) -> int:
 
 def version_line() -> str:
     """What ``mancala --version`` prints: the version and the core in use."""
-    from .. import __version__
-    from ..rules.selection import CORE
-
     return f"mancala {__version__} ({CORE} core)"

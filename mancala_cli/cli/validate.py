@@ -4,11 +4,15 @@ problem and a summary (:mod:`.pipeline` runs the checks, in batches)."""
 # signature at every start, and annotations given as strings would each be
 # compiled and evaluated then.)
 
+import contextlib
 import sys
 from typing import Optional
 
 import typer
 
+from ..batch.pipeline import Options
+from ..files.reports import report_json
+from ..files.sources import InputError
 from .options import (
     ENCODING_OPTION,
     FILES_ARGUMENT,
@@ -17,17 +21,13 @@ from .options import (
     SCHEDULER_OPTION,
     SCHEDULER_TIMEOUT_OPTION,
     WHERE_OPTION,
-    Progress,
     checked_encoding,
     choice_option,
     counted,
-    game_results,
     game_rules,
     input_paths,
-    where_criteria,
-    where_stops,
-    workers_for,
 )
+from .reading import Progress, game_results, where_criteria, where_stops, workers_for
 
 
 def validate(
@@ -51,11 +51,6 @@ def validate(
 
     Example: mancala validate examples/kingulu-village-match.pmn
     """
-    import contextlib
-
-    from ..batch.pipeline import Options
-    from ..files.sources import InputError
-
     if game is not None:
         game_rules(game)
     criteria = where_criteria(where) if where is not None else None
@@ -91,8 +86,6 @@ def validate(
 
 def _unreadable(path: str, error: Exception, format: str) -> None:
     """Report an input that could not be read at all."""
-    from ..files.reports import report_json
-
     if format == "json":
         unreadable = {"severity": "error", "rule": "unreadable", "message": str(error)}
         sys.stdout.write(report_json(path, getattr(error, "line", None), None, 0, None, False, [unreadable]) + "\n")

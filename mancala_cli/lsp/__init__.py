@@ -8,7 +8,10 @@ The logic is plain functions over the library (:mod:`mancala_cli.api`,
 document's lines and games up to date edit by edit and checks each game
 (:class:`~.analysis.Document`); :mod:`.features` answers the requests from
 it (hover, completion, formatting, code actions, symbols), in 0-based lines
-and code-point columns. :mod:`.server` is the only module that imports pygls
+and code-point columns, gathering the modules of each family
+(:mod:`.hover`, :mod:`.completion`, :mod:`.formatting`, :mod:`.fixes`,
+:mod:`.outline`; :mod:`.replay` replays a game for them, :mod:`.answers`
+holds the answers' types). :mod:`.server` is the only module that imports pygls
 and lsprotocol: it speaks the protocol (``pip install 'mancala[lsp]'``) and
 converts columns to the client's position encoding.
 """

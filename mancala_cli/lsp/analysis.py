@@ -229,7 +229,7 @@ class Document:
         self.spare: dict[int, Game] = {}
         self.resume: int | None = 1
         self.checked = 0  # games read and checked, for the figures of benchmarks/lsp.py
-        #: What the features worked out for a game (:func:`.features.view`), until the next edit.
+        #: What the features worked out for a game (:func:`.replay.view`), until the next edit.
         self.views: dict[int, object] = {}
         self._work: Iterator[None] | None = None
 

@@ -319,116 +319,131 @@ class MancalaServer(LanguageServer):
         return bool(getattr(item, "snippet_support", False))
 
 
+# -- the requests and notifications ----------------------------------------------------
+#
+# Each handler takes the server and the message's parameters (pygls passes
+# the server to a handler whose first parameter is named ``ls``);
+# make_server registers them.
+
 _KINDS = {"move": types.CompletionItemKind.Value, "result": types.CompletionItemKind.Constant,
           "tag": types.CompletionItemKind.Property, "value": types.CompletionItemKind.EnumMember}
+
+
+def did_open(ls: MancalaServer, params: types.DidOpenTextDocumentParams) -> None:
+    ls.opened(params.text_document.uri, params.text_document.text, params.text_document.version)
+
+
+def did_change(ls: MancalaServer, params: types.DidChangeTextDocumentParams) -> None:
+    ls.changed(params.text_document.uri, params)
+
+
+def did_close(ls: MancalaServer, params: types.DidCloseTextDocumentParams) -> None:
+    ls.closed(params.text_document.uri)
+
+
+def hover(ls: MancalaServer, params: types.HoverParams) -> types.Hover | None:
+    doc = ls.document(params.text_document.uri)
+    if doc is None:
+        return None
+    line0, column0 = ls.place(doc, params.position)
+    markdown = ls.markdown()
+    found = features.hover(doc, line0, column0, markdown=markdown, images=markdown)
+    if found is None:
+        return None
+    kind = types.MarkupKind.Markdown if found.markdown else types.MarkupKind.PlainText
+    return types.Hover(contents=types.MarkupContent(kind=kind, value=found.text), range=ls.span(doc, found.span))
+
+
+def completion(ls: MancalaServer, params: types.CompletionParams) -> types.CompletionList | None:
+    doc = ls.document(params.text_document.uri)
+    if doc is None:
+        return None
+    line0, column0 = ls.place(doc, params.position)
+    snippets = ls.snippets()
+    items = []
+    for found in features.completions(doc, line0, column0):
+        snippet = snippets and found.snippet is not None
+        items.append(types.CompletionItem(
+            label=found.label, kind=_KINDS[found.kind], detail=found.detail, sort_text=found.sort,
+            filter_text=found.label, documentation=found.documentation,
+            text_edit=types.TextEdit(range=ls.span(doc, found.edit.span),
+                                     new_text=found.snippet if snippet and found.snippet else found.edit.text),
+            insert_text_format=types.InsertTextFormat.Snippet if snippet else types.InsertTextFormat.PlainText))
+    return types.CompletionList(is_incomplete=False, items=items)
+
+
+def _edits(ls: MancalaServer, doc: Document, found: list[features.TextEdit]) -> list[types.TextEdit]:
+    return [types.TextEdit(range=ls.span(doc, edit.span), new_text=edit.text) for edit in found]
+
+
+def formatting(ls: MancalaServer, params: types.DocumentFormattingParams) -> list[types.TextEdit] | None:
+    doc = ls.document(params.text_document.uri)
+    if doc is None:
+        return None
+    return _edits(ls, doc, features.format_document(doc))
+
+
+def range_formatting(ls: MancalaServer, params: types.DocumentRangeFormattingParams) -> list[types.TextEdit] | None:
+    doc = ls.document(params.text_document.uri)
+    if doc is None:
+        return None
+    line0, _ = ls.place(doc, params.range.start)
+    end_line0, _ = ls.place(doc, params.range.end)
+    return _edits(ls, doc, features.format_range(doc, line0, end_line0))
+
+
+def code_action(ls: MancalaServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
+    uri = params.text_document.uri
+    doc = ls.document(uri)
+    if doc is None:
+        return None
+    line0, _ = ls.place(doc, params.range.start)
+    end_line0, _ = ls.place(doc, params.range.end)
+    given = {(d.range.start.line, d.range.start.character, str(d.code)): d for d in params.context.diagnostics}
+    out = []
+    for fix in features.code_actions(doc, line0, end_line0):
+        attached = []
+        if fix.diagnostic is not None:
+            start = ls.position(doc, fix.diagnostic.line, fix.diagnostic.column)
+            mine = ls.diagnostic(doc, fix.diagnostic)
+            attached = [given.get((start.line, start.character, fix.diagnostic.code), mine)]
+        out.append(types.CodeAction(
+            title=fix.title, kind=types.CodeActionKind.QuickFix, diagnostics=attached or None,
+            is_preferred=fix.preferred,
+            edit=types.WorkspaceEdit(changes={uri: _edits(ls, doc, fix.edits)})))
+    return out
+
+
+def document_symbol(ls: MancalaServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol] | None:
+    doc = ls.document(params.text_document.uri)
+    if doc is None:
+        return None
+    return [types.DocumentSymbol(name=found.name, detail=found.detail, kind=types.SymbolKind.Module,
+                                 range=ls.span(doc, found.span), selection_range=ls.span(doc, found.selection))
+            for found in features.symbols(doc)]
+
+
+def shutdown(ls: MancalaServer, params: None) -> None:
+    ls.shut_down = True
+    for task in ls.checking.values():
+        task.cancel()
 
 
 def make_server() -> MancalaServer:
     """The server with every feature registered (not started: :func:`serve`)."""
     server = MancalaServer()
-
-    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
-    def did_open(ls: MancalaServer, params: types.DidOpenTextDocumentParams) -> None:
-        ls.opened(params.text_document.uri, params.text_document.text, params.text_document.version)
-
-    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls: MancalaServer, params: types.DidChangeTextDocumentParams) -> None:
-        ls.changed(params.text_document.uri, params)
-
-    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
-    def did_close(ls: MancalaServer, params: types.DidCloseTextDocumentParams) -> None:
-        ls.closed(params.text_document.uri)
-
-    @server.feature(types.TEXT_DOCUMENT_HOVER)
-    def hover(ls: MancalaServer, params: types.HoverParams) -> types.Hover | None:
-        doc = ls.document(params.text_document.uri)
-        if doc is None:
-            return None
-        line0, column0 = ls.place(doc, params.position)
-        markdown = ls.markdown()
-        found = features.hover(doc, line0, column0, markdown=markdown, images=markdown)
-        if found is None:
-            return None
-        kind = types.MarkupKind.Markdown if found.markdown else types.MarkupKind.PlainText
-        return types.Hover(contents=types.MarkupContent(kind=kind, value=found.text), range=ls.span(doc, found.span))
-
-    @server.feature(types.TEXT_DOCUMENT_COMPLETION,
-                    types.CompletionOptions(trigger_characters=["[", '"', "."]))
-    def completion(ls: MancalaServer, params: types.CompletionParams) -> types.CompletionList | None:
-        doc = ls.document(params.text_document.uri)
-        if doc is None:
-            return None
-        line0, column0 = ls.place(doc, params.position)
-        snippets = ls.snippets()
-        items = []
-        for found in features.completions(doc, line0, column0):
-            snippet = snippets and found.snippet is not None
-            items.append(types.CompletionItem(
-                label=found.label, kind=_KINDS[found.kind], detail=found.detail, sort_text=found.sort,
-                filter_text=found.label, documentation=found.documentation,
-                text_edit=types.TextEdit(range=ls.span(doc, found.edit.span),
-                                         new_text=found.snippet if snippet and found.snippet else found.edit.text),
-                insert_text_format=types.InsertTextFormat.Snippet if snippet else types.InsertTextFormat.PlainText))
-        return types.CompletionList(is_incomplete=False, items=items)
-
-    def edits(ls: MancalaServer, doc: Document, found: list[features.TextEdit]) -> list[types.TextEdit]:
-        return [types.TextEdit(range=ls.span(doc, edit.span), new_text=edit.text) for edit in found]
-
-    @server.feature(types.TEXT_DOCUMENT_FORMATTING)
-    def formatting(ls: MancalaServer, params: types.DocumentFormattingParams) -> list[types.TextEdit] | None:
-        doc = ls.document(params.text_document.uri)
-        if doc is None:
-            return None
-        return edits(ls, doc, features.format_document(doc))
-
-    @server.feature(types.TEXT_DOCUMENT_RANGE_FORMATTING)
-    def range_formatting(ls: MancalaServer, params: types.DocumentRangeFormattingParams
-                         ) -> list[types.TextEdit] | None:
-        doc = ls.document(params.text_document.uri)
-        if doc is None:
-            return None
-        line0, _ = ls.place(doc, params.range.start)
-        end_line0, _ = ls.place(doc, params.range.end)
-        return edits(ls, doc, features.format_range(doc, line0, end_line0))
-
-    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
-                    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
-    def code_action(ls: MancalaServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
-        uri = params.text_document.uri
-        doc = ls.document(uri)
-        if doc is None:
-            return None
-        line0, _ = ls.place(doc, params.range.start)
-        end_line0, _ = ls.place(doc, params.range.end)
-        given = {(d.range.start.line, d.range.start.character, str(d.code)): d for d in params.context.diagnostics}
-        out = []
-        for fix in features.code_actions(doc, line0, end_line0):
-            attached = []
-            if fix.diagnostic is not None:
-                start = ls.position(doc, fix.diagnostic.line, fix.diagnostic.column)
-                mine = ls.diagnostic(doc, fix.diagnostic)
-                attached = [given.get((start.line, start.character, fix.diagnostic.code), mine)]
-            out.append(types.CodeAction(
-                title=fix.title, kind=types.CodeActionKind.QuickFix, diagnostics=attached or None,
-                is_preferred=fix.preferred,
-                edit=types.WorkspaceEdit(changes={uri: edits(ls, doc, fix.edits)})))
-        return out
-
-    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
-    def document_symbol(ls: MancalaServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol] | None:
-        doc = ls.document(params.text_document.uri)
-        if doc is None:
-            return None
-        return [types.DocumentSymbol(name=found.name, detail=found.detail, kind=types.SymbolKind.Module,
-                                     range=ls.span(doc, found.span), selection_range=ls.span(doc, found.selection))
-                for found in features.symbols(doc)]
-
-    @server.feature(types.SHUTDOWN)
-    def shutdown(ls: MancalaServer, params: None) -> None:
-        ls.shut_down = True
-        for task in ls.checking.values():
-            task.cancel()
-
+    server.feature(types.TEXT_DOCUMENT_DID_OPEN)(did_open)
+    server.feature(types.TEXT_DOCUMENT_DID_CHANGE)(did_change)
+    server.feature(types.TEXT_DOCUMENT_DID_CLOSE)(did_close)
+    server.feature(types.TEXT_DOCUMENT_HOVER)(hover)
+    server.feature(types.TEXT_DOCUMENT_COMPLETION,
+                   types.CompletionOptions(trigger_characters=["[", '"', "."]))(completion)
+    server.feature(types.TEXT_DOCUMENT_FORMATTING)(formatting)
+    server.feature(types.TEXT_DOCUMENT_RANGE_FORMATTING)(range_formatting)
+    server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
+                   types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))(code_action)
+    server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)(document_symbol)
+    server.feature(types.SHUTDOWN)(shutdown)
     return server
 
 

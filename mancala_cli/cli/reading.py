@@ -1,0 +1,143 @@
+"""How the commands that read records run: their inputs, the worker
+processes or the cluster that process them (``--jobs``, ``--scheduler``),
+the games chosen (``--where``) and the progress bar shown meanwhile."""
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Callable, Iterator
+from typing import Any, Optional
+
+import typer
+from typer._click.core import ParameterSource
+from typer._click.globals import get_current_context
+
+from notation.errors import XMLArchiveError
+
+from ..archives import BadCriterion, Criteria, RegexTimeout
+from ..batch.cluster import Cluster, ClusterError, connect
+from ..batch.pipeline import GameResult, Options, results, usable_cores
+from ..errors import BadQuery
+from ..files.sources import InputError, open_source
+from .options import fail
+
+
+def workers_for(jobs: int, scheduler: Optional[str] = None, timeout: float = 10.0) -> int | Cluster:
+    """``--jobs``: ``auto`` (0) is the usable cores; far more than them is a
+    warning (the pipeline never starts more workers than cores, and none for
+    an input of one batch). ``--scheduler``: the cluster, connected and
+    checked now, before any output is opened, and closed with the command."""
+    if scheduler is not None:
+        return cluster_for(scheduler, timeout)
+    no_scheduler_timeout()
+    cores = usable_cores()
+    if jobs == 0:
+        return cores
+    if jobs > 4 * cores:
+        typer.echo(f"mancala: warning: --jobs {jobs} is more than 4 × the {cores} usable "
+                   f"core{'s' if cores != 1 else ''}; using {cores}", err=True)
+    return jobs
+
+
+def no_scheduler_timeout() -> None:
+    """``--scheduler-timeout`` without ``--scheduler`` is a usage error."""
+    context = get_current_context(silent=True)
+    if context is not None and context.get_parameter_source("scheduler_timeout") == ParameterSource.COMMANDLINE:
+        fail("--scheduler-timeout needs --scheduler")
+
+
+def cluster_for(address: str, timeout: float) -> Cluster:
+    """``--scheduler ADDRESS``: the cluster, connected within ``timeout``
+    seconds and closed with the command (not with ``--jobs``)."""
+    context = get_current_context()
+    if context.get_parameter_source("jobs") == ParameterSource.COMMANDLINE:
+        fail("give --jobs or --scheduler, not both")
+    if not address.strip():
+        fail("--scheduler: empty address")
+    try:
+        cluster = connect(address, timeout)
+    except ClusterError as error:
+        fail(str(error))
+    context.call_on_close(cluster.close)
+    return cluster
+
+
+def game_results(paths: list[str], encoding: str, options: Options, jobs: int | Cluster,
+                 progress: Progress | None) -> Iterator[tuple[str, GameResult | Exception]]:
+    """Every game's result, in input order: (path, GameResult or the error that stopped the file)."""
+    for path in paths:
+        try:
+            with open_source(path, encoding) as source:
+                advance = progress.advancer(path) if progress else None
+                for result in results(source, options, jobs, advance):
+                    yield path, result
+        except (InputError, XMLArchiveError) as error:
+            yield path, error
+
+
+class Progress:
+    """A progress bar on standard error, only when it is a terminal."""
+
+    def __init__(self) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+        self.bar = Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
+                            TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+
+    @staticmethod
+    def wanted(quiet: bool) -> bool:
+        return not quiet and sys.stderr.isatty()
+
+    def start(self, path: str) -> Any:
+        total = os.path.getsize(path) if path != "-" and os.path.isfile(path) else None
+        return self.bar.add_task(os.path.basename(path), total=total)
+
+    def advance(self, task: Any, amount: int) -> None:
+        self.bar.advance(task, amount)
+
+    def advancer(self, path: str) -> Callable[[int], None]:
+        """What a file's batches tell the characters they hold: its bar
+        appears with its first batch done, and advances with each."""
+        tasks: list[Any] = []
+
+        def advance(size: int) -> None:
+            if not tasks:
+                tasks.append(self.start(path))
+            self.advance(tasks[0], size)
+        return advance
+
+    def __enter__(self) -> Progress:
+        self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.bar.__exit__(*exc)
+
+
+def criterion(option: str, parse: Callable[..., Any], *args: Any) -> Any:
+    """``parse(*args)``, with a bad criterion a usage error naming ``option``."""
+    try:
+        return parse(*args)
+    except BadCriterion as error:
+        fail(f"{option}: {error}")
+
+
+def where_criteria(text: Optional[str]) -> Criteria:
+    """The criteria of ``--where``, a bad expression a usage error."""
+    try:
+        return Criteria.where(text) if text is not None else Criteria()
+    except BadQuery as error:
+        fail(f"--where: {error}")
+
+
+@contextlib.contextmanager
+def where_stops() -> Iterator[None]:
+    """Around a command's reading: a ``--where`` regular expression that
+    runs too long (:class:`~mancala_cli.archives.RegexTimeout`) ends it with
+    one line, exit 2."""
+    try:
+        yield
+    except RegexTimeout as error:
+        fail(f"--where: {error}")
