@@ -438,9 +438,6 @@ WHOLE_MID = "the pure df-pn step, kept whole: split, it crashes CPython when mem
 #: the rest were over a limit when the limits came in ("not yet split"). An
 #: entry that no longer applies fails the test: remove it.
 TOO_LONG = {
-    "mancala_cli/criteria.py": "not yet split",
-    "mancala_cli/diagrams/svg.py": "not yet split",
-    "mancala_cli/rules/core.py": "not yet split",
     "mancala_cli/solving/proof_numbers.py::ProofNumbers.mid": WHOLE_MID,
 }
 TOO_COMPLEX = {

@@ -35,15 +35,17 @@ def test_importing_the_library_loads_no_heavy_dependency():
     assert set(eval(packages)) & HEAVY == set(), done.stderr
     # Only the game asked for is loaded, with the shared core.
     native = ["mancala_cli.rules._native", "mancala_cli.rules.native"] if CORE == "native" else []
-    assert eval(rules) == sorted(["mancala_cli.rules.core", "mancala_cli.rules.kingulu", "mancala_cli.rules.registry",
-                                  "mancala_cli.rules.selection", *native])
+    assert eval(rules) == sorted(["mancala_cli.rules.board", "mancala_cli.rules.core", "mancala_cli.rules.game",
+                                  "mancala_cli.rules.kingulu", "mancala_cli.rules.position",
+                                  "mancala_cli.rules.registry", "mancala_cli.rules.selection", *native])
 
 
 def test_version_loads_neither_the_command_line_nor_the_rules():
     names, code = loaded("--version")
     assert code == 0
     assert top(names) & HEAVY == set()
-    assert not any(name.startswith(("mancala_cli.rules.core", "mancala_cli.cli.commands", "notation"))
+    assert not any(name.startswith(("mancala_cli.rules.core", "mancala_cli.rules.board", "mancala_cli.rules.position",
+                                    "mancala_cli.rules.game", "mancala_cli.cli.commands", "notation"))
                    for name in names)
 
 
