@@ -13,8 +13,6 @@ import warnings
 from functools import lru_cache
 from typing import Any, NoReturn
 
-import regex
-
 from .criteria_texts import BadCriterion
 
 
@@ -63,6 +61,8 @@ def checked_regex(pattern: str) -> Any:
         ...
         mancala_cli.criteria_texts.BadCriterion: bad regular expression: a repetition count is at most 1000, not 1001
     """
+    import regex  # (as in compiled_regex)
+
     def bad(reason: str, offset: int | None = None) -> NoReturn:
         where = f" at position {offset}" if offset is not None else ""
         raise BadCriterion(f"bad regular expression: {reason}{where}", offset, f"bad regular expression: {reason}")
@@ -134,4 +134,6 @@ def _items(data: Any) -> int:
 @lru_cache(maxsize=256)
 def compiled_regex(pattern: str) -> Any:
     """``pattern`` compiled by the ``regex`` package (as Python's ``re`` reads it: ``V0``), kept for the next time."""
+    import regex  # (10 ms of start-up, that a command without --where or --tag does without)
+
     return regex.compile(pattern, regex.V0)
