@@ -69,6 +69,7 @@ if TYPE_CHECKING:
         read as read,
         write as write,
     )
+    from .batch.conversion import NotWritten as NotWritten, write_files as write_files
     from .drawing import (
         PngImage as PngImage,
         SvgDiagram as SvgDiagram,
@@ -138,12 +139,13 @@ _LATER = {
                                    "BadSheet", "PngUnavailable", "UnreadableInput")},
     **{name: "positions" for name in ("format_position", "parse_position")},
     "random_game": "random_records",
+    **{name: "batch.conversion" for name in ("NotWritten", "write_files")},
 }
 
 #: What ``help(mancala_cli)`` and ``from mancala_cli import *`` show: the
 #: library's entry points (the package docstring is their guide). Every name
 #: of ``_LATER`` can be imported from here all the same.
-__all__ = ["__version__", "read", "check", "check_files", "write", "annotate", "solve", "svg", "png", "text",
+__all__ = ["__version__", "read", "check", "check_files", "write", "write_files", "annotate", "solve", "svg", "png", "text",
            "sheet", "page", "GamePosition", "Line", "Report", "Solution", "get_game", "MancalaError", "CORE"]
 
 

@@ -380,3 +380,78 @@ def test_help_is_a_short_guide():
     assert len(pydoc.render_doc(mancala).splitlines()) < 800
     assert {"Board", "Move", "perft", "BadMove", "SvgDiagram", "MoveToken"} <= set(dir(mancala))
     assert mancala.perft(mancala.get_game("kingulu"), mancala.get_game("kingulu").start(), 1) == 4
+
+
+# -- many files: check_files and write_files ------------------------------------------
+
+def _validate(*args: str) -> tuple[int, str, str]:
+    done = CliRunner().invoke(app, ["validate", *args])
+    return done.exit_code, done.stdout, done.stderr
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_check_files_gives_what_validate_prints(jobs, tmp_path):
+    """Each game's ``out`` is validate's text for it (in input order, on
+    one process or two), and a file that cannot be read comes in its place
+    as an UnreadableInput, the next file read after it."""
+    missing = tmp_path / "missing.pmn"
+    paths = [str(BROKEN), str(missing), *map(str, EXAMPLES)]
+    results = list(mancala.check_files(paths, jobs=jobs))
+    unreadable = [(path, error) for path, error in results if isinstance(error, Exception)]
+    assert [(path, type(error)) for path, error in unreadable] == [(str(missing), mancala.UnreadableInput)]
+    assert isinstance(unreadable[0][1], mancala.MancalaError)
+    played = [result for _, result in results if not isinstance(result, Exception)]
+    code, stdout, _ = _validate("--quiet", str(BROKEN), *map(str, EXAMPLES))
+    assert "".join(result.out for result in played) == stdout and code == 1
+    assert [path for path, _ in results] == [str(BROKEN)] * len(list(mancala.read(BROKEN))) + [str(missing)] + [
+        str(p) for p in EXAMPLES for _ in mancala.read(p)]
+    assert sum(result.errors for result in played) == stdout.count(": error: ") > 0
+
+
+def test_check_files_takes_where_format_and_strict():
+    tournament = ROOT / "examples" / "kingulu-tournament.pmn"
+    chosen = [result for _, result in mancala.check_files(tournament, where="plies > 30", format="json")
+              if not result.skipped]
+    code, stdout, _ = _validate("--format", "json", "--where", "plies > 30", str(tournament))
+    assert "".join(result.out + "\n" for result in chosen) == stdout and code == 0
+    assert 0 < len(chosen) < len(list(mancala.read(tournament)))
+    with pytest.raises(mancala.BadQuery):
+        next(mancala.check_files(tournament, where="plies >"))
+    with pytest.raises(ValueError, match="format must be text or json"):
+        next(mancala.check_files(tournament, format="xml"))
+
+
+def test_check_files_on_a_scheduler_that_is_not_there_is_one_error():
+    from mancala_cli.batch import BatchError
+
+    with pytest.raises(BatchError, match="127.0.0.1:9"):
+        next(mancala.check_files(VILLAGE, scheduler="tcp://127.0.0.1:9", scheduler_timeout=2))
+
+
+@pytest.mark.parametrize("to", ["pmn", "json", "xml"])
+def test_write_files_writes_what_convert_writes(to, tmp_path):
+    told: list[str] = []
+    output = tmp_path / f"games.{to}"
+    status = mancala.write_files([str(BROKEN), *map(str, EXAMPLES)], str(output), to=to, coords="relative",
+                                 jobs=2, tell=told.append)
+    done = CliRunner().invoke(app, ["convert", "--to", to, "--coords", "relative", "--jobs", "1", str(BROKEN),
+                                    *map(str, EXAMPLES)])
+    assert output.read_bytes() == done.stdout_bytes and (status, done.exit_code) == (1, 1)
+    assert "".join(line + "\n" for line in told) == done.stderr
+
+
+def test_write_files_leaves_an_output_as_it_was(tmp_path):
+    """An input that cannot be read, or an output that is an input with
+    errors: NotWritten, with convert's exit status, and the file unchanged."""
+    output = tmp_path / "out.pmn"
+    output.write_text("before\n", encoding="utf-8")
+    with pytest.raises(mancala.NotWritten, match="not written, as an input could not be read") as caught:
+        mancala.write_files([str(VILLAGE), str(tmp_path / "missing.pmn")], str(output), tell=lambda line: None)
+    assert caught.value.status == 2 and output.read_text(encoding="utf-8") == "before\n"
+    damaged = tmp_path / "damaged.pmn"
+    damaged.write_bytes(BROKEN.read_bytes())
+    with pytest.raises(mancala.NotWritten, match="is an input with errors; not replaced") as caught:
+        mancala.write_files([str(damaged)], str(damaged), tell=lambda line: None)
+    assert caught.value.status == 2 and damaged.read_bytes() == BROKEN.read_bytes()
+    assert mancala.write_files([str(damaged)], str(damaged), force=True, tell=lambda line: None) == 1
+    assert damaged.read_bytes() != BROKEN.read_bytes()

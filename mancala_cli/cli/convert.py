@@ -4,20 +4,13 @@ this process or in worker processes (:mod:`.pipeline`)."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
 from typing import Optional
 
 import typer
 
 from notation.coords import STYLES
-from notation.errors import XMLArchiveError
 
-from ..batch.cluster import Cluster
-from ..batch.pipeline import GameResult, Options
-from ..batch.runs import game_results
-from ..files.output import refuse_damaged_input
-from ..files.sources import InputError
-from ..files.writing import RecordWriter, open_writer
+from ..batch.conversion import NotWritten, write_files
 from .options import (
     ENCODING_OPTION,
     FILES_ARGUMENT,
@@ -35,7 +28,7 @@ from .options import (
     input_paths,
     output_format,
 )
-from .reading import Progress, workers_for
+from .reading import Progress, check_workers
 
 
 def convert(
@@ -68,84 +61,16 @@ def convert(
         fail("--output: empty file name")
     to = output_format(to, output, RECORD_EXTENSIONS, option="--to", default=None)
     checked_encoding(encoding)
-    workers = workers_for(jobs, scheduler, scheduler_timeout)
-    options = Options("convert", to, game, False, coords, positions)
+    check_workers(jobs, scheduler)
     paths = input_paths(files)
     progress = Progress() if Progress.wanted(quiet) else None
-    conversion = Conversion(paths, encoding, options, workers, progress, output, force)
     try:
         with progress or contextlib.nullcontext():
-            conversion.write()
+            status = write_files(paths, output, to=to, coords=coords, positions=positions, game=game,
+                                 encoding=encoding, jobs=jobs, scheduler=scheduler,
+                                 scheduler_timeout=scheduler_timeout, force=force, progress=progress,
+                                 tell=lambda line: typer.echo(line, err=True))
     except NotWritten as error:
-        fail(str(error), conversion.status())
-    except (InputError, XMLArchiveError) as error:
-        fail(str(error), max(conversion.status(), 2 if isinstance(error, InputError) else 1))
-    if conversion.status():
-        raise typer.Exit(conversion.status())
-
-
-class NotWritten(Exception):
-    """``convert -o FILE`` left FILE as it was, as an input could not be read."""
-
-
-class Conversion:
-    """The games of a ``convert`` run as they are written to ``output``, and
-    the errors counted on the way (each game's problems on standard error)."""
-
-    def __init__(self, paths: list[str], encoding: str, options: Options, jobs: int | Cluster,
-                 progress: Optional[Progress], output: Optional[str], force: bool) -> None:
-        self.paths, self.encoding, self.options, self.jobs = paths, encoding, options, jobs
-        self.progress, self.output, self.force = progress, output, force
-        self.errors = 0
-        #: Inputs that could not be read (2) or were broken XML (1), as exit statuses.
-        self.unreadable: list[int] = []
-
-    def status(self) -> int:
-        """The exit status so far: 2 when an input could not be read, 1 for
-        problems (a broken XML document among them), else 0."""
-        return max(self.unreadable, default=1 if self.errors else 0)
-
-    def results(self) -> Iterator[GameResult]:
-        """Every game's result; an input that cannot be read is told in one
-        line (as validate tells it) and the next input is read."""
-        for path, result in game_results(self.paths, self.options, encoding=self.encoding, jobs=self.jobs, progress=self.progress):
-            if isinstance(result, Exception):
-                self.unreadable.append(2 if isinstance(result, InputError) else 1)
-                typer.echo(f"mancala: error: {result}", err=True)
-                continue
-            self.errors += result.errors
-            for line in result.diagnostics:
-                typer.echo(line, err=True)
-            yield result
-
-    def keep_damaged_input(self) -> None:
-        """Raised inside the output block, so the temporary file is dropped:
-        ``-o`` is not written when an input could not be read (to its end),
-        nor replaces an input with errors."""
-        if self.unreadable and self.output not in (None, "-"):
-            raise NotWritten(f"{self.output}: not written, as an input could not be read")
-        refuse_damaged_input(self.output, self.paths, self.errors, self.force)
-
-    def write(self) -> None:
-        """Every game that can be written, in input order: PMN games a blank
-        line apart, JSON Lines, or one XML archive, which leaves out a game
-        it cannot hold (counted as an error)."""
-        # (held by a name, the results outlive an error that ends the command
-        # until its workers are stopped: a signal then interrupts nothing)
-        results = self.results()
-        with open_writer(self.output, self.options.target) as writer:
-            for result in results:
-                self.add(writer, result)
-            self.keep_damaged_input()
-
-    def add(self, writer: RecordWriter, result: GameResult) -> None:
-        written = result.written
-        if written is None:  # (an input without games)
-            return
-        if written.unwritable is not None:
-            self.errors += 1  # the game is left out, the others are written
-            line, reason = written.unwritable
-            typer.echo(f"{result.file or '-'}:{line}:0: error: unwritable: game {result.index}: {reason}", err=True)
-            return
-        writer.add(written)
-
+        fail(str(error), error.status)
+    if status:
+        raise typer.Exit(status)
