@@ -70,6 +70,7 @@ if TYPE_CHECKING:
         write as write,
     )
     from .batch.conversion import NotWritten as NotWritten, write_files as write_files
+    from .batch.runs import stats_files as stats_files
     from .drawing import (
         PngImage as PngImage,
         SvgDiagram as SvgDiagram,
@@ -140,12 +141,13 @@ _LATER = {
     **{name: "positions" for name in ("format_position", "parse_position")},
     "random_game": "random_records",
     **{name: "batch.conversion" for name in ("NotWritten", "write_files")},
+    "stats_files": "batch.runs",
 }
 
 #: What ``help(mancala_cli)`` and ``from mancala_cli import *`` show: the
 #: library's entry points (the package docstring is their guide). Every name
 #: of ``_LATER`` can be imported from here all the same.
-__all__ = ["__version__", "read", "check", "check_files", "write", "write_files", "annotate", "solve", "svg", "png", "text",
+__all__ = ["__version__", "read", "check", "check_files", "write", "write_files", "stats_files", "annotate", "solve", "svg", "png", "text",
            "sheet", "page", "GamePosition", "Line", "Report", "Solution", "get_game", "MancalaError", "CORE"]
 
 

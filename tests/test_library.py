@@ -455,3 +455,16 @@ def test_write_files_leaves_an_output_as_it_was(tmp_path):
     assert caught.value.status == 2 and damaged.read_bytes() == BROKEN.read_bytes()
     assert mancala.write_files([str(damaged)], str(damaged), force=True, tell=lambda line: None) == 1
     assert damaged.read_bytes() != BROKEN.read_bytes()
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_stats_files_gives_what_stats_prints(jobs):
+    told: list[str] = []
+    summary = mancala.stats_files([str(BROKEN), *map(str, EXAMPLES)], depth=1, where="plies >= 2", jobs=jobs,
+                                  tell=told.append)
+    done = CliRunner().invoke(app, ["stats", "--depth", "1", "--where", "plies >= 2", str(BROKEN),
+                                    *map(str, EXAMPLES)])
+    assert summary.as_text() == done.stdout and done.exit_code == 1 and summary.invalid > 0
+    assert "".join(line + "\n" for line in told) == done.stderr != ""
+    with pytest.raises(mancala.UnreadableInput, match="missing.pmn"):
+        mancala.stats_files([str(VILLAGE), "missing.pmn"])

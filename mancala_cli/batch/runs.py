@@ -10,8 +10,9 @@ library functions that the commands call.
 - :func:`answers`: every game's answer of any task (``FilterTask``,
   ``StatsTask``, ``AnnotateTask``...), in input order.
 
-- :func:`check_files`: ``validate``'s run, the library's face of the above
-  (exported by :mod:`mancala_cli`).
+- :func:`check_files` and :func:`stats_files`: ``validate``'s and
+  ``stats``' runs, the library's faces of the above (exported by
+  :mod:`mancala_cli`).
 
     >>> from mancala_cli.batch.pipeline import Options
     >>> from mancala_cli.batch.runs import game_results, workers
@@ -30,15 +31,16 @@ from typing import Any, Protocol
 
 from notation.errors import XMLArchiveError
 
-from ..archives import Criteria
+from ..archives import Criteria, StatsTask, Summary
 from ..errors import BadArchive, UnreadableInput, bad_archive
 from ..files.batches import Task
+from ..files.reports import problem_line, sorted_problems
 from ..files.sources import InputError, open_source
 from ..rules.registry import get_game
 from .cluster import Cluster, connect
 from .pipeline import GameResult, Options, results, task_results, usable_cores
 
-__all__ = ["Advancing", "answers", "check_files", "cluster", "game_results", "workers"]
+__all__ = ["Advancing", "answers", "check_files", "cluster", "game_results", "stats_files", "workers"]
 
 
 class Advancing(Protocol):
@@ -143,7 +145,7 @@ def check_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str
         raise ValueError(f"format must be text or json, not {format!r}")
     if game is not None:
         get_game(game)
-    paths = [os.fspath(sources)] if isinstance(sources, (str, os.PathLike)) else [os.fspath(p) for p in sources]
+    paths = _paths(sources)
     criteria = Criteria.where(where) if isinstance(where, str) else where
     options = Options("validate", format, game, strict, where=criteria)
     with workers(jobs=jobs, scheduler=scheduler, timeout=scheduler_timeout) as running:
@@ -156,3 +158,43 @@ def _library_error(error: InputError | XMLArchiveError) -> UnreadableInput | Bad
     if isinstance(error, (UnreadableInput, BadArchive)):
         return error
     return UnreadableInput(str(error)) if isinstance(error, InputError) else bad_archive(error)
+
+
+def stats_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], *, depth: int = 2,
+                where: str | Criteria | None = None, encoding: str = "utf-8", jobs: int = 1,
+                scheduler: str | None = None, scheduler_timeout: float = 10.0, progress: Advancing | None = None,
+                tell: Callable[[str], None] | None = None) -> Summary:
+    """The figures of the games of the files ``sources`` as ``mancala
+    stats`` gives them (a :class:`~mancala_cli.archives.Summary`:
+    ``as_text()``, ``as_json()``), openings up to ``depth`` plies, of the
+    games that match ``where`` (all without it), run as :func:`check_files`
+    runs them (``jobs``, ``scheduler``). The errors that make a game
+    invalid are told to ``tell`` line by line (``FILE:LINE:COL: error:
+    ...``), if given. A file that cannot be read at all raises
+    :class:`UnreadableInput` or :class:`BadArchive`.
+
+        >>> from mancala_cli import stats_files
+        >>> summary = stats_files(["examples/kingulu-tournament.pmn"], depth=1, jobs=2)
+        >>> summary.as_json()["games"], summary.invalid
+        (4, 0)
+    """
+    paths = _paths(sources)
+    task = StatsTask(depth, Criteria.where(where) if isinstance(where, str) else where or Criteria())
+    summary = Summary()
+    with workers(jobs=jobs, scheduler=scheduler, timeout=scheduler_timeout) as running:
+        try:
+            for name, _, figures in answers(paths, task, encoding=encoding, jobs=running, progress=progress):
+                if tell is not None:
+                    for problem in sorted_problems(figures.errors):  # (what makes an invalid game invalid)
+                        tell(problem_line(name, problem))
+                summary.add(figures)
+        except (InputError, XMLArchiveError) as error:
+            raise _library_error(error) from None
+    return summary
+
+
+def _paths(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[str]:
+    """One path or many, as strings."""
+    if isinstance(sources, (str, os.PathLike)):
+        return [os.fspath(sources)]
+    return [os.fspath(source) for source in sources]

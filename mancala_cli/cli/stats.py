@@ -10,9 +10,7 @@ import typer
 
 from notation.errors import XMLArchiveError
 
-from ..archives import StatsTask, Summary
-from ..batch.runs import answers
-from ..files.reports import problem_line, sorted_problems
+from ..batch.runs import stats_files
 from ..files.sources import InputError
 from .options import (
     ENCODING_OPTION,
@@ -28,7 +26,7 @@ from .options import (
     int_option,
     read_failed,
 )
-from .reading import Progress, where_criteria, where_stops, workers_for
+from .reading import Progress, check_workers, where_criteria, where_stops
 
 
 def stats(
@@ -53,15 +51,13 @@ def stats(
     criteria = where_criteria(where)
     checked_encoding(encoding)
     paths = input_paths(files)
-    workers = workers_for(jobs, scheduler, scheduler_timeout)
-    summary = Summary()
+    check_workers(jobs, scheduler)
     progress = Progress() if Progress.wanted(quiet) else None
     try:
         with where_stops(), progress or contextlib.nullcontext():
-            for name, _, figures in answers(paths, StatsTask(depth, criteria), encoding=encoding, jobs=workers, progress=progress):
-                for problem in sorted_problems(figures.errors):  # (what makes an invalid game invalid)
-                    typer.echo(problem_line(name, problem), err=True)
-                summary.add(figures)
+            summary = stats_files(paths, depth=depth, where=criteria, encoding=encoding, jobs=jobs,
+                                  scheduler=scheduler, scheduler_timeout=scheduler_timeout, progress=progress,
+                                  tell=lambda line: typer.echo(line, err=True))
     except (InputError, XMLArchiveError) as error:
         read_failed(error)
     if format == "json":
