@@ -468,3 +468,28 @@ def test_stats_files_gives_what_stats_prints(jobs):
     assert "".join(line + "\n" for line in told) == done.stderr != ""
     with pytest.raises(mancala.UnreadableInput, match="missing.pmn"):
         mancala.stats_files([str(VILLAGE), "missing.pmn"])
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_filter_files_writes_what_filter_writes(jobs, tmp_path):
+    told: list[str] = []
+    output, dropped = tmp_path / "kept.json", tmp_path / "dropped.json"
+    sources = [str(BROKEN), *map(str, EXAMPLES), *map(str, EXAMPLES)]  # (each example twice: duplicates)
+    picked = mancala.filter_files(sources, str(output), where='game = "kingulu"', to="json", dedupe=True,
+                                  duplicates=str(dropped), jobs=jobs, tell=told.append)
+    done = CliRunner().invoke(app, ["filter", "--where", 'game = "kingulu"', "--to", "json", "--dedupe",
+                                    "--duplicates", str(tmp_path / "cli-dropped.json"), *sources])
+    assert output.read_bytes() == done.stdout_bytes and done.exit_code == 1
+    assert dropped.read_bytes() == (tmp_path / "cli-dropped.json").read_bytes() != b""
+    assert "".join(line + "\n" for line in told) == done.stderr
+    assert picked == mancala_filtering().Picked(done.stdout.count("\n"), picked.errors) and picked.errors > 0
+    counted = mancala.filter_files(sources, where='game = "kingulu"', invert=True, count=True, jobs=jobs,
+                                   tell=told.append)
+    inverted = CliRunner().invoke(app, ["filter", "--where", 'game = "kingulu"', "--invert", "--count", *sources])
+    assert str(counted.written) + "\n" == inverted.stdout
+
+
+def mancala_filtering():
+    from mancala_cli.batch import filtering
+
+    return filtering

@@ -145,15 +145,15 @@ def check_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str
         raise ValueError(f"format must be text or json, not {format!r}")
     if game is not None:
         get_game(game)
-    paths = _paths(sources)
+    paths = paths_of(sources)
     criteria = Criteria.where(where) if isinstance(where, str) else where
     options = Options("validate", format, game, strict, where=criteria)
     with workers(jobs=jobs, scheduler=scheduler, timeout=scheduler_timeout) as running:
         for path, result in game_results(paths, options, encoding=encoding, jobs=running, progress=progress):
-            yield path, _library_error(result) if isinstance(result, Exception) else result
+            yield path, library_error(result) if isinstance(result, Exception) else result
 
 
-def _library_error(error: InputError | XMLArchiveError) -> UnreadableInput | BadArchive:
+def library_error(error: InputError | XMLArchiveError) -> UnreadableInput | BadArchive:
     """An input's error as the library raises it (the same message)."""
     if isinstance(error, (UnreadableInput, BadArchive)):
         return error
@@ -178,7 +178,7 @@ def stats_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str
         >>> summary.as_json()["games"], summary.invalid
         (4, 0)
     """
-    paths = _paths(sources)
+    paths = paths_of(sources)
     task = StatsTask(depth, Criteria.where(where) if isinstance(where, str) else where or Criteria())
     summary = Summary()
     with workers(jobs=jobs, scheduler=scheduler, timeout=scheduler_timeout) as running:
@@ -189,11 +189,11 @@ def stats_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str
                         tell(problem_line(name, problem))
                 summary.add(figures)
         except (InputError, XMLArchiveError) as error:
-            raise _library_error(error) from None
+            raise library_error(error) from None
     return summary
 
 
-def _paths(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[str]:
+def paths_of(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[str]:
     """One path or many, as strings."""
     if isinstance(sources, (str, os.PathLike)):
         return [os.fspath(sources)]

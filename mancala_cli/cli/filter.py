@@ -10,14 +10,10 @@ import typer
 
 from notation.errors import XMLArchiveError
 
-from ..archives import BadCriterion, Criteria, DigestSet, FilterTask, RegexTimeout, known_game
-from ..batch.cluster import Cluster
-from ..batch.runs import answers
+from ..archives import BadCriterion, Criteria, RegexTimeout, known_game
+from ..batch.filtering import filter_files
 from ..errors import BadQuery
-from ..files.output import refuse_damaged_input
 from ..files.sources import InputError
-from ..files.writing import open_writer
-from .archiving import Problems
 from .options import (
     ENCODING_OPTION,
     FILES_ARGUMENT,
@@ -38,7 +34,7 @@ from .options import (
     read_failed,
     same_file,
 )
-from .reading import Progress, criterion, workers_for
+from .reading import Progress, check_workers, criterion
 
 
 def filter_games(
@@ -91,15 +87,32 @@ def filter_games(
                            reaches=reaches or (), opening=opening, valid=valid or (False if invalid else None), where=where)
     checked_encoding(encoding)
     to = output_format(to, output, RECORD_EXTENSIONS, option="--to", default="pmn")
-    task = FilterTask(criteria, to, invert, dedupe, write=not count or duplicates is not None)
-    paths, workers = input_paths(files), workers_for(jobs, scheduler, scheduler_timeout)
-    written, errors = pick(paths, encoding, task, workers, Progress() if Progress.wanted(quiet) else None, output=output,
-                           duplicates=duplicates, count=count, force=force,
-                           regex_option="--where" if where is not None and not tag else "--tag")
+    check_workers(jobs, scheduler)
+    regex_option = "--where" if where is not None and not tag else "--tag"
+    written, errors = _picked(regex_option, quiet, input_paths(files), output, where=criteria, to=to, invert=invert,
+                              dedupe=dedupe, duplicates=duplicates, count=count, force=force, encoding=encoding,
+                              jobs=jobs, scheduler=scheduler, scheduler_timeout=scheduler_timeout)
     if count:
         typer.echo(str(written))
     if errors:
         raise typer.Exit(1)
+
+
+def _picked(regex_option: str, quiet: bool, paths: list[str], output: Optional[str], **options: Any) -> tuple[int, int]:
+    """:func:`~mancala_cli.batch.filtering.filter_files` with its progress bar
+    and its problems on standard error: the games written and the errors
+    found. An input that cannot be read and a regular expression that runs
+    too long (``regex_option`` gave it) end the command."""
+    progress = Progress() if Progress.wanted(quiet) else None
+    try:
+        with progress or contextlib.nullcontext():
+            picked = filter_files(paths, output, progress=progress, tell=lambda line: typer.echo(line, err=True),
+                                  **options)
+    except (InputError, XMLArchiveError) as error:
+        read_failed(error)
+    except RegexTimeout as error:
+        fail(f"{regex_option}: {error}")
+    return picked.written, picked.errors
 
 
 def criteria_of(**options: Any) -> Criteria:
@@ -140,50 +153,3 @@ def check_outputs(duplicates: Optional[str], output: Optional[str], count: bool)
     if duplicates == "-" and output in (None, "-"):
         fail(f"--duplicates - and the {'count' if count else 'games written'} would both go to standard output: "
              f"give --duplicates FILE{'' if count else ' or -o FILE'}")
-
-
-def pick(paths: list[str], encoding: str, task: FilterTask, jobs: int | Cluster, progress: Optional[Progress], *,
-         output: Optional[str], duplicates: Optional[str], count: bool, force: bool,
-         regex_option: str) -> tuple[int, int]:
-    """The games ``task`` picks, written to ``output`` (not when counting)
-    and the duplicates it drops to ``duplicates``, each file whole or not at
-    all; the number of games picked and of errors found. An input that
-    cannot be read and a regular expression that runs too long
-    (``regex_option`` gave it) end the command."""
-    try:
-        return write_picked(paths, encoding, task, jobs, progress, output=output, duplicates=duplicates,
-                            count=count, force=force)
-    except (InputError, XMLArchiveError) as error:
-        read_failed(error)
-    except RegexTimeout as error:
-        fail(f"{regex_option}: {error}")
-
-
-def write_picked(paths: list[str], encoding: str, task: FilterTask, jobs: int | Cluster,
-                 progress: Optional[Progress], *, output: Optional[str], duplicates: Optional[str], count: bool,
-                 force: bool) -> tuple[int, int]:
-    """:func:`pick`'s work."""
-    problems = Problems()
-    seen = DigestSet()
-    written = 0
-    with contextlib.ExitStack() as stack:
-        out = None if count else stack.enter_context(open_writer(output, task.target))
-        dropped = None if duplicates is None else stack.enter_context(open_writer(duplicates, task.target))
-        if progress is not None:
-            stack.enter_context(progress)
-        for name, index, picked in answers(paths, task, encoding=encoding, jobs=jobs, progress=progress):
-            problems.report(name, index, picked)
-            if not picked.selected or picked.unwritable is not None:
-                continue
-            game = picked.game  # (None when only counted)
-            if picked.digest is not None and not seen.add(picked.digest):  # (with --dedupe)
-                if dropped is not None and game is not None:
-                    dropped.add(game)
-                continue
-            written += 1
-            if out is not None and game is not None:
-                out.add(game)
-        # (inside the blocks: their temporary files are dropped)
-        for target in (output, duplicates):
-            refuse_damaged_input(target, paths, problems.errors, force)
-    return written, problems.errors

@@ -12,11 +12,11 @@ from notation.errors import XMLArchiveError
 
 from ..archives import FilterTask
 from ..batch.cluster import Cluster
+from ..batch.filtering import Problems
 from ..batch.runs import answers
 from ..files.output import names_input
 from ..files.sources import InputError
 from ..files.writing import RecordWriter, open_writer
-from .archiving import Problems
 from .options import (
     ENCODING_OPTION,
     FILES_ARGUMENT,
@@ -86,7 +86,7 @@ def write_parts(paths: list[str], encoding: str, task: FilterTask, jobs: int | C
                 progress: Optional[Progress], games: int, out_dir: str, written: set[str]) -> int:
     """The games ``task`` picks, ``games`` to a file in ``out_dir`` (the
     names of the files written are added to ``written``); the errors found."""
-    problems = Problems()
+    problems = Problems(lambda line: typer.echo(line, err=True))
     with progress or contextlib.nullcontext(), contextlib.ExitStack() as stack:
         current: Optional[RecordWriter] = None
         for name, index, picked in answers(paths, task, encoding=encoding, jobs=jobs, progress=progress):

@@ -1,0 +1,125 @@
+"""``filter``'s run as a library function: the games of many files that
+match criteria (:class:`~mancala_cli.archives.Criteria`), written in input
+order to one output, the duplicates dropped to another, run as
+:func:`~mancala_cli.check_files` runs them (``jobs``, ``scheduler``).
+
+    >>> import os, tempfile
+    >>> from mancala_cli import filter_files
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     output = os.path.join(folder, "long.pmn")
+    ...     picked = filter_files(["examples/kingulu-tournament.pmn"], output, where="plies > 30", jobs=2)
+    ...     games = open(output, encoding="utf-8").read().count("[Game ")
+    >>> picked, games
+    (Picked(written=2, errors=0), 2)
+"""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import sys
+from collections.abc import Callable, Iterable
+
+from notation.errors import XMLArchiveError
+
+from ..archives import Criteria, DigestSet, FilterTask, Picked as PickedGame
+from ..files.output import refuse_damaged_input
+from ..files.reports import problem_line, sorted_problems
+from ..files.sources import InputError
+from ..files.writing import open_writer
+from .cluster import Cluster
+from .runs import Advancing, answers, library_error, paths_of, workers
+
+__all__ = ["Picked", "Problems", "filter_files", "tell_stderr"]
+
+
+def tell_stderr(line: str) -> None:
+    """A line on standard error (what the runs tell by default)."""
+    sys.stderr.write(line + "\n")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Picked:
+    """What :func:`filter_files` did: the games written (or counted) and the
+    errors found while reading."""
+
+    written: int
+    errors: int
+
+
+class Problems:
+    """Counts the problems of the games read, each told to ``tell`` as a line
+    (``FILE:LINE:COL: error: ...``), as ``convert`` tells them."""
+
+    def __init__(self, tell: Callable[[str], None] = tell_stderr) -> None:
+        self.errors = 0
+        self.tell = tell
+
+    def report(self, name: str, index: int, picked: PickedGame) -> None:
+        """The problems of game ``index`` of input ``name``."""
+        for problem in sorted_problems(picked.problems):
+            self.tell(problem_line(name, problem))
+        self.errors += len(picked.problems)
+        if picked.unwritable is not None:
+            line, reason = picked.unwritable
+            self.tell(f"{name}:{line}:0: error: unwritable: game {index}: {reason}")
+            self.errors += 1
+
+
+def filter_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], output: str | None = None, *,
+                 where: str | Criteria | None = None, to: str = "pmn", invert: bool = False, dedupe: bool = False,
+                 duplicates: str | None = None, count: bool = False, force: bool = False, encoding: str = "utf-8",
+                 jobs: int = 1, scheduler: str | None = None, scheduler_timeout: float = 10.0,
+                 progress: Advancing | None = None, tell: Callable[[str], None] = tell_stderr) -> Picked:
+    """The games of the files ``sources`` that match ``where`` (an
+    expression of ``--where``, or :class:`~mancala_cli.archives.Criteria`,
+    such as ``Criteria.from_options(result="1-0")``; none: every game), or
+    with ``invert`` those that do not, written as ``mancala filter`` writes
+    them to ``output`` (a path, written atomically; ``None`` or ``-``:
+    standard output) as ``to`` (``pmn``, ``json`` or ``xml``); with
+    ``count``, only counted. ``dedupe`` drops a game equal to an earlier
+    written one (game, start, main line), written to ``duplicates`` if
+    given. The problems found while reading are told to ``tell``; an output
+    that is an input with errors is not replaced unless ``force``. A file
+    that cannot be read at all raises :class:`UnreadableInput` or
+    :class:`BadArchive`, a regular expression that runs too long
+    :class:`~mancala_cli.criteria.RegexTimeout`, and no output is written."""
+    if to not in ("pmn", "json", "xml"):
+        raise ValueError(f"to must be pmn, json or xml, not {to!r}")
+    criteria = Criteria.where(where) if isinstance(where, str) else where or Criteria()
+    task = FilterTask(criteria, to, invert, dedupe, write=not count or duplicates is not None)
+    paths = paths_of(sources)
+    with workers(jobs=jobs, scheduler=scheduler, timeout=scheduler_timeout) as running:
+        try:
+            return _write_picked(paths, encoding, task, running, progress, output=output, duplicates=duplicates,
+                                 count=count, force=force, tell=tell)
+        except (InputError, XMLArchiveError) as error:
+            raise library_error(error) from None
+
+
+def _write_picked(paths: list[str], encoding: str, task: FilterTask, jobs: int | Cluster,
+                  progress: Advancing | None, *, output: str | None, duplicates: str | None, count: bool,
+                  force: bool, tell: Callable[[str], None]) -> Picked:
+    """:func:`filter_files`' work."""
+    problems = Problems(tell)
+    seen = DigestSet()
+    written = 0
+    with contextlib.ExitStack() as stack:
+        out = None if count else stack.enter_context(open_writer(output, task.target))
+        dropped = None if duplicates is None else stack.enter_context(open_writer(duplicates, task.target))
+        for name, index, picked in answers(paths, task, encoding=encoding, jobs=jobs, progress=progress):
+            problems.report(name, index, picked)
+            if not picked.selected or picked.unwritable is not None:
+                continue
+            game = picked.game  # (None when only counted)
+            if picked.digest is not None and not seen.add(picked.digest):  # (with --dedupe)
+                if dropped is not None and game is not None:
+                    dropped.add(game)
+                continue
+            written += 1
+            if out is not None and game is not None:
+                out.add(game)
+        # (inside the blocks: their temporary files are dropped)
+        for target in (output, duplicates):
+            refuse_damaged_input(target, paths, problems.errors, force)
+    return Picked(written, problems.errors)
