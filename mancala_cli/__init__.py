@@ -69,6 +69,7 @@ if TYPE_CHECKING:
         read as read,
         write as write,
     )
+    from .batch.annotating import annotate_files as annotate_files
     from .batch.conversion import NotWritten as NotWritten, write_files as write_files
     from .batch.filtering import filter_files as filter_files
     from .batch.runs import stats_files as stats_files
@@ -144,13 +145,14 @@ _LATER = {
     **{name: "batch.conversion" for name in ("NotWritten", "write_files")},
     "stats_files": "batch.runs",
     "filter_files": "batch.filtering",
+    "annotate_files": "batch.annotating",
 }
 
 #: What ``help(mancala_cli)`` and ``from mancala_cli import *`` show: the
 #: library's entry points (the package docstring is their guide). Every name
 #: of ``_LATER`` can be imported from here all the same.
 __all__ = ["__version__", "read", "check", "check_files", "write", "write_files", "filter_files", "stats_files",
-           "annotate", "solve", "svg", "png", "text", "sheet", "page", "GamePosition", "Line", "Report", "Solution", "get_game", "MancalaError", "CORE"]
+           "annotate", "annotate_files", "solve", "svg", "png", "text", "sheet", "page", "GamePosition", "Line", "Report", "Solution", "get_game", "MancalaError", "CORE"]
 
 
 def __getattr__(name: str) -> Any:

@@ -493,3 +493,20 @@ def mancala_filtering():
     from mancala_cli.batch import filtering
 
     return filtering
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_annotate_files_writes_what_annotate_writes(jobs, tmp_path):
+    """The same games and problems as the command (a node limit alone, so
+    that both runs take the same path), and the totals of its summary."""
+    told: list[str] = []
+    output = tmp_path / "annotated.pmn"
+    sources = [str(BROKEN), str(VILLAGE)]
+    totals = mancala.annotate_files(sources, str(output), nodes=2000, time=60, jobs=jobs, tell=told.append)
+    done = CliRunner().invoke(app, ["annotate", "--nodes", "2000", "--time", "60", *sources])
+    assert output.read_bytes() == done.stdout_bytes and done.exit_code == 1
+    problems, summary = done.stderr.rsplit("\n", 2)[0] + "\n", done.stderr.splitlines()[-1]
+    assert "".join(lines + "\n" for lines in told) == problems
+    assert summary == (f"{totals.games} games, {totals.searched} positions searched ({totals.nodes:,} nodes), "
+                       f"{totals.proven} proven, {totals.marks} marks added")
+    assert totals.errors > 0 and totals.proven > 0 and totals.games == len(list(mancala.read(BROKEN))) + 1

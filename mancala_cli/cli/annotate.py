@@ -11,17 +11,11 @@ from typing import Any, Optional
 import typer
 
 from notation.errors import XMLArchiveError
-from notation.record import Problem
 
-from ..archives import Picked
-from ..batch.cluster import Cluster
-from ..batch.runs import answers
+from ..batch.annotating import AnnotateTotals, annotate_files
 from ..documents import proof_glob
-from ..files.output import refuse_damaged_input
-from ..files.reports import problem_line, sorted_problems
 from ..files.sources import InputError
-from ..files.writing import RecordWriter, open_writer
-from ..solving.annotation import Annotated, AnnotateTask, Limits, watch_positions
+from ..solving.annotation import Annotated, watch_positions
 from ..solving.proofs import is_proof_file
 from .engine_files import proof_files, tablebase_file
 from .options import (
@@ -46,7 +40,7 @@ from .options import (
     read_failed,
     seconds_parser,
 )
-from .reading import workers_for
+from .reading import check_workers
 
 TIME_OPTION = typer.Option(1.0, "--time", parser=seconds_parser("--time"), metavar="SECONDS",
                            help="Search for at most this many seconds per move.")
@@ -100,22 +94,43 @@ def annotate(
     if proof and files:
         files, proof = _proofs_among(files, proof)
     paths = input_paths(files)
-    workers = workers_for(jobs, scheduler, scheduler_timeout)
+    check_workers(jobs, scheduler)
     tablebase_file(tablebase)
     to = output_format(to, output, RECORD_EXTENSIONS, option="--to", default="pmn")
-    task = AnnotateTask(to, Limits(depth, nodes, time), game, tablebase, proof_files(proof))
-    run = Annotation(task, paths, encoding, workers, show=not quiet and sys.stderr.isatty())
+    totals = _annotated(paths, output, quiet, to=to, depth=depth, nodes=nodes, time=time, game=game,
+                        tablebase=tablebase, proofs=proof_files(proof), encoding=encoding, jobs=jobs,
+                        scheduler=scheduler, scheduler_timeout=scheduler_timeout, force=force)
+    if not quiet:
+        typer.echo(summary(totals), err=True)
+    if totals.errors:
+        raise typer.Exit(1)
+
+
+def _annotated(paths: list[str], output: Optional[str], quiet: bool, **options: Any) -> AnnotateTotals:
+    """:func:`~mancala_cli.batch.annotating.annotate_files` with its progress
+    line (on a terminal, unless ``quiet``) and its problems on standard
+    error; an input that cannot be read ends the command."""
+    progress = AnnotateProgress() if not quiet and sys.stderr.isatty() else None
+    if progress is not None:
+        watch_positions(progress.position)
     try:
-        run.write(output, force)
+        return annotate_files(paths, output, tell=lambda lines: typer.echo(lines, err=True), watcher=progress,
+                              **options)
     except (InputError, XMLArchiveError) as error:
-        run.clear()
+        if progress is not None:
+            progress.clear()
         read_failed(error)
     finally:
-        run.stop()
-    if not quiet:
-        typer.echo(run.totals.summary(), err=True)
-    if run.errors:
-        raise typer.Exit(1)
+        if progress is not None:
+            watch_positions(None)
+            progress.clear()
+
+
+def summary(totals: AnnotateTotals) -> str:
+    """``2 games, 16 positions searched (4,021 nodes), 15 proven, 9 marks added``."""
+    return (f"{counted(totals.games, 'game')}, {counted(totals.searched, 'position')} searched "
+            f"({totals.nodes:,} node{'' if totals.nodes == 1 else 's'}), {totals.proven} proven, "
+            f"{counted(totals.marks, 'mark')} added")
 
 
 def _proofs_among(files: list[str], proof: list[str]) -> tuple[list[str], list[str]]:
@@ -126,95 +141,14 @@ def _proofs_among(files: list[str], proof: list[str]) -> tuple[list[str], list[s
     return [path for path in files if path not in proofs], [*proof, *proofs]
 
 
-class Annotation:
-    """One ``annotate`` run: its inputs read and annotated game by game, the
-    games written in input order, the problems told on standard error (above
-    the progress line, if any) and counted."""
-
-    def __init__(self, task: AnnotateTask, paths: list[str], encoding: str, jobs: int | Cluster, *,
-                 show: bool) -> None:
-        self.task, self.paths, self.encoding, self.jobs = task, paths, encoding, jobs
-        self.errors = 0
-        self.totals = AnnotateTotals()
-        self.progress = AnnotateProgress(self.totals) if show else None
-
-    def write(self, output: Optional[str], force: bool) -> None:
-        """Every game of every input to ``output`` (atomically; not when an
-        input with errors would be replaced, unless ``force``)."""
-        if self.progress is not None:
-            watch_positions(self.progress.position)
-        with open_writer(output, self.task.target) as out:
-            for path in self.paths:
-                self.one_input(path, out)
-            refuse_damaged_input(output, self.paths, self.errors, force)  # (inside the block: the temporary file is dropped)
-
-    def one_input(self, path: str, out: RecordWriter) -> None:
-        found = 0
-        if self.progress is not None:
-            self.progress.file(path)
-        for name, index, picked in answers([path], self.task, encoding=self.encoding, jobs=self.jobs):
-            found += 1
-            self.one_game(name, index, picked, out)
-        if not found:
-            name = "<stdin>" if path == "-" else path
-            above(self.progress, problem_line(name, Problem("error", "no-games", "no game in the input", 1, 1)))
-            self.errors += 1
-
-    def one_game(self, name: str, index: int, picked: Picked, out: RecordWriter) -> None:
-        self.totals.add(picked)
-        if self.progress is not None:
-            self.progress.game(index, picked)
-        problems = [problem_line(name, problem) for problem in sorted_problems(picked.problems)]
-        self.errors += sum(problem.severity == "error" or problem.code == "pmn-inexact"
-                           for problem in picked.problems)
-        if picked.unwritable is not None:
-            line, reason = picked.unwritable
-            problems.append(f"{name}:{line}:0: error: unwritable: game {index}: {reason}")
-            self.errors += 1
-        if problems:
-            above(self.progress, "\n".join(problems))
-        if picked.game is not None and picked.unwritable is None:
-            out.add(picked.game)
-
-    def clear(self) -> None:
-        if self.progress is not None:
-            self.progress.clear()
-
-    def stop(self) -> None:
-        """No more progress: the line cleared, the annotation no longer watched."""
-        if self.progress is not None:
-            watch_positions(None)
-            self.progress.clear()
-
-
-class AnnotateTotals:
-    """What ``annotate`` did so far, for its progress line and summary."""
-
-    def __init__(self) -> None:
-        self.games = self.searched = self.proven = self.marks = self.nodes = 0
-
-    def add(self, picked: Any) -> None:
-        self.games += 1
-        self.searched += getattr(picked, "searched", 0)
-        self.proven += getattr(picked, "proven", 0)
-        self.marks += getattr(picked, "marks", 0)
-        self.nodes += getattr(picked, "nodes", 0)
-
-    def summary(self) -> str:
-        """``2 games, 16 positions searched (4,021 nodes), 15 proven, 9 marks added``."""
-        return (f"{counted(self.games, 'game')}, {counted(self.searched, 'position')} searched "
-                f"({self.nodes:,} node{'' if self.nodes == 1 else 's'}), {self.proven} proven, "
-                f"{counted(self.marks, 'mark')} added")
-
-
 class AnnotateProgress(StatusLine):
     """``annotate`` under way, on one line of standard error (a terminal),
     written over: the input and game being annotated, the position being
     searched when the work is done in this process, and the totals."""
 
-    def __init__(self, totals: AnnotateTotals) -> None:
+    def __init__(self) -> None:
         super().__init__()
-        self.totals = totals
+        self.totals = AnnotateTotals()  # (of the games come back, as the run counts them)
         self.started = time.monotonic()
         self.name = ""
         self.started_games = 0
@@ -240,8 +174,9 @@ class AnnotateProgress(StatusLine):
         self.show(f"{self.name} game {self.started_games}, position {done} of {total}")
 
     def game(self, number: int, picked: Any = None) -> None:
-        """Game ``number`` came back (its counts now in the totals)."""
+        """Game ``number`` came back (its counts added to the totals)."""
         if picked is not None:
+            self.totals.add(picked)
             back = (getattr(picked, "searched", 0), getattr(picked, "proven", 0), getattr(picked, "marks", 0))
             self.pending = [max(0, p - b) for p, b in zip(self.pending, back)]
         self.show(f"{self.name}, {counted(number, 'game')} done")
@@ -252,10 +187,3 @@ class AnnotateProgress(StatusLine):
                                                          self.pending))
         self.write(f"annotating: {doing}; {searched:,} positions searched, "
                    f"{proven:,} proven, {marks:,} marks, {time.monotonic() - self.started:.1f} s")
-
-
-def above(progress: Optional[AnnotateProgress], lines: str) -> None:
-    """Lines on standard error, above the progress line if there is one."""
-    if progress is not None:
-        progress.clear()
-    typer.echo(lines, err=True)

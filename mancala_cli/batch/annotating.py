@@ -1,0 +1,160 @@
+"""``annotate``'s run as a library function: every game of many files
+written back with the engine's proven results
+(:class:`~mancala_cli.solving.annotation.AnnotateTask`, in this process,
+on worker processes or on a Dask cluster) to one output, in input order.
+
+    >>> import os, tempfile
+    >>> from mancala_cli import annotate_files
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     output = os.path.join(folder, "annotated.pmn")
+    ...     totals = annotate_files(["examples/kingulu-village-match.pmn"], output, nodes=2000, time=60)
+    ...     written = open(output, encoding="utf-8").read()
+    >>> totals.games, totals.errors, totals.searched, totals.proven > 0, written.startswith('[Game "kingulu"]')
+    (1, 0, 23, True, True)
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Protocol
+
+from notation.errors import XMLArchiveError
+from notation.record import Problem
+
+from ..archives import Picked
+from ..files.output import refuse_damaged_input
+from ..files.reports import problem_line, sorted_problems
+from ..files.sources import InputError
+from ..files.writing import RecordWriter, open_writer
+from ..rules.registry import get_game
+from ..solving.annotation import AnnotateTask, Limits
+from .cluster import Cluster
+from .filtering import tell_stderr
+from .runs import answers, library_error, paths_of, workers
+
+__all__ = ["AnnotateTotals", "Annotation", "Watcher", "annotate_files"]
+
+
+class Watcher(Protocol):
+    """What shows an annotation run under way (``annotate``'s progress line)."""
+
+    def file(self, path: str) -> None:
+        """The run starts on input ``path``."""
+
+    def game(self, number: int, picked: Any = None) -> None:
+        """Game ``number`` of the input came back (``picked``: its answer)."""
+
+    def clear(self) -> None:
+        """Lines are about to be told: the display out of their way."""
+
+
+class Annotation:
+    """One ``annotate`` run: its inputs read and annotated game by game, the
+    games written in input order, the problems told to ``tell`` (after
+    ``watcher.clear()``, when a watcher shows the work under way) and
+    counted in :attr:`totals`."""
+
+    def __init__(self, task: AnnotateTask, paths: list[str], encoding: str, jobs: int | Cluster, *,
+                 tell: Callable[[str], None] = tell_stderr, watcher: Watcher | None = None) -> None:
+        self.task, self.paths, self.encoding, self.jobs = task, paths, encoding, jobs
+        self.totals = AnnotateTotals()
+        self.tell = tell
+        self.progress = watcher
+
+    def write(self, output: str | None, force: bool) -> None:
+        """Every game of every input to ``output`` (atomically; not when an
+        input with errors would be replaced, unless ``force``)."""
+        with open_writer(output, self.task.target) as out:
+            for path in self.paths:
+                self.one_input(path, out)
+            refuse_damaged_input(output, self.paths, self.totals.errors, force)  # (inside the block: the temporary file is dropped)
+
+    def one_input(self, path: str, out: RecordWriter) -> None:
+        found = 0
+        if self.progress is not None:
+            self.progress.file(path)
+        for name, index, picked in answers([path], self.task, encoding=self.encoding, jobs=self.jobs):
+            found += 1
+            self.one_game(name, index, picked, out)
+        if not found:
+            name = "<stdin>" if path == "-" else path
+            self._tell(problem_line(name, Problem("error", "no-games", "no game in the input", 1, 1)))
+            self.totals.errors += 1
+
+    def one_game(self, name: str, index: int, picked: Picked, out: RecordWriter) -> None:
+        self.totals.add(picked)
+        if self.progress is not None:
+            self.progress.game(index, picked)
+        problems = [problem_line(name, problem) for problem in sorted_problems(picked.problems)]
+        self.totals.errors += sum(problem.severity == "error" or problem.code == "pmn-inexact"
+                                  for problem in picked.problems)
+        if picked.unwritable is not None:
+            line, reason = picked.unwritable
+            problems.append(f"{name}:{line}:0: error: unwritable: game {index}: {reason}")
+            self.totals.errors += 1
+        if problems:
+            self._tell("\n".join(problems))
+        if picked.game is not None and picked.unwritable is None:
+            out.add(picked.game)
+
+    def _tell(self, lines: str) -> None:
+        """Lines told, the watcher's display cleared first."""
+        if self.progress is not None:
+            self.progress.clear()
+        self.tell(lines)
+
+
+@dataclasses.dataclass(slots=True)
+class AnnotateTotals:
+    """What an annotation run did so far (for ``annotate``'s progress line
+    and summary): the games, the positions searched and proven, the marks
+    added, the nodes searched, and the errors found in the games read."""
+
+    games: int = 0
+    searched: int = 0
+    proven: int = 0
+    marks: int = 0
+    nodes: int = 0
+    errors: int = 0
+
+    def add(self, picked: Any) -> None:
+        self.games += 1
+        self.searched += getattr(picked, "searched", 0)
+        self.proven += getattr(picked, "proven", 0)
+        self.marks += getattr(picked, "marks", 0)
+        self.nodes += getattr(picked, "nodes", 0)
+
+
+
+def annotate_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], output: str | None = None,
+                   *, to: str = "pmn", depth: int | None = None, nodes: int | None = None, time: float | None = 1.0,
+                   game: str | None = None, tablebase: str | None = None, proofs: Sequence[str] = (),
+                   encoding: str = "utf-8", jobs: int = 1, scheduler: str | None = None,
+                   scheduler_timeout: float = 10.0, force: bool = False,
+                   tell: Callable[[str], None] = tell_stderr, watcher: Watcher | None = None) -> AnnotateTotals:
+    """Every game of the files ``sources`` annotated as ``mancala
+    annotate`` does (each position searched within ``depth`` plies,
+    ``nodes`` positions and ``time`` seconds; ``tablebase`` and ``proofs``:
+    the files of endgame tables and proofs the searches use, as
+    :func:`~mancala_cli.annotate` takes them) and written to ``output`` (a
+    path, written atomically; ``None`` or ``-``: standard output) as ``to``,
+    run as :func:`~mancala_cli.check_files` runs them (``jobs``,
+    ``scheduler``). The problems of the games are told to ``tell``; invalid
+    games are written unannotated. Returns the totals (``errors``: the
+    errors found). An output that is an input with errors is not replaced
+    unless ``force``; a file that cannot be read at all raises
+    :class:`UnreadableInput` or :class:`BadArchive`, and no output is
+    written."""
+    if to not in ("pmn", "json", "xml"):
+        raise ValueError(f"to must be pmn, json or xml, not {to!r}")
+    if game is not None:
+        get_game(game)
+    task = AnnotateTask(to, Limits(depth, nodes, time), game, tablebase, tuple(proofs))
+    with workers(jobs=jobs, scheduler=scheduler, timeout=scheduler_timeout) as running:
+        run = Annotation(task, paths_of(sources), encoding, running, tell=tell, watcher=watcher)
+        try:
+            run.write(output, force)
+        except (InputError, XMLArchiveError) as error:
+            raise library_error(error) from None
+    return run.totals
