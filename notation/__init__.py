@@ -15,44 +15,34 @@ from :mod:`mancala_cli`. See ``docs/notation.md``.
 """
 from __future__ import annotations
 
-import importlib
+from typing import TYPE_CHECKING, Any
 
-TYPE_CHECKING = False  # (typing itself is not loaded for this: start-up counts)
+from .coords import STYLES, Side, format_hole, format_move, move_label, parse_hole, parse_move_token
+from .errors import CoordinateError, NotationError, PositionError
+from .position import BoardFacts, PositionFields, format_position, parse_position
+from .record import (
+    BEGIN,
+    END,
+    MOVE,
+    SKIP,
+    GameRecord,
+    MoveNode,
+    Problem,
+    SkipType,
+    Step,
+    Visitor,
+    copy_record,
+    visit,
+    walk,
+)
 
 if TYPE_CHECKING:
-    from typing import Any
-
-    from .coords import STYLES, Side, format_hole, format_move, move_label, parse_hole, parse_move_token
-    from .errors import CoordinateError, NotationError, PositionError
     from .pmn import read_game, read_games, write_game, write_games
-    from .position import BoardFacts, PositionFields, format_position, parse_position
-    from .record import (
-        BEGIN,
-        END,
-        MOVE,
-        SKIP,
-        GameRecord,
-        MoveNode,
-        Problem,
-        SkipType,
-        Step,
-        Visitor,
-        copy_record,
-        visit,
-        walk,
-    )
 
-#: The module of each name: each loads when first used, so that importing one
-#: module of the package (``notation.coords``, say) loads that one alone.
-_LATER = {
-    **{name: "coords" for name in ("STYLES", "Side", "format_hole", "format_move", "move_label", "parse_hole",
-                                   "parse_move_token")},
-    **{name: "errors" for name in ("CoordinateError", "NotationError", "PositionError")},
-    **{name: "pmn" for name in ("read_game", "read_games", "write_game", "write_games")},
-    **{name: "position" for name in ("BoardFacts", "PositionFields", "format_position", "parse_position")},
-    **{name: "record" for name in ("BEGIN", "END", "MOVE", "SKIP", "GameRecord", "MoveNode", "Problem", "SkipType",
-                                   "Step", "Visitor", "copy_record", "visit", "walk")},
-}
+#: The PMN reader's and writer's names, which load when first used: one
+#: diagram (``render --position``) imports ``notation.position`` and never
+#: reads a record, and the PMN modules would cost it 4 to 8 ms.
+_PMN = frozenset(("read_game", "read_games", "write_game", "write_games"))
 
 __all__ = ["STYLES", "Side", "CoordinateError", "NotationError", "PositionError", "format_hole", "format_move",
            "parse_hole", "BoardFacts", "PositionFields", "format_position", "parse_position", "read_game",
@@ -62,10 +52,11 @@ __all__ = ["STYLES", "Side", "CoordinateError", "NotationError", "PositionError"
 
 
 def __getattr__(name: str) -> Any:
-    module = _LATER.get(name)
-    if module is None:
+    if name not in _PMN:
         raise AttributeError(f"module 'notation' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    from . import pmn  # (local: see _PMN)
+
+    value = getattr(pmn, name)
     globals()[name] = value
     return value
 
