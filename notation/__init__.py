@@ -17,8 +17,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from . import pmn
 from .coords import STYLES, Side, format_hole, format_move, move_label, parse_hole, parse_move_token
 from .errors import CoordinateError, NotationError, PositionError
+from .pmn import read_game, read_games
 from .position import BoardFacts, PositionFields, format_position, parse_position
 from .record import (
     BEGIN,
@@ -37,12 +39,11 @@ from .record import (
 )
 
 if TYPE_CHECKING:
-    from .pmn import read_game, read_games, write_game, write_games
+    from .pmn import write_game, write_games
 
-#: The PMN reader's and writer's names, which load when first used: one
-#: diagram (``render --position``) imports ``notation.position`` and never
-#: reads a record, and the PMN modules would cost it 4 to 8 ms.
-_PMN = frozenset(("read_game", "read_games", "write_game", "write_games"))
+#: The PMN writer's names, given by :mod:`notation.pmn` when first asked for:
+#: reading (``validate``) does not load the writer.
+_WRITER = frozenset(("write_game", "write_games"))
 
 __all__ = ["STYLES", "Side", "CoordinateError", "NotationError", "PositionError", "format_hole", "format_move",
            "parse_hole", "BoardFacts", "PositionFields", "format_position", "parse_position", "read_game",
@@ -52,10 +53,8 @@ __all__ = ["STYLES", "Side", "CoordinateError", "NotationError", "PositionError"
 
 
 def __getattr__(name: str) -> Any:
-    if name not in _PMN:
+    if name not in _WRITER:
         raise AttributeError(f"module 'notation' has no attribute {name!r}")
-    from . import pmn  # (local: see _PMN)
-
     value = getattr(pmn, name)
     globals()[name] = value
     return value
