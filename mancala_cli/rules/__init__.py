@@ -9,9 +9,9 @@ They run on the native kernel where the install built it (:mod:`.native`),
 else on these pure-Python modules (:mod:`.selection`; :data:`CORE` says which). Every name
 here but :data:`CORE` loads when first used: ``mancala --version`` imports
 this package for :data:`CORE` alone, and importing the core, the registry
-and perft here would add about 15 ms to it (0.7 × ``python -c pass``; its
-goal is at most 1.5 ×), and ``tests/test_startup.py`` holds it to loading
-no ``rules.core``.
+and perft here would add about 10 ms to it (0.4 × ``python -c pass``,
+against a goal of at most 1.5 × in all), and ``tests/test_startup.py``
+holds it to loading no ``rules.core``.
 
 The search for game values and what is built on it (the solver, endgame
 tables, proofs, annotation) is in :mod:`mancala_cli.solving`; the native
