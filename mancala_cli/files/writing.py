@@ -86,7 +86,7 @@ class GameFormat:
         raises :class:`~notation.errors.XMLArchiveError` for a game an XML
         archive cannot hold."""
         if self.format == "pmn":
-            return pmn.write_game(record)  # (the writer loads when first asked for: validate, here too, reads only)
+            return pmn.write_game(record)  # (the writer loads when first used: validate loads this module, writes nothing)
         game = replayed.game
         start = format_position(game, replayed.start) if game and replayed.start else None
         if self.format == "json":
