@@ -25,6 +25,7 @@ from notation.coords import STYLES, CoordinateError, format_hole, format_move, h
 from notation.record import SKIP, GameRecord, MoveNode, Problem, SkipType, Step, Visitor, visit
 from notation.tokenizer import kernel as _tokenizer
 
+from .positions import format_position, parse_position
 from .rules.core import Game, IllegalMove, InvalidPosition, Move, MutablePosition, Outcome, Position, PositionKey, Side
 from .rules.registry import UnknownGame, get_game
 
@@ -142,10 +143,6 @@ def replay(record: GameRecord, default_game: str | None = None, *, fill_position
         return report
     setup = record.tag("Setup")
     if setup is not None:
-        # (The position strings' modules load only for a record that needs
-        # them: a Setup, a problem to report, positions asked for.)
-        from .positions import parse_position
-
         try:
             start = parse_position(game, setup)
         except InvalidPosition as error:
@@ -433,8 +430,6 @@ class _Walker(Visitor[None]):
 
     def locate(self, node: MoveNode, ply: int, depth: int, position: Position, code: str, message: str,
                severity: str = "error", legal: list[str] | None = None) -> None:
-        from .positions import format_position
-
         self.found[depth].append(Problem(
             severity, code, message, node.line, node.column, ply, node.text,
             format_position(self.game, position), legal))
@@ -536,8 +531,6 @@ class _Walker(Visitor[None]):
             if node.destination is not None:
                 node.destination = format_hole(board, move.end, self.coords, side)
         if self.fill_positions:
-            from .positions import format_position
-
             node.position = format_position(self.game, line.current())
 
 

@@ -15,44 +15,35 @@ from :mod:`mancala_cli`. See ``docs/notation.md``.
 """
 from __future__ import annotations
 
-import importlib
+from typing import TYPE_CHECKING, Any
 
-TYPE_CHECKING = False  # (typing itself is not loaded for this: start-up counts)
+from . import pmn
+from .coords import STYLES, Side, format_hole, format_move, move_label, parse_hole, parse_move_token
+from .errors import CoordinateError, NotationError, PositionError
+from .pmn import read_game, read_games
+from .position import BoardFacts, PositionFields, format_position, parse_position
+from .record import (
+    BEGIN,
+    END,
+    MOVE,
+    SKIP,
+    GameRecord,
+    MoveNode,
+    Problem,
+    SkipType,
+    Step,
+    Visitor,
+    copy_record,
+    visit,
+    walk,
+)
 
 if TYPE_CHECKING:
-    from typing import Any
+    from .pmn import write_game, write_games
 
-    from .coords import STYLES, Side, format_hole, format_move, move_label, parse_hole, parse_move_token
-    from .errors import CoordinateError, NotationError, PositionError
-    from .pmn import read_game, read_games, write_game, write_games
-    from .position import BoardFacts, PositionFields, format_position, parse_position
-    from .record import (
-        BEGIN,
-        END,
-        MOVE,
-        SKIP,
-        GameRecord,
-        MoveNode,
-        Problem,
-        SkipType,
-        Step,
-        Visitor,
-        copy_record,
-        visit,
-        walk,
-    )
-
-#: The module of each name: each loads when first used, so that importing one
-#: module of the package (``notation.coords``, say) loads that one alone.
-_LATER = {
-    **{name: "coords" for name in ("STYLES", "Side", "format_hole", "format_move", "move_label", "parse_hole",
-                                   "parse_move_token")},
-    **{name: "errors" for name in ("CoordinateError", "NotationError", "PositionError")},
-    **{name: "pmn" for name in ("read_game", "read_games", "write_game", "write_games")},
-    **{name: "position" for name in ("BoardFacts", "PositionFields", "format_position", "parse_position")},
-    **{name: "record" for name in ("BEGIN", "END", "MOVE", "SKIP", "GameRecord", "MoveNode", "Problem", "SkipType",
-                                   "Step", "Visitor", "copy_record", "visit", "walk")},
-}
+#: The PMN writer's names, given by :mod:`notation.pmn` when first asked for:
+#: reading (``validate``) does not load the writer.
+_WRITER = frozenset(("write_game", "write_games"))
 
 __all__ = ["STYLES", "Side", "CoordinateError", "NotationError", "PositionError", "format_hole", "format_move",
            "parse_hole", "BoardFacts", "PositionFields", "format_position", "parse_position", "read_game",
@@ -62,10 +53,9 @@ __all__ = ["STYLES", "Side", "CoordinateError", "NotationError", "PositionError"
 
 
 def __getattr__(name: str) -> Any:
-    module = _LATER.get(name)
-    if module is None:
+    if name not in _WRITER:
         raise AttributeError(f"module 'notation' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    value = getattr(pmn, name)
     globals()[name] = value
     return value
 

@@ -30,21 +30,23 @@ module is their public face; the writer's names load when first asked for
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .pmn_reader import MAX_GAME_LINES, MAX_GAME_TEXT, after_tag_line, read_game, read_games
 from .record import MAX_PROBLEMS, MAX_TAG_VALUE
 
-TYPE_CHECKING = False  # (typing itself is not needed for this)
 if TYPE_CHECKING:
-    from .pmn_writer import WIDTH, unheld, write_game, write_games
+    from .pmn_writer import WIDTH, unheld, unreadable as unreadable, write_game, write_games
 
-#: The names of :mod:`notation.pmn_writer` that this module gives.
-_WRITER = frozenset(("WIDTH", "unheld", "write_game", "write_games"))
+#: The names of :mod:`notation.pmn_writer` that this module gives
+#: (``unreadable``: the check :mod:`mancala_cli.files.writing` makes of what it wrote).
+_WRITER = frozenset(("WIDTH", "unheld", "unreadable", "write_game", "write_games"))
 
 
 def __getattr__(name: str) -> object:
     if name not in _WRITER:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from . import pmn_writer
+    from . import pmn_writer  # (local: reading, validate's path, does not load the writer)
 
     value: object = getattr(pmn_writer, name)
     globals()[name] = value

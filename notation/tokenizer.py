@@ -19,11 +19,15 @@ directly, with the same moves, columns and problems as the pure one
 from __future__ import annotations
 
 import os
+from types import ModuleType
+from typing import Literal
 
-TYPE_CHECKING = False  # (typing itself is not loaded for this: start-up counts)
-if TYPE_CHECKING:
-    from types import ModuleType
-    from typing import Literal
+from .record import MoveNode
+
+try:  # the interpreter's own SHA-256, which loads faster than OpenSSL's
+    from _sha256 import sha256  # type: ignore[import-not-found, unused-ignore]
+except ImportError:  # pragma: no cover (other interpreters)
+    from hashlib import sha256
 
 #: The source the native tokenizer is built from.
 SOURCE = "_tokenize.c"
@@ -34,10 +38,6 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 def source_digest(folder: str) -> str | None:
     """The SHA-256 of the tokenizer's source in ``folder``; ``None`` where it
     is not there (an installed wheel ships the extension without it)."""
-    try:  # the interpreter's own SHA-256, which loads faster than OpenSSL's
-        from _sha256 import sha256  # type: ignore[import-not-found, unused-ignore]
-    except ImportError:  # pragma: no cover (other interpreters)
-        from hashlib import sha256
     try:
         with open(os.path.join(folder, SOURCE), "rb") as source:
             digest: str = sha256(source.read()).hexdigest()
@@ -49,7 +49,7 @@ def source_digest(folder: str) -> str | None:
 def _load() -> ModuleType | None:
     if os.environ.get("MANCALA_PURE", "") not in ("", "0"):
         return None
-    try:
+    try:  # (local: the extension may not be built, and MANCALA_PURE=1 must not load it)
         from . import _tokenize
     except ImportError:
         return None
@@ -58,8 +58,6 @@ def _load() -> ModuleType | None:
     here = source_digest(_HERE)
     if here is not None and here != _tokenize.SOURCE_DIGEST:
         return None
-    from .record import MoveNode
-
     _tokenize.init(MoveNode)
     return _tokenize
 

@@ -23,6 +23,7 @@ import json
 import re
 from collections.abc import Iterable
 from importlib import resources
+from typing import Any
 
 from notation.coords import STYLES, format_move, move_label, parse_hole
 from notation.record import MOVE, SKIP, GameRecord, Problem, SkipType, Step, Visitor, copy_record, visit, walk
@@ -32,10 +33,6 @@ from ..positions import format_position
 from ..rules.core import Game, MancalaError, Outcome, Position, PositionKey
 from .svg import RING_MEANINGS, board_svg, legend_sample, page_geometry
 from .text import default_title, result_words
-
-TYPE_CHECKING = False  # (typing itself is not loaded for this: start-up counts)
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["game_page", "Page", "PageGame", "PageTooLarge", "MAX_PAGE_POSITIONS", "MAX_PAGE_TEXT",
            "record_positions", "record_text", "bounded_records", "check_page_budget"]

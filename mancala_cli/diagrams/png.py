@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import struct
 
 from ..rules.core import MancalaError
@@ -60,7 +61,7 @@ def svg_to_png(svg: str, *, scale: float = 2.0) -> bytes:
     if not MIN_SCALE <= scale <= MAX_SCALE:
         raise BadImage(f"scale must be between {MIN_SCALE:g} and {MAX_SCALE:g} (got {scale:g})")
     try:
-        import resvg_py
+        import resvg_py  # (local: the png extra, an optional dependency)
     except ImportError:
         raise PngUnavailable() from None
     width, height = _svg_size(svg)
@@ -78,8 +79,6 @@ def svg_to_png(svg: str, *, scale: float = 2.0) -> bytes:
 def _svg_size(svg: str) -> tuple[float, float]:
     """The ``width`` and ``height`` of the document's root (plain numbers, as
     this package writes them)."""
-    import re
-
     head = svg[:svg.find(">", svg.find("<svg")) + 1]
     sizes = []
     for name in ("width", "height"):

@@ -12,6 +12,7 @@ from reprlib import recursive_repr
 from typing import IO, Any, BinaryIO, NamedTuple
 
 from notation.record import MAX_PROBLEMS, Problem
+from notation.sniffing import binary_reason, is_xml
 
 #: Longest line read, in bytes with its line end; a longer line is an error
 #: and ends the input (it is read in bounded pieces, never held whole).
@@ -330,8 +331,6 @@ def sniff(source: Source) -> str:
     for binary data (:func:`notation.sniffing.binary_reason` of its first
     64 KiB: an executable or a compressed file is one error, not a problem
     per line)."""
-    from notation.sniffing import binary_reason, is_xml
-
     head = source._peek()
     if is_xml(head):
         if head.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE, b"<\0\0\0", b"\0\0\0<")):

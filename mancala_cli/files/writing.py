@@ -31,10 +31,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any, BinaryIO, cast
 
+from notation import pmn
+from notation.errors import XMLArchiveError
 from notation.record import GameRecord, Problem, copy_record
 
 from ..checking import Replay, replay
 from ..positions import format_position
+from .output import atomic_output
 
 __all__ = ["FORMATS", "GameFormat", "WrittenGame", "RecordWriter", "open_writer"]
 
@@ -83,32 +86,28 @@ class GameFormat:
         raises :class:`~notation.errors.XMLArchiveError` for a game an XML
         archive cannot hold."""
         if self.format == "pmn":
-            from notation.pmn import write_game
-
-            return write_game(record)
+            return pmn.write_game(record)  # (the writer loads when first used: validate loads this module, writes nothing)
         game = replayed.game
         start = format_position(game, replayed.start) if game and replayed.start else None
         if self.format == "json":
+            # (local: the JSON Lines writer and json, 2.5 ms, which validate,
+            # which loads this module, does not need)
             from notation.jsonl import record_to_json
 
             return record_to_json(record, game.id if game else None, start) + "\n"
-        from notation.xml import game_xml
+        from notation.xml import game_xml  # (local: lxml loads only for XML archives)
 
         return game_xml(record, positions=self.positions, start=start)
 
     def game(self, record: GameRecord, replayed: Replay) -> WrittenGame:
         """:meth:`data` as a :class:`WrittenGame`, with what PMN cannot hold
         and why XML cannot hold the game, if so (nothing is raised)."""
-        from notation.errors import XMLArchiveError
-
         try:
             data = self.data(record, replayed)
         except XMLArchiveError as error:
             return WrittenGame(b"", unwritable=(error.line or 0, error.reason.removeprefix(f"game {record.index}: ")))
         if self.format == "pmn":
-            from notation.pmn_writer import unheld, unreadable
-
-            return WrittenGame(data, unheld(record) + unreadable(cast(str, data), record))
+            return WrittenGame(data, pmn.unheld(record) + pmn.unreadable(cast(str, data), record))
         return WrittenGame(data)
 
 
@@ -130,7 +129,7 @@ class RecordWriter:
         self.games = 0
         self._archive: Any = None
         if format == "xml":
-            from notation.xml import ArchiveWriter
+            from notation.xml import ArchiveWriter  # (local: lxml loads only for XML archives)
 
             self._archive = ArchiveWriter(cast(BinaryIO, stream))
 
@@ -180,8 +179,6 @@ def open_writer(path: str | None, format: str = "pmn", *, coords: str | None = N
     the block succeeds and not at all otherwise (an old file stays as it
     was: :func:`mancala_cli.files.output.atomic_output`), or to standard
     output (``None`` or ``-``)."""
-    from .output import atomic_output
-
     # The format's writer is loaded before the file is opened: a signal that
     # comes during an import (lxml's, for XML) may be lost in it, and the
     # command must stop on one once its output file exists.

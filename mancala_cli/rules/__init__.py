@@ -7,7 +7,11 @@ command line: a hole is an integer, a position a tuple.
 
 They run on the native kernel where the install built it (:mod:`.native`),
 else on these pure-Python modules (:mod:`.selection`; :data:`CORE` says which). Every name
-here loads when first used.
+here but :data:`CORE` loads when first used: ``mancala --version`` imports
+this package for :data:`CORE` alone, and importing the core, the registry
+and perft here would add about 10 ms to it (0.4 × ``python -c pass``,
+against a goal of at most 1.5 × in all), and ``tests/test_startup.py``
+holds it to loading no ``rules.core``.
 
 The search for game values and what is built on it (the solver, endgame
 tables, proofs, annotation) is in :mod:`mancala_cli.solving`; the native
@@ -19,14 +23,11 @@ names of :mod:`mancala_cli.solving.search`, ``.solution`` and
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING, Any
 
-TYPE_CHECKING = False  # (typing itself is not loaded for this: start-up counts)
-
-from .selection import CORE  # noqa: E402  (after TYPE_CHECKING, which must not load typing)
+from .selection import CORE
 
 if TYPE_CHECKING:
-    from typing import Any
-
     from .core import (
         DRAW as DRAW,
         LAP_LIMIT as LAP_LIMIT,

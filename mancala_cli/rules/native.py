@@ -23,14 +23,12 @@ import importlib
 import time
 from collections.abc import Callable, Collection, Iterator
 from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from . import _native, core
 from .core import NORTH, SOUTH, IllegalMove, Move, MutablePosition, Outcome, Position, PositionKey
 
-TYPE_CHECKING = False  # (typing itself is not loaded for this: start-up counts)
-if TYPE_CHECKING:
-    from typing import Any
-
+if TYPE_CHECKING:  # (each game's module loads when its class is first asked for: __getattr__ below)
     from . import kimasai_klamroth, kimasai_mackay, kingulu
 
 _native.init(Move, Position, SOUTH, NORTH)

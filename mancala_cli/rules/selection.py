@@ -14,10 +14,7 @@ editable install not rebuilt) or ``MANCALA_PURE=1`` is in the environment.
 from __future__ import annotations
 
 import os
-
-TYPE_CHECKING = False  # (typing itself is not loaded for this: start-up counts)
-if TYPE_CHECKING:
-    from typing import Literal
+from typing import Literal
 
 try:  # the interpreter's own SHA-256, which loads faster than OpenSSL's
     from _sha256 import sha256  # type: ignore[import-not-found, unused-ignore]
@@ -58,7 +55,7 @@ def kernel_is_current(built: str, folder: str) -> bool:
 def _choose() -> Literal["native", "pure"]:
     if os.environ.get("MANCALA_PURE", "") not in ("", "0"):
         return "pure"
-    try:
+    try:  # (local: the kernel may not be built, and MANCALA_PURE=1 must not load it)
         from . import _native
     except ImportError:
         return "pure"

@@ -43,14 +43,13 @@ from dataclasses import dataclass
 from notation.coords import format_move
 from notation.record import GameRecord, MoveNode, copy_record
 
-from ..archives import Picked
+from ..archives import Picked, write_picked
 from ..checking import Replay, replay
+from ..files.writing import GameFormat
 from ..rules.core import NORTH, SOUTH, Game, Move, Position, PositionKey, side_name
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from .proofs import ProofBook
-    from .tablebase import Tablebase
+from .proofs import ProofBook
+from .search import Solver
+from .tablebase import Tablebase
 
 __all__ = ["Limits", "Annotated", "annotate_record", "AnnotateTask", "AnnotatedPicked", "DEFAULT_SECONDS",
            "watch_positions"]
@@ -128,8 +127,6 @@ def annotate_record(record: GameRecord, default_game: str | None = None, *,
     (:mod:`.tablebase`) where it is of the record's game, and what the
     searches leave unknown is taken from ``proofs`` where they cover it
     (:class:`.proof.ProofBook`)."""
-    from .search import Solver
-
     report = replay(record, default_game, positions=True)
     twin = copy_record(record)
     annotated = Annotated(twin, report)
@@ -273,9 +270,6 @@ class AnnotateTask:
         """``record`` annotated in this process (a worker's, or the
         command's own): its problems, its figures for the summary and the
         game written in :attr:`target`."""
-        from ..archives import write_picked
-        from ..files.writing import GameFormat
-
         tablebase, proofs = _knowledge(self.tablebase, self.proofs)
         done = annotate_record(record, self.default_game, limits=self.limits, progress=_watching(),
                                tablebase=tablebase, proofs=proofs)
@@ -295,9 +289,6 @@ def _knowledge(tablebase: str | None, proofs: tuple[str, ...]) -> tuple[Tablebas
     key = (tablebase, proofs)
     known = _read.get(key)
     if known is None:
-        from .proofs import ProofBook
-        from .tablebase import Tablebase
-
         known = _read[key] = (None if tablebase is None else Tablebase.read(tablebase),
                               ProofBook.read(list(proofs)) if proofs else None)
     return known

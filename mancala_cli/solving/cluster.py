@@ -54,10 +54,12 @@ from __future__ import annotations
 
 import pickle
 import time
+import uuid
 from collections.abc import Callable, Collection
 from typing import Any, Final
 
 from ..rules.core import Game, Move, Position, PositionKey
+from ..rules.registry import get_game
 from .search import DEFAULT_MEMORY, LOSS, RESULT_NAMES, WIN, Solution, Solver, TableKey, result_name
 
 #: The deepest the tree is split (plies from the position).
@@ -221,8 +223,6 @@ def solve_task(game_id: str, position: Position, past: frozenset[PositionKey], m
     (``LOSS`` .. ``WIN``), the positions searched, the depth reached, why it
     stopped (``None``, ``nodes``, ``time`` or ``interrupted``) and the origin
     of its first best move (-1: none)."""
-    from ..rules.registry import get_game
-
     if control is not None and _told_to_stop(control, index):
         return LOSS, WIN, 0, 0, "interrupted", -1
     seconds = None
@@ -548,14 +548,12 @@ def _back_up_all(node: _Node) -> None:
 
 def _distributed() -> Any:
     """The ``distributed`` package (imported by the client's calls only)."""
-    import distributed
+    import distributed  # (local: the cluster extra, an optional dependency)
 
     return distributed
 
 
 def _token() -> str:
-    import uuid
-
     return uuid.uuid4().hex
 
 

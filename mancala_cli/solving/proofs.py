@@ -31,6 +31,7 @@ number does not change the game) and the hole the winner sows from there.
 """
 from __future__ import annotations
 
+import lzma
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -218,8 +219,6 @@ class ProofBook:
         when the name ends in ``.xz``), read line by line, the header first:
         ValueError with one line (the file and the line) when one is not a
         proof, OSError when one cannot be read."""
-        import lzma
-
         reader = _Reader()
         for path in paths:
             try:
@@ -341,8 +340,6 @@ def is_proof_file(path: str) -> bool:
     ``.xz``) begins with a proof's first line (only that line is read):
     ``solve`` and ``annotate`` take such files after ``--proof`` as proofs,
     so that ``--proof docs/kingulu-proof*.txt.xz`` gives them all."""
-    import lzma
-
     try:
         with (lzma.open(path, "rb") if path.endswith(".xz") else open(path, "rb")) as file:
             return file.readline(len(HEADER) + 2).rstrip(b"\r\n") == HEADER.encode()

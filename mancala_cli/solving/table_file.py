@@ -8,13 +8,21 @@ atomic replace.
 """
 from __future__ import annotations
 
+import json
+import marshal
 import os
 import sys
 import time
 from typing import Any, Final
 
+from ..files.output import atomic_output, regular_output
 from ..rules.core import Game, Position, PositionKey
 from .solution import LOSS, MAX_PLIES, WIN, TableKey
+
+try:  # the interpreter's own SHA-256, which loads faster than OpenSSL's (the library imports this module)
+    from _sha256 import sha256  # type: ignore[import-not-found, unused-ignore]
+except ImportError:  # pragma: no cover (other interpreters)
+    from hashlib import sha256
 
 #: How often (seconds) a search with a table file saves its table.
 SAVE_EVERY: Final = 120.0
@@ -61,11 +69,9 @@ class TableFile:
         """What a table file must match to be used for ``position``: the
         format version, the core, the game and the position (its table key,
         earlier positions included, as a digest)."""
-        import hashlib
-
         key = self.key(position, frozenset())
         earlier = sorted(past) if self.history_game else []
-        digest = hashlib.sha256(repr((key, earlier)).encode()).hexdigest()[:32]
+        digest = sha256(repr((key, earlier)).encode()).hexdigest()[:32]
         core = "native" if self.kernel is not None else "pure"
         return {"format": TABLE_VERSION, "core": core, "game": self.game.id, "position": digest,
                 "byteorder": sys.byteorder}
@@ -84,10 +90,6 @@ class TableFile:
         on Linux the new file has no name until it is complete, so a save
         killed even by SIGKILL leaves nothing behind). A table file is a
         regular file: anything else (a device, a FIFO) is refused."""
-        import json
-
-        from ..files.output import atomic_output, regular_output
-
         regular_output(path)
         remove_stale_temporaries(path)
         with atomic_output(path, binary=True) as out:
@@ -113,17 +115,12 @@ class TableFile:
         """Raise :class:`~mancala_cli.files.output.OutputError` now where the
         table could not be saved to ``path`` later (not a regular file, a
         folder that cannot be written)."""
-        from ..files.output import regular_output
-
         regular_output(path, probe=True)
 
     def _dump_pure(self, out: Any) -> dict[str, Any]:
         """The pure table: chunks of :data:`CHUNK_ENTRIES` entries, each its
         length (8 bytes) and a list of (key, value) pairs in ``marshal``."""
-        import hashlib
-        import marshal
-
-        digest = hashlib.sha256()
+        digest = sha256()
         items = list(self.table.items())
         chunks = 0
         for start in range(0, len(items), CHUNK_ENTRIES):
@@ -140,8 +137,6 @@ class TableFile:
         for another game, position, format version or core, or damaged.
         Returns the iteration the search that saved it had under way (0
         without a file)."""
-        import json
-
         try:
             source = open(path, "rb")
         except FileNotFoundError:
@@ -191,8 +186,6 @@ class TableFile:
         the checksum over them all against the header's before any chunk is
         decoded, so that damage is found before anything is built from it
         (the chunks are kept in memory meanwhile: no more than the file)."""
-        import marshal
-
         if header.get("marshal") != marshal.version:
             raise ValueError("written by another version of Python")
         for data in _read_chunks(source, header, body):
@@ -218,12 +211,10 @@ def _read_chunks(source: Any, header: dict[str, Any], body: int) -> list[bytes]:
     records take ``body`` bytes, each read after its length (8 bytes): each
     length checked against what is left of the file, and the checksum over
     them all against the header's; ValueError where they do not hold."""
-    import hashlib
-
     chunks = int(header["chunks"])
     if not 0 <= chunks <= body // 9 + 1:
         raise ValueError("more chunks than the file holds")
-    digest = hashlib.sha256()
+    digest = sha256()
     framed: list[bytes] = []
     left = body
     for _ in range(chunks):

@@ -47,10 +47,13 @@ import io
 import os
 import stat
 from collections.abc import Callable, Collection
+from itertools import combinations
 from math import comb
 from typing import Final
 
+from ..files.output import atomic_output
 from ..rules.core import SOUTH, Position
+from ..rules.selection import CORE
 
 __all__ = ["Tablebase", "TablebaseError", "GAME", "FORMAT", "RULES", "MAX_STONES", "entries", "build_bytes",
            "work_bytes"]
@@ -190,8 +193,6 @@ class Tablebase:
         replaced by a complete new one, keeping its mode; a link's target is
         replaced; a device or FIFO is written in place; ``-`` is standard
         output). Raises :class:`~mancala_cli.files.output.OutputError`."""
-        from ..files.output import atomic_output
-
         digest = hashlib.sha256(self.data).hexdigest()
         with atomic_output(path, binary=True) as out:
             out.write(_header(self.stones, digest))
@@ -312,10 +313,9 @@ def _read_values(path: str, file: io.BufferedReader, size: int, digest: str) -> 
 
 def _native_build() -> Callable[[int, bytearray, BuildProgress | None], None] | None:
     """The native kernel's build, where the rules run on it (else ``None``)."""
-    from ..rules.selection import CORE
     if CORE != "native":
         return None
-    from ..rules.native import build_tablebase
+    from ..rules.native import build_tablebase  # (local: it loads only where the kernel is built and chosen)
     return build_tablebase
 
 
@@ -325,7 +325,6 @@ _UNKNOWN, _UNKNOWN_DRAW = 0, 1
 
 def _combinations(bits: int) -> list[int]:
     """Every 24-bit mask of ``bits`` bits, in colex order."""
-    from itertools import combinations
     masks = [sum(1 << p for p in places) for places in combinations(range(PLACES), bits)]
     masks.sort(key=lambda m: [m >> p & 1 for p in range(PLACES - 1, -1, -1)])
     return masks
