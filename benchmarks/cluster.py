@@ -105,7 +105,7 @@ def main() -> None:
                 overhead = ((seconds - start[name]) * workers[name] - work) / count
                 print(f"{games:>6} {plies:>8} {count:>7}  {name:24} {seconds:7.2f} {plies / seconds:9,.0f} "
                       f"{times['--jobs 1'] / seconds:10.2f}x {overhead * 1000:11.1f} ms")
-        from mancala_cli.batch.cluster import connect
+        from mancala_cli.batch.dask_client import connect
 
         pool = process_pool(1)
         connected = connect(cluster.scheduler_address, 10)

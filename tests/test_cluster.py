@@ -80,7 +80,7 @@ def test_annotate_on_the_cluster_gives_the_bytes_of_one_job(cluster, archive, tm
 
 
 def test_output_file_and_progress_count_every_batch(cluster, archive, tmp_path):
-    from mancala_cli.batch.cluster import connect
+    from mancala_cli.batch.dask_client import connect
     from mancala_cli.batch.pipeline import Options, results
     from mancala_cli.files.batches import batches
     from mancala_cli.files.sources import open_source
@@ -177,7 +177,8 @@ def _set_stamp(value):
 
 def test_a_worker_of_another_version_is_one_line(cluster, archive):
     from mancala_cli.batch import BatchError
-    from mancala_cli.batch.cluster import connect, stamp
+    from mancala_cli.batch.cluster import stamp
+    from mancala_cli.batch.dask_client import connect
     from mancala_cli.batch.pipeline import Options, results
     from mancala_cli.files.sources import open_source
 
@@ -230,7 +231,7 @@ def _show_project():
 
 def test_a_worker_without_the_project_is_one_line(cluster, archive):
     from mancala_cli.batch import BatchError
-    from mancala_cli.batch.cluster import connect
+    from mancala_cli.batch.dask_client import connect
     from mancala_cli.batch.pipeline import Options, results
     from mancala_cli.files.sources import open_source
 

@@ -527,3 +527,45 @@ def test_the_size_scans_see_long_files_functions_methods_and_nested_ones(tmp_pat
     assert _against({"a.py": 700, "b.py::f": 70}, {"b.py::f": "why", "c.py": "why"}) == (["a.py: 700"], ["c.py"])
     pytest.importorskip("radon.complexity", reason="radon is not installed")
     assert too_complex(tmp_path) == {"mancala_cli/branchy.py::twenty_one": 22}
+
+
+# -- imports at the top ------------------------------------------------------------------
+
+#: The most imports inside functions in the whole tree: only the entry's laziness
+#: (one command module per run) and what an optional extra or a costly module that
+#: most runs do without needs (each says which, in a comment on its line).
+MAX_LOCAL_IMPORTS = 30
+
+
+def local_imports(root: pathlib.Path = ROOT) -> list[tuple[str, int, str]]:
+    """Every import inside a function of ``mancala_cli`` and ``notation``:
+    (path, line, the text of its line with the two lines above it)."""
+    found = []
+    for path in sorted(p for package in ("mancala_cli", "notation") for p in (root / package).rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        lines = text.splitlines()
+        seen = set()
+        for function in ast.walk(ast.parse(text)):
+            if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for node in ast.walk(function):
+                    if isinstance(node, (ast.Import, ast.ImportFrom)) and node.lineno not in seen:
+                        seen.add(node.lineno)
+                        # (the line and the two above it: where its comment says why)
+                        found.append((str(path.relative_to(root)), node.lineno,
+                                      "\n".join(lines[max(0, node.lineno - 3):node.lineno])))
+    return found
+
+
+def test_imports_are_at_the_top_but_a_few_that_say_why():
+    found = local_imports()
+    assert len(found) <= MAX_LOCAL_IMPORTS, "\n".join(f"{path}:{line}: {text}" for path, line, text in found)
+    assert [f"{path}:{line}" for path, line, text in found if "#" not in text] == []
+
+
+def test_the_local_import_count_sees_nested_functions(tmp_path):
+    (tmp_path / "mancala_cli").mkdir()
+    (tmp_path / "notation").mkdir()
+    (tmp_path / "mancala_cli" / "a.py").write_text(
+        "import os\n\ndef f():\n    import re  # (why)\n\n    def g():\n        from os import path\n", encoding="utf-8")
+    assert [(line, text.splitlines()[-1].strip()) for _, line, text in local_imports(tmp_path)] == [
+        (4, "import re  # (why)"), (7, "from os import path")]

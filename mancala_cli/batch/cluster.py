@@ -3,7 +3,7 @@ object that :func:`.pipeline.run` takes in place of its local worker
 processes, and the checks that make a cluster fail in one line rather than
 hang or give other bytes.
 
-:func:`connect` reaches the scheduler within a timeout, waits for a worker
+:func:`.dask_client.connect` reaches the scheduler within a timeout, waits for a worker
 and asks every worker for its :func:`stamp` (the project's version and a
 digest of its sources): a worker without the project, or with another
 version of it, is an error before any output is opened. Every batch carries
@@ -12,22 +12,20 @@ caught as well. The batches are submitted in input order and their results
 taken in that order, as from the local pool; a worker that dies is
 replaced by Dask, which reruns its batches elsewhere.
 
-``distributed`` is imported only by :func:`connect`: ``import`` of this
+``distributed`` is imported only by :mod:`.dask_client`: ``import`` of this
 module costs nothing, and workers import it to run :func:`checked`.
 """
 from __future__ import annotations
 
 import os
 import pickle
+from collections.abc import Callable
 from hashlib import sha256
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..files.batches import fewer_collections
 from ..version import __version__
 from .lifetime import BatchError
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
 
 #: What ``--scheduler`` without Dask installed says to run.
 INSTALL = "pip install 'mancala[dask]'"
@@ -87,7 +85,7 @@ def checked(expected: str, function: Callable[..., Any], *args: Any) -> Any:
         return function(*args)
 
 
-def _worker_stamp() -> str:
+def worker_stamp() -> str:
     """What :func:`connect` asks every worker (through ``client.run``)."""
     return stamp()
 
@@ -115,9 +113,9 @@ class _Outcome:
         except ProjectMismatch as error:
             message = f"{error}; install the same version on every worker"
         except (ImportError, AttributeError) as error:  # a worker without the project
-            message = f"a worker cannot load the project ({_one_line(error)}); install mancala on every worker"
+            message = f"a worker cannot load the project ({one_line(error)}); install mancala on every worker"
         except Exception as error:  # noqa: BLE001 (a batch that failed on every worker it was given to)
-            message = f"the cluster failed a batch: {_one_line(error)}"
+            message = f"the cluster failed a batch: {one_line(error)}"
         raise BatchError(message)
 
 
@@ -175,134 +173,7 @@ class Cluster:
             pass
 
 
-def _one_line(error: BaseException) -> str:
+def one_line(error: BaseException) -> str:
+    """An error's message on one line of at most 200 characters."""
     text = " ".join(str(error).split()) or type(error).__name__
     return text if len(text) <= 200 else text[:197] + "..."
-
-
-def connect(address: str, timeout: float) -> Cluster:
-    """A :class:`Cluster` at ``address`` whose every worker runs this very
-    project. Raises :class:`ClusterError`: Dask not installed, no scheduler
-    answering within ``timeout`` seconds, no worker within that time, or a
-    worker without the project or with another version of it."""
-    try:
-        import distributed
-    except ImportError:
-        raise ClusterError(f"--scheduler needs Dask distributed, which is not installed: {INSTALL}") from None
-    import logging  # (with distributed: only a run with --scheduler needs it)
-
-    # The command's errors are its own lines; Dask's log would add others
-    # (Dask gives some of its loggers levels of their own).
-    for name in ["distributed", "tornado", *logging.root.manager.loggerDict]:
-        if name.split(".")[0] in ("distributed", "tornado"):
-            logging.getLogger(name).setLevel(logging.CRITICAL)
-    from distributed.comm.addressing import get_address_host_port
-
-    own = stamp()
-    if not address.isprintable():
-        raise ClusterError(f"--scheduler {address!r}: not a scheduler address (it holds a control character)")
-    try:
-        host, port = get_address_host_port(address)
-    except (ValueError, TypeError) as error:
-        raise ClusterError(f"--scheduler {address}: not a scheduler address ({_one_line(error)})") from None
-    if not 0 < port < 65536:
-        raise ClusterError(f"--scheduler {address}: not a scheduler address (port {port} is not in 1-65535)")
-    _probe(address, timeout)
-    try:
-        client = _client(distributed, address, timeout)
-    except (OSError, TimeoutError, ValueError, TypeError):
-        raise ClusterError(f"--scheduler {address}: no Dask scheduler answered within {timeout:g} s") from None
-    except Exception as error:  # noqa: BLE001 (whatever else the peer's answers make Dask raise)
-        raise ClusterError(f"--scheduler {address}: the Dask scheduler failed ({_one_line(error)})") from None
-    try:
-        try:
-            client.wait_for_workers(1, timeout=timeout)
-        except (TimeoutError, OSError):
-            raise ClusterError(f"--scheduler {address}: no worker joined within {timeout:g} s") from None
-        answers = _ask_workers(client, timeout)
-        for worker, answer in sorted(answers.items()):
-            if isinstance(answer, BaseException):
-                raise ClusterError(f"worker {worker} cannot load the project ({_one_line(answer)}); "
-                                   f"install mancala on every worker")
-            if answer != own:
-                raise ClusterError(f"worker {worker} runs {answer}, this command {own}; "
-                                   f"install the same version on every worker")
-        threads = sum(info.get("nthreads", 1) for info in client.scheduler_info()["workers"].values())
-    except BaseException:
-        client.close(timeout=5)
-        raise
-    return Cluster(client, address, threads, own)
-
-
-def _client(distributed: Any, address: str, timeout: float) -> Any:
-    """A Dask client of the scheduler at ``address`` (Dask's classes carry
-    no annotations: the client is ``Any``)."""
-    return distributed.Client(address, timeout=timeout, set_as_default=False)
-
-
-class _NotDask(Exception):
-    """What answered at the address is not a Dask scheduler (the message says why)."""
-
-
-def _probe(address: str, timeout: float) -> None:
-    """Connect to ``address`` and read its Dask handshake, all within
-    ``timeout`` seconds and :data:`HANDSHAKE_BYTES` (Dask's own connection
-    waits for the handshake without a bound in time, allocates whatever size
-    the peer announces, and a peer that is not a Dask scheduler, a web server
-    say, can make it raise anything). Raises :class:`ClusterError`."""
-    import asyncio  # (with distributed, as below: 15 ms of start-up that only --scheduler needs)
-
-    from distributed.comm import tcp
-    from distributed.comm.core import CommClosedError, connect
-
-    open_comm: Callable[..., Any] = connect  # (Dask's functions carry no annotations)
-    read_frame: Callable[..., Any] = tcp.read_bytes_rw
-    announced = [0]
-
-    async def bounded_read(stream: Any, size: int) -> Any:
-        # Dask's TCP reader takes every frame's size from the peer and then
-        # allocates it (read_bytes_rw): the sizes are checked before that.
-        announced[0] += size
-        if announced[0] > HANDSHAKE_BYTES:
-            raise _NotDask(f"it announces a message of {announced[0]:,} bytes, more than a Dask handshake's "
-                           f"{HANDSHAKE_BYTES:,}")
-        return await read_frame(stream, size)
-
-    async def probe() -> None:
-        try:
-            comm = await open_comm(address, timeout=timeout)
-        except CommClosedError:  # (connected, then closed by the peer)
-            raise _NotDask("it closed the connection without a Dask handshake") from None
-        await comm.close()
-
-    async def bounded() -> None:
-        await asyncio.wait_for(probe(), timeout)
-
-    setattr(tcp, "read_bytes_rw", bounded_read)  # (for this probe only, restored below)
-    try:
-        asyncio.run(bounded())
-    except _NotDask as error:
-        raise ClusterError(f"--scheduler {address}: what answered is not a Dask scheduler ({error})") from None
-    except (OSError, TimeoutError, asyncio.TimeoutError):
-        raise ClusterError(f"--scheduler {address}: no Dask scheduler answered within {timeout:g} s") from None
-    except Exception as error:  # noqa: BLE001 (MemoryError, OverflowError, ... from reading what is not Dask's)
-        name, text = type(error).__name__, _one_line(error)
-        raise ClusterError(f"--scheduler {address}: what answered is not a Dask scheduler "
-                           f"({name if text == name else f'{name}: {text}'})") from None
-    finally:
-        setattr(tcp, "read_bytes_rw", read_frame)
-
-
-def _ask_workers(client: Any, timeout: float) -> dict[str, Any]:
-    """Every worker's :func:`stamp`, or the error it gave (within ``timeout``)."""
-    import asyncio  # (as in _probe)
-
-    async def ask() -> Any:
-        return await asyncio.wait_for(client._run(_worker_stamp, on_error="return"), timeout)
-
-    try:
-        answers: dict[str, Any] = client.sync(ask)
-    except (TimeoutError, asyncio.TimeoutError, OSError):
-        raise ClusterError(f"--scheduler {client.scheduler.address}: the workers did not answer "
-                           f"within {timeout:g} s") from None
-    return answers

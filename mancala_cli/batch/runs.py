@@ -37,7 +37,7 @@ from ..files.batches import Task
 from ..files.reports import problem_line, sorted_problems
 from ..files.sources import InputError, open_source
 from ..rules.registry import get_game
-from .cluster import Cluster, connect
+from .cluster import INSTALL, Cluster, ClusterError
 from .pipeline import GameResult, Options, results, task_results, usable_cores
 
 __all__ = ["Advancing", "answers", "check_files", "cluster", "game_results", "stats_files", "workers"]
@@ -76,6 +76,10 @@ def workers(*, jobs: int = 1, scheduler: str | None = None, timeout: float = 10.
 @contextlib.contextmanager
 def cluster(scheduler: str, *, timeout: float = 10.0) -> Iterator[Cluster]:
     """The Dask cluster of ``scheduler`` for the block (see :func:`workers`)."""
+    try:
+        from .dask_client import connect  # (Dask distributed, the optional dask extra, with asyncio: 40 ms)
+    except ImportError:  # (what it imports beyond this package is Dask's and the standard library's)
+        raise ClusterError(f"--scheduler needs Dask distributed, which is not installed: {INSTALL}") from None
     connected = connect(scheduler, timeout)
     try:
         yield connected

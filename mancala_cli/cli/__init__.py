@@ -14,21 +14,21 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from .streams import end_now, version_line, write_stdout
+
 
 def main() -> None:
     """The console script ``mancala``. ``mancala --version`` alone is
     answered before the command line (typer) loads."""
     if sys.argv[1:] == ["--version"]:
-        from .streams import end_now, version_line, write_stdout
-
         end_now(write_stdout(version_line() + "\n"))
-    from .commands import main as run
+    from .commands import main as run  # (the one laziness of the command line: typer and the app)
     run()
 
 
 def __getattr__(name: str) -> Any:
     if name == "app":  # the typer app (every command loaded), for typer's test runner
-        from .commands import whole
+        from .commands import whole  # (as in main)
 
         return whole()
     raise AttributeError(name)

@@ -25,11 +25,9 @@ def lsp(
     Example: mancala lsp
     """
     try:
-        import lsprotocol  # noqa: F401
-        import pygls  # noqa: F401
+        from ..lsp.server import serve  # (pygls, the optional lsp extra: imported only to run the server)
     except ImportError:
         raise usage_error("the language server needs pygls: pip install 'mancala[lsp]'") from None
-    from ..lsp.server import serve  # (pygls, an optional extra: after the check above)
 
     stopped: list[int] = []
 
