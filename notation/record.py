@@ -14,7 +14,6 @@ import re
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
-from reprlib import recursive_repr
 from typing import ClassVar, Generic, NamedTuple, TypeVar
 
 from .coords import Side
@@ -65,27 +64,7 @@ def tag_problem(name: str, value: str) -> str | None:
     return None if bad is None else f"tag {name}: {bad}"
 
 
-# The record classes are dataclasses (``dataclasses.fields``, ``replace``
-# and ``asdict`` work on them) whose ``__init__``, ``__repr__`` and
-# ``__eq__`` are written out here, as the decorator would make them: making
-# them costs the decorator about 0.2 ms each at import, which every command
-# that reads a record waits for. ``_fields_repr`` and ``_fields_equal``
-# are the shared bodies of those two.
-
-
-def _fields_repr(value: object, names: tuple[str, ...]) -> str:
-    """``Name(field=value, ...)``, as a dataclass's ``__repr__`` writes it."""
-    shown = ", ".join(f"{name}={getattr(value, name)!r}" for name in names)
-    return f"{value.__class__.__qualname__}({shown})"
-
-
-def _fields_equal(one: object, other: object, names: tuple[str, ...]) -> bool:
-    """A dataclass's ``__eq__``: the fields compared in order, as tuples
-    (the caller gives ``NotImplemented`` for another class)."""
-    return tuple(getattr(one, name) for name in names) == tuple(getattr(other, name) for name in names)
-
-
-@dataclass(slots=True, init=False, repr=False, eq=False)
+@dataclass(slots=True)
 class Problem:
     """One thing wrong with a record: where, what, and for rule problems the
     position before the move and the legal moves there.
@@ -104,30 +83,8 @@ class Problem:
     position: str | None = None
     legal: list[str] | None = None
 
-    def __init__(self, severity: str, code: str, message: str, line: int | None = None,
-                 column: int | None = None, ply: int | None = None, move: str | None = None,
-                 position: str | None = None, legal: list[str] | None = None) -> None:
-        self.severity = severity
-        self.code = code
-        self.message = message
-        self.line = line
-        self.column = column
-        self.ply = ply
-        self.move = move
-        self.position = position
-        self.legal = legal
 
-    @recursive_repr()
-    def __repr__(self) -> str:
-        return _fields_repr(self, Problem.__match_args__)
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return _fields_equal(self, other, Problem.__match_args__)
-
-
-@dataclass(slots=True, init=False, repr=False, eq=False)
+@dataclass(slots=True)
 class MoveNode:
     """A move as written.
 
@@ -158,36 +115,6 @@ class MoveNode:
     #: The position string after the move, filled by replay when asked for.
     position: str | None = None
 
-    def __init__(self, hole: str, destination: str | None = None, captured: int | None = None,
-                 reserved: bool = False, glyphs: list[str] | None = None, nags: list[int] | None = None,
-                 before: str | None = None, comment: str | None = None,
-                 variations: list[list[MoveNode]] | None = None, number: int | None = None,
-                 dots: str | None = None, line: int | None = None, column: int | None = None,
-                 position: str | None = None) -> None:
-        self.hole = hole
-        self.destination = destination
-        self.captured = captured
-        self.reserved = reserved
-        self.glyphs = [] if glyphs is None else glyphs
-        self.nags = [] if nags is None else nags
-        self.before = before
-        self.comment = comment
-        self.variations = [] if variations is None else variations
-        self.number = number
-        self.dots = dots
-        self.line = line
-        self.column = column
-        self.position = position
-
-    @recursive_repr()
-    def __repr__(self) -> str:
-        return _fields_repr(self, MoveNode.__match_args__)
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return _fields_equal(self, other, MoveNode.__match_args__)
-
     @property
     def text(self) -> str:
         """The move with its marks as written: ``c1x6``, ``e2^``, ``b2-a2x2``."""
@@ -201,7 +128,7 @@ class MoveNode:
         return out
 
 
-@dataclass(slots=True, init=False, repr=False, eq=False)
+@dataclass(slots=True)
 class GameRecord:
     """One game of a file: tags, main line, result token and where it starts.
 
@@ -226,32 +153,6 @@ class GameRecord:
     #: What draws a record (:meth:`svg`): the record layer knows no rules, so
     #: the package that has them sets it (``mancala_cli.drawing``, when it loads).
     drawer: ClassVar[Callable[[GameRecord], str | None] | None] = None
-
-    def __init__(self, tags: list[tuple[str, str]] | None = None, moves: list[MoveNode] | None = None,
-                 result: str | None = None, comment: str | None = None, file: str | None = None,
-                 index: int = 1, line: int = 1, problems: list[Problem] | None = None,
-                 result_at: tuple[int, int] | None = None, tag_at: dict[str, tuple[int, int]] | None = None,
-                 default_game: str | None = None) -> None:
-        self.tags = [] if tags is None else tags
-        self.moves = [] if moves is None else moves
-        self.result = result
-        self.comment = comment
-        self.file = file
-        self.index = index
-        self.line = line
-        self.problems = [] if problems is None else problems
-        self.result_at = result_at
-        self.tag_at = {} if tag_at is None else tag_at
-        self.default_game = default_game
-
-    @recursive_repr()
-    def __repr__(self) -> str:
-        return _fields_repr(self, GameRecord.__match_args__)
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return _fields_equal(self, other, GameRecord.__match_args__)
 
     def svg(self) -> str:
         """The last position that could be played as an SVG diagram, its last
