@@ -72,7 +72,7 @@ if TYPE_CHECKING:
     from .batch.annotating import annotate_files as annotate_files
     from .batch.conversion import NotWritten as NotWritten, write_files as write_files
     from .batch.filtering import filter_files as filter_files
-    from .batch.runs import stats_files as stats_files
+    from .batch.statistics import stats_files as stats_files
     from .drawing import (
         PngImage as PngImage,
         SvgDiagram as SvgDiagram,
@@ -143,7 +143,7 @@ _LATER = {
     **{name: "positions" for name in ("format_position", "parse_position")},
     "random_game": "random_records",
     **{name: "batch.conversion" for name in ("NotWritten", "write_files")},
-    "stats_files": "batch.runs",
+    "stats_files": "batch.statistics",
     "filter_files": "batch.filtering",
     "annotate_files": "batch.annotating",
 }

@@ -61,8 +61,6 @@ def checked_regex(pattern: str) -> Any:
         ...
         mancala_cli.criteria_texts.BadCriterion: bad regular expression: a repetition count is at most 1000, not 1001
     """
-    import regex  # (as in compiled_regex)
-
     def bad(reason: str, offset: int | None = None) -> NoReturn:
         where = f" at position {offset}" if offset is not None else ""
         raise BadCriterion(f"bad regular expression: {reason}{where}", offset, f"bad regular expression: {reason}")
@@ -80,8 +78,8 @@ def checked_regex(pattern: str) -> Any:
         return compiled_regex(pattern)
     except re.error as error:
         bad(error.msg, error.pos)
-    except regex.error as error:
-        bad(str(getattr(error, "msg", error)), getattr(error, "pos", None))
+    except PatternRefused as error:
+        bad(error.reason, error.position)
     except Warning as warning:
         text = str(warning)
         position = re.search(r" at position ([0-9]+)\Z", text)
@@ -131,9 +129,23 @@ def _items(data: Any) -> int:
     return total
 
 
+class PatternRefused(Exception):
+    """What the ``regex`` package refused in a pattern (``reason``), and
+    where (``position``, when it says)."""
+
+    def __init__(self, reason: str, position: int | None) -> None:
+        super().__init__(reason)
+        self.reason, self.position = reason, position
+
+
 @lru_cache(maxsize=256)
 def compiled_regex(pattern: str) -> Any:
-    """``pattern`` compiled by the ``regex`` package (as Python's ``re`` reads it: ``V0``), kept for the next time."""
+    """``pattern`` compiled by the ``regex`` package (as Python's ``re``
+    reads it: ``V0``), kept for the next time; raises
+    :class:`PatternRefused`."""
     import regex  # (10 ms of start-up, that a command without --where or --tag does without)
 
-    return regex.compile(pattern, regex.V0)
+    try:
+        return regex.compile(pattern, regex.V0)
+    except regex.error as error:
+        raise PatternRefused(str(getattr(error, "msg", error)), getattr(error, "pos", None)) from None

@@ -17,10 +17,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import pmn
 from .coords import STYLES, Side, format_hole, format_move, move_label, parse_hole, parse_move_token
 from .errors import CoordinateError, NotationError, PositionError
-from .pmn import read_game, read_games
 from .position import BoardFacts, PositionFields, format_position, parse_position
 from .record import (
     BEGIN,
@@ -39,11 +37,12 @@ from .record import (
 )
 
 if TYPE_CHECKING:
-    from .pmn import write_game, write_games
+    from .pmn import read_game, read_games, write_game, write_games
 
-#: The PMN writer's names, given by :mod:`notation.pmn` when first asked for:
-#: reading (``validate``) does not load the writer.
-_WRITER = frozenset(("write_game", "write_games"))
+#: The PMN reader's and writer's names, given by :mod:`notation.pmn` when
+#: first asked for: a program that needs coordinates, positions or records
+#: alone (a diagram of a position) loads neither.
+_PMN = frozenset(("read_game", "read_games", "write_game", "write_games"))
 
 __all__ = ["STYLES", "Side", "CoordinateError", "NotationError", "PositionError", "format_hole", "format_move",
            "parse_hole", "BoardFacts", "PositionFields", "format_position", "parse_position", "read_game",
@@ -53,8 +52,10 @@ __all__ = ["STYLES", "Side", "CoordinateError", "NotationError", "PositionError"
 
 
 def __getattr__(name: str) -> Any:
-    if name not in _WRITER:
+    if name not in _PMN:
         raise AttributeError(f"module 'notation' has no attribute {name!r}")
+    from . import pmn  # (the PMN reader, 3 ms, and the writer: see _PMN)
+
     value = getattr(pmn, name)
     globals()[name] = value
     return value

@@ -10,9 +10,10 @@ library functions that the commands call.
 - :func:`answers`: every game's answer of any task (``FilterTask``,
   ``StatsTask``, ``AnnotateTask``...), in input order.
 
-- :func:`check_files` and :func:`stats_files`: ``validate``'s and
-  ``stats``' runs, the library's faces of the above (exported by
-  :mod:`mancala_cli`).
+- :func:`check_files`: ``validate``'s run, the library's face of the above
+  (exported by :mod:`mancala_cli`; the other commands' runs are in
+  :mod:`.conversion`, :mod:`.filtering`, :mod:`.statistics` and
+  :mod:`.annotating`).
 
     >>> from mancala_cli.batch.pipeline import Options
     >>> from mancala_cli.batch.runs import game_results, workers
@@ -27,20 +28,21 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from notation.errors import XMLArchiveError
 
-from ..archives import Criteria, StatsTask, Summary
 from ..errors import BadArchive, UnreadableInput, bad_archive
 from ..files.batches import Task
-from ..files.reports import problem_line, sorted_problems
 from ..files.sources import InputError, open_source
 from ..rules.registry import get_game
 from .cluster import INSTALL, Cluster, ClusterError
 from .pipeline import GameResult, Options, results, task_results, usable_cores
 
-__all__ = ["Advancing", "answers", "check_files", "cluster", "game_results", "stats_files", "workers"]
+if TYPE_CHECKING:
+    from ..archives import Criteria
+
+__all__ = ["Advancing", "answers", "check_files", "cluster", "game_results", "library_error", "paths_of", "workers"]
 
 
 class Advancing(Protocol):
@@ -150,8 +152,11 @@ def check_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str
     if game is not None:
         get_game(game)
     paths = paths_of(sources)
-    criteria = Criteria.where(where) if isinstance(where, str) else where
-    options = Options("validate", format, game, strict, where=criteria)
+    if isinstance(where, str):
+        from ..criteria import Criteria  # (the query language: 14 ms that a run without where does without)
+
+        where = Criteria.where(where)
+    options = Options("validate", format, game, strict, where=where)
     with workers(jobs=jobs, scheduler=scheduler, timeout=scheduler_timeout) as running:
         for path, result in game_results(paths, options, encoding=encoding, jobs=running, progress=progress):
             yield path, library_error(result) if isinstance(result, Exception) else result
@@ -162,39 +167,6 @@ def library_error(error: InputError | XMLArchiveError) -> UnreadableInput | BadA
     if isinstance(error, (UnreadableInput, BadArchive)):
         return error
     return UnreadableInput(str(error)) if isinstance(error, InputError) else bad_archive(error)
-
-
-def stats_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], *, depth: int = 2,
-                where: str | Criteria | None = None, encoding: str = "utf-8", jobs: int = 1,
-                scheduler: str | None = None, scheduler_timeout: float = 10.0, progress: Advancing | None = None,
-                tell: Callable[[str], None] | None = None) -> Summary:
-    """The figures of the games of the files ``sources`` as ``mancala
-    stats`` gives them (a :class:`~mancala_cli.archives.Summary`:
-    ``as_text()``, ``as_json()``), openings up to ``depth`` plies, of the
-    games that match ``where`` (all without it), run as :func:`check_files`
-    runs them (``jobs``, ``scheduler``). The errors that make a game
-    invalid are told to ``tell`` line by line (``FILE:LINE:COL: error:
-    ...``), if given. A file that cannot be read at all raises
-    :class:`UnreadableInput` or :class:`BadArchive`.
-
-        >>> from mancala_cli import stats_files
-        >>> summary = stats_files(["examples/kingulu-tournament.pmn"], depth=1, jobs=2)
-        >>> summary.as_json()["games"], summary.invalid
-        (4, 0)
-    """
-    paths = paths_of(sources)
-    task = StatsTask(depth, Criteria.where(where) if isinstance(where, str) else where or Criteria())
-    summary = Summary()
-    with workers(jobs=jobs, scheduler=scheduler, timeout=scheduler_timeout) as running:
-        try:
-            for name, _, figures in answers(paths, task, encoding=encoding, jobs=running, progress=progress):
-                if tell is not None:
-                    for problem in sorted_problems(figures.errors):  # (what makes an invalid game invalid)
-                        tell(problem_line(name, problem))
-                summary.add(figures)
-        except (InputError, XMLArchiveError) as error:
-            raise library_error(error) from None
-    return summary
 
 
 def paths_of(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[str]:

@@ -34,7 +34,8 @@ from .options import (
     read_failed,
     same_file,
 )
-from .reading import Progress, check_workers, criterion
+from .reading import Progress, check_workers
+from .where import criterion
 
 
 def filter_games(

@@ -1,23 +1,20 @@
-"""How the commands that read records run: their inputs, the worker
-processes or the cluster that process them (``--jobs``, ``--scheduler``),
-the games chosen (``--where``) and the progress bar shown meanwhile."""
+"""How the commands that read records run: the worker processes or the
+cluster that process them (``--jobs``, ``--scheduler``) and the progress
+bar shown meanwhile."""
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any, Optional
 
 import typer
 from typer._click.core import ParameterSource
 from typer._click.globals import get_current_context
 
-from ..archives import BadCriterion, Criteria, RegexTimeout
 from ..batch.cluster import Cluster, ClusterError
 from ..batch.pipeline import usable_cores
 from ..batch.runs import cluster
-from ..errors import BadQuery
 from .options import fail
 
 
@@ -117,30 +114,3 @@ class Progress:
 
     def __exit__(self, *exc: Any) -> None:
         self.bar.__exit__(*exc)
-
-
-def criterion(option: str, parse: Callable[..., Any], *args: Any) -> Any:
-    """``parse(*args)``, with a bad criterion a usage error naming ``option``."""
-    try:
-        return parse(*args)
-    except BadCriterion as error:
-        fail(f"{option}: {error}")
-
-
-def where_criteria(text: Optional[str]) -> Criteria:
-    """The criteria of ``--where``, a bad expression a usage error."""
-    try:
-        return Criteria.where(text) if text is not None else Criteria()
-    except BadQuery as error:
-        fail(f"--where: {error}")
-
-
-@contextlib.contextmanager
-def where_stops() -> Iterator[None]:
-    """Around a command's reading: a ``--where`` regular expression that
-    runs too long (:class:`~mancala_cli.archives.RegexTimeout`) ends it with
-    one line, exit 2."""
-    try:
-        yield
-    except RegexTimeout as error:
-        fail(f"--where: {error}")

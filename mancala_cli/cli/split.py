@@ -33,7 +33,8 @@ from .options import (
     read_failed,
 )
 from .out_dir import make_out_dir, remove_stale
-from .reading import Progress, where_criteria, where_stops, workers_for
+from .reading import Progress, workers_for
+from .where import where_criteria, where_stops
 
 #: How split names its files: five digits at least, then the format's suffix.
 SPLIT_SUFFIXES = {"pmn": "pmn", "json": "jsonl", "xml": "xml"}

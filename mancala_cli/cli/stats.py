@@ -10,7 +10,7 @@ import typer
 
 from notation.errors import XMLArchiveError
 
-from ..batch.runs import stats_files
+from ..batch.statistics import stats_files
 from ..files.sources import InputError
 from .options import (
     ENCODING_OPTION,
@@ -26,7 +26,8 @@ from .options import (
     int_option,
     read_failed,
 )
-from .reading import Progress, check_workers, where_criteria, where_stops
+from .reading import Progress, check_workers
+from .where import where_criteria, where_stops
 
 
 def stats(
