@@ -58,7 +58,7 @@ def _offending(paths, forbidden, root: pathlib.Path = ROOT) -> list[str]:
 
 def test_the_import_scan_sees_relative_and_nested_imports():
     assert "mancala_cli.rules.core" in imports(ROOT / "mancala_cli" / "rules" / "kingulu.py")
-    assert "mancala_cli.checking" in imports(ROOT / "mancala_cli" / "cli" / "drawing.py")
+    assert "mancala_cli.checking" in imports(ROOT / "mancala_cli" / "cli" / "render_records.py")
 
 
 def test_notation_imports_nothing_from_mancala_cli():

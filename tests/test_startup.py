@@ -255,11 +255,12 @@ def test_a_command_loads_its_own_module_and_no_other_command(tmp_path):
     module, imports are at the top of modules); the tablebase group loads
     only when used."""
     commands = {"games", "moves", "perft", "solve", "random_games", "validate", "convert", "annotate", "render",
-                "drawing", "filter", "split", "stats", "tablebase", "lsp"}
+                "render_records", "page", "filter", "split", "stats", "tablebase", "lsp"}
     record = tmp_path / "one.pmn"
     record.write_text('[Game "kingulu"]\n[Result "*"]\n\n1. c1x6 d2 2. a1 *\n', encoding="utf-8")
     for args, own in ((["validate", "--quiet", str(record)], {"validate"}),
-                      (["render", "--game", "kingulu", "--position", KINGULU_START], {"render", "drawing"}),
+                      (["render", "--game", "kingulu", "--position", KINGULU_START], {"render"}),
+                      (["render", str(record)], {"render", "render_records"}),
                       (["moves", "--game", "kingulu"], {"moves"}),
                       (["tablebase", "--help"], {"tablebase"})):
         names, code = _modules_after(*args)

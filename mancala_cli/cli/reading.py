@@ -80,11 +80,11 @@ class Progress:
 
     def __init__(self) -> None:
         # (rich's progress bar: 30 ms of start-up, for a terminal alone)
-        from rich.console import Console
-        from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+        from rich import console, progress
 
-        self.bar = Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
-                            TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+        self.bar = progress.Progress(progress.TextColumn("{task.description}"), progress.BarColumn(),
+                                     progress.TextColumn("{task.percentage:>3.0f}%"), progress.TimeRemainingColumn(),
+                                     console=console.Console(stderr=True), transient=True)
 
     @staticmethod
     def wanted(quiet: bool) -> bool:

@@ -1,14 +1,13 @@
-"""How ``render`` draws and writes its diagrams (the options are checked in
-:mod:`.render`): one diagram, one per ply of a record (``--all``), one per
-line of position strings (``--positions``), and a game sheet."""
+"""``render`` of records: a ply of a game (``--ply``, the last by default),
+every ply (``--all``), a game sheet (``--sheet``) and a file of position
+strings (``--positions``): the record read and replayed, each diagram
+written through :class:`~.render_output.Drawing`. ``render`` loads this
+module only for these (a position's diagram reads no record)."""
 from __future__ import annotations
 
-import dataclasses
 import os
-import re
-import sys
 from collections.abc import Iterator
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
@@ -17,119 +16,89 @@ from notation.errors import XMLArchiveError
 from notation.record import GameRecord
 
 from ..checking import Replay, replay
-from ..diagrams.png import svg_to_png
 from ..diagrams.sheet import choose_plies, game_diagrams, header_line, sheet_svg
-from ..diagrams.svg import board_svg
-from ..diagrams.text import FROM_POSITION, FromPosition, board_text, outcome_of, state_words
+from ..diagrams.text import state_words
 from ..files.batches import read_records
-from ..files.output import atomic_output, names_input
-from ..files.reports import problem_line
+from ..files.reports import problem_line, sorted_problems
 from ..files.sources import STDIN_NAME, InputError, numbered_lines, open_source
 from ..positions import parse_position
-from ..rules.core import Game, InvalidPosition, Move, Outcome, Position, side_name
-from .options import counted, fail
+from ..rules.core import Game, InvalidPosition, Move, Outcome, Position
+from .options import checked_encoding, counted, fail, game_rules, input_paths
 from .out_dir import make_out_dir, remove_stale
+from .render_checks import check_positions, check_record, ply_list
+from .render_output import Drawing, RenderOptions, caption_state
 
-#: PNG pixels per SVG unit, unless told.
-DEFAULT_SCALE = 2.0
-#: The longest ``--style`` file read, in bytes.
-MAX_STYLE = 1 << 20
+#: The boards in a row of a game sheet, unless told.
+DEFAULT_COLUMNS = 3
 #: The width of the line number in the names ``render --positions`` gives
 #: (more digits from line 10,000 on).
 POSITION_NAME_DIGITS = 4
 
 
-def read_style(style: Optional[str]) -> Optional[str]:
-    """The CSS of ``--style`` (UTF-8, line ends made ``\\n``), or ``None``: at
-    most :data:`MAX_STYLE` bytes of characters an SVG (XML) can hold."""
-    if style is None:
-        return None
-    try:
-        with open(style, "rb") as handle:
-            data = handle.read(MAX_STYLE + 1)
-    except OSError as error:
-        fail(f"{style}: cannot read: {error.strerror or error}")
-    if len(data) > MAX_STYLE:
-        fail(f"{style}: cannot read: longer than {MAX_STYLE:,} bytes")
-    try:
-        decoded = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        fail(f"{style}: cannot read: bytes {data[error.start:error.end].hex(' ')} "
-             f"at byte offset {error.start} are not valid UTF-8")
-    bad = re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]", decoded)
-    if bad is not None:
-        fail(f"{style}: cannot read: the character U+{ord(bad.group()):04X} at byte offset "
-             f"{len(decoded[:bad.start()].encode('utf-8'))} cannot be written in an SVG (XML)")
-    text = decoded.replace("\r\n", "\n").replace("\r", "\n")
-    return text
+def draw_records(o: RenderOptions) -> None:
+    """What ``render`` draws of records: ``--positions``, a ``--sheet`` or plies."""
+    if o.positions is not None:
+        draw_positions(o)
+    elif o.sheet:
+        draw_sheet(o)
+    else:
+        draw_plies(o)
 
 
-def caption_state(pos: Position, over: Optional[Outcome]) -> str:
-    """``North to move``, or ``game over`` (the result strip below the board gives the result)."""
-    return "game over" if over is not None else f"{side_name(pos.side)} to move"
+def draw_positions(o: RenderOptions) -> None:
+    """``render --positions FILE --game G --out-dir DIR``: a diagram of each line."""
+    check_positions(o)
+    checked_encoding(o.encoding)
+    drawing = o.drawing()
+    assert o.game is not None and o.positions is not None and o.out_dir is not None  # (checked)
+    write_positions(drawing, game_rules(o.game), o.positions, o.out_dir)
 
 
-class Drawing:
-    """How ``render`` draws and writes a diagram: the options every diagram
-    shares (a plain class: start-up counts, and a dataclass costs some)."""
+def draw_plies(o: RenderOptions) -> None:
+    """``render FILE [--ply N]``, ``render FILE --all --out-dir DIR``: one ply
+    of a record (the last by default), or every one."""
+    check_record(o)
+    checked_encoding(o.encoding)
+    drawing = o.drawing()
+    name, report, states = _replayed(o, drawing)
+    if o.all_plies and o.out_dir is not None:  # (--all needs --out-dir)
+        write_every_ply(drawing, states, o.out_dir, drawing.source or "-")
+    else:
+        write_ply(drawing, states, o.ply, o.output)
+    _report_errors(name, report)
 
-    def __init__(self, format: str, flip: bool, css: Optional[str], force: bool, source: Optional[str] = None,
-                 scale: float = DEFAULT_SCALE, caption: bool = False) -> None:
-        self.format = format
-        self.flip = flip
-        self.css = css
-        self.force = force
-        self.source = source  # the record file, once known
-        self.scale = scale  # PNG pixels per SVG unit
-        self.caption = caption  # --caption: lines above each SVG or PNG diagram
 
-    @property
-    def suffix(self) -> str:
-        """The file name ending of ``--all`` and ``--positions`` diagrams."""
-        return {"svg": "svg", "text": "txt", "png": "png"}[self.format]
+def draw_sheet(o: RenderOptions) -> None:
+    """``render FILE --sheet --plies N,N… | --every N``: one game sheet."""
+    check_record(o)
+    asked = None if o.plies is None else ply_list(o.plies)
+    checked_encoding(o.encoding)
+    drawing = o.drawing()
+    name, report, states = _replayed(o, drawing)
+    write_sheet(drawing, states, report, plies_asked=asked, every=o.every,
+                columns=DEFAULT_COLUMNS if o.columns is None else o.columns, output=o.output)
+    _report_errors(name, report)
 
-    @property
-    def stale(self) -> str:
-        """The endings of an earlier run's diagrams that this run removes: SVG
-        and text runs remove each other's, a PNG run its own (PNG files were
-        never this command's before it wrote them, and stay a user's)."""
-        return "png" if self.format == "png" else "(?:svg|txt)"
 
-    def draw(self, rules: Game, pos: Position, last: Optional[Move], title: Optional[str],
-             outcome: Optional[Outcome] | FromPosition = FROM_POSITION,
-             caption: Optional[list[str]] = None) -> str:
-        if self.format == "text":
-            return board_text(rules, pos, last_move=last, flip=self.flip, outcome=outcome) + "\n"
-        if self.caption and caption is None:  # a position without a record: the game and the move
-            over = outcome_of(rules, pos, outcome)
-            caption = [rules.name, f"Move {pos.move_number}, {caption_state(pos, over)}"]
-        return board_svg(rules, pos, last_move=last, flip=self.flip, title=title, style=self.css, outcome=outcome,
-                         caption=caption if self.caption else None, legend=self.caption)
+def _replayed(o: RenderOptions, drawing: "Drawing") -> "tuple[str, Any, Plies]":
+    """Game ``--index`` of the record FILE (standard input by default), replayed."""
+    if o.game is not None:
+        game_rules(o.game)
+    path = drawing.source = o.file or input_paths(None)[0]
+    name, report = read_for_render(path, o.index or 1, o.encoding, o.game)
+    states = Plies(report)
+    if o.caption:
+        states.caption_head = caption_head(states.rules, report.record.tags)
+    return name, report, states
 
-    def write(self, path: Optional[str], text: str) -> None:
-        """Write a drawing (rasterised first for ``--format png``): to
-        standard output, or atomically to a file."""
-        to_stdout = path is None or path == "-"
-        if not to_stdout and not self.force and self.source is not None:
-            if names_input(path, [self.source]):
-                fail(f"{path}: is the input file; not replaced (--force replaces it)")
-        data: str | bytes = text
-        if self.format == "png":
-            try:
-                data = svg_to_png(text, scale=self.scale)
-            except ValueError as error:
-                fail(f"cannot draw the PNG image: {error}")
-        if to_stdout:  # (flushed here, as for any output of a command)
-            stream = sys.stdout.buffer if isinstance(data, bytes) else sys.stdout
-            stream.write(data)  # type: ignore[arg-type]
-            stream.flush()
-            return
 
-        try:
-            with atomic_output(path, binary=isinstance(data, bytes)) as stream:
-                stream.write(data)
-        except InputError as error:
-            fail(str(error))
+def _report_errors(name: str, report: Any) -> None:
+    """The errors of a record that was drawn up to its first illegal move: exit 1."""
+    if not report.valid:
+        for problem in sorted_problems(report.problems):
+            if problem.severity == "error":
+                typer.echo(problem_line(name, problem), err=True)
+        raise typer.Exit(1)
 
 
 def read_for_render(path: str, index: int, encoding: str, game: Optional[str]) -> tuple[str, Replay]:
@@ -311,34 +280,3 @@ def read_input(path: str, encoding: str) -> Iterator[GameRecord]:
     to the records whose lines they fall on. Raises InputError or XMLArchiveError."""
     with open_source(path, encoding) as source:
         yield from read_records(source)
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class RenderOptions:
-    """The options of one ``render`` command line, as given."""
-
-    file: Optional[str]
-    ply: Optional[int]
-    all_plies: bool
-    out_dir: Optional[str]
-    position: Optional[str]
-    positions: Optional[str]
-    game: Optional[str]
-    index: Optional[int]
-    flip: bool
-    format: str
-    style: Optional[str]
-    output: Optional[str]
-    encoding: str
-    force: bool
-    scale: Optional[float]
-    sheet: bool
-    plies: Optional[str]
-    every: Optional[int]
-    columns: Optional[int]
-    caption: bool
-
-    def drawing(self) -> Drawing:
-        """How each diagram is drawn and written (reads ``--style``)."""
-        return Drawing(self.format, self.flip, read_style(self.style), self.force,
-                       scale=DEFAULT_SCALE if self.scale is None else self.scale, caption=self.caption)
