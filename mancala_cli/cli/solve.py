@@ -3,22 +3,19 @@
 :class:`mancala_cli.solving.cluster.ClusterSolver` on a Dask cluster)."""
 from __future__ import annotations
 
-import json
 import signal
 import sys
 from typing import Any, Optional
 
 import typer
 
-from notation.coords import format_move
-
 from ..documents import proof_glob
 from ..files.output import OutputError
-from ..positions import format_position
-from ..rules.core import Game, Move, Position
+from ..rules.core import Game, Position
 from ..solving.cluster import ClusterSolveError, ClusterSolver
 from ..solving.proofs import ProofError
 from ..solving.search import DEFAULT_MEMORY, DEFAULT_SECONDS, Solver, TableFileError
+from ..solving.written import solution_text
 from .engine_files import proof_book, tablebase_file
 from .options import (
     GAME_OPTION,
@@ -126,7 +123,7 @@ def solve(
     except ProofError as error:
         fail(str(error))
     if proven is not None:
-        _write_solution(rules, start, proven, format)
+        typer.echo(solution_text(rules, start, proven, format), nl=False)
         return
     _solve_here(rules, start, depth, nodes, time, memory, format, tablebase, table, book)
 
@@ -178,7 +175,7 @@ def _solve_here(rules: Game, start: Position, depth: Optional[int], nodes: Optio
                 solution = book.solution(rules, start, solution)
             except ProofError as error:
                 fail(str(error))
-        _write_solution(rules, start, solution, format)
+        typer.echo(solution_text(rules, start, solution, format), nl=False)
     except (MemoryError, SystemError):
         # (Under an address-space limit, CPython reports some failed
         # allocations deep in the search as a SystemError, "error return
@@ -240,76 +237,7 @@ def _solve_on_cluster(rules: Game, start: Position, address: str, timeout: float
         signal.signal(signal.SIGINT, previous)
         if progress is not None:
             progress.clear()
-    _write_solution(rules, start, solution, format)
+    typer.echo(solution_text(rules, start, solution, format), nl=False)
     _exit(solution, signal.SIGINT)
 
 
-def _interval(low: str, high: str) -> str:
-    """A result as ``solve`` writes it: ``win``, or ``unknown`` with what is
-    known of it (``unknown (draw or win)``)."""
-    if low == high:
-        return low
-    if (low, high) == ("loss", "win"):
-        return "unknown"
-    return f"unknown ({low} or {high})"
-
-
-_STOPPED_TEXT = {"time": "stopped by the time limit", "nodes": "stopped by the node limit",
-                 "depth": "stopped at the depth limit", "interrupted": "interrupted"}
-
-
-def _write_solution(rules: Game, start: Position, solution: Any, format: str) -> None:
-    """``solve``'s output: the moves and the result line, or one JSON object."""
-    def text(move: Move) -> str:
-        return format_move(rules.board, move, "algebraic", start.side)
-
-    if format == "json":
-        typer.echo(_solution_json(rules, start, solution, text))
-        return
-    for (move, result), bounds in zip(solution.moves, solution.move_bounds):
-        typer.echo(f"{text(move)}: {_interval(*bounds)}")
-    over = solution.outcome
-    if over is not None:
-        typer.echo(f"{solution.result} (the game is over: {over.result}, {over.reason}: {over.message})")
-        return
-    typer.echo(f"{_interval(*solution.bounds)} ({'; '.join(_result_notes(solution, text))})")
-
-
-def _solution_json(rules: Game, start: Position, solution: Any, text: Any) -> str:
-    """``solve --format json``: the solution as one JSON object."""
-    low, high = solution.bounds
-    over = solution.outcome
-    return json.dumps({
-        "game": rules.id, "position": format_position(rules, start), "result": solution.result,
-        "best": [text(move) for move in solution.best],
-        "moves": [{"move": text(move), "result": result, "low": bounds[0], "high": bounds[1]}
-                  for (move, result), bounds in zip(solution.moves, solution.move_bounds)],
-        "nodes": solution.nodes, "seconds": round(solution.seconds, 3),
-        "low": low, "high": high, "complete": solution.complete, "stopped": solution.stopped,
-        "depth": solution.depth,
-        "over": None if over is None else {"result": over.result, "reason": over.reason, "message": over.message},
-        **({} if not hasattr(solution, "tasks") else
-           {"pv": [text(move) for move in solution.pv], "tasks": solution.tasks, "split": solution.split})},
-        ensure_ascii=False)
-
-
-def _result_notes(solution: Any, text: Any) -> list[str]:
-    """What the result line says after the result: the best moves, how the
-    search ended, the cluster's tasks (``--scheduler``), depth, nodes, time."""
-    parts = []
-    if solution.best:
-        parts.append("best: " + " ".join(text(move) for move in solution.best))
-    if solution.stopped is not None:
-        parts.append(_STOPPED_TEXT[solution.stopped])
-    elif solution.result == "unknown":
-        parts.append("unproven: lines that never end")
-    else:
-        parts.append("proven")
-    if hasattr(solution, "tasks"):  # (solve --scheduler)
-        if solution.pv:
-            parts.append("pv: " + " ".join(text(move) for move in solution.pv))
-        parts.append(f"{solution.tasks} task{'' if solution.tasks == 1 else 's'} at {solution.split} "
-                     f"pl{'y' if solution.split == 1 else 'ies'}")
-    nodes = solution.nodes
-    parts.append(f"depth {solution.depth}, {nodes:,} node{'' if nodes == 1 else 's'}, {solution.seconds:.2f} s")
-    return parts
