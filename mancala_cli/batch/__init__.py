@@ -9,23 +9,26 @@ results in input order and the same bytes whichever runs them.
 - :mod:`.pool`: the local worker processes (:class:`.pool.WorkerPool`), which
   never outlive the run: they end with it, with their parent, or when
   killed, each death one line (:class:`.lifetime.BatchError`);
-- :mod:`.cluster`: the Dask executor (:func:`.cluster.connect`), which makes
-  a cluster that cannot run the batches fail in one line, and checks that
-  every worker runs this very project;
+- :mod:`.cluster`: the Dask executor and the stamp that tells a worker of
+  this very project; :mod:`.dask_client` connects to a cluster
+  (:func:`.dask_client.connect`, loaded for ``--scheduler`` alone), which
+  makes a cluster that cannot run the batches fail in one line;
+- :mod:`.runs`, :mod:`.conversion`, :mod:`.filtering`, :mod:`.statistics`,
+  :mod:`.annotating`: the commands' runs over many files as library
+  functions (``check_files``, ``write_files``, ``filter_files``,
+  ``stats_files``, ``annotate_files``), with what runs them
+  (:func:`.runs.workers`);
 - :mod:`.lifetime`: what a run leaves running (:data:`.lifetime.live`) and
-  how it fails (:class:`.lifetime.BatchError`).
+  how it fails (:class:`.lifetime.BatchError`, :class:`.lifetime.ClusterError`).
 
-A sketch of the run that ``mancala validate --jobs 2`` makes::
+The run that ``mancala validate --jobs 2`` makes:
 
-    from mancala_cli.batch.pipeline import Options, results
-    from mancala_cli.files.sources import open_source
-
-    with open_source("examples/kingulu-tournament.pmn", "utf-8") as source:
-        for result in results(source, Options("validate"), jobs=2):
-            print(result.lines)
+    >>> from mancala_cli.batch.runs import check_files
+    >>> [(result.index, result.errors) for _, result in check_files("examples/kingulu-tournament.pmn", jobs=2)]
+    [(1, 0), (2, 0), (3, 0), (4, 0)]
 """
 from __future__ import annotations
 
-from .lifetime import BatchError, live, stop_live
+from .lifetime import BatchError, ClusterError, live, stop_live
 
-__all__ = ["BatchError", "live", "stop_live"]
+__all__ = ["BatchError", "ClusterError", "live", "stop_live"]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from notation.errors import XMLArchiveError
 from notation.record import Problem
@@ -29,9 +29,11 @@ from ..files.sources import InputError
 from ..files.writing import RecordWriter, open_writer
 from ..rules.registry import get_game
 from ..solving.annotation import AnnotateTask, Limits
-from .cluster import Cluster
 from .filtering import tell_stderr
 from .runs import answers, library_error, paths_of, workers
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
 
 __all__ = ["AnnotateTotals", "Annotation", "Watcher", "annotate_files"]
 
@@ -74,7 +76,9 @@ class Annotation:
         found = 0
         if self.progress is not None:
             self.progress.file(path)
-        for name, index, picked in answers([path], self.task, encoding=self.encoding, jobs=self.jobs):
+        # (held by a name: see filtering._write_picked)
+        games = answers([path], self.task, encoding=self.encoding, jobs=self.jobs)
+        for name, index, picked in games:
             found += 1
             self.one_game(name, index, picked, out)
         if not found:

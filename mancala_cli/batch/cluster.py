@@ -28,7 +28,6 @@ from ..version import __version__
 from .lifetime import BatchError
 
 #: What ``--scheduler`` without Dask installed says to run.
-INSTALL = "pip install 'mancala[dask]'"
 
 #: The most bytes a scheduler's first message (its handshake, a few hundred
 #: bytes) may announce before :func:`connect` takes the peer for no Dask
@@ -41,11 +40,6 @@ _stamp: str | None = None
 
 class ProjectMismatch(RuntimeError):
     """Raised on a worker whose project is not the client's."""
-
-
-class ClusterError(BatchError):
-    """The cluster cannot run the batches (no scheduler answered, a bad
-    address); the message is one line."""
 
 
 def stamp() -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from notation.errors import XMLArchiveError
 
@@ -26,9 +27,11 @@ from ..files.sources import InputError
 from ..files.writing import RecordWriter, open_writer
 from ..rules.core import MancalaError
 from ..rules.registry import get_game
-from .cluster import Cluster
 from .pipeline import GameResult, Options
 from .runs import Advancing, game_results, workers
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
 
 __all__ = ["Conversion", "NotWritten", "write_files"]
 

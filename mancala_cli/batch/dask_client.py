@@ -16,7 +16,8 @@ from distributed.comm import tcp
 from distributed.comm.addressing import get_address_host_port
 from distributed.comm.core import CommClosedError, connect as comm_connect
 
-from .cluster import HANDSHAKE_BYTES, Cluster, ClusterError, one_line, stamp, worker_stamp
+from .cluster import HANDSHAKE_BYTES, Cluster, one_line, stamp, worker_stamp
+from .lifetime import ClusterError
 
 __all__ = ["connect"]
 

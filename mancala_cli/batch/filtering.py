@@ -19,6 +19,7 @@ import dataclasses
 import os
 import sys
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from notation.errors import XMLArchiveError
 
@@ -27,8 +28,10 @@ from ..files.output import refuse_damaged_input
 from ..files.reports import problem_line, sorted_problems
 from ..files.sources import InputError
 from ..files.writing import open_writer
-from .cluster import Cluster
 from .runs import Advancing, answers, library_error, paths_of, workers
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
 
 __all__ = ["Picked", "Problems", "filter_files", "tell_stderr"]
 
@@ -107,7 +110,12 @@ def _write_picked(paths: list[str], encoding: str, task: FilterTask, jobs: int |
     with contextlib.ExitStack() as stack:
         out = None if count else stack.enter_context(open_writer(output, task.target))
         dropped = None if duplicates is None else stack.enter_context(open_writer(duplicates, task.target))
-        for name, index, picked in answers(paths, task, encoding=encoding, jobs=jobs, progress=progress):
+        # (held by a name, the answers outlive an error that ends the run until
+        # its workers are stopped, after the command line has seen the error: a
+        # signal then interrupts nothing; a for loop's own iterator is dropped
+        # as the error leaves the frame)
+        games = answers(paths, task, encoding=encoding, jobs=jobs, progress=progress)
+        for name, index, picked in games:
             problems.report(name, index, picked)
             if not picked.selected or picked.unwritable is not None:
                 continue

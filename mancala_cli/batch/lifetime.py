@@ -13,7 +13,10 @@ from typing import Any
 
 from ..rules.core import MancalaError
 
-__all__ = ["BatchError", "live", "stop_live"]
+__all__ = ["INSTALL", "BatchError", "ClusterError", "live", "stop_live"]
+
+#: How to install what ``--scheduler`` needs.
+INSTALL = "pip install 'mancala[dask]'"
 
 
 class BatchError(MancalaError):
@@ -21,6 +24,11 @@ class BatchError(MancalaError):
     process 12345 was killed by SIGKILL; the command stopped``, ``the
     cluster failed a batch: …`` (the command line prints it as ``mancala:
     error: …``, exit status 2)."""
+
+
+class ClusterError(BatchError):
+    """The cluster cannot run the batches (no scheduler answered, a bad
+    address); the message is one line."""
 
 
 #: What must end with the run however it ends: pools of worker processes

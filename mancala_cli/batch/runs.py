@@ -36,11 +36,12 @@ from ..errors import BadArchive, UnreadableInput, bad_archive
 from ..files.batches import Task
 from ..files.sources import InputError, open_source
 from ..rules.registry import get_game
-from .cluster import INSTALL, Cluster, ClusterError
+from .lifetime import INSTALL, ClusterError
 from .pipeline import GameResult, Options, results, task_results, usable_cores
 
 if TYPE_CHECKING:
     from ..archives import Criteria
+    from .cluster import Cluster
 
 __all__ = ["Advancing", "answers", "check_files", "cluster", "game_results", "library_error", "paths_of", "workers"]
 
@@ -59,7 +60,7 @@ def workers(*, jobs: int = 1, scheduler: str | None = None, timeout: float = 10.
     for an input of one batch), or, with ``scheduler`` (an address such as
     ``tcp://127.0.0.1:8786``), the Dask cluster of that scheduler, connected
     and checked within ``timeout`` seconds and closed when the block ends.
-    Raises :class:`~.cluster.ClusterError` when the cluster cannot run the
+    Raises :class:`~.lifetime.ClusterError` when the cluster cannot run the
     batches (a :class:`~mancala_cli.MancalaError`).
 
         >>> with workers(jobs=0) as running:

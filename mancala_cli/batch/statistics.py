@@ -39,7 +39,9 @@ def stats_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str
     summary = Summary()
     with workers(jobs=jobs, scheduler=scheduler, timeout=scheduler_timeout) as running:
         try:
-            for name, _, figures in answers(paths, task, encoding=encoding, jobs=running, progress=progress):
+            # (held by a name: see filtering._write_picked)
+            games = answers(paths, task, encoding=encoding, jobs=running, progress=progress)
+            for name, _, figures in games:
                 if tell is not None:
                     for problem in sorted_problems(figures.errors):  # (what makes an invalid game invalid)
                         tell(problem_line(name, problem))

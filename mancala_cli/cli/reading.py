@@ -6,16 +6,19 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 from typer._click.core import ParameterSource
 from typer._click.globals import get_current_context
 
-from ..batch.cluster import Cluster, ClusterError
+from ..batch.lifetime import ClusterError
 from ..batch.pipeline import usable_cores
 from ..batch.runs import cluster
 from .options import fail
+
+if TYPE_CHECKING:
+    from ..batch.cluster import Cluster
 
 
 def workers_for(jobs: int, scheduler: Optional[str] = None, timeout: float = 10.0) -> int | Cluster:

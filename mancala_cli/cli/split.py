@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import os
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
 from notation.errors import XMLArchiveError
 
 from ..archives import FilterTask
-from ..batch.cluster import Cluster
 from ..batch.filtering import Problems
 from ..batch.runs import answers
 from ..files.output import names_input
@@ -35,6 +34,9 @@ from .options import (
 from .out_dir import make_out_dir, remove_stale
 from .reading import Progress, workers_for
 from .where import where_criteria, where_stops
+
+if TYPE_CHECKING:
+    from ..batch.cluster import Cluster
 
 #: How split names its files: five digits at least, then the format's suffix.
 SPLIT_SUFFIXES = {"pmn": "pmn", "json": "jsonl", "xml": "xml"}
@@ -90,7 +92,9 @@ def write_parts(paths: list[str], encoding: str, task: FilterTask, jobs: int | C
     problems = Problems(lambda line: typer.echo(line, err=True))
     with progress or contextlib.nullcontext(), contextlib.ExitStack() as stack:
         current: Optional[RecordWriter] = None
-        for name, index, picked in answers(paths, task, encoding=encoding, jobs=jobs, progress=progress):
+        # (held by a name: see mancala_cli.batch.filtering._write_picked)
+        answered = answers(paths, task, encoding=encoding, jobs=jobs, progress=progress)
+        for name, index, picked in answered:
             problems.report(name, index, picked)
             if not picked.selected or picked.game is None or picked.unwritable is not None:
                 continue
