@@ -428,7 +428,7 @@ def test_a_game_xml_cannot_hold_is_left_out_as_convert_leaves_it(tmp_path):
 
 
 def test_stats_counts_a_bounded_number_of_openings_and_says_so(tmp_path, monkeypatch):
-    from mancala_cli import archives
+    from mancala_cli.archives import tasks as archives
 
     rng = random.Random(7)
     texts = [write_game(random_game(get_game("kingulu"), rng, 12)) for _ in range(30)]

@@ -14,7 +14,8 @@ import warnings
 import pytest
 from typer.testing import CliRunner
 
-from mancala_cli import MancalaError, criteria, read
+from mancala_cli import MancalaError, read
+from mancala_cli.archives import criteria
 from mancala_cli.cli import app
 
 runner = CliRunner()

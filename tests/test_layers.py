@@ -383,6 +383,7 @@ MOVED = {
     "mancala_cli.proof": "mancala_cli.solving.proofs",
     "mancala_cli.spread_solve": "mancala_cli.solving.cluster",
     "mancala_cli.annotating": "mancala_cli.solving.annotation",
+    "mancala_cli.criteria": "mancala_cli.archives.criteria",
 }
 
 #: Who may still import an old name, and why.

@@ -86,7 +86,7 @@ def filter_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[st
     that is an input with errors is not replaced unless ``force``. A file
     that cannot be read at all raises :class:`UnreadableInput` or
     :class:`BadArchive`, a regular expression that runs too long
-    :class:`~mancala_cli.criteria.RegexTimeout`, and no output is written."""
+    :class:`~mancala_cli.archives.RegexTimeout`, and no output is written."""
     if to not in ("pmn", "json", "xml"):
         raise ValueError(f"to must be pmn, json or xml, not {to!r}")
     criteria = Criteria.where(where) if isinstance(where, str) else where or Criteria()

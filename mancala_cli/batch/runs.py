@@ -154,7 +154,7 @@ def check_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str
         get_game(game)
     paths = paths_of(sources)
     if isinstance(where, str):
-        from ..criteria import Criteria  # (the query language: 14 ms that a run without where does without)
+        from ..archives import Criteria  # (the query language: 14 ms that a run without where does without)
 
         where = Criteria.where(where)
     options = Options("validate", format, game, strict, where=where)

@@ -2,7 +2,7 @@
 ``--where``): read by Python's ``re`` (its syntax and messages), bounded
 in size (:data:`MAX_REPEAT`, :data:`MAX_REGEX_ITEMS`) and compiled by the
 ``regex`` package, whose matching takes a time limit
-(:data:`mancala_cli.criteria.REGEX_SECONDS`): :func:`parse_tag`,
+(:data:`mancala_cli.archives.criteria.REGEX_SECONDS`): :func:`parse_tag`,
 :func:`checked_regex`, :func:`compiled_regex`.
 """
 from __future__ import annotations
@@ -13,13 +13,13 @@ import warnings
 from functools import lru_cache
 from typing import Any, NoReturn
 
-from .criteria_texts import BadCriterion
+from .texts import BadCriterion
 
 
 def parse_tag(text: str) -> tuple[str, str]:
     """``NAME=REGEX`` as ``(NAME, REGEX)``; the expression must compile
     (Python's ``re`` syntax, matched by the ``regex`` package with a time
-    limit: :data:`mancala_cli.criteria.REGEX_SECONDS`).
+    limit: :data:`mancala_cli.archives.criteria.REGEX_SECONDS`).
 
         >>> parse_tag("Event=^Village")
         ('Event', '^Village')
@@ -59,7 +59,7 @@ def checked_regex(pattern: str) -> Any:
         >>> checked_regex("a{1001}")
         Traceback (most recent call last):
         ...
-        mancala_cli.criteria_texts.BadCriterion: bad regular expression: a repetition count is at most 1000, not 1001
+        mancala_cli.archives.texts.BadCriterion: bad regular expression: a repetition count is at most 1000, not 1001
     """
     def bad(reason: str, offset: int | None = None) -> NoReturn:
         where = f" at position {offset}" if offset is not None else ""

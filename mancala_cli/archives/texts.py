@@ -1,9 +1,9 @@
 """The texts of the flags of ``filter``, ``split`` and ``stats`` read into
-the terms of criteria (:mod:`mancala_cli.criteria`): the positions of
+the terms of criteria (:mod:`mancala_cli.archives.criteria`): the positions of
 ``--reaches`` (:func:`parse_reaches`), the moves of ``--opening``
 (:func:`parse_opening`) and the game of ``--game`` (:func:`known_game`);
 a text that cannot be used raises :class:`BadCriterion`, with where in the
-text the mistake is. (``--tag``'s ``NAME=REGEX``: :mod:`.criteria_patterns`.)
+text the mistake is. (``--tag``'s ``NAME=REGEX``: :mod:`.patterns`.)
 """
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from typing import Literal, NoReturn
 
 from notation.coords import hole_table, parse_move_token
 
-from .positions import parse_position
-from .rules.core import Game, InvalidPosition
-from .rules.registry import GAME_IDS, UnknownGame, get_game
+from ..positions import parse_position
+from ..rules.core import Game, InvalidPosition
+from ..rules.registry import GAME_IDS, UnknownGame, get_game
 
 #: A position to reach: the game's id, then the holes, the reserved holes
 #: (sorted), the side to move and the banks (the move number is left out).

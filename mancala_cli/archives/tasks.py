@@ -1,15 +1,11 @@
-"""Archives: picking games out of them, dropping duplicates, and summing
-them up (``mancala filter``, ``split`` and ``stats``); what a game must be
-to be picked is :mod:`mancala_cli.criteria`'s (its names are here too).
-
-Everything here works on one record at a time, so that the command line can
-stream an archive of any size through worker processes: a
+"""What ``filter``, ``split`` and ``stats`` do per game: a
 :class:`FilterTask` or :class:`StatsTask` is plain data (it is sent to the
 workers), its ``process`` turns a record into a small picklable answer, and
 the answers are put together in input order (:class:`Summary` for the
-figures; the command line keeps the set of digests for ``--dedupe``).
+figures; :class:`DigestSet` for ``--dedupe``).
 
     >>> from mancala_cli import read
+    >>> from mancala_cli.archives import Criteria
     >>> record = next(read('[Game "kingulu"]\\n[Result "*"]\\n\\n1. c1 d2 *\\n'))
     >>> FilterTask(Criteria.from_options(opening="c1", result="*")).process(record).selected
     True
@@ -26,7 +22,10 @@ from typing import Any
 from notation.coords import hole_names
 from notation.record import RESULTS, GameRecord, Problem
 
-from .checking import Replay, replay
+from ..checking import Replay, replay
+from ..files.writing import GameFormat, WrittenGame
+from ..positions import format_position
+from ..rules.registry import GAME_IDS
 from .criteria import (
     REGEX_SECONDS,
     BadCriterion,
@@ -39,9 +38,6 @@ from .criteria import (
     recorded_result,
     regex_test,
 )
-from .files.writing import GameFormat, WrittenGame
-from .positions import format_position
-from .rules.registry import GAME_IDS
 
 __all__ = ["BadCriterion", "Criteria", "FilterTask", "Picked", "DigestSet", "StatsTask", "Figures", "Summary",
            "parse_tag", "parse_reaches", "parse_opening", "recorded_result", "regex_test", "TARGETS", "RegexTimeout",
