@@ -51,14 +51,11 @@ keeps the command line's start quick.
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING, Any
 
 from .version import __version__
 
-TYPE_CHECKING = False  # (typing itself is not loaded for this: start-up counts)
-
 if TYPE_CHECKING:
-    from typing import Any
-
     from .api import (
         Report as Report,
         annotate as annotate,
