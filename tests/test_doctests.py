@@ -27,8 +27,10 @@ def _modules() -> list[str]:
 
 @pytest.mark.parametrize("name", _modules())
 def test_module_examples(name, monkeypatch):
-    if name == "mancala_cli.lsp.server":  # (the one module that needs the lsp extra)
+    if name == "mancala_cli.lsp.server":  # (the modules that need an extra: lsp, dask)
         pytest.importorskip("pygls", reason="the language server needs pygls: pip install 'mancala[lsp]'")
+    if name == "mancala_cli.batch.dask_client":
+        pytest.importorskip("distributed", reason="connecting to a cluster needs Dask: pip install 'mancala[dask]'")
     monkeypatch.chdir(ROOT)
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=FLAGS)
