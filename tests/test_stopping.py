@@ -145,10 +145,10 @@ def command():
         one.kill()
 
 
-def busy(command, games: pathlib.Path, target: pathlib.Path, prelude: str = "") -> Command:
-    """``annotate --time 2 -o TARGET`` with both workers in the middle of a batch."""
+def busy(command, games: pathlib.Path, target: pathlib.Path, prelude: str = "", seconds: int = 2) -> Command:
+    """``annotate --time SECONDS -o TARGET`` with both workers in the middle of a batch."""
     target.write_text("old\n", encoding="utf-8")
-    run = command("annotate", "--time", "2", "--jobs", "2", "-o", str(target), str(games), prelude=prelude)
+    run = command("annotate", "--time", str(seconds), "--jobs", "2", "-o", str(target), str(games), prelude=prelude)
     run.workers(2)
     wait_writing(run.process, target.parent)
     time.sleep(0.3)
@@ -277,8 +277,10 @@ def test_a_worker_that_dies_is_one_line_and_exit_2(command, games, tmp_path, sig
     "import mancala_cli.batch.pool as workers; workers._USE_PDEATHSIG = False",
 ])
 def test_workers_end_with_a_killed_main_process(command, games, tmp_path, prelude):
+    """Within a few seconds, even in the middle of a long native search (up to
+    60 s a position here), which holds the interpreter's lock throughout."""
     target = tmp_path / "annotated.pmn"
-    run = busy(command, games, target, prelude)
+    run = busy(command, games, target, prelude, seconds=60)
     run.process.kill()
     run.process.wait(timeout=10)
     assert left_after(run.sid, 3) == []

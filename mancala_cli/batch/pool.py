@@ -254,7 +254,7 @@ def _quiet_worker(parent: int) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
     if not _die_with(parent):
-        threading.Thread(target=_watch, args=(parent,), daemon=True).start()
+        _watch(parent)
     if os.getppid() != parent:  # the parent died before the watch began
         os._exit(1)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
@@ -278,9 +278,21 @@ def _die_with(parent: int) -> bool:
         return False
 
 
+#: How often a worker that watches its parent looks (seconds).
+WATCH_EVERY = 0.5
+
+
 def _watch(parent: int) -> None:
     """End this worker within a second of its parent's death (where the
-    kernel cannot be asked to)."""
-    while os.getppid() == parent:
-        time.sleep(0.5)
-    os._exit(1)
+    kernel cannot be asked to): every :data:`WATCH_EVERY` seconds a timer's
+    signal has the worker's main thread look at its parent. The main thread
+    runs it between two steps of Python and within a native search, which
+    checks the signals as often as its clock; a thread of its own would
+    wait for the interpreter's lock that a long native search holds, and
+    could let the worker outlive its parent as long as the search."""
+    def look(signum: int, frame: object) -> None:
+        if os.getppid() != parent:
+            os._exit(1)
+
+    signal.signal(signal.SIGALRM, look)
+    signal.setitimer(signal.ITIMER_REAL, WATCH_EVERY, WATCH_EVERY)
