@@ -11,11 +11,14 @@ import errno
 import os
 import signal
 import sys
-from typing import Any, NoReturn
 
 from ..files import STOP_SIGNALS as _STOP_SIGNALS
 from ..rules.selection import CORE
 from ..version import __version__
+
+TYPE_CHECKING = False  # (not typing's: typing and what it loads cost 11 ms of `mancala --version`, see tests/test_startup.py)
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
 
 #: Exit status after a broken pipe on standard output (128 + SIGPIPE).
 BROKEN_PIPE = 128 + signal.SIGPIPE

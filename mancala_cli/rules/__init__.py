@@ -23,11 +23,14 @@ names of :mod:`mancala_cli.solving.search`, ``.solution`` and
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
 
 from .selection import CORE
 
+TYPE_CHECKING = False  # (not typing's: typing and what it loads cost 11 ms of `mancala --version`, see tests/test_startup.py)
+
 if TYPE_CHECKING:
+    from typing import Any
+
     from .core import (
         DRAW as DRAW,
         LAP_LIMIT as LAP_LIMIT,

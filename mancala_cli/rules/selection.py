@@ -14,7 +14,10 @@ editable install not rebuilt) or ``MANCALA_PURE=1`` is in the environment.
 from __future__ import annotations
 
 import os
-from typing import Literal
+
+TYPE_CHECKING = False  # (not typing's: typing and what it loads cost 11 ms of `mancala --version`, see tests/test_startup.py)
+if TYPE_CHECKING:
+    from typing import Literal
 
 try:  # the interpreter's own SHA-256, which loads faster than OpenSSL's
     from _sha256 import sha256  # type: ignore[import-not-found, unused-ignore]
