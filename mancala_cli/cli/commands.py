@@ -1,42 +1,19 @@
 """The ``mancala`` command line: the typer app, assembled. Each command
 lives in a module of its own (``cli/validate.py``, ``cli/render.py``, …),
-which parses its options and calls the library; here each is registered by
-a stand-in (:func:`later`) so that a run loads the module of its command
-alone. Exit status: 0 success, 1 the input was read but has problems, 2
-usage or I/O error."""
+which parses its options and calls the library; :data:`COMMANDS` names
+them, and a run imports and registers the command it names alone
+(:func:`app_for`), the whole app only when it needs every command (its
+help, completion, a misspelt name). Exit status: 0 success, 1 the input
+was read but has problems, 2 usage or I/O error."""
 from __future__ import annotations
 
 import importlib
 import sys
-from typing import Any, Callable
 
 import typer
-import typer.main
 
 from .running import MancalaGroup, install_signal_handlers
 from .streams import end_now, prepare_streams, version_line
-
-
-def later(module: str, function: str) -> Callable[..., Any]:
-    """What is registered for a command: a stand-in named as the command's
-    function ``function`` of ``mancala_cli.cli.MODULE``, replaced by it
-    (:func:`loaded`) only when a run needs that command, so that the others
-    start without loading its module."""
-    def stand_in() -> None:
-        raise RuntimeError(f"mancala_cli.cli.{module}.{function} was not loaded")
-
-    stand_in.__name__ = function
-    setattr(stand_in, "later", module)
-    return stand_in
-
-
-def loaded(infos: list[Any]) -> None:
-    """The stand-ins of ``infos`` (typer's registered commands) replaced by
-    their commands' functions, imported now."""
-    for info in infos:
-        module = getattr(info.callback, "later", None)
-        if module is not None:
-            info.callback = getattr(importlib.import_module(f".{module}", __package__), info.callback.__name__)
 
 
 def _version(value: bool) -> None:
@@ -67,10 +44,6 @@ def _new_app(add_completion: bool = True) -> typer.Typer:
     return new
 
 
-#: The whole app (its commands' functions loaded by :func:`whole`).
-app = _new_app()
-
-
 #: The commands in the order of ``mancala --help``: (name, module, function, short help).
 COMMANDS = (
     ("games", "games", "games", "List the games: id, name, board, seeds and source."),
@@ -89,32 +62,37 @@ COMMANDS = (
 )
 
 
-
-def _register() -> None:
-    for name, module, function, short_help in COMMANDS:
-        app.command(name, short_help=short_help)(later(module, function))
-
-
-_register()
-
-
 #: The groups of commands: (name, module, the module's typer app, short help),
 #: added to the app (:func:`whole`) only when a run may need them.
 GROUPS = (("tablebase", "tablebase", "tablebase_app", "Build endgame tables (kimasai-klamroth)."),)
 
 
-def _group(module: str, attribute: str) -> typer.Typer:
+def _add_command(target: typer.Typer, name: str, module: str, function: str, short_help: str) -> None:
+    """Command ``name`` (``function`` of ``mancala_cli.cli.MODULE``, imported now) added to ``target``."""
+    target.command(name, short_help=short_help)(getattr(importlib.import_module(f".{module}", __package__), function))
+
+
+def _add_group(target: typer.Typer, name: str, module: str, attribute: str, short_help: str) -> None:
+    """Group ``name`` (the typer app ``attribute`` of ``mancala_cli.cli.MODULE``) added to ``target``."""
     group: typer.Typer = getattr(importlib.import_module(f".{module}", __package__), attribute)
-    return group
+    target.add_typer(group, name=name, short_help=short_help)
+
+
+#: The whole app, once :func:`whole` has made it.
+_whole: typer.Typer | None = None
 
 
 def whole() -> typer.Typer:
-    """The whole app: every command's function loaded, and the groups."""
-    loaded(app.registered_commands)
-    if not app.registered_groups:
-        for name, module, attribute, short_help in GROUPS:
-            app.add_typer(_group(module, attribute), name=name, short_help=short_help)
-    return app
+    """The whole app: every command and group, their modules imported (made once)."""
+    global _whole
+    if _whole is None:
+        made = _new_app()
+        for row in COMMANDS:
+            _add_command(made, *row)
+        for row in GROUPS:
+            _add_group(made, *row)
+        _whole = made
+    return _whole
 
 
 def app_for(args: list[str]) -> typer.Typer:
@@ -127,16 +105,15 @@ def app_for(args: list[str]) -> typer.Typer:
     if args:
         # (--install-completion and --show-completion go before a command's
         # name: an app run with one needs neither, and building them costs.)
-        alone = _new_app(add_completion=False)
-        for info in app.registered_commands:
-            if (info.name or typer.main.get_command_name(info.callback.__name__)) == args[0]:  # type: ignore[union-attr]
-                alone.registered_commands = [info]
-                loaded(alone.registered_commands)
+        for row in COMMANDS:
+            if row[0] == args[0]:
+                alone = _new_app(add_completion=False)
+                _add_command(alone, *row)
                 return alone
-        for name, module, attribute, short_help in GROUPS:
-            if name == args[0]:
-                alone.registered_commands = []
-                alone.add_typer(_group(module, attribute), name=name, short_help=short_help)
+        for row in GROUPS:
+            if row[0] == args[0]:
+                alone = _new_app(add_completion=False)
+                _add_group(alone, *row)
                 return alone
     return whole()
 
