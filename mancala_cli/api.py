@@ -26,7 +26,7 @@ from .batch.runs import check_files
 from .checking import replay
 from .diagrams.page import game_page
 from .drawing import png, sheet, svg, text
-from .errors import UnreadableInput, bad_archive
+from .errors import UnreadableInput, library_error
 from .files.batches import read_records
 from .files.output import atomic_output
 from .files.sources import InputError, check_encoding, open_any
@@ -136,12 +136,8 @@ def _read(source: str | os.PathLike[str] | bytes | IO[Any], *, format: str | Non
                 yield record
     except LookupError:
         raise UnreadableInput(f"unknown encoding {encoding!r}") from None
-    except InputError as error:
-        raise UnreadableInput(str(error)) from None
-    except XMLArchiveError as error:
-        if isinstance(error, UnreadableInput):
-            raise
-        raise bad_archive(error) from None
+    except (InputError, XMLArchiveError) as error:
+        raise library_error(error) from None
 
 
 # -- checking ----------------------------------------------------------------------------
@@ -292,14 +288,14 @@ def write(records: GameRecord | Iterable[GameRecord], target: str | os.PathLike[
                     for record in records:
                         writer.write(record)
             except InputError as error:
-                raise UnreadableInput(str(error)) from None
+                raise library_error(error) from None
             return None
         buffer: io.BytesIO | io.StringIO = io.BytesIO() if RecordWriter.binary(format) else io.StringIO()
         with RecordWriter(buffer, format, coords=coords, positions=positions) as writer:
             for record in records:
                 writer.write(record)
     except XMLArchiveError as error:
-        raise bad_archive(error) from None
+        raise library_error(error) from None
     data = buffer.getvalue()
     text = data.decode("utf-8") if isinstance(data, bytes) else data
     if target is None:
@@ -314,7 +310,7 @@ def _deliver(data: bytes, target: str | os.PathLike[str] | IO[Any]) -> None:
             with atomic_output(os.fspath(target), binary=True) as stream:
                 stream.write(data)
         except InputError as error:
-            raise UnreadableInput(str(error)) from None
+            raise library_error(error) from None
         return
     if isinstance(target, io.TextIOBase) or hasattr(target, "encoding"):
         target.write(data.decode("utf-8"))

@@ -65,6 +65,13 @@ def bad_archive(error: XMLArchiveError) -> BadArchive:
     return BadArchive(error.reason, error.line, error.column, error.file)
 
 
+def library_error(error: InputError | XMLArchiveError) -> UnreadableInput | BadArchive:
+    """An input's error as the library raises it (the same message)."""
+    if isinstance(error, (UnreadableInput, BadArchive)):
+        return error
+    return UnreadableInput(str(error)) if isinstance(error, InputError) else bad_archive(error)
+
+
 class BadQuery(MancalaError, QueryError):
     """A ``where`` expression that cannot be used: badly formed, an unknown
     field, a value of the wrong type or a bad value (``column``: where, from 1)."""

@@ -121,6 +121,14 @@ class Criteria:
             raise BadQuery(str(error), error.column) from None
 
     @classmethod
+    def given(cls, where: str | Criteria | None) -> Criteria:
+        """The criteria a library function is given: a ``--where`` expression
+        (:meth:`where`), criteria as they are, or none: every game."""
+        if isinstance(where, str):
+            return cls.where(where)
+        return where if where is not None else cls()
+
+    @classmethod
     def from_options(cls, *, game: str | None = None, tags: Sequence[str] = (), result: str | None = None,
                      min_plies: int | None = None, max_plies: int | None = None, reaches: Sequence[str] = (),
                      opening: str | None = None, valid: bool | None = None, where: str | None = None) -> Criteria:

@@ -26,22 +26,9 @@ from ..checking import Replay, replay
 from ..files.writing import GameFormat, WrittenGame
 from ..positions import format_position
 from ..rules.registry import GAME_IDS
-from .criteria import (
-    REGEX_SECONDS,
-    BadCriterion,
-    Criteria,
-    RegexTimeout,
-    known_game,
-    parse_opening,
-    parse_reaches,
-    parse_tag,
-    recorded_result,
-    regex_test,
-)
+from .criteria import Criteria, recorded_result
 
-__all__ = ["BadCriterion", "Criteria", "FilterTask", "Picked", "DigestSet", "StatsTask", "Figures", "Summary",
-           "parse_tag", "parse_reaches", "parse_opening", "recorded_result", "regex_test", "TARGETS", "RegexTimeout",
-           "known_game", "REGEX_SECONDS"]
+__all__ = ["TARGETS", "DigestSet", "Figures", "FilterTask", "Picked", "StatsTask", "Summary", "write_picked"]
 
 #: The formats games are written in.
 TARGETS = ("pmn", "json", "xml")

@@ -23,14 +23,14 @@ from notation.errors import XMLArchiveError
 from notation.record import Problem
 
 from ..archives import Picked
+from ..errors import library_error
 from ..files.output import refuse_damaged_input
-from ..files.reports import problem_line, sorted_problems
+from ..files.reports import problem_line, sorted_problems, unwritable_line
 from ..files.sources import InputError
-from ..files.writing import RecordWriter, open_writer
+from ..files.writing import RecordWriter, check_target, open_writer
 from ..rules.registry import get_game
 from ..solving.annotation import AnnotateTask, Limits
-from .filtering import tell_stderr
-from .runs import answers, library_error, paths_of, workers
+from .runs import answers, paths_of, tell_stderr, workers
 
 if TYPE_CHECKING:
     from .cluster import Cluster
@@ -44,8 +44,9 @@ class Watcher(Protocol):
     def file(self, path: str) -> None:
         """The run starts on input ``path``."""
 
-    def game(self, number: int, picked: Any = None) -> None:
-        """Game ``number`` of the input came back (``picked``: its answer)."""
+    def game(self, number: int, picked: Picked, totals: AnnotateTotals) -> None:
+        """Game ``number`` of the input came back (``picked``: its answer;
+        ``totals``: the run's so far, with it)."""
 
     def clear(self) -> None:
         """Lines are about to be told: the display out of their way."""
@@ -89,13 +90,12 @@ class Annotation:
     def one_game(self, name: str, index: int, picked: Picked, out: RecordWriter) -> None:
         self.totals.add(picked)
         if self.progress is not None:
-            self.progress.game(index, picked)
+            self.progress.game(index, picked, self.totals)
         problems = [problem_line(name, problem) for problem in sorted_problems(picked.problems)]
         self.totals.errors += sum(problem.severity == "error" or problem.code == "pmn-inexact"
                                   for problem in picked.problems)
         if picked.unwritable is not None:
-            line, reason = picked.unwritable
-            problems.append(f"{name}:{line}:0: error: unwritable: game {index}: {reason}")
+            problems.append(unwritable_line(name, index, picked.unwritable))
             self.totals.errors += 1
         if problems:
             self._tell("\n".join(problems))
@@ -150,8 +150,7 @@ def annotate_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[
     unless ``force``; a file that cannot be read at all raises
     :class:`UnreadableInput` or :class:`BadArchive`, and no output is
     written."""
-    if to not in ("pmn", "json", "xml"):
-        raise ValueError(f"to must be pmn, json or xml, not {to!r}")
+    check_target(to)
     if game is not None:
         get_game(game)
     task = AnnotateTask(to, Limits(depth, nodes, time), game, tablebase, tuple(proofs))

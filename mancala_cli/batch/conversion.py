@@ -16,19 +16,19 @@ problems found on the way told line by line.
 """
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from notation.errors import XMLArchiveError
 
 from ..files.output import refuse_damaged_input
+from ..files.reports import unwritable_line
 from ..files.sources import InputError
-from ..files.writing import RecordWriter, open_writer
+from ..files.writing import RecordWriter, check_target, open_writer
 from ..rules.core import MancalaError
 from ..rules.registry import get_game
 from .pipeline import GameResult, Options
-from .runs import Advancing, game_results, workers
+from .runs import Advancing, game_results, tell_stderr, workers
 
 if TYPE_CHECKING:
     from .cluster import Cluster
@@ -45,10 +45,6 @@ class NotWritten(MancalaError):
     def __init__(self, message: str, status: int) -> None:
         super().__init__(message)
         self.status = status
-
-
-def _to_stderr(line: str) -> None:
-    sys.stderr.write(line + "\n")
 
 
 class Conversion:
@@ -115,8 +111,7 @@ class Conversion:
             return
         if written.unwritable is not None:
             self.errors += 1  # the game is left out, the others are written
-            line, reason = written.unwritable
-            self.tell(f"{result.file or '-'}:{line}:0: error: unwritable: game {result.index}: {reason}")
+            self.tell(unwritable_line(result.file or "-", result.index, written.unwritable))
             return
         writer.add(written)
 
@@ -124,7 +119,7 @@ class Conversion:
 def write_files(sources: Iterable[str], output: str | None = None, *, to: str = "pmn", coords: str | None = None,
                 positions: bool = False, game: str | None = None, encoding: str = "utf-8", jobs: int = 1,
                 scheduler: str | None = None, scheduler_timeout: float = 10.0, force: bool = False,
-                progress: Advancing | None = None, tell: Callable[[str], None] = _to_stderr) -> int:
+                progress: Advancing | None = None, tell: Callable[[str], None] = tell_stderr) -> int:
     """Convert every game of the files ``sources`` as ``mancala convert``
     does and write them to ``output`` (a path, written atomically; ``None``
     or ``-``: standard output) as ``to`` (``pmn``, ``json`` or ``xml``),
@@ -137,8 +132,7 @@ def write_files(sources: Iterable[str], output: str | None = None, *, to: str = 
     read); raises :class:`NotWritten` when ``output`` is left as it was (an
     input could not be read, or ``output`` is an input with errors and
     ``force`` is not given)."""
-    if to not in ("pmn", "json", "xml"):
-        raise ValueError(f"to must be pmn, json or xml, not {to!r}")
+    check_target(to)
     if game is not None:
         get_game(game)
     options = Options("convert", to, game, False, coords, positions)

@@ -17,28 +17,23 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
-import sys
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from notation.errors import XMLArchiveError
 
 from ..archives import Criteria, DigestSet, FilterTask, Picked as PickedGame
+from ..errors import library_error
 from ..files.output import refuse_damaged_input
-from ..files.reports import problem_line, sorted_problems
+from ..files.reports import problem_line, sorted_problems, unwritable_line
 from ..files.sources import InputError
-from ..files.writing import open_writer
-from .runs import Advancing, answers, library_error, paths_of, workers
+from ..files.writing import check_target, open_writer
+from .runs import Advancing, answers, paths_of, tell_stderr, workers
 
 if TYPE_CHECKING:
     from .cluster import Cluster
 
-__all__ = ["Picked", "Problems", "filter_files", "tell_stderr"]
-
-
-def tell_stderr(line: str) -> None:
-    """A line on standard error (what the runs tell by default)."""
-    sys.stderr.write(line + "\n")
+__all__ = ["Picked", "Problems", "filter_files"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -64,8 +59,7 @@ class Problems:
             self.tell(problem_line(name, problem))
         self.errors += len(picked.problems)
         if picked.unwritable is not None:
-            line, reason = picked.unwritable
-            self.tell(f"{name}:{line}:0: error: unwritable: game {index}: {reason}")
+            self.tell(unwritable_line(name, index, picked.unwritable))
             self.errors += 1
 
 
@@ -87,9 +81,8 @@ def filter_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[st
     that cannot be read at all raises :class:`UnreadableInput` or
     :class:`BadArchive`, a regular expression that runs too long
     :class:`~mancala_cli.archives.RegexTimeout`, and no output is written."""
-    if to not in ("pmn", "json", "xml"):
-        raise ValueError(f"to must be pmn, json or xml, not {to!r}")
-    criteria = Criteria.where(where) if isinstance(where, str) else where or Criteria()
+    check_target(to)
+    criteria = Criteria.given(where)
     task = FilterTask(criteria, to, invert, dedupe, write=not count or duplicates is not None)
     paths = paths_of(sources)
     with workers(jobs=jobs, scheduler=scheduler, timeout=scheduler_timeout) as running:

@@ -27,12 +27,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Protocol
 
 from notation.errors import XMLArchiveError
 
-from ..errors import BadArchive, UnreadableInput, bad_archive
+from ..errors import BadArchive, UnreadableInput, library_error
 from ..files.batches import Task
 from ..files.sources import InputError, open_source
 from ..rules.registry import get_game
@@ -43,7 +44,7 @@ if TYPE_CHECKING:
     from ..archives import Criteria
     from .cluster import Cluster
 
-__all__ = ["Advancing", "answers", "check_files", "cluster", "game_results", "library_error", "paths_of", "workers"]
+__all__ = ["Advancing", "answers", "check_files", "cluster", "game_results", "paths_of", "tell_stderr", "workers"]
 
 
 class Advancing(Protocol):
@@ -163,11 +164,9 @@ def check_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str
             yield path, library_error(result) if isinstance(result, Exception) else result
 
 
-def library_error(error: InputError | XMLArchiveError) -> UnreadableInput | BadArchive:
-    """An input's error as the library raises it (the same message)."""
-    if isinstance(error, (UnreadableInput, BadArchive)):
-        return error
-    return UnreadableInput(str(error)) if isinstance(error, InputError) else bad_archive(error)
+def tell_stderr(line: str) -> None:
+    """A line on standard error: where the runs tell their problems unless told otherwise."""
+    sys.stderr.write(line + "\n")
 
 
 def paths_of(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[str]:

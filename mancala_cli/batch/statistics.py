@@ -9,9 +9,10 @@ from collections.abc import Callable, Iterable
 from notation.errors import XMLArchiveError
 
 from ..archives import Criteria, StatsTask, Summary
+from ..errors import library_error
 from ..files.reports import problem_line, sorted_problems
 from ..files.sources import InputError
-from .runs import Advancing, answers, library_error, paths_of, workers
+from .runs import Advancing, answers, paths_of, workers
 
 __all__ = ["stats_files"]
 
@@ -35,7 +36,7 @@ def stats_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str
         (4, 0)
     """
     paths = paths_of(sources)
-    task = StatsTask(depth, Criteria.where(where) if isinstance(where, str) else where or Criteria())
+    task = StatsTask(depth, Criteria.given(where))
     summary = Summary()
     with workers(jobs=jobs, scheduler=scheduler, timeout=scheduler_timeout) as running:
         try:

@@ -12,6 +12,7 @@ import typer
 
 from notation.errors import XMLArchiveError
 
+from ..archives import Picked
 from ..batch.annotating import AnnotateTotals, annotate_files
 from ..documents import proof_glob
 from ..files.sources import InputError
@@ -148,7 +149,7 @@ class AnnotateProgress(StatusLine):
 
     def __init__(self) -> None:
         super().__init__()
-        self.totals = AnnotateTotals()  # (of the games come back, as the run counts them)
+        self.totals = AnnotateTotals()  # (the run's, as the last game come back told them)
         self.started = time.monotonic()
         self.name = ""
         self.started_games = 0
@@ -173,12 +174,11 @@ class AnnotateProgress(StatusLine):
         self.current = now
         self.show(f"{self.name} game {self.started_games}, position {done} of {total}")
 
-    def game(self, number: int, picked: Any = None) -> None:
-        """Game ``number`` came back (its counts added to the totals)."""
-        if picked is not None:
-            self.totals.add(picked)
-            back = (getattr(picked, "searched", 0), getattr(picked, "proven", 0), getattr(picked, "marks", 0))
-            self.pending = [max(0, p - b) for p, b in zip(self.pending, back)]
+    def game(self, number: int, picked: Picked, totals: AnnotateTotals) -> None:
+        """Game ``number`` came back (its counts now in the run's ``totals``)."""
+        self.totals = totals
+        back = (getattr(picked, "searched", 0), getattr(picked, "proven", 0), getattr(picked, "marks", 0))
+        self.pending = [max(0, p - b) for p, b in zip(self.pending, back)]
         self.show(f"{self.name}, {counted(number, 'game')} done")
 
     def show(self, doing: str) -> None:

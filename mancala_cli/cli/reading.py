@@ -22,37 +22,38 @@ if TYPE_CHECKING:
 
 
 def workers_for(jobs: int, scheduler: Optional[str] = None, timeout: float = 10.0) -> int | Cluster:
-    """``--jobs``: ``auto`` (0) is the usable cores; far more than them is a
-    warning (the pipeline never starts more workers than cores, and none for
-    an input of one batch). ``--scheduler``: the cluster, connected and
-    checked now, before any output is opened, and closed with the command."""
+    """``--jobs``: ``auto`` (0) is the usable cores (:func:`check_workers`
+    checks the options). ``--scheduler``: the cluster, connected and checked
+    now, before any output is opened, and closed with the command."""
+    check_workers(jobs, scheduler)
     if scheduler is not None:
-        return cluster_for(scheduler, timeout)
-    no_scheduler_timeout()
-    cores = usable_cores()
-    if jobs == 0:
-        return cores
-    if jobs > 4 * cores:
-        typer.echo(f"mancala: warning: --jobs {jobs} is more than 4 × the {cores} usable "
-                   f"core{'s' if cores != 1 else ''}; using {cores}", err=True)
-    return jobs
+        return _connected(scheduler, timeout)
+    return usable_cores() if jobs == 0 else jobs
 
 
 def check_workers(jobs: int, scheduler: Optional[str]) -> None:
-    """``--jobs`` and ``--scheduler`` as :func:`workers_for` checks them, for a
-    command that leaves the connecting to the library (the cluster is then
-    connected when the run starts, and closed when it ends)."""
-    context = get_current_context(silent=True)
-    if scheduler is None:
-        no_scheduler_timeout()
-        cores = usable_cores()
-        if jobs > 4 * cores:
-            typer.echo(f"mancala: warning: --jobs {jobs} is more than 4 × the {cores} usable "
-                       f"core{'s' if cores != 1 else ''}; using {cores}", err=True)
+    """``--jobs`` far more than the usable cores is a warning (the pipeline
+    never starts more workers than cores, and none for an input of one
+    batch); ``--scheduler`` goes with neither ``--jobs`` nor an empty
+    address, and ``--scheduler-timeout`` needs it. (A command that leaves
+    the connecting to the library checks this alone: the cluster is then
+    connected when the run starts, and closed when it ends.)"""
+    if scheduler is not None:
+        _check_scheduler(scheduler)
         return
+    no_scheduler_timeout()
+    cores = usable_cores()
+    if jobs > 4 * cores:
+        typer.echo(f"mancala: warning: --jobs {jobs} is more than 4 × the {cores} usable "
+                   f"core{'s' if cores != 1 else ''}; using {cores}", err=True)
+
+
+def _check_scheduler(address: str) -> None:
+    """``--scheduler ADDRESS`` given with ``--jobs``, or empty: a usage error."""
+    context = get_current_context(silent=True)
     if context is not None and context.get_parameter_source("jobs") == ParameterSource.COMMANDLINE:
         fail("give --jobs or --scheduler, not both")
-    if not scheduler.strip():
+    if not address.strip():
         fail("--scheduler: empty address")
 
 
@@ -66,13 +67,14 @@ def no_scheduler_timeout() -> None:
 def cluster_for(address: str, timeout: float) -> Cluster:
     """``--scheduler ADDRESS``: the cluster, connected within ``timeout``
     seconds and closed with the command (not with ``--jobs``)."""
-    context = get_current_context()
-    if context.get_parameter_source("jobs") == ParameterSource.COMMANDLINE:
-        fail("give --jobs or --scheduler, not both")
-    if not address.strip():
-        fail("--scheduler: empty address")
+    _check_scheduler(address)
+    return _connected(address, timeout)
+
+
+def _connected(address: str, timeout: float) -> Cluster:
+    """The cluster of ``address``, closed with the command; one that cannot run the batches ends it in one line."""
     try:
-        connected: Cluster = context.with_resource(cluster(address, timeout=timeout))
+        connected: Cluster = get_current_context().with_resource(cluster(address, timeout=timeout))
     except ClusterError as error:
         fail(str(error))
     return connected

@@ -51,6 +51,14 @@ def problem_line(path: str, problem: Problem) -> str:
             f"{move_place(problem)}{problem.code}: {message(problem)}{position_note(problem)}")
 
 
+def unwritable_line(path: str, index: int | None, unwritable: tuple[int, str]) -> str:
+    """``FILE:LINE:0: error: unwritable: game N: reason``: game ``index``
+    cannot be written in the format asked for (its ``(line, reason)``), and
+    is left out."""
+    line, reason = unwritable
+    return f"{path}:{line}:0: error: unwritable: game {index}: {reason}"
+
+
 def problem_json(problem: Problem) -> dict[str, Any]:
     """A problem as ``validate --format json`` writes it."""
     out: dict[str, Any] = {"severity": problem.severity, "line": problem.line, "column": problem.column,

@@ -39,10 +39,16 @@ from ..checking import Replay, replay
 from ..positions import format_position
 from .output import atomic_output
 
-__all__ = ["FORMATS", "GameFormat", "WrittenGame", "RecordWriter", "open_writer"]
+__all__ = ["FORMATS", "GameFormat", "WrittenGame", "RecordWriter", "check_target", "open_writer"]
 
 #: The formats records are written in.
 FORMATS = ("pmn", "json", "xml")
+
+
+def check_target(to: str) -> None:
+    """``to``, a format the runs write games in (else :class:`ValueError`)."""
+    if to not in FORMATS:
+        raise ValueError(f"to must be pmn, json or xml, not {to!r}")
 
 
 @dataclass
