@@ -43,7 +43,7 @@ of the library loads from here too when first used: the rules (``get_game``,
 ``Game``, ``Board``, ``Position``, ``Move``, ``Line``, ``Outcome``,
 ``perft``, ``divide``, ``random_game``, ``parse_position``,
 ``format_position``, ``NORTH``, ``SOUTH``), the drawings' types
-(``SvgDiagram``, ``PngImage``, ``TextBoard``, ``record_svg``), ``CORE``
+(``SvgDiagram``, ``PngImage``, ``TextBoard``), ``CORE``
 (``"native"`` or ``"pure"``: which core the rules run on) and every error
 (each derives from :class:`MancalaError`). Loading names only when used
 keeps the command line's start quick.
@@ -78,7 +78,6 @@ if TYPE_CHECKING:
         SvgDiagram as SvgDiagram,
         TextBoard as TextBoard,
         png as png,
-        record_svg as record_svg,
         sheet as sheet,
         svg as svg,
         text as text,
@@ -136,7 +135,7 @@ _LATER = {
     **{name: "api" for name in ("Report", "annotate", "check", "check_files", "copy_record", "page", "read",
                                 "write")},
     **{name: "playing" for name in ("GamePosition", "Line", "MoveToken", "Solution", "solve")},
-    **{name: "drawing" for name in ("PngImage", "SvgDiagram", "TextBoard", "png", "record_svg", "sheet", "svg",
+    **{name: "drawing" for name in ("PngImage", "SvgDiagram", "TextBoard", "png", "sheet", "svg",
                                     "text")},
     **{name: "errors" for name in ("BadArchive", "BadCoordinate", "BadImage", "BadMove", "BadPosition", "BadQuery",
                                    "BadSheet", "PngUnavailable", "UnreadableInput")},

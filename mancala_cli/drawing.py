@@ -12,8 +12,8 @@ picture: :class:`SvgDiagram` (``_repr_svg_``), :class:`PngImage`
     >>> print(text(start).splitlines()[0])
     Bao Kingulu — move 1, South to move
 
-A :class:`~notation.record.GameRecord` draws itself too (its last position
-that could be played): ``record.svg()``, and ``_repr_svg_`` in Jupyter.
+:func:`svg` draws a :class:`~notation.record.GameRecord` too: its last
+position that could be played, with its last move and result.
 """
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ from .positions import parse_position
 from .rules.core import Game, Move, Position
 from .rules.registry import get_game
 
-__all__ = ["svg", "png", "text", "sheet", "record_svg", "SvgDiagram", "PngImage", "TextBoard"]
+__all__ = ["svg", "png", "text", "sheet", "SvgDiagram", "PngImage", "TextBoard"]
 
 
 class Positioned(Protocol):
@@ -98,16 +98,27 @@ def _game_and_position(position: Drawable, game: Game | str | None,
     return its_game, where
 
 
-def svg(position: Drawable, *, game: Game | str | None = None,
+def svg(position: Drawable | GameRecord, *, game: Game | str | None = None,
         last_move: Move | None = None, flip: bool = False, title: str | None = None,
         style: str | None = None) -> SvgDiagram:
     """A standalone SVG diagram of ``position``: a :class:`GamePosition`, or
-    a position or position string of ``game``.
+    a position or position string of ``game``; or a record's last position
+    that could be played, its last move marked and the result shown where
+    the rules ended the game (``game``: the game of a record without a
+    ``Game`` tag; a record that cannot be replayed at all, with no game or
+    a bad ``Setup``, raises :class:`BadSheet`).
 
-        >>> from mancala_cli import svg
+        >>> from mancala_cli import read, svg
         >>> svg("4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1", game="kingulu").startswith("<?xml")
         True
+        >>> record = next(read('[Game "kingulu"] 1. c1x6 d2 *'))
+        >>> 'id="last-end"' in svg(record)
+        True
     """
+    if isinstance(position, GameRecord):
+        if last_move is not None:
+            raise TypeError("svg() draws a record with its own last move: last_move= is for a position")
+        return _record_svg(position, game, flip=flip, title=title, style=style)
     rules, where = _game_and_position(position, game, "svg")
     return SvgDiagram(board_svg(rules, where, last_move=last_move, flip=flip, title=title, style=style))
 
@@ -202,16 +213,18 @@ def sheet(record: GameRecord, *, plies: Sequence[int] | None = None, every: int 
     return PngImage(svg_to_png(document, scale=scale))
 
 
-def record_svg(record: GameRecord) -> SvgDiagram | None:
-    """The last position of ``record`` that could be played, with its last
-    move and, where the rules ended the game, its result (``None`` when the
-    record cannot be replayed at all: no game, a bad ``Setup``)."""
-    replayed = replay(record)
+def _record_svg(record: GameRecord, game: Game | str | None, *, flip: bool, title: str | None,
+                style: str | None) -> SvgDiagram:
+    """:func:`svg` of a record: its last position that could be played."""
+    if game is not None and not isinstance(game, str):
+        game = game.id
+    if game is not None:
+        get_game(game)
+    replayed = replay(record, game)
     if replayed.game is None or replayed.start is None:
-        return None
+        problem = next(p for p in replayed.problems if p.severity == "error")
+        raise BadSheet(f"the record cannot be replayed: {problem.message}")
     final = replayed.positions[-1] if replayed.positions else replayed.start
     last = replayed.moves[-1] if replayed.moves else None
-    return SvgDiagram(board_svg(replayed.game, final, last_move=last, outcome=replayed.outcome))
-
-
-GameRecord.drawer = record_svg
+    return SvgDiagram(board_svg(replayed.game, final, last_move=last, outcome=replayed.outcome, flip=flip,
+                                title=title, style=style))

@@ -11,10 +11,9 @@ where it was written, so that a checker can point at line and column.
 from __future__ import annotations
 
 import re
-import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from typing import ClassVar, Generic, NamedTuple, TypeVar
+from typing import Generic, NamedTuple, TypeVar
 
 from .coords import Side
 
@@ -150,27 +149,6 @@ class GameRecord:
     tag_at: dict[str, tuple[int, int]] = field(default_factory=dict)
     #: The game of a record without a ``Game`` tag, when the reader was told it.
     default_game: str | None = None
-    #: What draws a record (:meth:`svg`): the record layer knows no rules, so
-    #: the package that has them sets it (``mancala_cli.drawing``, when it loads).
-    drawer: ClassVar[Callable[[GameRecord], str | None] | None] = None
-
-    def svg(self) -> str:
-        """The last position that could be played as an SVG diagram, its last
-        move marked, the result shown where the rules ended the game. It needs
-        the rules: ``import mancala_cli`` (else ``TypeError``); a record that
-        cannot be replayed at all (no game, a bad ``Setup``) raises ``ValueError``."""
-        drawer = _drawer()
-        if drawer is None:
-            raise TypeError("drawing a record needs the rules: import mancala_cli")
-        picture = drawer(self)
-        if picture is None:
-            raise ValueError("the record cannot be replayed (no game, or a bad Setup): nothing to draw")
-        return picture
-
-    def _repr_svg_(self) -> str | None:
-        """Jupyter's picture of the record: :meth:`svg`, where it can be drawn."""
-        drawer = _drawer()
-        return None if drawer is None else drawer(self)
 
     def tag(self, name: str) -> str | None:
         """The value of tag ``name`` (the first one), or ``None``."""
@@ -185,17 +163,6 @@ class GameRecord:
                 self.tags[i] = (name, value)
                 return
         self.tags.append((name, value))
-
-
-def _drawer() -> Callable[[GameRecord], str | None] | None:
-    """:attr:`GameRecord.drawer`; when none is set yet but the package with
-    the rules is loaded, the one of its drawing module (loaded here, which
-    sets it). This layer never imports that package: without it, ``None``."""
-    if GameRecord.drawer is None:
-        package = sys.modules.get("mancala_cli")
-        if package is not None:
-            getattr(package, "record_svg")  # (loads mancala_cli.drawing)
-    return GameRecord.drawer
 
 
 # -- the walk over a record's tree of moves ------------------------------------------

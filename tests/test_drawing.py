@@ -4,13 +4,12 @@ was, the bytes are the golden ones, and a record draws itself."""
 from __future__ import annotations
 
 import io
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from mancala_cli import (
+    BadSheet,
     GamePosition,
     Line,
     PngImage,
@@ -117,48 +116,40 @@ def test_a_sheet_shows_itself_too():
     assert type(image) is PngImage and image[:4] == b"\x89PNG"
 
 
-def test_a_record_draws_its_last_position():
+def test_a_record_is_drawn_at_its_last_position():
     record = next(read(VILLAGE))
     replayed = replay(record)
     expected = board_svg(replayed.game, replayed.positions[-1], last_move=replayed.moves[-1],
                          outcome=replayed.outcome)
-    assert record.svg() == expected == record._repr_svg_()
+    picture = svg(record)
+    assert type(picture) is SvgDiagram and picture == expected
     assert "South wins" in expected and 'id="last-end"' in expected  # the result strip, the last move
     # The golden diagram of the same position, without the last move's marks and the result strip.
     assert replayed.positions[-1] == parse_position(replayed.game, "0,0,0,8*,0,12*/0,0,0,0,0,3 N 12-13 12")
     assert svg(GamePosition(replayed.game, replayed.positions[-1])).encode("utf-8") == \
         (GOLDEN / "kingulu-over.svg").read_bytes()
+    # flip, title and style are a position's.
+    assert svg(record, flip=True, title="T", style="rect{}") == board_svg(
+        replayed.game, replayed.positions[-1], last_move=replayed.moves[-1], outcome=replayed.outcome,
+        flip=True, title="T", style="rect{}")
 
 
-def test_a_record_that_cannot_be_replayed_has_no_picture():
+def test_a_record_without_a_game_tag_is_drawn_with_game():
+    record = next(read("1. c1x6 d2 *\n"))
+    with pytest.raises(BadSheet, match="cannot be replayed"):
+        svg(record)
+    start = GamePosition.from_string("kingulu", START)
+    after = start.play("c1x6").play("d2")
+    assert svg(record, game="kingulu") == board_svg(after.game, after.position, last_move=after.position_move
+                                                    if False else replay(record, "kingulu").moves[-1])
+
+
+def test_a_record_that_cannot_be_replayed_is_not_drawn():
     record = next(read('[Game "nonesuch"]\n\n1. c1 *\n'))
-    assert record._repr_svg_() is None
-    with pytest.raises(ValueError, match="cannot be replayed"):
-        record.svg()
+    with pytest.raises(BadSheet, match="^the record cannot be replayed: "):
+        svg(record)
+    with pytest.raises(TypeError, match="own last move"):
+        svg(next(read(VILLAGE)), last_move=replay(next(read(VILLAGE))).moves[0])
+    # The record layer knows no rules: a record draws nothing by itself.
+    assert not hasattr(record, "svg") and not hasattr(record, "_repr_svg_")
 
-
-def _python(code: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
-                          cwd=str(Path(__file__).resolve().parents[1]))
-
-
-def test_a_record_read_by_the_record_layer_draws_itself_without_the_api():
-    """A record of ``notation.pmn`` draws itself once ``mancala_cli`` is
-    loaded, with neither ``mancala_cli.api`` nor lxml loaded for it."""
-    done = _python(
-        "import io, sys, mancala_cli\n"
-        "from notation.pmn import read_games\n"
-        "record = next(read_games(io.StringIO('[Game \"kingulu\"]\\n\\n1. c1x6 d2 *\\n')))\n"
-        "picture = record._repr_svg_()\n"
-        "print(picture == record.svg(), picture.startswith('<?xml'), 'id=\"last-end\"' in picture)\n"
-        "print(sorted(m for m in ('mancala_cli.api', 'lxml') if m in sys.modules))\n")
-    assert done.stdout == "True True True\n[]\n", done.stderr
-    # Without the package that has the rules, the record layer cannot draw: no picture, and svg() says why.
-    done = _python(
-        "import io\n"
-        "from notation.pmn import read_games\n"
-        "record = next(read_games(io.StringIO('[Game \"kingulu\"]\\n\\n1. c1x6 *\\n')))\n"
-        "print(record._repr_svg_())\n"
-        "record.svg()\n")
-    assert done.stdout == "None\n"
-    assert done.stderr.strip().splitlines()[-1] == "TypeError: drawing a record needs the rules: import mancala_cli"

@@ -349,13 +349,49 @@ def test_the_private_scan_allows_only_a_packages_own_private_submodule(tmp_path)
 
 
 #: The hidden links left, each with why: a module that reaches into
-#: ``sys.modules`` or ``sys.meta_path`` instead of importing.
-HIDDEN_LINKS = {
-    # GameRecord.svg() and _repr_svg_ draw with mancala_cli's drawer, which the
-    # record layer may not import: it looks for the loaded package instead.
-    # To go with GameRecord.svg() (a library change): see the round's note.
-    "notation/record.py": "the record draws itself through the drawing layer above it",
+#: ``sys.modules`` or ``sys.meta_path`` instead of importing. (None: a record
+#: is drawn by ``mancala_cli.svg(record)``, not by a drawer the record layer
+#: would look up.)
+HIDDEN_LINKS: dict[str, str] = {}
+
+#: What a module does when imported beyond defining its own names: a call at
+#: its top level, or an assignment to another object's attribute. Each with why.
+IMPORT_EFFECTS = {
+    "mancala_cli/__main__.py": "python -m mancala_cli runs the command line",
+    "mancala_cli/files/sources.py": "codecs' error handler 'mancala-report', a name of its own, that counts "
+                                    "the bad bytes of a line as it decodes",
+    "mancala_cli/rules/native.py": "the compiled kernel is handed the rules' own types (Move, Position, the sides)",
+    "mancala_cli/rules/board.py": "the docstring of its own alias Side",
+    "mancala_cli/cli/running.py": "the command line's help and usage lines, on typer's argument class (typer "
+                                  "pinned to the minor release whose internals it relies on)",
 }
+
+
+def import_effects(paths: list[pathlib.Path], root: pathlib.Path = ROOT) -> dict[str, list[int]]:
+    """The top-level calls and attribute assignments of each module, by line."""
+    found: dict[str, list[int]] = {}
+    for path in paths:
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            targets = (node.targets if isinstance(node, ast.Assign)
+                       else [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else [])
+            if (any(isinstance(target, (ast.Attribute, ast.Subscript)) for target in targets)
+                    or isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)):
+                found.setdefault(str(path.relative_to(root)), []).append(node.lineno)
+    return found
+
+
+def test_importing_a_module_changes_nothing_outside_it_but_the_named_list():
+    found = import_effects([*modules("mancala_cli"), *modules("notation")])
+    assert set(found) == set(IMPORT_EFFECTS), found
+
+
+def test_the_effect_scan_sees_a_call_and_an_assignment_to_another_objects_attribute(tmp_path):
+    (tmp_path / "a.py").write_text("import codecs, record\n"
+                                   "X = 1\n"
+                                   "record.GameRecord.drawer = print\n"
+                                   "codecs.register_error('x', print)\n"
+                                   "def f():\n    record.y = 2\n", encoding="utf-8")
+    assert import_effects([tmp_path / "a.py"], tmp_path) == {"a.py": [3, 4]}
 
 
 def test_no_module_reaches_into_the_import_system():
