@@ -29,58 +29,19 @@ The rules (:mod:`mancala_cli.rules`) do not use this package, save
 compiled kernel; the command line (``solve``, ``annotate``, ``tablebase``)
 and the library's :func:`mancala_cli.solve` and :func:`mancala_cli.annotate`
 call it. (Its name is not ``solve``: a subpackage ``mancala_cli.solve``
-would replace the function :func:`mancala_cli.solve` as an attribute of
-the package once imported.) Every name here loads when first used:
-``mancala tablebase`` imports :mod:`.tablebase` alone (so this package), and
-importing the rest here (the annotation brings the archives and the
-criteria with it) would add about 30 ms of processor time to its start, a
-third more.
+would replace the function :func:`mancala_cli.solve` as an
+attribute of the package once imported.)
 """
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from .annotation import AnnotateTask, Limits, annotate_record
+from .cluster import ClusterSolution, ClusterSolveError, ClusterSolver
+from .proofs import NoProof, Proof, ProofBook, ProofError, write_proof
+from .search import DEFAULT_MEMORY, DEFAULT_SECONDS, Solver
+from .solution import Solution, result_name
+from .table_file import TableFileError
+from .tablebase import Tablebase, TablebaseError
 
-if TYPE_CHECKING:
-    from .annotation import AnnotateTask as AnnotateTask, Limits as Limits, annotate_record as annotate_record
-    from .cluster import (
-        ClusterSolution as ClusterSolution,
-        ClusterSolveError as ClusterSolveError,
-        ClusterSolver as ClusterSolver,
-    )
-    from .proofs import (
-        NoProof as NoProof,
-        Proof as Proof,
-        ProofBook as ProofBook,
-        ProofError as ProofError,
-        write_proof as write_proof,
-    )
-    from .search import DEFAULT_MEMORY as DEFAULT_MEMORY, DEFAULT_SECONDS as DEFAULT_SECONDS, Solver as Solver
-    from .solution import Solution as Solution, result_name as result_name
-    from .table_file import TableFileError as TableFileError
-    from .tablebase import Tablebase as Tablebase, TablebaseError as TablebaseError
-
-_LATER = {
-    **{name: "search" for name in ("Solver", "DEFAULT_MEMORY", "DEFAULT_SECONDS")},
-    **{name: "solution" for name in ("Solution", "result_name")},
-    "TableFileError": "table_file",
-    **{name: "tablebase" for name in ("Tablebase", "TablebaseError")},
-    **{name: "proofs" for name in ("ProofBook", "Proof", "ProofError", "NoProof", "write_proof")},
-    **{name: "cluster" for name in ("ClusterSolver", "ClusterSolution", "ClusterSolveError")},
-    **{name: "annotation" for name in ("annotate_record", "Limits", "AnnotateTask")},
-}
-
-__all__ = list(_LATER)
-
-
-def __getattr__(name: str) -> Any:
-    module = _LATER.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__all__ = ["Solver", "DEFAULT_MEMORY", "DEFAULT_SECONDS", "Solution", "result_name", "TableFileError", "Tablebase",
+           "TablebaseError", "ProofBook", "Proof", "ProofError", "NoProof", "write_proof", "ClusterSolver",
+           "ClusterSolution", "ClusterSolveError", "annotate_record", "Limits", "AnnotateTask"]
