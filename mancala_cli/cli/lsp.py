@@ -7,8 +7,9 @@ import signal
 
 import typer
 
+from ..files import STOP_SIGNALS
 from .running import usage_error
-from .streams import STOP_SIGNALS, end_now
+from .streams import end_now
 
 
 def lsp(

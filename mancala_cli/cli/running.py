@@ -21,7 +21,8 @@ from typer import _click, _coercion as _typer_coercion, core as _typer_core
 from typer.core import TyperArgument, TyperGroup
 
 from ..batch.lifetime import BatchError, stop_live
-from .streams import BROKEN_PIPE, STOP_SIGNALS, error_line, os_error_text, silence
+from ..files import STOP_SIGNALS
+from .streams import BROKEN_PIPE, error_line, os_error_text, silence
 
 #: The signal that is ending the command, if any (set by :func:`_on_signal`).
 _signalled: int | None = None

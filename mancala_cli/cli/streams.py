@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import errno
 import os
-import signal
 import sys
 
-from ..files import STOP_SIGNALS as _STOP_SIGNALS
 from ..rules.selection import CORE
 from ..version import __version__
 
@@ -20,11 +18,11 @@ TYPE_CHECKING = False  # (not typing's: typing and what it loads cost 11 ms of `
 if TYPE_CHECKING:
     from typing import Any, NoReturn
 
-#: Exit status after a broken pipe on standard output (128 + SIGPIPE).
-BROKEN_PIPE = 128 + signal.SIGPIPE
-
-#: The signals that stop a command (each ends it as Ctrl-C does).
-STOP_SIGNALS = _STOP_SIGNALS
+#: Exit status after a broken pipe on standard output: 128 + SIGPIPE, which
+#: is 13 wherever there is one. (Written out: the module :mod:`signal` makes
+#: enums as it loads, 6 ms, a third of ``mancala --version``, which needs
+#: none of it; tests/test_startup.py holds the figure to ``signal.SIGPIPE``.)
+BROKEN_PIPE = 141
 
 
 
