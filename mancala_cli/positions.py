@@ -10,15 +10,20 @@
     Traceback (most recent call last):
     ...
     mancala_cli.positions.BadPosition: seeds do not add up: 49 on the board + 0-0 in the banks = 49, kingulu has 48
+
+:func:`position_lines` reads a file of them, one a line (``mancala render
+--positions``).
 """
 from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
 
 from notation.errors import PositionError
 from notation.position import format_position, parse_position as parse_fields
 
 from .rules.core import Game, InvalidPosition, Position
 
-__all__ = ["BadPosition", "parse_position", "format_position"]
+__all__ = ["BadPosition", "parse_position", "format_position", "position_lines"]
 
 
 class BadPosition(InvalidPosition, PositionError):
@@ -35,3 +40,33 @@ def parse_position(game: Game, text: str) -> Position:
     except (PositionError, InvalidPosition) as error:
         raise BadPosition(str(error)) from None
     return position
+
+
+def position_lines(game: Game, lines: Iterable[tuple[int, str | None, str]]
+                   ) -> Iterator[tuple[int, Position | None, str]]:
+    """The position of ``game`` on each of ``lines`` (numbered lines, as
+    :func:`~mancala_cli.files.sources.numbered_lines` gives them: the
+    number, the text or ``None``, and why there is none), blank lines
+    skipped: the number and the position, or ``None`` and why the line
+    names none.
+
+        >>> from mancala_cli import get_game
+        >>> lines = [(1, "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1", ""), (2, " ", ""), (3, "4 S", ""), (4, None, "a NUL byte")]
+        >>> for number, position, why in position_lines(get_game("kingulu"), lines):
+        ...     print(number, position and position.banks, why)
+        1 (0, 0)
+        3 None bad position for kingulu: a position string has 4 fields (rows, side, banks, move number), not 2
+        4 None a NUL byte
+    """
+    for number, text, why in lines:
+        if text is None:
+            yield number, None, why
+            continue
+        if not text.strip(" \t"):
+            continue
+        try:
+            position = parse_position(game, text)
+        except InvalidPosition as error:
+            yield number, None, f"bad position for {game.id}: {error}"
+            continue
+        yield number, position, ""

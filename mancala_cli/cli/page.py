@@ -9,11 +9,11 @@ import typer
 from notation.errors import XMLArchiveError
 
 from ..diagrams.page import PageTooLarge, check_page_budget, game_page, record_positions, record_text
+from ..files.batches import read_input
 from ..files.reports import problem_line, sorted_problems
 from ..files.sources import STDIN_NAME, InputError
 from .options import checked_encoding, counted, fail, game_rules, input_paths
 from .render_output import Drawing, RenderOptions
-from .render_records import read_input
 
 
 def _check_page(o: RenderOptions) -> None:

@@ -104,9 +104,9 @@ def render(
     elif position is not None and positions is None:
         draw_position(options)
     else:
-        from .render_records import draw_records  # (reading and replaying records: what a position does without)
+        from .render_records import draw_plies, draw_positions, draw_sheet  # (records: what a position does without)
 
-        draw_records(options)
+        (draw_positions if positions is not None else draw_sheet if sheet else draw_plies)(options)
 
 
 # -- what each thing drawn needs and does not go with -------------------------------

@@ -10,10 +10,10 @@ from typing import Optional
 
 from ..diagrams.png import svg_to_png
 from ..diagrams.svg import board_svg
-from ..diagrams.text import FROM_POSITION, FromPosition, board_text, outcome_of
+from ..diagrams.text import FROM_POSITION, FromPosition, board_text, caption_state, outcome_of
 from ..files.output import atomic_output, names_input
 from ..files.sources import InputError
-from ..rules.core import Game, Move, Outcome, Position, side_name
+from ..rules.core import Game, Move, Outcome, Position
 from .options import fail
 
 #: PNG pixels per SVG unit, unless told.
@@ -45,11 +45,6 @@ def read_style(style: Optional[str]) -> Optional[str]:
              f"{len(decoded[:bad.start()].encode('utf-8'))} cannot be written in an SVG (XML)")
     text = decoded.replace("\r\n", "\n").replace("\r", "\n")
     return text
-
-
-def caption_state(pos: Position, over: Optional[Outcome]) -> str:
-    """``North to move``, or ``game over`` (the result strip below the board gives the result)."""
-    return "game over" if over is not None else f"{side_name(pos.side)} to move"
 
 
 class Drawing:

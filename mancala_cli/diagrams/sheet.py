@@ -61,7 +61,8 @@ from .text import FROM_POSITION, FromPosition, outcome_of, result_words
 from .tree import Element, tostring
 
 __all__ = ["Diagram", "sheet_svg", "sheet_size", "move_caption", "header_line", "choose_plies", "game_diagrams", "GAP", "HEADER_H",
-           "CAPTION_H", "HEADER_LEADING", "header_lines", "board_origin", "sheet_legend", "LEGEND_TOP"]
+           "CAPTION_H", "HEADER_LEADING", "header_lines", "board_origin", "sheet_legend", "LEGEND_TOP",
+           "DEFAULT_COLUMNS"]
 
 GAP = 16           # between two boards of a row, and between rows
 HEADER_H = 40      # the header line's strip, above the first row
@@ -70,6 +71,8 @@ HEADER_SIZE = 18   # px
 HEADER_LEADING = 24  # from one header line to the next
 CAPTION_SIZE = 16  # px
 LEGEND_TOP = 4     # from the last row of boards to the legend
+#: The boards in a row of a sheet, unless told.
+DEFAULT_COLUMNS = 3
 
 SHEET_STYLE = f"""
 .sheet-background {{ fill: {BACKGROUND}; }}
@@ -239,8 +242,8 @@ def board_origin(game: Game, index: int, *, columns: int, header_lines: int = 1)
     return column * (width + GAP), _top(header_lines) + row * (height + CAPTION_H + GAP)
 
 
-def sheet_svg(game: Game, diagrams: Sequence[Diagram], *, header: str, columns: int = 3, flip: bool = False,
-              title: str | None = None, style: str | None = None) -> str:
+def sheet_svg(game: Game, diagrams: Sequence[Diagram], *, header: str, columns: int = DEFAULT_COLUMNS,
+              flip: bool = False, title: str | None = None, style: str | None = None) -> str:
     """A standalone SVG document of ``diagrams`` in a grid of ``columns``
     (fewer when there are fewer boards), the header line on top."""
     if not diagrams:

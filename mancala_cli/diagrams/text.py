@@ -23,7 +23,8 @@ from typing import Final
 
 from ..rules.core import FILES, NORTH, SOUTH, Game, Move, Outcome, Position, Side, side_name
 
-__all__ = ["board_text", "default_title", "state_words", "result_words", "outcome_of", "FROM_POSITION", "FromPosition"]
+__all__ = ["board_text", "default_title", "state_words", "caption_state", "result_words", "outcome_of", "FROM_POSITION",
+           "FromPosition"]
 
 
 class FromPosition:
@@ -71,6 +72,13 @@ def state_words(position: Position, outcome: Outcome | None) -> str:
     if outcome is not None:
         return result_words(outcome)
     return f"{side_name(position.side)} to move"
+
+
+def caption_state(position: Position, outcome: Outcome | None) -> str:
+    """``North to move``, or ``game over`` when the game has ended: the end
+    of a diagram's caption (the result strip below the board gives the
+    result)."""
+    return "game over" if outcome is not None else f"{side_name(position.side)} to move"
 
 
 def default_title(game: Game, position: Position, outcome: Outcome | None = None) -> str:

@@ -24,7 +24,7 @@ from notation.grammar import TAG_LINE_RE
 from notation.pmn import MAX_GAME_LINES, MAX_GAME_TEXT, after_tag_line, read_games
 from notation.record import GameRecord, Problem
 
-from .sources import MAX_ENCODING_PROBLEMS, Source, cap_encoding_problems, sniff
+from .sources import MAX_ENCODING_PROBLEMS, STDIN_NAME, Source, cap_encoding_problems, open_source, sniff
 
 #: Lines of PMN per batch (about 100 games of typical length).
 BATCH_LINES = 600
@@ -481,6 +481,34 @@ def read_records(source: Source, kind: str | None = None) -> Iterator[GameRecord
     for n, record in enumerate(records, 1):
         record.index = n
         yield record
+
+
+def read_input(path: str, encoding: str = "utf-8") -> Iterator[GameRecord]:
+    """Every record of the input at ``path`` (``-``: standard input), as
+    :func:`read_records` reads them. Raises InputError or XMLArchiveError."""
+    with open_source(path, encoding) as source:
+        yield from read_records(source)
+
+
+class NoSuchGame(LookupError):
+    """An input with fewer games than the number asked for: ``index``,
+    and ``count``, the games it has."""
+
+    def __init__(self, name: str, index: int, count: int) -> None:
+        super().__init__(f"{name}: has no game number {index} (it has {count} game{'' if count == 1 else 's'})")
+        self.index = index
+        self.count = count
+
+
+def read_game_number(path: str, index: int, encoding: str = "utf-8") -> GameRecord:
+    """Game ``index`` (from 1) of the input at ``path`` (``-``: standard
+    input), read no further. Raises :class:`NoSuchGame` (the input named as
+    ``validate`` names it), InputError or XMLArchiveError."""
+    count = 0
+    for count, record in enumerate(read_input(path, encoding), 1):
+        if count == index:
+            return record
+    raise NoSuchGame(STDIN_NAME if path == "-" else path, index, count)
 
 
 #: Allocations between two collections of the youngest generation of

@@ -11,7 +11,8 @@ from typing import Any
 from notation.coords import move_label
 from notation.record import Problem
 
-__all__ = ["sorted_problems", "problem_line", "problem_json", "game_report", "report_line", "report_json"]
+__all__ = ["sorted_problems", "problem_line", "error_lines", "problem_json", "game_report", "report_line",
+           "report_json"]
 
 #: What the command line adds to a library message: how to fix it here.
 _ADVICE = {("unknown-game", "no Game tag"): "no Game tag (give the game with --game)"}
@@ -49,6 +50,12 @@ def problem_line(path: str, problem: Problem) -> str:
     """``FILE:LINE:COL: error: 4... c1: KG-ORIGIN: message [position …; legal: …]``."""
     return (f"{path}:{problem.line or 0}:{problem.column or 0}: {problem.severity}: "
             f"{move_place(problem)}{problem.code}: {message(problem)}{position_note(problem)}")
+
+
+def error_lines(path: str, problems: list[Problem]) -> list[str]:
+    """The lines of the errors among ``problems`` (:func:`problem_line`),
+    in file order (:func:`sorted_problems`)."""
+    return [problem_line(path, problem) for problem in sorted_problems(problems) if problem.severity == "error"]
 
 
 def unwritable_line(path: str, index: int | None, unwritable: tuple[int, str]) -> str:

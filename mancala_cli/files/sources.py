@@ -307,6 +307,25 @@ def numbered_lines(source: Source, limit: int = MAX_POSITION_LINE) -> Iterator[N
         yield NumberedLine(number, text)
 
 
+class LineNumbers:
+    """A set of line numbers in one bit each: memory stays small however
+    long the input (``render --positions`` keeps the lines it drew)."""
+
+    def __init__(self) -> None:
+        self.bits = bytearray()
+
+    def add(self, number: int) -> None:
+        """Add ``number`` (from 0) to the set."""
+        byte = number >> 3
+        if byte >= len(self.bits):
+            self.bits.extend(bytes(max(byte + 1 - len(self.bits), len(self.bits))))
+        self.bits[byte] |= 1 << (number & 7)
+
+    def __contains__(self, number: int) -> bool:
+        byte = number >> 3
+        return byte < len(self.bits) and bool(self.bits[byte] >> (number & 7) & 1)
+
+
 @contextlib.contextmanager
 def open_source(path: str, encoding: str = "utf-8") -> Iterator[Source]:
     """Open ``path`` (``-`` for standard input) as a :class:`Source`."""
