@@ -18,8 +18,8 @@ move without the walk. Each line is played in place on one
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from operator import attrgetter
-from reprlib import recursive_repr
 
 from notation.coords import STYLES, CoordinateError, format_hole, format_move, hole_table, move_label, parse_hole
 from notation.record import SKIP, GameRecord, MoveNode, Problem, SkipType, Step, Visitor, visit
@@ -30,45 +30,19 @@ from .rules.core import Game, IllegalMove, InvalidPosition, Move, MutablePositio
 from .rules.registry import UnknownGame, get_game
 
 
+@dataclass(slots=True)
 class Replay:
-    """What replaying one record found.
-
-    (A plain class written as a dataclass would make it, which costs about
-    0.5 ms at every start: the same constructor, ``repr`` and ``==``;
-    ``_positions`` is in neither of those two.)
-    """
+    """What replaying one record found (``_positions``: worked out when
+    first asked for, :attr:`positions`)."""
 
     record: GameRecord
     game: Game | None = None
     start: Position | None = None
-    problems: list[Problem]
+    problems: list[Problem] = field(default_factory=list)
     #: Main-line moves, as far as they could be played.
-    moves: list[Move]
+    moves: list[Move] = field(default_factory=list)
     outcome: Outcome | None = None
-    _positions: list[Position] | None = None
-
-    def __init__(self, record: GameRecord, game: Game | None = None, start: Position | None = None,
-                 problems: list[Problem] | None = None, moves: list[Move] | None = None,
-                 outcome: Outcome | None = None, _positions: list[Position] | None = None) -> None:
-        self.record = record
-        self.game = game
-        self.start = start
-        self.problems = [] if problems is None else problems
-        self.moves = [] if moves is None else moves
-        self.outcome = outcome
-        self._positions = _positions
-
-    @recursive_repr()
-    def __repr__(self) -> str:
-        return (f"{self.__class__.__qualname__}(record={self.record!r}, game={self.game!r}, "
-                f"start={self.start!r}, problems={self.problems!r}, moves={self.moves!r}, "
-                f"outcome={self.outcome!r})")
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return (self.record, self.game, self.start, self.problems, self.moves, self.outcome) == (
-            other.record, other.game, other.start, other.problems, other.moves, other.outcome)
+    _positions: list[Position] | None = field(default=None, repr=False, compare=False)
 
     @property
     def positions(self) -> list[Position]:

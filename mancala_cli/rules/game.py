@@ -10,7 +10,6 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
-from reprlib import recursive_repr
 from typing import NamedTuple
 
 from .board import SIDES, SOUTH, Board, Side, other
@@ -57,39 +56,15 @@ class Move(NamedTuple):
     laps: int = 1
 
 
-@dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
+@dataclass(frozen=True, slots=True)
 class Outcome:
     """How a game ended: ``result`` is ``1-0``, ``0-1`` or ``1/2-1/2``;
     ``reason`` the rule id; ``score`` ``(south, north)`` where the rule scores."""
-
-    # (``__init__``, ``__repr__``, ``__eq__`` and ``__hash__`` are written
-    # out as the decorator would make them, which it does at every start:
-    # each costs about 0.2 ms to make.)
 
     result: str
     reason: str
     message: str
     score: tuple[int, int] | None = None
-
-    def __init__(self, result: str, reason: str, message: str, score: tuple[int, int] | None = None) -> None:
-        object.__setattr__(self, "result", result)
-        object.__setattr__(self, "reason", reason)
-        object.__setattr__(self, "message", message)
-        object.__setattr__(self, "score", score)
-
-    @recursive_repr()
-    def __repr__(self) -> str:
-        return (f"{self.__class__.__qualname__}(result={self.result!r}, reason={self.reason!r}, "
-                f"message={self.message!r}, score={self.score!r})")
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return (self.result, self.reason, self.message, self.score) == (
-            other.result, other.reason, other.message, other.score)
-
-    def __hash__(self) -> int:
-        return hash((self.result, self.reason, self.message, self.score))
 
 
 def win(side: Side) -> str:
