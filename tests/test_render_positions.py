@@ -319,7 +319,7 @@ def test_a_failed_write_removes_nothing(tmp_path, monkeypatch):
 
 
 def test_the_drawn_lines_take_a_bit_each():
-    from mancala_cli.cli.render_records import LineNumbers as _LineNumbers
+    from mancala_cli.files.sources import LineNumbers as _LineNumbers
 
     numbers = _LineNumbers()
     for k in range(1, 1_000_001, 3):

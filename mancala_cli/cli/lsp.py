@@ -8,8 +8,8 @@ import signal
 import typer
 
 from ..files import STOP_SIGNALS
-from .running import usage_error
 from .streams import end_now
+from .values import usage_error
 
 
 def lsp(

@@ -15,7 +15,7 @@ from ..files.sources import InputError, check_encoding
 from ..positions import parse_position
 from ..rules.core import Game, InvalidPosition, Position
 from ..rules.registry import GAME_IDS, UnknownGame, get_game
-from .running import choice, choices_metavar, completion, decimal, integer, jobs as jobs_parser, seconds, usage_error
+from .values import choice, choices_metavar, completion, decimal, integer, jobs as jobs_parser, seconds, usage_error
 
 #: The deepest search asked for (plies): ``solve --depth``, ``annotate --depth``.
 MAX_SOLVE_DEPTH = 400

@@ -34,7 +34,7 @@ from .options import (
 )
 from .render_checks import check_position
 from .render_output import RenderOptions
-from .running import usage_error
+from .values import usage_error
 
 
 def _scale(value: Any) -> float:

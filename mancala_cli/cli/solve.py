@@ -31,8 +31,8 @@ from .options import (
     size_parser,
 )
 from .reading import cluster_for, no_scheduler_timeout
-from .running import seconds
 from .streams import end_now
+from .values import seconds
 
 #: The exit status of ``solve`` when a limit stopped the search before its
 #: end (what it found so far is printed, ``complete`` false).
