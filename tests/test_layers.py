@@ -292,8 +292,8 @@ def private_imports(path: pathlib.Path, root: pathlib.Path = ROOT) -> list[str]:
     return bad
 
 
-#: typer's internals that the command line's patch uses (cli/running.py,
-#: cli/options.py): allowed only while pyproject.toml pins typer to the
+#: typer's internals that the command line uses (cli/typer_setup.py changes
+#: them, cli/running.py reads click's errors): allowed only while pyproject.toml pins typer to the
 #: releases the patch is tested with (an upper bound on its version).
 PINNED_INTERNALS = ("typer._click", "typer._coercion")
 
@@ -362,8 +362,6 @@ IMPORT_EFFECTS = {
                                     "the bad bytes of a line as it decodes",
     "mancala_cli/rules/native.py": "the compiled kernel is handed the rules' own types (Move, Position, the sides)",
     "mancala_cli/rules/board.py": "the docstring of its own alias Side",
-    "mancala_cli/cli/running.py": "the command line's help and usage lines, on typer's argument class (typer "
-                                  "pinned to the minor release whose internals it relies on)",
 }
 
 

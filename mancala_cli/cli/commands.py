@@ -14,6 +14,7 @@ import typer
 
 from .running import MancalaGroup, install_signal_handlers
 from .streams import end_now, prepare_streams, version_line
+from .typer_setup import adjust_typer
 
 
 def _version(value: bool) -> None:
@@ -31,6 +32,7 @@ def main_options(
 
 def _new_app(add_completion: bool = True) -> typer.Typer:
     """An app with the group, its options and its help, and no command yet."""
+    adjust_typer()
     new = typer.Typer(
         cls=MancalaGroup,
         add_completion=add_completion,

@@ -1,6 +1,6 @@
 """How the ``mancala`` process starts and ends: one-line usage errors,
-option values checked in our own words, exit statuses for signals and
-broken pipes, and closed standard streams.
+exit statuses for signals and broken pipes, and closed standard streams
+(the option values are read in :mod:`.values`).
 
 Exit statuses: 0 success, 1 the input was read but has problems, 2 a usage
 or I/O error, 128 + N when signal N ended the command (130 for Ctrl-C, 143
@@ -13,11 +13,11 @@ import errno
 import signal
 import sys
 from collections.abc import Sequence
-from typing import Any, Optional
+from typing import Any
 
 import typer
-from typer import _click, _coercion as _typer_coercion, core as _typer_core
-from typer.core import TyperArgument, TyperGroup
+from typer import _click
+from typer.core import TyperGroup
 
 from ..batch.lifetime import BatchError, stop_live
 from ..files import STOP_SIGNALS
@@ -29,68 +29,6 @@ _signalled: int | None = None
 #: Whether the command is ending (an error, an interrupt or a closed pipe
 #: left it): a stop signal then interrupts nothing (the cleanup runs on).
 _ending = False
-
-# Help names an argument by its metavar alone (``[FILE]...``), not with its
-# Python type (``<list[str]>``) after it, as it does for options with one.
-TyperArgument.display_type_rich = lambda self, ctx: None  # type: ignore[method-assign]
-# The usage line shows an argument whose metavar already says that it is
-# optional and repeatable (``[FILE]...``) as it is, not as ``[[FILE]...]...``.
-_usage_name = TyperArgument._usage_display_name
-
-
-def _usage_display_name(self: TyperArgument) -> str:
-    metavar = self.metavar or ""
-    return metavar if metavar.startswith("[") else _usage_name(self)
-
-
-TyperArgument._usage_display_name = _usage_display_name  # type: ignore[method-assign]
-
-
-# Typer checks every option value once more after click has read it: it
-# builds a pydantic TypeAdapter per parameter that calls the parameter's
-# ``parser`` or checks that a string is a string. That loads pydantic, about
-# 60 ms of every command's start. Our parameters are flags, strings (one, or
-# a list for ``[FILE]...``) and values with a parser of our own
-# (:func:`choice`, :func:`integer`), for which the same is done here without
-# pydantic; a parameter of any other kind keeps typer's own check.
-# This, the two patches of TyperArgument above and the use of typer's vendored
-# click (``typer._click``) rest on typer's private internals as typer 0.29
-# has them: pyproject.toml pins typer to that minor release (``<0.30``).
-_PLAIN_ANNOTATIONS = frozenset({str, bool, Optional[str], Optional[bool], list[str], Optional[list[str]]})
-
-if hasattr(_typer_core, "_TyperParameter") and hasattr(_typer_coercion, "RuntimeParam"):
-
-    class _AsParsed(_typer_coercion.RuntimeParam):
-        """A parameter's value as click read it, through its parser if it has
-        one. (A plain subclass of typer's frozen dataclass: making it a
-        dataclass of its own would cost more at start-up than all it does.)"""
-
-        is_list: bool
-
-        def __init__(self, annotation: Any, parameter_info: Any, is_list: bool) -> None:
-            super().__init__(parameter_info=parameter_info, annotation=annotation)
-            object.__setattr__(self, "is_list", is_list)
-
-        def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
-            parser = self.parameter_info.parser
-            if self.is_list:
-                items = value if isinstance(value, (list, tuple)) else [value]
-                return [parser(item) for item in items] if parser is not None else list(items)
-            return parser(value) if parser is not None else value
-
-    _typer_check = _typer_core._TyperParameter.get_runtime_param
-
-    def _as_parsed(self: Any) -> Any:
-        described = self.type_descriptor
-        if described.parameter_info.parser is None and described.annotation not in _PLAIN_ANNOTATIONS:
-            return _typer_check(self)
-        if self._runtime_param is None:
-            self._runtime_param = _AsParsed(annotation=described.annotation, parameter_info=described.parameter_info,
-                                            is_list=described.is_list)
-        return self._runtime_param
-
-    setattr(_typer_core._TyperParameter, "get_runtime_param", _as_parsed)
-
 
 def _on_signal(signum: int, frame: object) -> None:
     """A stop signal ends the command (KeyboardInterrupt); one that comes
