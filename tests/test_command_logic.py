@@ -1,0 +1,77 @@
+"""What the commands' modules hand to the library: a solve stopped by
+signals and its exit status (``solving.stopping``), called as a Python
+user would call it."""
+from __future__ import annotations
+
+import os
+import pathlib
+import signal
+
+import pytest
+
+from mancala_cli import get_game, parse_position
+from mancala_cli.solving.search import Solver
+from mancala_cli.solving.stopping import (
+    SOLVE_STOPPED,
+    Solved,
+    StopSignals,
+    cluster_conflict,
+    exit_status,
+    solve_here,
+)
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+ENDING = "0,0,0,0,3,2/1,0,0,0,0,2 S 20-20 12"
+
+
+# -- solve ---------------------------------------------------------------------------
+
+def test_a_solve_here_gives_its_solution_and_lets_its_table_go():
+    game = get_game("kingulu")
+    solver = Solver(game)
+    solved = solve_here(solver, parse_position(game, ENDING), depth=1)
+    assert (solved.signal, solved.solution.stopped, solved.solution.bounds) == (None, "depth", ("loss", "win"))
+    assert solved == Solved(solved.solution)
+    assert solver.table == {}
+    whole = solve_here(Solver(game), parse_position(game, ENDING))
+    assert (whole.signal, whole.solution.result, whole.solution.stopped) == (None, "win", None)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_stop_signal_stops_the_search_not_the_process():
+    stopped = []
+    before = signal.getsignal(signal.SIGTERM)
+    with StopSignals(lambda: stopped.append(True), (signal.SIGINT, signal.SIGTERM)) as stopping:
+        os.kill(os.getpid(), signal.SIGTERM)
+        os.kill(os.getpid(), signal.SIGINT)
+    assert (stopped, stopping.received) == ([True, True], [signal.SIGTERM, signal.SIGINT])
+    assert signal.getsignal(signal.SIGTERM) is before
+
+
+class _Stopped:
+    def __init__(self, stopped):
+        self.stopped = stopped
+
+
+@pytest.mark.parametrize("stopped, signum, status", [
+    (None, None, 0), ("time", None, SOLVE_STOPPED), ("nodes", None, 3), ("depth", signal.SIGINT, 3),
+    ("interrupted", None, 130), ("interrupted", signal.SIGTERM, 143), ("interrupted", signal.SIGHUP, 129),
+])
+def test_the_exit_status_says_how_a_solve_ended(stopped, signum, status):
+    assert exit_status(_Stopped(stopped), signum) == status
+
+
+@pytest.mark.parametrize("given, message", [
+    ({}, None),
+    ({"proofs": []}, None),
+    ({"depth": 3}, "--depth and --nodes do not go with --scheduler (its tasks have node budgets of their own); "
+                   "give --time"),
+    ({"nodes": 3, "table": "t"}, "--depth and --nodes do not go with --scheduler (its tasks have node budgets of "
+                                 "their own); give --time"),
+    ({"tablebase": "x.tb", "table": "t"}, "--tablebase does not go with --scheduler (the workers would each need "
+                                          "the file)"),
+    ({"table": "t", "proofs": ["p"]}, "--table does not go with --scheduler (each task has a table of its own)"),
+    ({"proofs": ["p"]}, "--proof does not go with --scheduler"),
+])
+def test_what_a_cluster_solve_does_not_take(given, message):
+    assert cluster_conflict(**given) == message
