@@ -1,5 +1,6 @@
 """What the commands' modules hand to the library: a solve stopped by
-signals and its exit status (``solving.stopping``), called as a Python
+signals and its exit status (``solving.stopping``), ``annotate``'s summary
+and progress line and its proofs among the inputs; each called as a Python
 user would call it."""
 from __future__ import annotations
 
@@ -10,6 +11,9 @@ import signal
 import pytest
 
 from mancala_cli import get_game, parse_position
+from mancala_cli.batch.annotating import AnnotateTotals, AnnotateWatch
+from mancala_cli.solving.annotation import Annotated
+from mancala_cli.solving.proofs import proofs_among
 from mancala_cli.solving.search import Solver
 from mancala_cli.solving.stopping import (
     SOLVE_STOPPED,
@@ -75,3 +79,52 @@ def test_the_exit_status_says_how_a_solve_ended(stopped, signum, status):
 ])
 def test_what_a_cluster_solve_does_not_take(given, message):
     assert cluster_conflict(**given) == message
+
+
+# -- annotate ------------------------------------------------------------------------
+
+def test_the_summary_line_of_annotate():
+    assert AnnotateTotals(games=2, searched=16, proven=15, marks=9, nodes=4021).summary() == \
+        "2 games, 16 positions searched (4,021 nodes), 15 proven, 9 marks added"
+    assert AnnotateTotals(games=1, searched=1, proven=0, marks=1, nodes=1).summary() == \
+        "1 game, 1 position searched (1 node), 0 proven, 1 mark added"
+
+
+class _Shown(AnnotateWatch):
+    def __init__(self):
+        super().__init__()
+        self.lines = []
+
+    def show(self, line):
+        self.lines.append(line.rpartition(", ")[0])  # (without the time taken)
+
+
+class _Picked:
+    def __init__(self, searched, proven, marks):
+        self.searched, self.proven, self.marks = searched, proven, marks
+
+
+def test_the_progress_line_counts_positions_at_once_and_games_as_they_come_back():
+    watch = _Shown()
+    watch.file("-")
+    watch.position(1, 2, Annotated(None, None, searched=1, proven=1, marks=0))
+    watch.position(2, 2, Annotated(None, None, searched=2, proven=1, marks=1))
+    totals = AnnotateTotals()
+    totals.add(_Picked(2, 1, 1))
+    watch.game(1, _Picked(2, 1, 1), totals)
+    watch.file("folder/next.pmn")
+    watch.position(1, 3, Annotated(None, None, searched=1, proven=0, marks=0))
+    assert watch.lines == [
+        "annotating: <stdin> game 1, position 1 of 2; 1 positions searched, 1 proven, 0 marks",
+        "annotating: <stdin> game 1, position 2 of 2; 2 positions searched, 1 proven, 1 marks",
+        "annotating: <stdin>, 1 game done; 2 positions searched, 1 proven, 1 marks",
+        "annotating: next.pmn game 1, position 1 of 3; 3 positions searched, 1 proven, 1 marks",
+    ]
+
+
+def test_the_proofs_among_the_inputs_join_the_proofs():
+    proof = str(ROOT / "docs" / "kingulu-proof-f1.txt.xz")
+    game = str(ROOT / "examples" / "kingulu-village-match.pmn")
+    assert proofs_among([game, proof, "-", "missing.pmn"], ["given.txt"]) == (
+        [game, "-", "missing.pmn"], ["given.txt", proof])
+    assert proofs_among([game], []) == ([game], [])
