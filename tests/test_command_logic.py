@@ -1,7 +1,7 @@
 """What the commands' modules hand to the library: a solve stopped by
 signals and its exit status (``solving.stopping``), ``annotate``'s summary
-and progress line and its proofs among the inputs; each called as a Python
-user would call it."""
+and progress line and its proofs among the inputs, ``filter``'s options that
+do not go together; each called as a Python user would call it."""
 from __future__ import annotations
 
 import os
@@ -12,6 +12,8 @@ import pytest
 
 from mancala_cli import get_game, parse_position
 from mancala_cli.batch.annotating import AnnotateTotals, AnnotateWatch
+from mancala_cli.batch.filtering import filter_conflict
+from mancala_cli.files.output import same_file
 from mancala_cli.solving.annotation import Annotated
 from mancala_cli.solving.proofs import proofs_among
 from mancala_cli.solving.search import Solver
@@ -128,3 +130,35 @@ def test_the_proofs_among_the_inputs_join_the_proofs():
     assert proofs_among([game, proof, "-", "missing.pmn"], ["given.txt"]) == (
         [game, "-", "missing.pmn"], ["given.txt", proof])
     assert proofs_among([game], []) == ([game], [])
+
+
+# -- filter --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("given, message", [
+    ({}, None),
+    ({"dedupe": True, "duplicates": "dropped.pmn", "output": "kept.pmn", "count": False}, None),
+    ({"count": True, "dedupe": True, "duplicates": "dropped.pmn"}, None),
+    ({"valid": True, "invalid": True, "min_plies": 9, "max_plies": 1}, "give --valid or --invalid, not both"),
+    ({"min_plies": 9, "max_plies": 1}, "--min-plies 9 is more than --max-plies 1"),
+    ({"min_plies": 1, "max_plies": 1, "duplicates": "d.pmn"}, "--duplicates needs --dedupe"),
+    ({"count": True, "output": "-"}, "--count prints a number: give --count or -o, not both"),
+    ({"dedupe": True, "duplicates": "same.pmn", "output": "same.pmn"}, "--duplicates and -o name the same file"),
+    ({"dedupe": True, "duplicates": "-"}, "--duplicates - and the games written would both go to standard output: "
+                                          "give --duplicates FILE or -o FILE"),
+    ({"dedupe": True, "duplicates": "-", "count": True}, "--duplicates - and the count would both go to standard "
+                                                         "output: give --duplicates FILE"),
+])
+def test_what_filters_options_do_not_take_together(given, message):
+    assert filter_conflict(**given) == message
+
+
+def test_one_file_under_two_names(tmp_path):
+    real = tmp_path / "games.pmn"
+    real.write_text("", encoding="utf-8")
+    link = tmp_path / "link.pmn"
+    link.symlink_to(real)
+    assert same_file(str(real), str(link)) and same_file(str(link), str(real))
+    assert not same_file(str(real), str(tmp_path / "other.pmn"))
+    assert not same_file(str(tmp_path), str(tmp_path))  # (a folder is no regular file)
+    assert filter_conflict(dedupe=True, duplicates=str(link), output=str(real)) == \
+        "--duplicates and -o name the same file"
