@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -29,13 +30,13 @@ from ..files.reports import problem_line, sorted_problems, unwritable_line
 from ..files.sources import InputError
 from ..files.writing import RecordWriter, check_target, open_writer
 from ..rules.registry import get_game
-from ..solving.annotation import AnnotateTask, Limits
+from ..solving.annotation import Annotated, AnnotateTask, Limits
 from .runs import answers, paths_of, tell_stderr, workers
 
 if TYPE_CHECKING:
     from .cluster import Cluster
 
-__all__ = ["AnnotateTotals", "Annotation", "Watcher", "annotate_files"]
+__all__ = ["AnnotateTotals", "AnnotateWatch", "Annotation", "Watcher", "annotate_files"]
 
 
 class Watcher(Protocol):
@@ -128,6 +129,78 @@ class AnnotateTotals:
         self.proven += getattr(picked, "proven", 0)
         self.marks += getattr(picked, "marks", 0)
         self.nodes += getattr(picked, "nodes", 0)
+
+    def summary(self) -> str:
+        """``annotate``'s summary line: ``2 games, 16 positions searched
+        (4,021 nodes), 15 proven, 9 marks added``."""
+        return (f"{_counted(self.games, 'game')}, {_counted(self.searched, 'position')} searched "
+                f"({self.nodes:,} node{'' if self.nodes == 1 else 's'}), {self.proven} proven, "
+                f"{_counted(self.marks, 'mark')} added")
+
+
+def _counted(number: int, noun: str) -> str:
+    """``1 game``, ``2 games``."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+class AnnotateWatch:
+    """What an annotation run under way has done, as a line for a
+    :class:`Watcher` to show (:meth:`show`, ``annotate``'s progress line):
+    the input and game being annotated, the position being searched when
+    the work is done in this process (:meth:`position`, given to
+    :func:`~mancala_cli.solving.annotation.watch_positions`), the positions
+    searched and proven and the marks added, and the time taken.
+
+        >>> watch = AnnotateWatch()
+        >>> watch.file("examples/kingulu-village-match.pmn")
+        >>> watch.position(1, 8, Annotated(None, None, searched=1, proven=1, marks=0))
+        >>> watch.line("game 1").rpartition(", ")[0]
+        'annotating: game 1; 1 positions searched, 1 proven, 0 marks'
+    """
+
+    def __init__(self) -> None:
+        self.totals = AnnotateTotals()  # (the run's, as the last game come back told them)
+        self.started = time.monotonic()
+        self.name = ""
+        self.started_games = 0
+        # Searched, proven and marks of the games annotated in this process
+        # (told position by position) whose answers have not come back yet:
+        # a batch's games are all annotated before the first is written.
+        self.pending = [0, 0, 0]
+        self.current = [0, 0, 0]  # of the game being annotated, so far
+
+    def file(self, path: str) -> None:
+        self.name = "<stdin>" if path == "-" else os.path.basename(path)
+        self.started_games = 0
+
+    def position(self, done: int, total: int, so_far: Annotated) -> None:
+        """Told by the annotation of each position solved in this process,
+        with the game's counts so far: they count in the line at once."""
+        if done == 1:
+            self.started_games += 1
+            self.current = [0, 0, 0]
+        now = [so_far.searched, so_far.proven, so_far.marks]
+        self.pending = [p + n - c for p, n, c in zip(self.pending, now, self.current)]
+        self.current = now
+        self.show(self.line(f"{self.name} game {self.started_games}, position {done} of {total}"))
+
+    def game(self, number: int, picked: Picked, totals: AnnotateTotals) -> None:
+        """Game ``number`` came back (its counts now in the run's ``totals``)."""
+        self.totals = totals
+        back = (getattr(picked, "searched", 0), getattr(picked, "proven", 0), getattr(picked, "marks", 0))
+        self.pending = [max(0, p - b) for p, b in zip(self.pending, back)]
+        self.show(self.line(f"{self.name}, {_counted(number, 'game')} done"))
+
+    def line(self, doing: str) -> str:
+        """The line that shows the run: what it is ``doing``, then its counts and time."""
+        totals = self.totals
+        searched, proven, marks = (t + p for t, p in zip((totals.searched, totals.proven, totals.marks),
+                                                         self.pending))
+        return (f"annotating: {doing}; {searched:,} positions searched, "
+                f"{proven:,} proven, {marks:,} marks, {time.monotonic() - self.started:.1f} s")
+
+    def show(self, line: str) -> None:
+        """Show ``line``, the run's state now: a display's to do (nothing here)."""
 
 
 

@@ -24,7 +24,7 @@ from notation.errors import XMLArchiveError
 
 from ..archives import Criteria, DigestSet, FilterTask, Picked as PickedGame
 from ..errors import library_error
-from ..files.output import refuse_damaged_input
+from ..files.output import refuse_damaged_input, same_file
 from ..files.reports import problem_line, sorted_problems, unwritable_line
 from ..files.sources import InputError
 from ..files.writing import check_target, open_writer
@@ -33,7 +33,7 @@ from .runs import Advancing, answers, paths_of, tell_stderr, workers
 if TYPE_CHECKING:
     from .cluster import Cluster
 
-__all__ = ["Picked", "Problems", "filter_files"]
+__all__ = ["Picked", "Problems", "filter_conflict", "filter_files"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -91,6 +91,34 @@ def filter_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[st
                                  count=count, force=force, tell=tell)
         except (InputError, XMLArchiveError) as error:
             raise library_error(error) from None
+
+
+def filter_conflict(*, valid: bool = False, invalid: bool = False, min_plies: int | None = None,
+                    max_plies: int | None = None, dedupe: bool = False, duplicates: str | None = None,
+                    count: bool = False, output: str | None = None) -> str | None:
+    """Why ``filter``'s options do not go together, the first reason found
+    (``--valid`` with ``--invalid``, more ``--min-plies`` than
+    ``--max-plies``, ``--duplicates`` without ``--dedupe``, ``--count`` with
+    ``-o``, ``--duplicates`` and ``-o`` naming one file or both standard
+    output), or ``None`` when they do.
+
+        >>> filter_conflict(dedupe=True, duplicates="-")
+        '--duplicates - and the games written would both go to standard output: give --duplicates FILE or -o FILE'
+    """
+    if valid and invalid:
+        return "give --valid or --invalid, not both"
+    if min_plies is not None and max_plies is not None and min_plies > max_plies:
+        return f"--min-plies {min_plies} is more than --max-plies {max_plies}"
+    if duplicates is not None and not dedupe:
+        return "--duplicates needs --dedupe"
+    if count and output is not None:
+        return "--count prints a number: give --count or -o, not both"
+    if duplicates is not None and output not in (None, "-") and (duplicates == output or same_file(duplicates, output)):
+        return "--duplicates and -o name the same file"
+    if duplicates == "-" and output in (None, "-"):
+        return (f"--duplicates - and the {'count' if count else 'games written'} would both go to standard output: "
+                f"give --duplicates FILE{'' if count else ' or -o FILE'}")
+    return None
 
 
 def _write_picked(paths: list[str], encoding: str, task: FilterTask, jobs: int | Cluster,

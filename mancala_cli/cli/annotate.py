@@ -3,21 +3,18 @@ results (:class:`mancala_cli.solving.annotation.AnnotateTask`, in this process o
 in worker processes), through the library's record writer."""
 from __future__ import annotations
 
-import os
 import sys
-import time
 from typing import Any, Optional
 
 import typer
 
 from notation.errors import XMLArchiveError
 
-from ..archives import Picked
-from ..batch.annotating import AnnotateTotals, annotate_files
+from ..batch.annotating import AnnotateTotals, AnnotateWatch, annotate_files
 from ..documents import proof_glob
 from ..files.sources import InputError
-from ..solving.annotation import Annotated, watch_positions
-from ..solving.proofs import is_proof_file
+from ..solving.annotation import watch_positions
+from ..solving.proofs import proofs_among
 from .engine_files import proof_files, tablebase_file
 from .options import (
     ENCODING_OPTION,
@@ -32,7 +29,6 @@ from .options import (
     StatusLine,
     checked_encoding,
     choice_option,
-    counted,
     fail,
     game_rules,
     input_paths,
@@ -93,7 +89,7 @@ def annotate(
         game_rules(game)
     checked_encoding(encoding)
     if proof and files:
-        files, proof = _proofs_among(files, proof)
+        files, proof = proofs_among(files, proof)
     paths = input_paths(files)
     check_workers(jobs, scheduler)
     tablebase_file(tablebase)
@@ -102,7 +98,7 @@ def annotate(
                         tablebase=tablebase, proofs=proof_files(proof), encoding=encoding, jobs=jobs,
                         scheduler=scheduler, scheduler_timeout=scheduler_timeout, force=force)
     if not quiet:
-        typer.echo(summary(totals), err=True)
+        typer.echo(totals.summary(), err=True)
     if totals.errors:
         raise typer.Exit(1)
 
@@ -127,63 +123,13 @@ def _annotated(paths: list[str], output: Optional[str], quiet: bool, **options: 
             progress.clear()
 
 
-def summary(totals: AnnotateTotals) -> str:
-    """``2 games, 16 positions searched (4,021 nodes), 15 proven, 9 marks added``."""
-    return (f"{counted(totals.games, 'game')}, {counted(totals.searched, 'position')} searched "
-            f"({totals.nodes:,} node{'' if totals.nodes == 1 else 's'}), {totals.proven} proven, "
-            f"{counted(totals.marks, 'mark')} added")
-
-
-def _proofs_among(files: list[str], proof: list[str]) -> tuple[list[str], list[str]]:
-    """With ``--proof``, the input files that are proofs (their first line
-    is a proof's, :func:`mancala_cli.solving.proofs.is_proof_file`) join the proofs:
-    a shell's ``--proof docs/kingulu-proof*.txt.xz`` gives them all."""
-    proofs = [path for path in files if path != "-" and is_proof_file(path)]
-    return [path for path in files if path not in proofs], [*proof, *proofs]
-
-
-class AnnotateProgress(StatusLine):
+class AnnotateProgress(StatusLine, AnnotateWatch):
     """``annotate`` under way, on one line of standard error (a terminal),
-    written over: the input and game being annotated, the position being
-    searched when the work is done in this process, and the totals."""
+    written over: :class:`~mancala_cli.batch.annotating.AnnotateWatch`'s line."""
 
     def __init__(self) -> None:
-        super().__init__()
-        self.totals = AnnotateTotals()  # (the run's, as the last game come back told them)
-        self.started = time.monotonic()
-        self.name = ""
-        self.started_games = 0
-        # Searched, proven and marks of the games annotated in this process
-        # (told position by position) whose answers have not come back yet:
-        # a batch's games are all annotated before the first is written.
-        self.pending = [0, 0, 0]
-        self.current = [0, 0, 0]  # of the game being annotated, so far
+        StatusLine.__init__(self)
+        AnnotateWatch.__init__(self)
 
-    def file(self, path: str) -> None:
-        self.name = "<stdin>" if path == "-" else os.path.basename(path)
-        self.started_games = 0
-
-    def position(self, done: int, total: int, so_far: Annotated) -> None:
-        """Told by the annotation of each position solved in this process,
-        with the game's counts so far: they count in the line at once."""
-        if done == 1:
-            self.started_games += 1
-            self.current = [0, 0, 0]
-        now = [so_far.searched, so_far.proven, so_far.marks]
-        self.pending = [p + n - c for p, n, c in zip(self.pending, now, self.current)]
-        self.current = now
-        self.show(f"{self.name} game {self.started_games}, position {done} of {total}")
-
-    def game(self, number: int, picked: Picked, totals: AnnotateTotals) -> None:
-        """Game ``number`` came back (its counts now in the run's ``totals``)."""
-        self.totals = totals
-        back = (getattr(picked, "searched", 0), getattr(picked, "proven", 0), getattr(picked, "marks", 0))
-        self.pending = [max(0, p - b) for p, b in zip(self.pending, back)]
-        self.show(f"{self.name}, {counted(number, 'game')} done")
-
-    def show(self, doing: str) -> None:
-        totals = self.totals
-        searched, proven, marks = (t + p for t, p in zip((totals.searched, totals.proven, totals.marks),
-                                                         self.pending))
-        self.write(f"annotating: {doing}; {searched:,} positions searched, "
-                   f"{proven:,} proven, {marks:,} marks, {time.monotonic() - self.started:.1f} s")
+    def show(self, line: str) -> None:
+        self.write(line)

@@ -11,7 +11,7 @@ import typer
 from notation.errors import XMLArchiveError
 
 from ..archives import BadCriterion, Criteria, RegexTimeout, known_game
-from ..batch.filtering import filter_files
+from ..batch.filtering import filter_conflict, filter_files
 from ..errors import BadQuery
 from ..files.sources import InputError
 from .options import (
@@ -32,7 +32,6 @@ from .options import (
     int_option,
     output_format,
     read_failed,
-    same_file,
 )
 from .reading import Progress, check_workers
 from .where import criterion
@@ -136,21 +135,7 @@ def check_options(*, game: Optional[str], valid: bool, invalid: bool, min_plies:
             fail(f"{option}: empty file name")
     if game is not None:
         criterion("--game", known_game, game)
-    if valid and invalid:
-        fail("give --valid or --invalid, not both")
-    if min_plies is not None and max_plies is not None and min_plies > max_plies:
-        fail(f"--min-plies {min_plies} is more than --max-plies {max_plies}")
-    if duplicates is not None and not dedupe:
-        fail("--duplicates needs --dedupe")
-    check_outputs(duplicates, output, count)
-
-
-def check_outputs(duplicates: Optional[str], output: Optional[str], count: bool) -> None:
-    """``--count``, ``-o`` and ``--duplicates`` name places that can all be written."""
-    if count and output is not None:
-        fail("--count prints a number: give --count or -o, not both")
-    if duplicates is not None and output not in (None, "-") and (duplicates == output or same_file(duplicates, output)):
-        fail("--duplicates and -o name the same file")
-    if duplicates == "-" and output in (None, "-"):
-        fail(f"--duplicates - and the {'count' if count else 'games written'} would both go to standard output: "
-             f"give --duplicates FILE{'' if count else ' or -o FILE'}")
+    conflict = filter_conflict(valid=valid, invalid=invalid, min_plies=min_plies, max_plies=max_plies, dedupe=dedupe,
+                               duplicates=duplicates, count=count, output=output)
+    if conflict is not None:
+        fail(conflict)

@@ -1,9 +1,9 @@
 """``mancala solve``: a position's result with best play
 (:class:`mancala_cli.solving.search.Solver`, or
-:class:`mancala_cli.solving.cluster.ClusterSolver` on a Dask cluster)."""
+:class:`mancala_cli.solving.cluster.ClusterSolver` on a Dask cluster),
+stopped by signals as :mod:`mancala_cli.solving.stopping` runs it."""
 from __future__ import annotations
 
-import signal
 import sys
 from typing import Any, Optional
 
@@ -15,6 +15,7 @@ from ..rules.core import Game, Position
 from ..solving.cluster import ClusterSolveError, ClusterSolver
 from ..solving.proofs import ProofError
 from ..solving.search import DEFAULT_MEMORY, DEFAULT_SECONDS, Solver, TableFileError
+from ..solving.stopping import cluster_conflict, exit_status, solve_here, solve_on_cluster
 from ..solving.written import solution_text
 from .engine_files import proof_book, tablebase_file
 from .options import (
@@ -33,10 +34,6 @@ from .options import (
 from .reading import cluster_for, no_scheduler_timeout
 from .streams import end_now
 from .values import seconds
-
-#: The exit status of ``solve`` when a limit stopped the search before its
-#: end (what it found so far is printed, ``complete`` false).
-SOLVE_STOPPED = 3
 
 DEPTH_OPTION = int_option(None, "--depth", "-d", low=1, high=MAX_SOLVE_DEPTH, help="Search at most this many moves deep.")
 NODES_OPTION = int_option(None, "--nodes", low=1, help="Search at most this many positions.")
@@ -113,7 +110,8 @@ def solve(
     rules = game_rules(game)
     start = position_of(rules, position)
     if scheduler is not None:
-        _cluster_options(depth, nodes, tablebase, table, proof)
+        if conflict := cluster_conflict(depth=depth, nodes=nodes, tablebase=tablebase, table=table, proofs=proof):
+            fail(conflict)
         _solve_on_cluster(rules, start, scheduler, scheduler_timeout, time, memory, format)
         return
     no_scheduler_timeout()
@@ -140,36 +138,23 @@ class _SolveProgress(StatusLine):
 
 def _solve_here(rules: Game, start: Position, depth: Optional[int], nodes: Optional[int], time: float, memory: int,
                 format: str, tablebase: Optional[str], table: Optional[str], book: Any = None) -> None:
-    """``solve`` in this process: the search, its output and its exit status.
-    With a table file, SIGTERM and SIGHUP stop the search as Ctrl-C does, so
-    that its table is saved."""
+    """``solve`` in this process (:func:`~mancala_cli.solving.stopping.solve_here`):
+    the search, its output and its exit status."""
     progress = _SolveProgress() if sys.stderr.isatty() else None
     solver = Solver(rules, memory=memory, tablebase=tablebase_file(tablebase))
-    stopping = [signal.SIGINT] if table is None else [signal.SIGINT, signal.SIGTERM, signal.SIGHUP]
-    received: list[int] = []
-
-    def stop(signum: int, frame: Any) -> None:
-        received.append(signum)
-        solver.stop()
-
     try:
-        previous = {signum: signal.signal(signum, stop) for signum in stopping}
         try:
-            try:
-                solution = solver.solve(start, depth=depth, nodes=nodes, seconds=time, progress=progress,
-                                        table=table)
-            except TableFileError as error:
-                fail(f"{table}: {error}", 1)
-            except OutputError as error:
-                fail(str(error))
-            except OSError as error:
-                fail(f"{table}: {error.strerror or error}")
+            solved = solve_here(solver, start, depth=depth, nodes=nodes, seconds=time, progress=progress, table=table)
+        except TableFileError as error:
+            fail(f"{table}: {error}", 1)
+        except OutputError as error:
+            fail(str(error))
+        except OSError as error:
+            fail(f"{table}: {error.strerror or error}")
         finally:
-            for signum, handler in previous.items():
-                signal.signal(signum, handler)
-            solver.table = {}
             if progress is not None:
                 progress.clear()
+        solution = solved.solution
         if book is not None:
             try:
                 solution = book.solution(rules, start, solution)
@@ -180,37 +165,19 @@ def _solve_here(rules: Game, start: Position, depth: Optional[int], nodes: Optio
         # (Under an address-space limit, CPython reports some failed
         # allocations deep in the search as a SystemError, "error return
         # without exception set", instead of a MemoryError.)
-        solver.table = {}
         typer.echo(f"mancala: error: out of memory while solving (the table may use {memory:,} bytes; "
                    "--memory gives it less)", err=True)
         # The interpreter ran out of memory deep in the search: its own
         # clean-up at exit (the final collection) is not safe to run after
         # that, so the process leaves at once, its message flushed.
         end_now(2)
-    _exit(solution, received[0] if received else signal.SIGINT)
+    _exit(exit_status(solution, solved.signal))
 
 
-def _exit(solution: Any, signum: int) -> None:
-    """The exit status of a search that stopped early: 128 + the signal that
-    interrupted it, or :data:`SOLVE_STOPPED` when a limit stopped it."""
-    if solution.stopped == "interrupted":
-        raise typer.Exit(128 + signum)
-    if solution.stopped is not None:
-        raise typer.Exit(SOLVE_STOPPED)
-
-
-def _cluster_options(depth: Optional[int], nodes: Optional[int], tablebase: Optional[str],
-                     table: Optional[str], proof: Optional[list[str]]) -> None:
-    """The options that do not go with ``--scheduler``: a usage error."""
-    if depth is not None or nodes is not None:
-        fail("--depth and --nodes do not go with --scheduler (its tasks have node budgets of their own); "
-             "give --time")
-    if tablebase is not None:
-        fail("--tablebase does not go with --scheduler (the workers would each need the file)")
-    if table is not None:
-        fail("--table does not go with --scheduler (each task has a table of its own)")
-    if proof:
-        fail("--proof does not go with --scheduler")
+def _exit(status: int) -> None:
+    """The exit status of a search that stopped early (0: it did not)."""
+    if status:
+        raise typer.Exit(status)
 
 
 class _ClusterProgress(StatusLine):
@@ -224,20 +191,16 @@ class _ClusterProgress(StatusLine):
 def _solve_on_cluster(rules: Game, start: Position, address: str, timeout: float, time: float, memory: int,
                       format: str) -> None:
     """``solve --scheduler``: the search split into tasks for the cluster
-    (:class:`mancala_cli.solving.cluster.ClusterSolver`), exit status as without."""
+    (:func:`~mancala_cli.solving.stopping.solve_on_cluster`), exit status as without."""
     cluster = cluster_for(address, timeout)
     progress = _ClusterProgress() if sys.stderr.isatty() else None
-    solver = ClusterSolver(cluster.client, rules, memory=memory)
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: solver.stop())
     try:
-        solution = solver.solve(start, seconds=time, progress=progress)
+        solved = solve_on_cluster(ClusterSolver(cluster.client, rules, memory=memory), start, seconds=time,
+                                  progress=progress)
     except ClusterSolveError as error:
         fail(str(error))
     finally:
-        signal.signal(signal.SIGINT, previous)
         if progress is not None:
             progress.clear()
-    typer.echo(solution_text(rules, start, solution, format), nl=False)
-    _exit(solution, signal.SIGINT)
-
-
+    typer.echo(solution_text(rules, start, solved.solution, format), nl=False)
+    _exit(exit_status(solved.solution, solved.signal))

@@ -290,6 +290,14 @@ def _replacing(path: str, target: str, info: os.stat_result | None, binary: bool
         raise
 
 
+def same_file(path: str, other: str) -> bool:
+    """Whether two paths name one regular file (through links or other spellings)."""
+    try:
+        return os.path.isfile(path) and os.path.samefile(path, other)
+    except (OSError, ValueError):
+        return False
+
+
 def names_input(target: str | None, paths: Iterable[str]) -> bool:
     """Whether writing ``target`` would replace one of the inputs ``paths``:
     the same regular file under any name, standard input (``-``) included

@@ -21,6 +21,8 @@
   annotation reads (:class:`ProofBook`, ``--proof``);
 - :mod:`.cluster`: one position solved on a Dask cluster
   (:class:`ClusterSolver`, ``solve --scheduler``);
+- :mod:`.stopping`: a solve that signals stop with what it found so far,
+  here or on a cluster, and ``solve``'s exit status;
 - :mod:`.annotation`: the engine's facts for a record's main line
   (:func:`annotate_record`, ``mancala annotate``).
 

@@ -347,6 +347,15 @@ def is_proof_file(path: str) -> bool:
         return False
 
 
+def proofs_among(files: list[str], proofs: list[str]) -> tuple[list[str], list[str]]:
+    """``files`` without the proofs among them (:func:`is_proof_file`;
+    ``-``, standard input, is none), and ``proofs`` with those after them:
+    what ``annotate --proof FILE...`` takes as inputs and as proofs, so that
+    a shell's ``--proof docs/kingulu-proof*.txt.xz`` gives them all."""
+    found = [path for path in files if path != "-" and is_proof_file(path)]
+    return [path for path in files if path not in found], [*proofs, *found]
+
+
 class _Reader:
     """Proof files read into one :class:`ProofBook`, line by line: each
     file's header checked before its positions are read, its ``moves`` count
