@@ -26,7 +26,6 @@ from .options import (
     SCHEDULER_OPTION,
     SCHEDULER_TIMEOUT_OPTION,
     TARGETS,
-    StatusLine,
     checked_encoding,
     choice_option,
     fail,
@@ -35,9 +34,10 @@ from .options import (
     int_option,
     output_format,
     read_failed,
-    seconds_parser,
 )
+from .progress import StatusLine
 from .reading import check_workers
+from .values import seconds_parser
 
 TIME_OPTION = typer.Option(1.0, "--time", parser=seconds_parser("--time"), metavar="SECONDS",
                            help="Search for at most this many seconds per move.")

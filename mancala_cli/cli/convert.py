@@ -28,7 +28,8 @@ from .options import (
     input_paths,
     output_format,
 )
-from .reading import Progress, check_workers
+from .progress import Progress
+from .reading import check_workers
 
 
 def convert(

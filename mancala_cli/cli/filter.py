@@ -33,7 +33,8 @@ from .options import (
     output_format,
     read_failed,
 )
-from .reading import Progress, check_workers
+from .progress import Progress
+from .reading import check_workers
 from .where import criterion
 
 

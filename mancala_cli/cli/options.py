@@ -4,9 +4,7 @@ format to write and the files to read."""
 from __future__ import annotations
 
 import os
-import re
 import sys
-from collections.abc import Callable
 from typing import Any, NoReturn, Optional
 
 import typer
@@ -15,7 +13,7 @@ from ..files.sources import InputError, check_encoding
 from ..positions import parse_position
 from ..rules.core import Game, InvalidPosition, Position
 from ..rules.registry import GAME_IDS, UnknownGame, get_game
-from .values import choice, choices_metavar, completion, decimal, integer, jobs as jobs_parser, seconds, usage_error
+from .values import choice, choices_metavar, completion, integer, jobs as jobs_parser, seconds
 
 #: The deepest search asked for (plies): ``solve --depth``, ``annotate --depth``.
 MAX_SOLVE_DEPTH = 400
@@ -66,36 +64,6 @@ POSITION_OPTION = typer.Option(None, "--position", "-p", metavar="POSITION",
                                help="A position string (default: the standard start).")
 
 
-def seconds_parser(option: str) -> Callable[[Any], float]:
-    """A parser for a time limit: a number of seconds > 0."""
-    def parse(value: Any) -> float:
-        if isinstance(value, float):
-            return value
-        number = decimal(str(value).strip())
-        if number is None or not 0 < number < float("inf"):
-            raise usage_error(f"{option} must be a number of seconds > 0 (got {str(value)!r})")
-        return number
-    return parse
-
-
-class StatusLine:
-    """One line of standard error (a terminal), written over each time."""
-
-    def __init__(self) -> None:
-        self.shown = False
-
-    def write(self, text: str) -> None:
-        sys.stderr.write(f"\r\x1b[K{text}")
-        sys.stderr.flush()
-        self.shown = True
-
-    def clear(self) -> None:
-        if self.shown:
-            sys.stderr.write("\r\x1b[K")
-            sys.stderr.flush()
-            self.shown = False
-
-
 FILES_ARGUMENT = typer.Argument(None, metavar="[FILE]...", help="Input files (PMN, JSON Lines or XML); '-' or none: standard input.")
 
 
@@ -130,14 +98,6 @@ def output_format(given: Optional[str], output: Optional[str], extensions: dict[
 
 def _listed(names: list[str]) -> str:
     return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
-
-
-def same_file(path: str, other: str) -> bool:
-    """Whether two paths name one regular file (through links or other spellings)."""
-    try:
-        return os.path.isfile(path) and os.path.samefile(path, other)
-    except (OSError, ValueError):
-        return False
 
 
 def input_paths(files: Optional[list[str]]) -> list[str]:
@@ -207,26 +167,5 @@ TO_OPTION = typer.Option(None, "--to", "-t", parser=choice("--to", TARGETS), met
 def read_failed(error: Exception) -> NoReturn:
     """An input that cannot be read at all: exit 2 for I/O, 1 for a broken XML archive."""
     fail(str(error), 2 if isinstance(error, InputError) else 1)
-
-
-#: The units of a size (--memory): multiples of 1,024.
-_SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
-
-
-def size_parser(option: str) -> Callable[[Any], int]:
-    """A parser for a size in bytes: ``1073741824``, ``512M``, ``2G`` (K, M,
-    G, T: multiples of 1,024; a trailing ``B`` or ``iB`` is allowed)."""
-    def parse(value: Any) -> int:
-        if isinstance(value, int):
-            return value
-        text = str(value).strip()
-        match = re.fullmatch(r"([0-9]{1,15}(?:\.[0-9]{1,9})?)\s*([kKmMgGtT]?)(?:i?[bB])?", text)
-        if match is None or (match[1].count(".") and not match[2]):
-            raise usage_error(f"{option} must be a size in bytes such as 512M or 2G (got {str(value)!r})")
-        number = int(float(match[1]) * _SIZE_UNITS[match[2].upper()])
-        if number < 1 << 20:
-            raise usage_error(f"{option} must be at least 1M (got {str(value)!r})")
-        return number
-    return parse
 
 

@@ -3,10 +3,7 @@ cluster that process them (``--jobs``, ``--scheduler``) and the progress
 bar shown meanwhile."""
 from __future__ import annotations
 
-import os
-import sys
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 from typer._click.core import ParameterSource
@@ -80,42 +77,3 @@ def _connected(address: str, timeout: float) -> Cluster:
     return connected
 
 
-class Progress:
-    """A progress bar on standard error, only when it is a terminal."""
-
-    def __init__(self) -> None:
-        # (rich's progress bar: 30 ms of start-up, for a terminal alone)
-        from rich import console, progress
-
-        self.bar = progress.Progress(progress.TextColumn("{task.description}"), progress.BarColumn(),
-                                     progress.TextColumn("{task.percentage:>3.0f}%"), progress.TimeRemainingColumn(),
-                                     console=console.Console(stderr=True), transient=True)
-
-    @staticmethod
-    def wanted(quiet: bool) -> bool:
-        return not quiet and sys.stderr.isatty()
-
-    def start(self, path: str) -> Any:
-        total = os.path.getsize(path) if path != "-" and os.path.isfile(path) else None
-        return self.bar.add_task(os.path.basename(path), total=total)
-
-    def advance(self, task: Any, amount: int) -> None:
-        self.bar.advance(task, amount)
-
-    def advancer(self, path: str) -> Callable[[int], None]:
-        """What a file's batches tell the characters they hold: its bar
-        appears with its first batch done, and advances with each."""
-        tasks: list[Any] = []
-
-        def advance(size: int) -> None:
-            if not tasks:
-                tasks.append(self.start(path))
-            self.advance(tasks[0], size)
-        return advance
-
-    def __enter__(self) -> Progress:
-        self.bar.__enter__()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.bar.__exit__(*exc)

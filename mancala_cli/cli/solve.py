@@ -22,18 +22,16 @@ from .options import (
     GAME_OPTION,
     MAX_SOLVE_DEPTH,
     POSITION_OPTION,
-    StatusLine,
     choice_option,
     fail,
     game_rules,
     int_option,
     position_of,
-    seconds_parser,
-    size_parser,
 )
+from .progress import ClusterProgress, SolveProgress
 from .reading import cluster_for, no_scheduler_timeout
 from .streams import end_now
-from .values import seconds
+from .values import seconds, seconds_parser, size_parser
 
 DEPTH_OPTION = int_option(None, "--depth", "-d", low=1, high=MAX_SOLVE_DEPTH, help="Search at most this many moves deep.")
 NODES_OPTION = int_option(None, "--nodes", low=1, help="Search at most this many positions.")
@@ -126,21 +124,11 @@ def solve(
     _solve_here(rules, start, depth, nodes, time, memory, format, tablebase, table, book)
 
 
-class _SolveProgress(StatusLine):
-    """The search under way, on one line of standard error (a terminal),
-    written over: the deepest complete iteration, the positions searched and
-    the time taken."""
-
-    def __call__(self, depth: int, nodes: int, seconds: float) -> None:
-        done = f"depth {depth} done, " if depth else ""
-        self.write(f"solving: {done}{nodes:,} nodes, {seconds:.1f} s")
-
-
 def _solve_here(rules: Game, start: Position, depth: Optional[int], nodes: Optional[int], time: float, memory: int,
                 format: str, tablebase: Optional[str], table: Optional[str], book: Any = None) -> None:
     """``solve`` in this process (:func:`~mancala_cli.solving.stopping.solve_here`):
     the search, its output and its exit status."""
-    progress = _SolveProgress() if sys.stderr.isatty() else None
+    progress = SolveProgress() if sys.stderr.isatty() else None
     solver = Solver(rules, memory=memory, tablebase=tablebase_file(tablebase))
     try:
         try:
@@ -180,20 +168,12 @@ def _exit(status: int) -> None:
         raise typer.Exit(status)
 
 
-class _ClusterProgress(StatusLine):
-    """``solve --scheduler`` under way: the tasks done, the positions they
-    searched and the time taken."""
-
-    def __call__(self, done: int, total: int, nodes: int, seconds: float) -> None:
-        self.write(f"solving on the cluster: {done}/{total} tasks done, {nodes:,} nodes, {seconds:.1f} s")
-
-
 def _solve_on_cluster(rules: Game, start: Position, address: str, timeout: float, time: float, memory: int,
                       format: str) -> None:
     """``solve --scheduler``: the search split into tasks for the cluster
     (:func:`~mancala_cli.solving.stopping.solve_on_cluster`), exit status as without."""
     cluster = cluster_for(address, timeout)
-    progress = _ClusterProgress() if sys.stderr.isatty() else None
+    progress = ClusterProgress() if sys.stderr.isatty() else None
     try:
         solved = solve_on_cluster(ClusterSolver(cluster.client, rules, memory=memory), start, seconds=time,
                                   progress=progress)

@@ -32,7 +32,8 @@ from .options import (
     read_failed,
 )
 from .out_dir import make_out_dir, remove_stale
-from .reading import Progress, workers_for
+from .progress import Progress
+from .reading import workers_for
 from .where import where_criteria, where_stops
 
 if TYPE_CHECKING:

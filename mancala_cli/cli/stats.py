@@ -26,7 +26,8 @@ from .options import (
     int_option,
     read_failed,
 )
-from .reading import Progress, check_workers
+from .progress import Progress
+from .reading import check_workers
 from .where import where_criteria, where_stops
 
 

@@ -10,7 +10,8 @@ import typer
 
 from ..files.output import OutputError
 from ..solving.tablebase import GAME, MAX_STONES, Tablebase, build_bytes, entries, work_bytes
-from .options import GAME_COMPLETION, fail, int_option as _int_option, size_parser as _size
+from .options import GAME_COMPLETION, fail, int_option as _int_option
+from .values import size_parser as _size
 
 #: The memory a build may take when none is given (bytes).
 DEFAULT_BUILD_MEMORY = 2 << 30

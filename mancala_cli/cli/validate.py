@@ -27,7 +27,8 @@ from .options import (
     game_rules,
     input_paths,
 )
-from .reading import Progress, check_workers
+from .progress import Progress
+from .reading import check_workers
 
 
 def validate(

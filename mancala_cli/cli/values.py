@@ -113,3 +113,37 @@ def decimal(text: str) -> float | None:
 
 def choices_metavar(values: Sequence[str]) -> str:
     return "[" + "|".join(values) + "]"
+
+
+def seconds_parser(option: str) -> Callable[[Any], float]:
+    """A parser for a time limit: a number of seconds > 0."""
+    def parse(value: Any) -> float:
+        if isinstance(value, float):
+            return value
+        number = decimal(str(value).strip())
+        if number is None or not 0 < number < float("inf"):
+            raise usage_error(f"{option} must be a number of seconds > 0 (got {str(value)!r})")
+        return number
+    return parse
+
+
+#: The units of a size (--memory): multiples of 1,024.
+_SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def size_parser(option: str) -> Callable[[Any], int]:
+    """A parser for a size in bytes: ``1073741824``, ``512M``, ``2G`` (K, M,
+    G, T: multiples of 1,024; a trailing ``B`` or ``iB`` is allowed)."""
+    def parse(value: Any) -> int:
+        if isinstance(value, int):
+            return value
+        text = str(value).strip()
+        match = re.fullmatch(r"([0-9]{1,15}(?:\.[0-9]{1,9})?)\s*([kKmMgGtT]?)(?:i?[bB])?", text)
+        if match is None or (match[1].count(".") and not match[2]):
+            raise usage_error(f"{option} must be a size in bytes such as 512M or 2G (got {str(value)!r})")
+        number = int(float(match[1]) * _SIZE_UNITS[match[2].upper()])
+        if number < 1 << 20:
+            raise usage_error(f"{option} must be at least 1M (got {str(value)!r})")
+        return number
+    return parse
+
