@@ -15,7 +15,7 @@ from mancala_cli.batch.annotating import AnnotateTotals, AnnotateWatch
 from mancala_cli.batch.filtering import filter_conflict
 from mancala_cli.files.output import same_file
 from mancala_cli.solving.annotation import Annotated
-from mancala_cli.solving.proofs import proofs_among
+from mancala_cli.solving.proofs import ProofBook, proofs_among
 from mancala_cli.solving.search import Solver
 from mancala_cli.solving.stopping import (
     SOLVE_STOPPED,
@@ -42,6 +42,23 @@ def test_a_solve_here_gives_its_solution_and_lets_its_table_go():
     whole = solve_here(Solver(game), parse_position(game, ENDING))
     assert (whole.signal, whole.solution.result, whole.solution.stopped) == (None, "win", None)
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_solve_here_takes_what_it_leaves_unknown_from_the_proofs():
+    game = get_game("kingulu")
+    start = game.start()
+    alone = solve_here(Solver(game), start, depth=1)
+    assert (alone.solution.result, alone.solution.stopped) == ("unknown", "depth")
+    # The start's proof gives its result; with the proofs of the other first moves, every move is decided.
+    start_only = solve_here(Solver(game), start, depth=1,
+                            proofs=ProofBook.read([str(ROOT / "docs" / "kingulu-proof.txt.xz")]))
+    assert (start_only.solution.result, start_only.solution.stopped) == ("win", "depth")
+    book = ProofBook.read([str(path) for path in sorted((ROOT / "docs").glob("kingulu-proof*.txt.xz"))])
+    proven = solve_here(Solver(game), start, depth=1, proofs=book)
+    assert (proven.solution.result, proven.solution.stopped) == ("win", None)
+    assert proven.solution.moves == book.proven(game, start).moves
+    assert proven.solution.nodes == alone.solution.nodes
+    assert exit_status(proven.solution) == 0 and exit_status(alone.solution) == 3
 
 
 def test_a_stop_signal_stops_the_search_not_the_process():

@@ -132,23 +132,18 @@ def _solve_here(rules: Game, start: Position, depth: Optional[int], nodes: Optio
     solver = Solver(rules, memory=memory, tablebase=tablebase_file(tablebase))
     try:
         try:
-            solved = solve_here(solver, start, depth=depth, nodes=nodes, seconds=time, progress=progress, table=table)
+            solved = solve_here(solver, start, depth=depth, nodes=nodes, seconds=time, progress=progress, table=table,
+                                proofs=book)
         except TableFileError as error:
             fail(f"{table}: {error}", 1)
-        except OutputError as error:
+        except (OutputError, ProofError) as error:
             fail(str(error))
         except OSError as error:
             fail(f"{table}: {error.strerror or error}")
         finally:
             if progress is not None:
                 progress.clear()
-        solution = solved.solution
-        if book is not None:
-            try:
-                solution = book.solution(rules, start, solution)
-            except ProofError as error:
-                fail(str(error))
-        typer.echo(solution_text(rules, start, solution, format), nl=False)
+        typer.echo(solution_text(rules, start, solved.solution, format), nl=False)
     except (MemoryError, SystemError):
         # (Under an address-space limit, CPython reports some failed
         # allocations deep in the search as a SystemError, "error return
@@ -159,13 +154,7 @@ def _solve_here(rules: Game, start: Position, depth: Optional[int], nodes: Optio
         # clean-up at exit (the final collection) is not safe to run after
         # that, so the process leaves at once, its message flushed.
         end_now(2)
-    _exit(exit_status(solution, solved.signal))
-
-
-def _exit(status: int) -> None:
-    """The exit status of a search that stopped early (0: it did not)."""
-    if status:
-        raise typer.Exit(status)
+    raise typer.Exit(exit_status(solved.solution, solved.signal))
 
 
 def _solve_on_cluster(rules: Game, start: Position, address: str, timeout: float, time: float, memory: int,
@@ -183,4 +172,4 @@ def _solve_on_cluster(rules: Game, start: Position, address: str, timeout: float
         if progress is not None:
             progress.clear()
     typer.echo(solution_text(rules, start, solved.solution, format), nl=False)
-    _exit(exit_status(solved.solution, solved.signal))
+    raise typer.Exit(exit_status(solved.solution, solved.signal))

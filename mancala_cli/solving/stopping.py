@@ -24,6 +24,7 @@ from typing import Any
 
 from ..rules.core import Position
 from .cluster import ClusterSolver, Progress as ClusterProgress
+from .proofs import ProofBook
 from .search import Solver
 from .solution import Progress
 
@@ -35,7 +36,7 @@ __all__ = ["SOLVE_STOPPED", "Solved", "StopSignals", "cluster_conflict", "exit_s
 SOLVE_STOPPED = 3
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, slots=True)
 class Solved:
     """What a solve that signals could stop found (``solution``: a
     :class:`~.solution.Solution`, or the cluster's
@@ -72,13 +73,15 @@ class StopSignals:
 
 def solve_here(solver: Solver, position: Position, *, depth: int | None = None, nodes: int | None = None,
                seconds: float | None = None, progress: Progress | None = None,
-               table: str | os.PathLike[str] | None = None) -> Solved:
+               table: str | os.PathLike[str] | None = None, proofs: ProofBook | None = None) -> Solved:
     """``solver``'s :meth:`~.search.Solver.solve` of ``position`` with its
     limits, ``progress`` and ``table``, in this process: SIGINT stops it,
     and with a table file SIGTERM and SIGHUP too, so that its table is
     saved. The solver's table is let go when it ends, whatever the search
     raised (:class:`~.table_file.TableFileError`, an ``OSError`` of the
-    table file, ``MemoryError``)."""
+    table file, ``MemoryError``). What the search leaves unknown is then
+    taken from ``proofs`` where they prove it (:meth:`~.proofs.ProofBook.solution`,
+    which raises :class:`~.proofs.ProofError`)."""
     signums = [signal.SIGINT] if table is None else [signal.SIGINT, signal.SIGTERM, signal.SIGHUP]
     try:
         with StopSignals(solver.stop, signums) as stopping:
@@ -86,6 +89,8 @@ def solve_here(solver: Solver, position: Position, *, depth: int | None = None, 
                                     table=table)
     finally:
         solver.table = {}
+    if proofs is not None:
+        solution = proofs.solution(solver.game, position, solution)
     return Solved(solution, stopping.received[0] if stopping.received else None)
 
 
