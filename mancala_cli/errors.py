@@ -28,7 +28,6 @@ from __future__ import annotations
 
 from notation.errors import CoordinateError, NotationError, QueryError, XMLArchiveError
 
-from .diagrams.png import BadImage, PngUnavailable
 from .files.sources import InputError
 from .positions import BadPosition
 from .rules.core import IllegalMove, InvalidPosition, MancalaError
@@ -36,6 +35,22 @@ from .rules.registry import UnknownGame
 
 __all__ = ["MancalaError", "UnknownGame", "BadCoordinate", "BadPosition", "InvalidPosition", "BadMove",
            "IllegalMove", "BadQuery", "BadArchive", "UnreadableInput", "BadSheet", "PngUnavailable", "BadImage"]
+
+
+#: How to install what PNG output needs.
+INSTALL_HINT = "pip install 'mancala[png]'"
+
+
+class PngUnavailable(MancalaError, ImportError):
+    """The ``png`` extra (resvg) is not installed."""
+
+    def __init__(self) -> None:
+        super().__init__(f"PNG output needs the png extra: {INSTALL_HINT}")
+
+
+class BadImage(MancalaError, ValueError):
+    """A PNG image that cannot be drawn: a scale out of range, more than
+    ``diagrams.png.MAX_PIXELS`` pixels, a document resvg refuses."""
 
 
 class BadCoordinate(MancalaError, CoordinateError):

@@ -23,13 +23,12 @@ import os
 import re
 import struct
 
-from ..rules.core import MancalaError
+from ..errors import INSTALL_HINT, BadImage, PngUnavailable
 
 __all__ = ["svg_to_png", "png_size", "PngUnavailable", "BadImage", "PNG_SIGNATURE", "INSTALL_HINT", "FONT_FILES",
            "MIN_SCALE", "MAX_SCALE", "MAX_PIXELS"]
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-INSTALL_HINT = "pip install 'mancala[png]'"
 FONT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fonts")
 FONT_FAMILY = "DejaVu Sans"
 #: Regular, bold and oblique: the styles the diagrams' CSS asks for.
@@ -39,18 +38,6 @@ FONT_FILES = tuple(os.path.join(FONT_DIR, name)
 MIN_SCALE = 0.1
 MAX_SCALE = 10.0
 MAX_PIXELS = 100_000_000
-
-
-class PngUnavailable(MancalaError, ImportError):
-    """The ``png`` extra (resvg) is not installed."""
-
-    def __init__(self) -> None:
-        super().__init__(f"PNG output needs the png extra: {INSTALL_HINT}")
-
-
-class BadImage(MancalaError, ValueError):
-    """A PNG image that cannot be drawn: a scale out of range, more than
-    :data:`MAX_PIXELS` pixels, a document resvg refuses."""
 
 
 def svg_to_png(svg: str, *, scale: float = 2.0) -> bytes:
