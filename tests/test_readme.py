@@ -77,9 +77,10 @@ def test_readme_get_going_command_runs(tmp_path):
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     command = re.search(r"## Get going\n.*?```sh\n(.*?)\n```", text, re.S).group(1)
     steps = command.split(" && ")
-    assert steps[0] == "python3 -m venv .venv" and steps[1].startswith(".venv/bin/pip install")
+    installs = [step for step in steps[1:] if step.startswith(".venv/bin/pip install")]
+    assert steps[0] == "python3 -m venv .venv" and steps[1:len(installs) + 1] == installs != []
     shutil.copytree(ROOT / "examples", tmp_path / "examples")
-    for step in steps[2:]:
+    for step in steps[len(installs) + 1:]:
         assert step.startswith(".venv/bin/mancala "), step
         done = subprocess.run(["bash", "-c", str(BIN) + "/" + step[len(".venv/bin/"):]], cwd=tmp_path,
                               capture_output=True, text=True, timeout=120)
