@@ -3,7 +3,8 @@ from the same environment, measured in the same run (medians; every command
 taken once in each round, in turn): wall time, and the processor time of
 the process (user and system), which a busy machine changes much less.
 
-usage: python benchmarks/startup.py [--runs N] [--mancala PATH] [--import MODULE ...] [--phases] [--against DIR]
+usage: python benchmarks/startup.py [--runs N] [--mancala PATH] [--import MODULE ...] [--phases] [--classes]
+                                    [--against DIR]
 
 The goals: ``mancala --version`` at most 1.5x ``python -c pass``; one SVG
 diagram (``render --game kingulu --position …``) and ``validate`` of a
@@ -18,9 +19,11 @@ costs on its own); ``--against DIR`` also times the three commands from the
 sources of another checkout (say, the commit before a change), in the same
 rounds; ``--phases`` also prints where the processor time of the render
 and validate commands goes: typer's import, the command line's modules, the
-click command, parsing and running. The last lines are the shares of typer
-and lxml: their import on top of the standard modules every command loads
-anyway (lxml only reads and writes XML archives now).
+click command, parsing and running; ``--classes`` also prints how many of
+the project's classes ``dataclasses`` makes for them, and the time it
+takes. The last lines are the shares of typer and lxml: their import on top
+of the standard modules every command loads anyway (lxml only reads and
+writes XML archives now).
 
 The project's bytecode is compiled first, as an install does, so that no
 figure includes compiling the sources (which happens at every start when
@@ -116,6 +119,42 @@ def phases(name: str, args: list[str], runs: int, env: dict[str, str]) -> None:
           f"({(modules + click + run) / typer_ms:.0%} of typer's import)")
 
 
+#: A command run in this process, with the time ``dataclasses`` takes to make
+#: the project's classes (its generated methods are compiled at each start).
+CLASSES = """
+import sys, time, dataclasses
+made = []
+process_class = dataclasses._process_class
+def timed(cls, *args, **kwargs):
+    start = time.process_time()
+    try:
+        return process_class(cls, *args, **kwargs)
+    finally:
+        made.append((time.process_time() - start, cls.__module__))
+dataclasses._process_class = timed
+sys.argv = ["mancala", *sys.argv[1:]]
+from mancala_cli.cli.commands import main
+try:
+    main()
+except SystemExit:
+    pass
+ours = [seconds for seconds, module in made if module.split(".")[0] in ("mancala_cli", "notation")]
+print(len(ours), sum(ours) * 1000, file=sys.stderr)
+"""
+
+
+def classes(name: str, args: list[str], runs: int, env: dict[str, str]) -> None:
+    """How many of the project's classes ``dataclasses`` makes for a command,
+    and the processor time it takes (median of ``runs`` runs)."""
+    taken = []
+    for _ in range(runs):
+        done = subprocess.run([sys.executable, "-c", CLASSES, *args], capture_output=True, text=True, env=env,
+                              check=True)
+        count, ms = done.stderr.split()[-2:]
+        taken.append(float(ms))
+    print(f"{name:40} {int(count)} classes made by dataclasses, {statistics.median(taken):.1f} ms")
+
+
 def compile_sources(root: str) -> None:
     subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(root, "mancala_cli"),
                     os.path.join(root, "notation")], stdout=subprocess.DEVNULL, check=False)
@@ -144,6 +183,8 @@ def main() -> None:
     parser.add_argument("--pure", action="store_true", help="Set MANCALA_PURE=1 for the commands.")
     parser.add_argument("--phases", action="store_true",
                         help="Also print where the processor time of render and validate goes, phase by phase.")
+    parser.add_argument("--classes", action="store_true",
+                        help="Also print how many classes dataclasses makes for render and validate, and its time.")
     parser.add_argument("--against", metavar="DIR",
                         help="Also run the three commands from the sources in DIR (another checkout, put first "
                              "on PYTHONPATH, its compiled core beside its sources), in the same rounds.")
@@ -188,6 +229,9 @@ def main() -> None:
         if args.phases:
             for name in ("render one SVG (kingulu)", "validate a one-game file"):
                 phases(name, commands[name][1:], args.runs, env)
+        if args.classes:
+            for name in ("render one SVG (kingulu)", "validate a one-game file"):
+                classes(name, commands[name][1:], args.runs, env)
         common = "import typing, dataclasses, enum, re, inspect"
         shared = median_ms([sys.executable, "-c", common], args.runs, env)
         for library in ("typer", "lxml.etree"):
