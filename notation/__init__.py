@@ -7,7 +7,12 @@ modules). It knows no rules: of a game it needs only plain facts (its
 id, rows and columns, whether holes can be reserved), and it imports nothing
 from :mod:`mancala_cli`. See ``docs/notation.md``.
 
-    >>> from notation import parse_position, format_position
+Each name is imported from the module that defines it, as
+``from notation.record import GameRecord, walk``; the package itself holds
+none (``from notation import NAME`` still works for this release, with a
+``DeprecationWarning``).
+
+    >>> from notation.position import format_position, parse_position
     >>> from mancala_cli import get_game
     >>> game = get_game("kingulu")
     >>> format_position(game, parse_position(game, "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1"))
@@ -15,51 +20,29 @@ from :mod:`mancala_cli`. See ``docs/notation.md``.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import importlib
+import warnings
+from typing import Any
 
-from .coords import STYLES, Side, format_hole, format_move, move_label, parse_hole, parse_move_token
-from .errors import CoordinateError, NotationError, PositionError
-from .position import BoardFacts, PositionFields, format_position, parse_position
-from .record import (
-    BEGIN,
-    END,
-    MOVE,
-    SKIP,
-    GameRecord,
-    MoveNode,
-    Problem,
-    SkipType,
-    Step,
-    Visitor,
-    copy_record,
-    visit,
-    walk,
-)
-
-if TYPE_CHECKING:
-    from .pmn import read_game, read_games, write_game, write_games
-
-#: The PMN reader's and writer's names, given by :mod:`notation.pmn` when
-#: first asked for: a program that needs coordinates, positions or records
-#: alone (a diagram of a position) loads neither.
-_PMN = frozenset(("read_game", "read_games", "write_game", "write_games"))
-
-__all__ = ["STYLES", "Side", "CoordinateError", "NotationError", "PositionError", "format_hole", "format_move",
-           "parse_hole", "BoardFacts", "PositionFields", "format_position", "parse_position", "read_game",
-           "read_games", "write_game", "write_games", "GameRecord", "MoveNode", "Problem", "Step", "walk",
-           "MOVE", "BEGIN", "END", "Visitor", "visit", "SKIP", "SkipType", "copy_record", "move_label",
-           "parse_move_token"]
+#: The names this package gave before each was imported from its own module,
+#: kept for one release: where each lives now.
+_MOVED = {
+    **{name: "coords" for name in ("STYLES", "Side", "format_hole", "format_move", "move_label", "parse_hole",
+                                   "parse_move_token")},
+    **{name: "errors" for name in ("CoordinateError", "NotationError", "PositionError")},
+    **{name: "position" for name in ("BoardFacts", "PositionFields", "format_position", "parse_position")},
+    **{name: "record" for name in ("BEGIN", "END", "MOVE", "SKIP", "GameRecord", "MoveNode", "Problem", "SkipType",
+                                   "Step", "Visitor", "copy_record", "visit", "walk")},
+    **{name: "pmn" for name in ("read_game", "read_games", "write_game", "write_games")},
+}
 
 
 def __getattr__(name: str) -> Any:
-    if name not in _PMN:
+    """An old name, from its module, with a warning that says where it lives
+    (PEP 562's deprecation hook)."""
+    module = _MOVED.get(name)
+    if module is None:
         raise AttributeError(f"module 'notation' has no attribute {name!r}")
-    from . import pmn  # (the PMN reader, 3 ms, and the writer: see _PMN)
-
-    value = getattr(pmn, name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+    warnings.warn(f"notation.{name} is deprecated: import it from notation.{module}", DeprecationWarning,
+                  stacklevel=2)
+    return getattr(importlib.import_module(f".{module}", __name__), name)

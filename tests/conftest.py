@@ -30,7 +30,7 @@ def play(game_id: str, start: str, *holes: str):
 
 
 def marks(game_id: str, position: str) -> list[str]:
-    from notation import format_move
+    from notation.coords import format_move
     game = get_game(game_id)
     pos = parse_position(game, position)
     return [format_move(game.board, m, "algebraic", pos.side) for m in game.legal_moves(pos)]

@@ -8,7 +8,7 @@ import pytest
 
 from mancala_cli import IllegalMove, Line, format_position, get_game, parse_position
 from mancala_cli.rules.perft import perft
-from notation import format_move
+from notation.coords import format_move
 
 from .conftest import conformance_dir
 

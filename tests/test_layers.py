@@ -13,6 +13,8 @@ from collections.abc import Iterator
 
 import pytest
 
+import notation
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
@@ -436,6 +438,31 @@ def test_the_old_names_re_export_the_solving_modules_without_a_warning():
                "print('ok')\n")
     done = subprocess.run([sys.executable, "-W", "error", "-c", program], capture_output=True, text=True, timeout=60)
     assert done.stdout == "ok\n" and done.stderr == "", done.stderr
+
+
+def test_the_record_layers_package_gives_its_old_names_with_a_warning():
+    """``from notation import NAME`` (the package's names of the last release)
+    gives the module's object with a DeprecationWarning that says where it
+    lives; the package itself defines no name, and nothing here uses them."""
+    program = ("import warnings, importlib, notation\n"
+               "assert not [n for n in vars(notation) if not n.startswith('_') and n not in "
+               "('annotations', 'importlib', 'warnings', 'Any')], vars(notation)\n"
+               "for name, module in notation._MOVED.items():\n"
+               "    with warnings.catch_warnings(record=True) as caught:\n"
+               "        warnings.simplefilter('always')\n"
+               "        value = getattr(notation, name)\n"
+               "    assert value is getattr(importlib.import_module('notation.' + module), name), name\n"
+               "    assert [str(w.message) for w in caught] == "
+               "[f'notation.{name} is deprecated: import it from notation.{module}'], name\n"
+               "    assert caught[0].category is DeprecationWarning\n"
+               "print('ok')\n")
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60)
+    assert done.stdout == "ok\n", done.stderr
+    uses = [f"{path}:{node.lineno}" for folder in ("mancala_cli", "notation", "tests", "benchmarks")
+            for path in modules(folder) for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.ImportFrom) and node.module == "notation" and node.level == 0
+            and any(alias.name in notation._MOVED for alias in node.names)]
+    assert uses == []
 
 
 def test_nothing_imports_the_old_names():

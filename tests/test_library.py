@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 import mancala_cli as mancala
 from mancala_cli.cli import app
-from notation import PositionError
+from notation.errors import PositionError
 from notation.pmn import write_game
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]

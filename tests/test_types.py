@@ -1,14 +1,14 @@
 """The side type of the two layers, and reserved holes' owners."""
 from typing import get_args
 
-import notation
+import notation.coords
 from mancala_cli import rules
 from mancala_cli.rules import get_game
 
 
 def test_both_layers_name_the_same_sides_in_the_same_order():
     assert get_args(rules.Side) == ("S", "N")
-    assert get_args(notation.Side) == get_args(rules.Side)
+    assert get_args(notation.coords.Side) == get_args(rules.Side)
     assert rules.SIDES == (rules.SOUTH, rules.NORTH) == ("S", "N")
 
 

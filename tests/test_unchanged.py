@@ -90,7 +90,7 @@ def _cases() -> dict[str, tuple[list[str], bytes | None]]:
 
 def _start(game: str) -> str:
     from mancala_cli import get_game
-    from notation import format_position
+    from notation.position import format_position
     rules = get_game(game)
     return format_position(rules, rules.start())
 
