@@ -109,9 +109,6 @@ def render(
         (draw_positions if positions is not None else draw_sheet if sheet else draw_plies)(options)
 
 
-# -- what each thing drawn needs and does not go with -------------------------------
-
-
 # -- what is drawn ---------------------------------------------------------------------
 
 def draw_position(o: RenderOptions) -> None:
