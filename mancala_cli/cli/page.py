@@ -9,10 +9,10 @@ import typer
 from notation.errors import XMLArchiveError
 
 from ..diagrams.page import PageTooLarge, check_page_budget, game_page, record_positions, record_text
-from ..files.batches import read_input
-from ..files.reports import problem_line, sorted_problems
+from ..files.batches import NoSuchGame, read_input
+from ..files.reports import error_lines
 from ..files.sources import STDIN_NAME, InputError
-from .options import checked_encoding, counted, fail, game_rules, input_paths
+from .options import checked_encoding, fail, game_rules, input_paths
 from .render_output import Drawing, RenderOptions
 
 
@@ -31,7 +31,6 @@ def _check_page(o: RenderOptions) -> None:
     checked_encoding(o.encoding)
 
 
-
 def draw_page(o: RenderOptions) -> None:
     """``render --format html``: the game page of every game of FILE (a chooser
     when there are several), or of game ``--index``; then the errors of the
@@ -47,8 +46,8 @@ def draw_page(o: RenderOptions) -> None:
                      numbers=[k for k, _ in numbered])
     found = list(page.unplayable)
     for page_game in page.games:
-        found += [problem for problem in page_game.report.problems if problem.severity == "error"]
-    errors = [problem_line(name, problem) for problem in sorted_problems(found)]  # (in file order)
+        found += page_game.report.problems
+    errors = error_lines(name, found)
     if page.games:
         Drawing("html", o.flip, None, o.force, source=path).write(o.output, page.html)
     for line in errors:
@@ -82,6 +81,5 @@ def _page_records(path: str, name: str, o: RenderOptions) -> list[tuple[int, Any
     except (InputError, XMLArchiveError) as error:
         fail(str(error))
     if not records:
-        fail(f"{name}: has no game number {index} (it has {counted(count, 'game')})" if index is not None
-             else f"{name}: has no game")
+        fail(str(NoSuchGame(name, index, count)) if index is not None else f"{name}: has no game")
     return records
