@@ -4,15 +4,18 @@ and progress line and its proofs among the inputs, ``filter``'s options that
 do not go together; each called as a Python user would call it."""
 from __future__ import annotations
 
+import io
 import os
 import pathlib
 import signal
+import sys
 
 import pytest
 
 from mancala_cli import get_game, parse_position
 from mancala_cli.batch.annotating import AnnotateTotals, AnnotateWatch
 from mancala_cli.batch.filtering import filter_conflict
+from mancala_cli.cli.progress import SolveProgress, on_terminal
 from mancala_cli.files.output import same_file
 from mancala_cli.solving.annotation import Annotated
 from mancala_cli.solving.proofs import ProofBook, proofs_among
@@ -180,3 +183,28 @@ def test_one_file_under_two_names(tmp_path):
     assert not same_file(str(tmp_path), str(tmp_path))  # (a folder is no regular file)
     assert filter_conflict(dedupe=True, duplicates=str(link), output=str(real)) == \
         "--duplicates and -o name the same file"
+
+
+# -- the status line on a terminal -------------------------------------------------------
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_status_line_is_cleared_before_an_error_is_told(monkeypatch):
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    with pytest.raises(OSError):
+        with on_terminal(SolveProgress) as progress:
+            assert progress is not None
+            progress(3, 93, 0.25)
+            raise OSError("the table's folder is gone")
+    terminal.write("mancala: error: the table's folder is gone\n")  # what the command then writes
+    assert terminal.getvalue() == ("\r\x1b[Ksolving: depth 3 done, 93 nodes, 0.2 s\r\x1b[K"
+                                   "mancala: error: the table's folder is gone\n")
+    # Not a terminal: no status line at all.
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    with on_terminal(SolveProgress) as progress:
+        assert progress is None
+    assert sys.stderr.getvalue() == ""

@@ -5,10 +5,11 @@ alone: rich's progress bar of the commands that read records
 ``annotate``."""
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
 
 class StatusLine:
@@ -27,6 +28,24 @@ class StatusLine:
             sys.stderr.write("\r\x1b[K")
             sys.stderr.flush()
             self.shown = False
+
+
+LineT = TypeVar("LineT", bound=StatusLine)
+
+
+@contextlib.contextmanager
+def on_terminal(line: type[LineT]) -> Iterator[LineT | None]:
+    """A new status line of the class ``line`` while standard error is a
+    terminal, cleared on leaving (so before an error's message is written),
+    else ``None``."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    shown = line()
+    try:
+        yield shown
+    finally:
+        shown.clear()
 
 
 class Progress:

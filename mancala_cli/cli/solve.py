@@ -4,7 +4,6 @@
 stopped by signals as :mod:`mancala_cli.solving.stopping` runs it."""
 from __future__ import annotations
 
-import sys
 from typing import Any, Optional
 
 import typer
@@ -28,7 +27,7 @@ from .options import (
     int_option,
     position_of,
 )
-from .progress import ClusterProgress, SolveProgress
+from .progress import ClusterProgress, SolveProgress, on_terminal
 from .reading import cluster_for, no_scheduler_timeout
 from .streams import end_now
 from .values import seconds, seconds_parser, size_parser
@@ -128,21 +127,18 @@ def _solve_here(rules: Game, start: Position, depth: Optional[int], nodes: Optio
                 format: str, tablebase: Optional[str], table: Optional[str], book: Any = None) -> None:
     """``solve`` in this process (:func:`~mancala_cli.solving.stopping.solve_here`):
     the search, its output and its exit status."""
-    progress = SolveProgress() if sys.stderr.isatty() else None
     solver = Solver(rules, memory=memory, tablebase=tablebase_file(tablebase))
     try:
         try:
-            solved = solve_here(solver, start, depth=depth, nodes=nodes, seconds=time, progress=progress, table=table,
-                                proofs=book)
+            with on_terminal(SolveProgress) as progress:
+                solved = solve_here(solver, start, depth=depth, nodes=nodes, seconds=time, progress=progress,
+                                    table=table, proofs=book)
         except TableFileError as error:
             fail(f"{table}: {error}", 1)
         except (OutputError, ProofError) as error:
             fail(str(error))
         except OSError as error:
             fail(f"{table}: {error.strerror or error}")
-        finally:
-            if progress is not None:
-                progress.clear()
         typer.echo(solution_text(rules, start, solved.solution, format), nl=False)
     except (MemoryError, SystemError):
         # (Under an address-space limit, CPython reports some failed
@@ -162,14 +158,11 @@ def _solve_on_cluster(rules: Game, start: Position, address: str, timeout: float
     """``solve --scheduler``: the search split into tasks for the cluster
     (:func:`~mancala_cli.solving.stopping.solve_on_cluster`), exit status as without."""
     cluster = cluster_for(address, timeout)
-    progress = ClusterProgress() if sys.stderr.isatty() else None
     try:
-        solved = solve_on_cluster(ClusterSolver(cluster.client, rules, memory=memory), start, seconds=time,
-                                  progress=progress)
+        with on_terminal(ClusterProgress) as progress:
+            solved = solve_on_cluster(ClusterSolver(cluster.client, rules, memory=memory), start, seconds=time,
+                                      progress=progress)
     except ClusterSolveError as error:
         fail(str(error))
-    finally:
-        if progress is not None:
-            progress.clear()
     typer.echo(solution_text(rules, start, solved.solution, format), nl=False)
     raise typer.Exit(exit_status(solved.solution, solved.signal))
