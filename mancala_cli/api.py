@@ -142,7 +142,7 @@ def _read(source: str | os.PathLike[str] | bytes | IO[Any], *, format: str | Non
 
 # -- checking ----------------------------------------------------------------------------
 
-@dataclasses.dataclass
+@dataclasses.dataclass(slots=True)
 class Report:
     """What checking one record found: data, not text (the command line's
     reporters turn it into lines).

@@ -120,7 +120,7 @@ class DigestSet:
         self._table, self._slots = table, slots
 
 
-@dataclass
+@dataclass(slots=True)
 class Picked:
     """One game as :meth:`FilterTask.process` judged it: whether it is
     picked, its digest (with ``dedupe``), the game as written (``game``,
@@ -181,7 +181,7 @@ def write_picked(picked: Picked, record: GameRecord, report: Replay, target: str
 
 # -- stats -------------------------------------------------------------------------------
 
-@dataclass
+@dataclass(slots=True)
 class Figures:
     """What :class:`Summary` counts of one game."""
 

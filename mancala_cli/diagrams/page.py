@@ -127,7 +127,7 @@ def bounded_records(records: Iterable[GameRecord], *, first: int = 1) -> list[Ga
     return kept
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(slots=True)
 class PageGame:
     """One game of a page: its record, what replay found, and its nodes
     (the start first, then every move that could be played, in the order
@@ -139,7 +139,7 @@ class PageGame:
     moves_html: str
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(slots=True)
 class Page:
     """The page's HTML (``""`` when no game could be drawn), its games, the
     first error of each record left out (``unplayable``), and how many moves

@@ -38,7 +38,7 @@ def caption_head(rules: Game, tags: list[tuple[str, str]]) -> list[str]:
     return [header_line(rules, [(name, value) for name, value in tags if name in CAPTION_TAGS])]
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(slots=True)
 class Plies:
     """The positions of a replayed record, ply 0 (the start) first, each
     with the move that led to it (``None`` at the start), and what the

@@ -51,7 +51,7 @@ def check_target(to: str) -> None:
         raise ValueError(f"to must be pmn, json or xml, not {to!r}")
 
 
-@dataclass
+@dataclass(slots=True)
 class WrittenGame:
     """One game as its format writes it: ``data`` (text, or for XML the
     bytes of :func:`notation.xml.game_xml`), the ``problems`` of what the

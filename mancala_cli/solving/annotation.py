@@ -73,7 +73,7 @@ class Limits:
     seconds: float | None = DEFAULT_SECONDS
 
 
-@dataclass
+@dataclass(slots=True)
 class Annotated:
     """An annotated copy of a record (``record``) with the replay of the
     original (``report``: its problems; an invalid record is not annotated)
@@ -240,7 +240,7 @@ def _start_comment(record: GameRecord, text: str) -> int:
     return _add_comment(record, "comment", text)
 
 
-@dataclass
+@dataclass(slots=True)
 class AnnotatedPicked(Picked):
     """One game as :class:`AnnotateTask` wrote it, with what its annotation
     found (see :class:`Annotated`); all zero for an invalid game."""

@@ -73,7 +73,7 @@ class NoProof(ValueError):
     has a repetition rule, whose results depend on the line)."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Proof:
     """A winning strategy from ``start`` for ``winner`` (the side to move at
     ``start``): ``strategy`` maps the :func:`key` of every position of the
