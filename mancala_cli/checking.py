@@ -60,6 +60,12 @@ class Replay:
         return self._positions
 
     @property
+    def stopped_by(self) -> Problem:
+        """The first error found: for a record that could not be replayed at
+        all (no game, a bad ``Setup``), what stopped it (replay reports one)."""
+        return next(problem for problem in self.problems if problem.severity == "error")
+
+    @property
     def plies(self) -> int:
         return len(self.record.moves)
 

@@ -153,3 +153,12 @@ def test_a_record_that_cannot_be_replayed_is_not_drawn():
     # The record layer knows no rules: a record draws nothing by itself.
     assert not hasattr(record, "svg") and not hasattr(record, "_repr_svg_")
 
+
+
+def test_a_replay_says_what_stopped_it():
+    stopped = replay(next(read('[Game "nonesuch"]\n\n1. c1 *\n')))
+    assert stopped.game is None
+    assert (stopped.stopped_by.code, stopped.stopped_by.line, stopped.stopped_by.column) == ("unknown-game", 1, 8)
+    played = replay(next(read('[Game "kingulu"]\n\n1. c1x6 zz *\n')))
+    assert (played.stopped_by.code, played.stopped_by.message, played.stopped_by.column) == (
+        "syntax", "unknown token 'zz'", 9)

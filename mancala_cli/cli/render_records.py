@@ -77,7 +77,7 @@ def _replayed(o: RenderOptions, drawing: Drawing) -> tuple[str, Replay, Plies]:
     name = STDIN_NAME if path == "-" else path  # as validate names it
     report = replay(record, o.game)
     if report.game is None or report.start is None:
-        fail(problem_line(name, next(p for p in report.problems if p.severity == "error")), 1)
+        fail(problem_line(name, report.stopped_by), 1)
     return name, report, Plies.of(report, caption=o.caption)
 
 

@@ -184,7 +184,7 @@ def _page_game(record: GameRecord, default_game: str | None) -> tuple[PageGame |
     twin = copy_record(record)
     report = replay(twin, default_game, fill_positions=True)
     if report.game is None or report.start is None:
-        return None, next((p for p in report.problems if p.severity == "error"), None)
+        return None, report.stopped_by
     builder = _Tree(report.game, report.start, twin.tag("Coordinates") or "algebraic", report.outcome)
     visit(twin, builder, side=report.start.side, number=report.start.move_number)
     return PageGame(record, report, builder.nodes, builder.moves_html(twin, report)), None

@@ -60,7 +60,7 @@ class Plies:
         for a record that could not be replayed at all (no game, a bad
         ``Setup``)."""
         if report.game is None or report.start is None:
-            raise ValueError(next(p.message for p in report.problems if p.severity == "error"))
+            raise ValueError(report.stopped_by.message)
         states: list[tuple[Position, Move | None]] = [(report.start, None)]
         states += zip(report.positions, report.moves)
         tags = report.record.tags
