@@ -27,9 +27,11 @@ from .checking import replay
 from .diagrams.page import game_page
 from .drawing import png, sheet, svg, text
 from .errors import UnreadableInput, library_error
+from .files import InputError
 from .files.batches import read_records
+from .files.encodings import check_encoding
 from .files.output import atomic_output
-from .files.sources import InputError, check_encoding, open_any
+from .files.sources import open_any
 from .files.writing import RecordWriter, open_writer
 from .playing import (
     GamePosition,

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from notation.errors import CoordinateError, NotationError, QueryError, XMLArchiveError
 
-from .files.sources import InputError
+from .files import InputError
 from .positions import BadPosition
 from .rules.core import IllegalMove, InvalidPosition, MancalaError
 from .rules.registry import UnknownGame

@@ -7,6 +7,8 @@ import pytest
 from typer.testing import CliRunner
 
 from mancala_cli.cli import app
+from mancala_cli.files.encodings import KEPT_RUNS, decode_marking
+from mancala_cli.files.sources import MAX_ENCODING_PROBLEMS
 
 runner = CliRunner()
 GOOD = '[Game "kingulu"]\n[Event "intact"]\n[Result "*"]\n\n1. c1x6 d2 2. e1 *\n'
@@ -260,3 +262,15 @@ def test_binary_input_is_one_line_per_file(tmp_path, name, words):
         result.stderr
     assert str(binary) not in result.stdout and "\ufffd" not in result.stdout
     assert len(result.stdout.splitlines()) <= 10
+
+
+def test_a_line_keeps_one_run_of_bad_bytes_more_than_a_game_reports():
+    """``files.encodings`` keeps :data:`KEPT_RUNS` runs of bad bytes per line
+    (it loads no record model, so it cannot read the figure from there): one
+    more than the problems a game reports, so that the closing problem is given."""
+    assert KEPT_RUNS == MAX_ENCODING_PROBLEMS + 1
+    text, runs = decode_marking(b"a\xffb" * 500, "utf-8")
+    assert text == "a\ufffdb" * 500 and len(runs) == KEPT_RUNS
+    assert runs[:2] == [[1, 2], [4, 5]]
+    # Adjacent bad bytes are one run (each byte still its own U+FFFD).
+    assert decode_marking(b"\xff\xfe\xfdz", "utf-8") == ("\ufffd\ufffd\ufffdz", [[0, 3]])

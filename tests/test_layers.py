@@ -360,7 +360,7 @@ HIDDEN_LINKS: dict[str, str] = {}
 #: its top level, or an assignment to another object's attribute. Each with why.
 IMPORT_EFFECTS = {
     "mancala_cli/__main__.py": "python -m mancala_cli runs the command line",
-    "mancala_cli/files/sources.py": "codecs' error handler 'mancala-report', a name of its own, that counts "
+    "mancala_cli/files/encodings.py": "codecs' error handler 'mancala-report', a name of its own, that counts "
                                     "the bad bytes of a line as it decodes",
     "mancala_cli/rules/native.py": "the compiled kernel is handed the rules' own types (Move, Position, the sides)",
     "mancala_cli/rules/board.py": "the docstring of its own alias Side",

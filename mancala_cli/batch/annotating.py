@@ -25,9 +25,9 @@ from notation.record import Problem
 
 from ..archives import Picked
 from ..errors import library_error
+from ..files import InputError
 from ..files.output import refuse_damaged_input
 from ..files.reports import problem_line, sorted_problems, unwritable_line
-from ..files.sources import InputError
 from ..files.writing import RecordWriter, check_target, open_writer
 from ..rules.registry import get_game
 from ..solving.annotation import Annotated, AnnotateTask, Limits

@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING
 
 from notation.errors import XMLArchiveError
 
+from ..files import InputError
 from ..files.output import refuse_damaged_input
 from ..files.reports import unwritable_line
-from ..files.sources import InputError
 from ..files.writing import RecordWriter, check_target, open_writer
 from ..rules.core import MancalaError
 from ..rules.registry import get_game

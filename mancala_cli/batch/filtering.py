@@ -24,9 +24,9 @@ from notation.errors import XMLArchiveError
 
 from ..archives import Criteria, DigestSet, FilterTask, Picked as PickedGame
 from ..errors import library_error
+from ..files import InputError
 from ..files.output import refuse_damaged_input, same_file
 from ..files.reports import problem_line, sorted_problems, unwritable_line
-from ..files.sources import InputError
 from ..files.writing import check_target, open_writer
 from .runs import Advancing, answers, paths_of, tell_stderr, workers
 

@@ -34,8 +34,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 from notation.errors import XMLArchiveError
 
 from ..errors import BadArchive, UnreadableInput, library_error
+from ..files import InputError
 from ..files.batches import Task
-from ..files.sources import InputError, open_source
+from ..files.sources import open_source
 from ..rules.registry import get_game
 from .lifetime import INSTALL, ClusterError
 from .pipeline import GameResult, Options, results, task_results, usable_cores

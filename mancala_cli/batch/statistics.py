@@ -10,8 +10,8 @@ from notation.errors import XMLArchiveError
 
 from ..archives import Criteria, StatsTask, Summary
 from ..errors import library_error
+from ..files import InputError
 from ..files.reports import problem_line, sorted_problems
-from ..files.sources import InputError
 from .runs import Advancing, answers, paths_of, workers
 
 __all__ = ["stats_files"]

@@ -12,7 +12,7 @@ from notation.errors import XMLArchiveError
 
 from ..batch.annotating import AnnotateTotals, AnnotateWatch, annotate_files
 from ..documents import proof_glob
-from ..files.sources import InputError
+from ..files import InputError
 from ..solving.annotation import watch_positions
 from ..solving.proofs import proofs_among
 from .engine_files import proof_files, tablebase_file

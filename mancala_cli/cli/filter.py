@@ -13,7 +13,7 @@ from notation.errors import XMLArchiveError
 from ..archives import BadCriterion, Criteria, RegexTimeout, known_game
 from ..batch.filtering import filter_conflict, filter_files
 from ..errors import BadQuery
-from ..files.sources import InputError
+from ..files import InputError
 from .options import (
     ENCODING_OPTION,
     FILES_ARGUMENT,

@@ -9,7 +9,8 @@ from typing import Any, NoReturn, Optional
 
 import typer
 
-from ..files.sources import InputError, check_encoding
+from ..files import InputError
+from ..files.encodings import check_encoding
 from ..positions import parse_position
 from ..rules.core import Game, InvalidPosition, Position
 from ..rules.registry import GAME_IDS, UnknownGame, get_game

@@ -9,9 +9,10 @@ import typer
 from notation.errors import XMLArchiveError
 
 from ..diagrams.page import PageTooLarge, check_page_budget, game_page, record_positions, record_text
+from ..files import InputError
 from ..files.batches import NoSuchGame, read_input
 from ..files.reports import error_lines
-from ..files.sources import STDIN_NAME, InputError
+from ..files.sources import STDIN_NAME
 from .options import checked_encoding, fail, game_rules, input_paths
 from .render_output import Drawing, RenderOptions
 

@@ -11,8 +11,8 @@ from typing import Optional
 from ..diagrams.png import svg_to_png
 from ..diagrams.svg import board_svg
 from ..diagrams.text import FROM_POSITION, FromPosition, board_text, caption_state, outcome_of
+from ..files import InputError
 from ..files.output import atomic_output, names_input
-from ..files.sources import InputError
 from ..rules.core import Game, Move, Outcome, Position
 from .options import fail
 

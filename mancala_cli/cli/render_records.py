@@ -15,9 +15,10 @@ from notation.errors import XMLArchiveError
 from ..checking import Replay, replay
 from ..diagrams.plies import Plies
 from ..diagrams.sheet import DEFAULT_COLUMNS, sheet_svg
+from ..files import InputError
 from ..files.batches import NoSuchGame, read_game_number
 from ..files.reports import error_lines, problem_line
-from ..files.sources import STDIN_NAME, InputError, LineNumbers, numbered_lines, open_source
+from ..files.sources import STDIN_NAME, LineNumbers, numbered_lines, open_source
 from ..positions import position_lines
 from .options import checked_encoding, fail, game_rules, input_paths
 from .out_dir import make_out_dir, remove_stale

@@ -13,8 +13,8 @@ from notation.errors import XMLArchiveError
 from ..archives import FilterTask
 from ..batch.filtering import Problems
 from ..batch.runs import answers
+from ..files import InputError
 from ..files.output import names_input
-from ..files.sources import InputError
 from ..files.writing import RecordWriter, open_writer
 from .options import (
     ENCODING_OPTION,

@@ -11,7 +11,7 @@ import typer
 from notation.errors import XMLArchiveError
 
 from ..batch.statistics import stats_files
-from ..files.sources import InputError
+from ..files import InputError
 from .options import (
     ENCODING_OPTION,
     FILES_ARGUMENT,

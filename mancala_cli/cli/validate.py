@@ -11,8 +11,8 @@ from typing import Any, Optional
 import typer
 
 from ..batch.runs import check_files
+from ..files import InputError
 from ..files.reports import report_json
-from ..files.sources import InputError
 from .options import (
     ENCODING_OPTION,
     FILES_ARGUMENT,

@@ -16,3 +16,7 @@ import signal
 #: The signals that stop a command (each ends it as Ctrl-C does); they are
 #: held while an output file's temporary file is made, so that none is left.
 STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+
+
+class InputError(Exception):
+    """A file that cannot be read at all (missing, unreadable, unknown encoding)."""

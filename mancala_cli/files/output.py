@@ -13,8 +13,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
-from . import STOP_SIGNALS
-from .sources import InputError
+from . import STOP_SIGNALS, InputError
 
 
 class OutputError(InputError):

@@ -1,5 +1,6 @@
-"""Input files of records: decoding with byte offsets for bad bytes,
-sniffing the format (PMN, JSON Lines or XML), lines of position strings."""
+"""Input files of records: decoding with byte offsets for bad bytes (the
+encodings themselves: :mod:`.encodings`), sniffing the format (PMN, JSON
+Lines or XML), lines of position strings."""
 from __future__ import annotations
 
 import codecs
@@ -14,6 +15,9 @@ from typing import IO, Any, BinaryIO, NamedTuple
 from notation.record import MAX_PROBLEMS, Problem
 from notation.sniffing import binary_reason, is_xml
 
+from . import InputError
+from .encodings import check_encoding, decode_marking, line_codec
+
 #: Longest line read, in bytes with its line end; a longer line is an error
 #: and ends the input (it is read in bounded pieces, never held whole).
 MAX_LINE = 4 << 20
@@ -21,76 +25,6 @@ MAX_LINE = 4 << 20
 MAX_ENCODING_PROBLEMS = MAX_PROBLEMS
 #: Bad bytes shown in one ``encoding`` problem (a longer run is counted).
 _SHOWN_BYTES = 16
-_BOMS = {"utf-8": codecs.BOM_UTF8, "utf-16-le": codecs.BOM_UTF16_LE, "utf-16-be": codecs.BOM_UTF16_BE,
-         "utf-32-le": codecs.BOM_UTF32_LE, "utf-32-be": codecs.BOM_UTF32_BE}
-_LINE_ENDS = {1: None, 2: (b"\n\0", b"\0\n"), 4: (b"\n\0\0\0", b"\0\0\0\n")}
-
-
-class InputError(Exception):
-    """A file that cannot be read at all (missing, unreadable, unknown encoding)."""
-
-
-def check_encoding(name: str) -> codecs.CodecInfo:
-    """The codec of ``name`` when it can read records line by line: a text
-    encoding whose line end is one code unit of 1, 2 or 4 bytes. Raises
-    :class:`InputError` (``LookupError`` for an unknown name)."""
-    info = codecs.lookup(name)
-    try:
-        one, two = "\n".encode(info.name), "\n\n".encode(info.name)
-        usable = (getattr(info, "_is_text_encoding", True) and two.startswith(one)
-                  and _line_end(two[len(one):]) and two.decode(info.name) == "\n\n")
-        if usable:  # bad bytes must be replaceable (idna cannot)
-            line = _unit_codec(info.name, b"")[0]
-            codecs.getincrementaldecoder(line)("replace").decode(b"\xff\xfe\n\x00", True)
-            b"\xff\xfe\n\x00".decode(line, "mancala-report")
-            del _SPANS[:]
-    except (UnicodeError, LookupError, TypeError, ValueError):
-        usable = False
-    if not usable:
-        raise InputError(f"{name!r} is not a text encoding")
-    return info
-
-
-def _line_end(newline: bytes) -> bool:
-    ends = _LINE_ENDS.get(len(newline), ())
-    return ends is None or newline in ends
-
-
-def _unit_codec(name: str, head: bytes) -> tuple[str, int]:
-    """The codec that decodes one line of ``name`` (UTF-16 and UTF-32 with
-    their byte order fixed, from the BOM or else the platform's, as Python
-    reads them) and the length of the BOM that starts ``head``."""
-    name = codecs.lookup(name).name
-    if name in ("utf-16", "utf-32"):
-        if name == "utf-32" and head.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
-            order = "le" if head.startswith(codecs.BOM_UTF32_LE) else "be"
-        elif name == "utf-16" and head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-            order = "le" if head.startswith(codecs.BOM_UTF16_LE) else "be"
-        else:
-            order = "le" if sys.byteorder == "little" else "be"
-        name = f"{name}-{order}"
-    elif name == "utf-8-sig":
-        name = "utf-8"
-    bom = _BOMS.get(name, b"")
-    return name, len(bom) if bom and head.startswith(bom) else 0
-
-
-def _report_errors(error: UnicodeError) -> tuple[str, int]:
-    if not isinstance(error, UnicodeDecodeError):  # registered for decoding only
-        raise error
-    # Runs of bad bytes, as [start, end]; only as many as are reported (and
-    # one more, so that the closing problem is given) are kept.
-    if _SPANS and _SPANS[-1][1] == error.start:
-        _SPANS[-1][1] = error.end
-    elif len(_SPANS) <= MAX_ENCODING_PROBLEMS:
-        _SPANS.append([error.start, error.end])
-    return "\ufffd", error.end
-
-
-_SPANS: list[list[int]] = []
-codecs.register_error("mancala-report", _report_errors)
-
-
 @dataclass(slots=True)
 class Source:
     """One input: its display name and the problems found while decoding."""
@@ -113,7 +47,7 @@ class Source:
             check_encoding(self.encoding)
         except LookupError:
             raise InputError(f"{self.name}: unknown encoding {self.encoding!r}") from None
-        return _unit_codec(self.encoding, self._peek(4))
+        return line_codec(self.encoding, self._peek(4))
 
     def lines(self) -> Iterator[str]:
         """Decoded lines with their line ends (split where the encoding writes
@@ -146,13 +80,7 @@ class Source:
     def _decode_reporting(self, raw: bytes, codec: str, number: int, offset: int) -> str:
         # One pass with an error handler that notes where the bad bytes are,
         # then the columns from the good pieces between them: linear time.
-        del _SPANS[:]
-        try:
-            text = raw.decode(codec, "mancala-report")
-            spans = list(_SPANS)
-        except UnicodeError:  # a codec that fails in other ways: the whole line is bad
-            text, spans = "\ufffd", [[0, len(raw)]]
-        del _SPANS[:]
+        text, spans = decode_marking(raw, codec)
         column = 1
         done = 0
         runs = []  # (start, end, column)
