@@ -15,6 +15,7 @@ from . import InputError
 #: reported per game (``files.sources.MAX_ENCODING_PROBLEMS``), so that the
 #: closing problem is given (tests/test_damaged.py holds the two together).
 KEPT_RUNS = 101
+
 _BOMS = {"utf-8": codecs.BOM_UTF8, "utf-16-le": codecs.BOM_UTF16_LE, "utf-16-be": codecs.BOM_UTF16_BE,
          "utf-32-le": codecs.BOM_UTF32_LE, "utf-32-be": codecs.BOM_UTF32_BE}
 _LINE_ENDS = {1: None, 2: (b"\n\0", b"\0\n"), 4: (b"\n\0\0\0", b"\0\0\0\n")}
@@ -32,7 +33,8 @@ def check_encoding(name: str) -> codecs.CodecInfo:
         if usable:  # bad bytes must be replaceable (idna cannot)
             line = line_codec(info.name, b"")[0]
             codecs.getincrementaldecoder(line)("replace").decode(b"\xff\xfe\n\x00", True)
-            decode_marking(b"\xff\xfe\n\x00", line)
+            b"\xff\xfe\n\x00".decode(line, "mancala-report")  # (a codec that fails otherwise is refused)
+            del _SPANS[:]
     except (UnicodeError, LookupError, TypeError, ValueError):
         usable = False
     if not usable:
@@ -81,8 +83,9 @@ codecs.register_error("mancala-report", _report_errors)
 
 
 def decode_marking(raw: bytes, codec: str) -> tuple[str, list[list[int]]]:
-    """``raw`` decoded with ``codec``, each run of bad bytes one U+FFFD, and
-    the runs as ``[start, end]`` byte offsets (the first :data:`KEPT_RUNS`);
+    """``raw`` decoded with ``codec``, bad bytes replaced by U+FFFD as the
+    ``replace`` handler does, and the runs of bad bytes (adjacent ones
+    joined) as ``[start, end]`` byte offsets, the first :data:`KEPT_RUNS`;
     a codec that fails in another way makes the whole of ``raw`` one bad run."""
     del _SPANS[:]
     try:
