@@ -196,8 +196,7 @@ def sheet(record: GameRecord, *, plies: Sequence[int] | None = None, every: int 
     replayed = replay(record, game, positions=True)
     rules, start = replayed.game, replayed.start
     if rules is None or start is None:
-        problem = replayed.stopped_by
-        raise BadSheet(problem.message)
+        raise BadSheet(replayed.stopped_by.message)
     try:
         chosen = choose_plies(len(replayed.positions), plies=plies, every=every)
     except ValueError as error:
@@ -222,8 +221,7 @@ def _record_svg(record: GameRecord, game: Game | str | None, *, flip: bool, titl
         get_game(game)
     replayed = replay(record, game)
     if replayed.game is None or replayed.start is None:
-        problem = replayed.stopped_by
-        raise BadSheet(f"the record cannot be replayed: {problem.message}")
+        raise BadSheet(f"the record cannot be replayed: {replayed.stopped_by.message}")
     final = replayed.positions[-1] if replayed.positions else replayed.start
     last = replayed.moves[-1] if replayed.moves else None
     return SvgDiagram(board_svg(replayed.game, final, last_move=last, outcome=replayed.outcome, flip=flip,

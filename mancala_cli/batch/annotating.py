@@ -27,7 +27,7 @@ from ..archives import Picked
 from ..errors import library_error
 from ..files import InputError
 from ..files.output import refuse_damaged_input
-from ..files.reports import problem_line, sorted_problems, unwritable_line
+from ..files.reports import counted, problem_line, sorted_problems, unwritable_line
 from ..files.writing import RecordWriter, check_target, open_writer
 from ..rules.registry import get_game
 from ..solving.annotation import Annotated, AnnotateTask, Limits
@@ -133,14 +133,9 @@ class AnnotateTotals:
     def summary(self) -> str:
         """``annotate``'s summary line: ``2 games, 16 positions searched
         (4,021 nodes), 15 proven, 9 marks added``."""
-        return (f"{_counted(self.games, 'game')}, {_counted(self.searched, 'position')} searched "
+        return (f"{counted(self.games, 'game')}, {counted(self.searched, 'position')} searched "
                 f"({self.nodes:,} node{'' if self.nodes == 1 else 's'}), {self.proven} proven, "
-                f"{_counted(self.marks, 'mark')} added")
-
-
-def _counted(number: int, noun: str) -> str:
-    """``1 game``, ``2 games``."""
-    return f"{number} {noun}{'' if number == 1 else 's'}"
+                f"{counted(self.marks, 'mark')} added")
 
 
 class AnnotateWatch:
@@ -189,7 +184,7 @@ class AnnotateWatch:
         self.totals = totals
         back = (getattr(picked, "searched", 0), getattr(picked, "proven", 0), getattr(picked, "marks", 0))
         self.pending = [max(0, p - b) for p, b in zip(self.pending, back)]
-        self.show(self.line(f"{self.name}, {_counted(number, 'game')} done"))
+        self.show(self.line(f"{self.name}, {counted(number, 'game')} done"))
 
     def line(self, doing: str) -> str:
         """The line that shows the run: what it is ``doing``, then its counts and time."""

@@ -3,7 +3,7 @@ results (:class:`mancala_cli.solving.annotation.AnnotateTask`, in this process o
 in worker processes), through the library's record writer."""
 from __future__ import annotations
 
-import sys
+import contextlib
 from typing import Any, Optional
 
 import typer
@@ -35,7 +35,7 @@ from .options import (
     output_format,
     read_failed,
 )
-from .progress import StatusLine
+from .progress import StatusLine, on_terminal
 from .reading import check_workers
 from .values import seconds_parser
 
@@ -107,20 +107,18 @@ def _annotated(paths: list[str], output: Optional[str], quiet: bool, **options: 
     """:func:`~mancala_cli.batch.annotating.annotate_files` with its progress
     line (on a terminal, unless ``quiet``) and its problems on standard
     error; an input that cannot be read ends the command."""
-    progress = AnnotateProgress() if not quiet and sys.stderr.isatty() else None
-    if progress is not None:
-        watch_positions(progress.position)
     try:
-        return annotate_files(paths, output, tell=lambda lines: typer.echo(lines, err=True), watcher=progress,
-                              **options)
+        with (contextlib.nullcontext() if quiet else on_terminal(AnnotateProgress)) as progress:
+            if progress is not None:
+                watch_positions(progress.position)
+            try:
+                return annotate_files(paths, output, tell=lambda lines: typer.echo(lines, err=True),
+                                      watcher=progress, **options)
+            finally:
+                if progress is not None:
+                    watch_positions(None)
     except (InputError, XMLArchiveError) as error:
-        if progress is not None:
-            progress.clear()
         read_failed(error)
-    finally:
-        if progress is not None:
-            watch_positions(None)
-            progress.clear()
 
 
 class AnnotateProgress(StatusLine, AnnotateWatch):

@@ -151,11 +151,6 @@ WHERE_HELP = ("Only the games that match this expression: fields, comparisons, a
 WHERE_OPTION = typer.Option(None, "--where", metavar="EXPR", help=WHERE_HELP)
 
 
-def counted(number: int, noun: str) -> str:
-    """``1 game``, ``2 games``, ``0 errors``."""
-    return f"{number} {noun}{'' if number == 1 else 's'}"
-
-
 SPLIT_TO_OPTION = typer.Option("pmn", "--to", "-t", parser=choice("--to", TARGETS), metavar=choices_metavar(TARGETS),
                                autocompletion=completion(TARGETS),
                                help="Format of the games written (canonical, as convert writes them).")

@@ -12,7 +12,7 @@ import typer
 
 from ..batch.runs import check_files
 from ..files import InputError
-from ..files.reports import report_json
+from ..files.reports import counted, report_json
 from .options import (
     ENCODING_OPTION,
     FILES_ARGUMENT,
@@ -23,7 +23,6 @@ from .options import (
     WHERE_OPTION,
     checked_encoding,
     choice_option,
-    counted,
     game_rules,
     input_paths,
 )

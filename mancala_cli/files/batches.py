@@ -24,6 +24,7 @@ from notation.grammar import TAG_LINE_RE
 from notation.pmn import MAX_GAME_LINES, MAX_GAME_TEXT, after_tag_line, read_games
 from notation.record import GameRecord, Problem
 
+from .reports import counted
 from .sources import MAX_ENCODING_PROBLEMS, STDIN_NAME, Source, cap_encoding_problems, open_source, sniff
 
 #: Lines of PMN per batch (about 100 games of typical length).
@@ -472,7 +473,7 @@ class NoSuchGame(LookupError):
     and ``count``, the games it has."""
 
     def __init__(self, name: str, index: int, count: int) -> None:
-        super().__init__(f"{name}: has no game number {index} (it has {count} game{'' if count == 1 else 's'})")
+        super().__init__(f"{name}: has no game number {index} (it has {counted(count, 'game')})")
         self.index = index
         self.count = count
 

@@ -11,6 +11,11 @@ from typing import Any
 from notation.coords import move_label
 from notation.record import Problem
 
+
+def counted(number: int, noun: str) -> str:
+    """``1 game``, ``2 games``, ``0 errors``."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
 __all__ = ["sorted_problems", "problem_line", "error_lines", "problem_json", "game_report", "report_line",
            "report_json"]
 
