@@ -4,7 +4,7 @@
 stopped by signals as :mod:`mancala_cli.solving.stopping` runs it."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Optional
 
 import typer
 
@@ -14,13 +14,14 @@ from ..rules.core import Game, Position
 from ..solving.cluster import ClusterSolveError, ClusterSolver
 from ..solving.proofs import ProofError
 from ..solving.search import DEFAULT_MEMORY, DEFAULT_SECONDS, Solver, TableFileError
-from ..solving.stopping import cluster_conflict, exit_status, solve_here, solve_on_cluster
+from ..solving.stopping import Solved, cluster_conflict, exit_status, solve_here, solve_on_cluster
 from ..solving.written import solution_text
 from .engine_files import proof_book, tablebase_file
 from .options import (
     GAME_OPTION,
     MAX_SOLVE_DEPTH,
     POSITION_OPTION,
+    SCHEDULER_TIMEOUT_OPTION,
     choice_option,
     fail,
     game_rules,
@@ -30,7 +31,7 @@ from .options import (
 from .progress import ClusterProgress, SolveProgress, on_terminal
 from .reading import cluster_for, no_scheduler_timeout
 from .streams import end_now
-from .values import seconds, seconds_parser, size_parser
+from .values import seconds_parser, size_parser
 
 DEPTH_OPTION = int_option(None, "--depth", "-d", low=1, high=MAX_SOLVE_DEPTH, help="Search at most this many moves deep.")
 NODES_OPTION = int_option(None, "--nodes", low=1, help="Search at most this many positions.")
@@ -46,8 +47,6 @@ SCHEDULER_OPTION = typer.Option(None, "--scheduler", metavar="ADDRESS",
                                 help="Split the search into tasks for the Dask cluster of this scheduler "
                                      "(tcp://HOST:8786; needs mancala[dask]); --memory is per task, --time for "
                                      "the whole search.")
-SCHEDULER_TIMEOUT_OPTION = typer.Option(10.0, "--scheduler-timeout", parser=seconds("--scheduler-timeout"),
-                                        metavar="SECONDS", help="How long to wait for the scheduler and its workers.")
 TABLEBASE_OPTION = typer.Option(None, "--tablebase", metavar="FILE",
                                 help="Endgame tables the search asks (mancala tablebase build).")
 PROOF_OPTION = typer.Option(None, "--proof", metavar="FILE",
@@ -109,37 +108,36 @@ def solve(
     if scheduler is not None:
         if conflict := cluster_conflict(depth=depth, nodes=nodes, tablebase=tablebase, table=table, proofs=proof):
             fail(conflict)
-        _solve_on_cluster(rules, start, scheduler, scheduler_timeout, time, memory, format)
-        return
-    no_scheduler_timeout()
-    book = proof_book(proof)
+        solved = _solve_on_cluster(rules, start, scheduler, scheduler_timeout, time, memory)
+    else:
+        no_scheduler_timeout()
+        solved = _solve_here(rules, start, depth, nodes, time, memory, tablebase, table, proof)
+    typer.echo(solution_text(rules, start, solved.solution, format), nl=False)
+    raise typer.Exit(exit_status(solved.solution, solved.signal))
+
+
+def _solve_here(rules: Game, start: Position, depth: Optional[int], nodes: Optional[int], time: float, memory: int,
+                tablebase: Optional[str], table: Optional[str], proofs: Optional[list[str]]) -> Solved:
+    """``solve`` in this process (:func:`~mancala_cli.solving.stopping.solve_here`):
+    the search, its errors as one line."""
+    book = proof_book(proofs)
     try:
         proven = None if book is None else book.proven(rules, start)
     except ProofError as error:
         fail(str(error))
-    if proven is not None:
-        typer.echo(solution_text(rules, start, proven, format), nl=False)
-        return
-    _solve_here(rules, start, depth, nodes, time, memory, format, tablebase, table, book)
-
-
-def _solve_here(rules: Game, start: Position, depth: Optional[int], nodes: Optional[int], time: float, memory: int,
-                format: str, tablebase: Optional[str], table: Optional[str], book: Any = None) -> None:
-    """``solve`` in this process (:func:`~mancala_cli.solving.stopping.solve_here`):
-    the search, its output and its exit status."""
+    if proven is not None:  # (every move decided by the proofs: nothing to search)
+        return Solved(proven)
     solver = Solver(rules, memory=memory, tablebase=tablebase_file(tablebase))
     try:
-        try:
-            with on_terminal(SolveProgress) as progress:
-                solved = solve_here(solver, start, depth=depth, nodes=nodes, seconds=time, progress=progress,
-                                    table=table, proofs=book)
-        except TableFileError as error:
-            fail(f"{table}: {error}", 1)
-        except (OutputError, ProofError) as error:
-            fail(str(error))
-        except OSError as error:
-            fail(f"{table}: {error.strerror or error}")
-        typer.echo(solution_text(rules, start, solved.solution, format), nl=False)
+        with on_terminal(SolveProgress) as progress:
+            return solve_here(solver, start, depth=depth, nodes=nodes, seconds=time, progress=progress,
+                              table=table, proofs=book)
+    except TableFileError as error:
+        fail(f"{table}: {error}", 1)
+    except (OutputError, ProofError) as error:
+        fail(str(error))
+    except OSError as error:
+        fail(f"{table}: {error.strerror or error}")
     except (MemoryError, SystemError):
         # (Under an address-space limit, CPython reports some failed
         # allocations deep in the search as a SystemError, "error return
@@ -150,19 +148,16 @@ def _solve_here(rules: Game, start: Position, depth: Optional[int], nodes: Optio
         # clean-up at exit (the final collection) is not safe to run after
         # that, so the process leaves at once, its message flushed.
         end_now(2)
-    raise typer.Exit(exit_status(solved.solution, solved.signal))
 
 
-def _solve_on_cluster(rules: Game, start: Position, address: str, timeout: float, time: float, memory: int,
-                      format: str) -> None:
+def _solve_on_cluster(rules: Game, start: Position, address: str, timeout: float, time: float,
+                      memory: int) -> Solved:
     """``solve --scheduler``: the search split into tasks for the cluster
-    (:func:`~mancala_cli.solving.stopping.solve_on_cluster`), exit status as without."""
+    (:func:`~mancala_cli.solving.stopping.solve_on_cluster`), its errors as one line."""
     cluster = cluster_for(address, timeout)
     try:
         with on_terminal(ClusterProgress) as progress:
-            solved = solve_on_cluster(ClusterSolver(cluster.client, rules, memory=memory), start, seconds=time,
-                                      progress=progress)
+            return solve_on_cluster(ClusterSolver(cluster.client, rules, memory=memory), start, seconds=time,
+                                    progress=progress)
     except ClusterSolveError as error:
         fail(str(error))
-    typer.echo(solution_text(rules, start, solved.solution, format), nl=False)
-    raise typer.Exit(exit_status(solved.solution, solved.signal))
