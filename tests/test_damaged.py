@@ -2,6 +2,10 @@
 1 or 2, no traceback, and every intact game after the damage is still read
 and checked. Valid-but-unusual input validates with exit 0."""
 import json
+import pathlib
+import subprocess
+import sys
+import threading
 
 import pytest
 from typer.testing import CliRunner
@@ -156,10 +160,6 @@ def test_bad_position_option_exits_2():
 
 # -- an input with errors is never replaced without --force ---------------------------------------
 
-import pathlib  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
-
 DAMAGED = pathlib.Path(__file__).parent.parent / "examples" / "broken" / "damaged-records.pmn"
 LATIN1 = GOOD.replace("intact", "caf\xe9").encode("latin-1")
 
@@ -274,3 +274,31 @@ def test_a_line_keeps_one_run_of_bad_bytes_more_than_a_game_reports():
     assert runs[:2] == [[1, 2], [4, 5]]
     # Adjacent bad bytes are one run (each byte still its own U+FFFD).
     assert decode_marking(b"\xff\xfe\xfdz", "utf-8") == ("\ufffd\ufffd\ufffdz", [[0, 3]])
+
+
+def test_threads_that_decode_at_once_keep_their_own_runs_of_bad_bytes():
+    """codecs' error handler is one for the process: the runs it finds are
+    kept per thread, so that two threads reading damaged files at once (a
+    library user's) each get the runs of their own line."""
+    wrong = []
+
+    def decode(k):
+        raw = b"a\xff" * (k + 1) + b"z" * 50 + b"\xfe"
+        want = [[2 * i + 1, 2 * i + 2] for i in range(k + 1)] + [[len(raw) - 1, len(raw)]]
+        for _ in range(2000):
+            text, runs = decode_marking(raw, "utf-8")
+            if runs != want or text.count("\ufffd") != k + 2:
+                wrong.append((k, runs))
+                return
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # (threads switch as often as they can)
+    try:
+        threads = [threading.Thread(target=decode, args=(k,)) for k in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert wrong == []

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import codecs
 import sys
+import threading
 
 from . import InputError
 
@@ -34,7 +35,7 @@ def check_encoding(name: str) -> codecs.CodecInfo:
             line = line_codec(info.name, b"")[0]
             codecs.getincrementaldecoder(line)("replace").decode(b"\xff\xfe\n\x00", True)
             b"\xff\xfe\n\x00".decode(line, "mancala-report")  # (a codec that fails otherwise is refused)
-            del _SPANS[:]
+            _RUNS.spans = []
     except (UnicodeError, LookupError, TypeError, ValueError):
         usable = False
     if not usable:
@@ -66,19 +67,30 @@ def line_codec(name: str, head: bytes) -> tuple[str, int]:
     return name, len(bom) if bom and head.startswith(bom) else 0
 
 
+class _Runs(threading.local):
+    """The runs of bad bytes in the line that this thread decodes, as
+    [start, end], kept by the error handler (each thread has its own)."""
+
+    def __init__(self) -> None:
+        self.spans: list[list[int]] = []
+
+
+_RUNS = _Runs()
+
+
 def _report_errors(error: UnicodeError) -> tuple[str, int]:
     if not isinstance(error, UnicodeDecodeError):  # registered for decoding only
         raise error
-    # Runs of bad bytes, as [start, end]; only as many as are reported (and
-    # one more, so that the closing problem is given) are kept.
-    if _SPANS and _SPANS[-1][1] == error.start:
-        _SPANS[-1][1] = error.end
-    elif len(_SPANS) < KEPT_RUNS:
-        _SPANS.append([error.start, error.end])
+    # Only as many runs as are reported (and one more, so that the closing
+    # problem is given) are kept.
+    spans = _RUNS.spans
+    if spans and spans[-1][1] == error.start:
+        spans[-1][1] = error.end
+    elif len(spans) < KEPT_RUNS:
+        spans.append([error.start, error.end])
     return "\ufffd", error.end
 
 
-_SPANS: list[list[int]] = []
 codecs.register_error("mancala-report", _report_errors)
 
 
@@ -86,12 +98,13 @@ def decode_marking(raw: bytes, codec: str) -> tuple[str, list[list[int]]]:
     """``raw`` decoded with ``codec``, bad bytes replaced by U+FFFD as the
     ``replace`` handler does, and the runs of bad bytes (adjacent ones
     joined) as ``[start, end]`` byte offsets, the first :data:`KEPT_RUNS`;
-    a codec that fails in another way makes the whole of ``raw`` one bad run."""
-    del _SPANS[:]
+    a codec that fails in another way makes the whole of ``raw`` one bad
+    run. Threads may decode at once: each keeps its own runs."""
+    _RUNS.spans = spans = []
     try:
         text = raw.decode(codec, "mancala-report")
-        spans = list(_SPANS)
     except UnicodeError:  # a codec that fails in other ways: the whole line is bad
         text, spans = "\ufffd", [[0, len(raw)]]
-    del _SPANS[:]
+    finally:
+        _RUNS.spans = []
     return text, spans
