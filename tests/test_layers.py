@@ -591,6 +591,25 @@ def test_the_size_scans_see_long_files_functions_methods_and_nested_ones(tmp_pat
     assert too_complex(tmp_path) == {"mancala_cli/branchy.py::twenty_one": 22}
 
 
+#: The most lines a module of the command line has: a command parses its
+#: options and calls the library, which does the work.
+MAX_COMMAND_LINES = 150
+#: The command line's modules over it, with why.
+LONG_COMMANDS = {
+    "mancala_cli/cli/solve.py": "13 options (27 lines) and a help of 25 lines, as the golden outputs have them",
+    "mancala_cli/cli/options.py": "the options the commands share, with their help texts",
+    "mancala_cli/cli/running.py": "how the process starts and ends: one-line usage errors, exit statuses for signals and broken pipes",
+    "mancala_cli/cli/render_records.py": "render's records: a ply, a sheet, every ply of a game (1 line over)",
+}
+
+
+def test_the_command_line_is_thin():
+    lines = {str(path.relative_to(ROOT)): len(path.read_text(encoding="utf-8").splitlines())
+             for path in sorted((ROOT / "mancala_cli" / "cli").glob("*.py"))}
+    assert _against({path: count for path, count in lines.items() if count > MAX_COMMAND_LINES},
+                    LONG_COMMANDS) == ([], [])
+
+
 # -- imports at the top ------------------------------------------------------------------
 
 #: The most imports inside functions in the whole tree: only the entry's laziness
