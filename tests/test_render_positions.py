@@ -213,6 +213,8 @@ def test_a_huge_line_is_not_held(tmp_path):
      "--positions writes into --out-dir: give --positions or -o, not both"),
     (["-g", "kingulu", "--positions", "L", "--out-dir", "D", "--index", "2"],
      "--index picks a game of a record, not of --positions"),
+    (["-g", "kingulu", "--positions", "L", "--out-dir", "D", "--index", "1"],
+     "--index picks a game of a record, not of --positions"),
     (["-g", "kingulu", "--positions", "L", "--out-dir", "D", "--encoding", "latin-1"],
      "--positions reads UTF-8: --encoding is for records"),
     (["-g", "kingulu", "--positions", "L", "--out-dir", "D", "--encoding", "no-such-code"],

@@ -36,7 +36,7 @@ def convert(
     files: Optional[list[str]] = FILES_ARGUMENT,
     to: Optional[str] = choice_option(None, "--to", "-t", values=TARGETS,
                                       help="Target format (default: from -o's extension: .pmn, .json, .jsonl, "
-                                           ".xml)."),
+                                           ".ndjson, .xml)."),
     coords: Optional[str] = choice_option(None, "--coords", values=STYLES,
                                           help="Rewrite the moves in this coordinate style."),
     positions: bool = typer.Option(False, "--positions", help="Add the position after every move (JSON, XML)."),

@@ -34,7 +34,7 @@ def check_positions(o: RenderOptions) -> None:
         fail("give --position or --positions, not both")
     if o.all_plies or o.ply is not None:
         fail("--all and --ply need a record, not --positions")
-    if (o.index or 1) != 1:
+    if o.index is not None:
         fail("--index picks a game of a record, not of --positions")
     if o.output is not None:
         fail("--positions writes into --out-dir: give --positions or -o, not both")

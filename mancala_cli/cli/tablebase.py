@@ -37,8 +37,8 @@ def build(
     """Build the table of every kimasai-klamroth position with at most N
     stones on the board, by retrograde analysis: each position's value (win,
     draw or loss for the side to move) as a game started there. The file is
-    written whole or not at all; a build of 7 stones takes about two
-    minutes and 88 MB of memory (docs/rules.md, "Endgame tables").
+    written whole or not at all; the 7-stone table is 88 MB, and its build
+    needs about 174 MB of memory (docs/rules.md, "Endgame tables").
 
     Example: mancala tablebase build --stones 6 -o kk6.tb
     """
