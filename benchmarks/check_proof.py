@@ -18,6 +18,7 @@ and one line ``check_proof: error: FILE: ...``.
 """
 from __future__ import annotations
 
+import argparse
 import lzma
 import os
 import pathlib
@@ -146,7 +147,9 @@ def main() -> int:
     import resource
 
     from mancala_cli.rules.selection import CORE
-    paths = [pathlib.Path(name) for name in sys.argv[1:]] or sorted(DEFAULTS.glob("kingulu-proof*.txt.xz"))
+    parser = argparse.ArgumentParser(prog="check_proof", description=__doc__.splitlines()[0])
+    parser.add_argument("proofs", nargs="*", metavar="PROOF", help="proof files (default: docs/kingulu-proof*.txt.xz)")
+    paths = [pathlib.Path(name) for name in parser.parse_args().proofs] or sorted(DEFAULTS.glob("kingulu-proof*.txt.xz"))
     for path in paths:
         began = time.process_time()
         try:

@@ -26,7 +26,7 @@ import pathlib
 import time
 from math import comb
 
-from mancala_cli.cli.options import size_parser
+from mancala_cli.cli.values import size_parser
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "kimasai-klamroth-annotated.pmn"
