@@ -13,6 +13,9 @@ import mancala_cli
 from mancala_cli import get_game
 from mancala_cli.rules.core import Position
 from mancala_cli.rules.selection import CORE
+from mancala_cli.solving.cluster import ClusterSolveError
+from mancala_cli.solving.proofs import NoProof, ProofError
+from mancala_cli.solving.table_file import TableFileError
 from mancala_cli.solving.tablebase import Tablebase, TablebaseError
 from notation.pmn import read_game
 
@@ -69,8 +72,18 @@ def test_solve_with_the_tables_proves_more_in_fewer_nodes(table_file):
 def test_solve_refuses_a_file_that_is_not_a_table(tmp_path):
     bad = tmp_path / "kk.tb"
     bad.write_bytes(b"not a table\n")
-    with pytest.raises(TablebaseError):
+    with pytest.raises(TablebaseError) as caught:
         mancala_cli.solve(endgame(0), game="kimasai-klamroth", nodes=10, tablebase=bad)
+    # The library's one except catches it, and so does the usual Python one.
+    assert isinstance(caught.value, mancala_cli.MancalaError) and isinstance(caught.value, ValueError)
+
+
+def test_the_search_files_errors_are_the_librarys_errors():
+    """The errors of the search's files and runs derive from MancalaError
+    (and ValueError, the usual Python error for a bad file, where they did)."""
+    for error in (TablebaseError, ProofError, NoProof, TableFileError):
+        assert issubclass(error, mancala_cli.MancalaError) and issubclass(error, ValueError), error
+    assert issubclass(ClusterSolveError, mancala_cli.MancalaError)
 
 
 def test_solve_goes_on_from_its_table_file(tmp_path):

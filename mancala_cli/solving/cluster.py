@@ -58,7 +58,7 @@ import uuid
 from collections.abc import Callable, Collection
 from typing import Any, Final
 
-from ..rules.core import Game, Move, Position, PositionKey
+from ..rules.core import Game, MancalaError, Move, Position, PositionKey
 from ..rules.registry import get_game
 from .search import DEFAULT_MEMORY, LOSS, RESULT_NAMES, WIN, Solution, Solver, TableKey, result_name
 
@@ -96,7 +96,7 @@ GRACE_SECONDS: Final = 5.0
 Progress = Callable[[int, int, int, float], None]
 
 
-class ClusterSolveError(Exception):
+class ClusterSolveError(MancalaError):
     """The cluster could not run a task (it failed on every worker it was
     given to, or a worker cannot load the project); the message is one line."""
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..positions import format_position
-from ..rules.core import Game, Move, Position, Side
+from ..rules.core import Game, MancalaError, Move, Position, Side
 from .search import Solution, Solver
 
 if TYPE_CHECKING:
@@ -64,11 +64,11 @@ MAX_LINE = 4096
 MAX_POSITIONS = 4_000_000
 
 
-class ProofError(ValueError):
+class ProofError(MancalaError, ValueError):
     """A proof that cannot be used, in one line naming the file and the line."""
 
 
-class NoProof(ValueError):
+class NoProof(MancalaError, ValueError):
     """The solver proves no winning move at a position of the proof (or the game
     has a repetition rule, whose results depend on the line)."""
 

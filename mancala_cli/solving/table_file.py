@@ -16,7 +16,7 @@ import time
 from typing import Any, Final
 
 from ..files.output import atomic_output, regular_output
-from ..rules.core import Game, Position, PositionKey
+from ..rules.core import Game, MancalaError, Position, PositionKey
 from .solution import LOSS, MAX_PLIES, WIN, TableKey
 
 try:  # the interpreter's own SHA-256, which loads faster than OpenSSL's (the library imports this module)
@@ -38,7 +38,7 @@ TABLE_HEADER: Final = 512
 CHUNK_ENTRIES: Final = 4096
 
 
-class TableFileError(ValueError):
+class TableFileError(MancalaError, ValueError):
     """A table file that cannot be used here (another game, position,
     version or core, or damaged): the message is one line."""
 

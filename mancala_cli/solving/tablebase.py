@@ -52,7 +52,7 @@ from math import comb
 from typing import Final
 
 from ..files.output import atomic_output
-from ..rules.core import SOUTH, Position
+from ..rules.core import SOUTH, MancalaError, Position
 from ..rules.selection import CORE
 
 __all__ = ["Tablebase", "TablebaseError", "GAME", "FORMAT", "RULES", "MAX_STONES", "entries", "build_bytes",
@@ -89,7 +89,7 @@ HOLES: Final = (tuple(p if p < 12 else 35 - p for p in range(PLACES)),
 BuildProgress = Callable[[int, int, int], None]
 
 
-class TablebaseError(ValueError):
+class TablebaseError(MancalaError, ValueError):
     """A file that is not a table this version reads (one line saying why)."""
 
 
