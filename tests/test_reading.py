@@ -237,6 +237,27 @@ def test_tagless_games_keep_memory_flat():
     assert sum(len(b.lines) for b in cut) == 6000
 
 
+def test_a_file_with_cr_line_ends_alone_is_read_line_by_line():
+    """Old Mac files end their lines with CR alone: they are split there, so
+    a bad byte is told at its own line, in its own game, as in the same file
+    with LF line ends (it was told at line 1, in the first game)."""
+    lf = GOOD.encode() + b"\n" + GOOD.replace("intact", "caf!").encode().replace(b"!", b"\xff")
+    cr = lf.replace(b"\n", b"\r")
+    done = {name: mancala("validate", "--format", "json", "-", data=data) for name, data in (("lf", lf), ("cr", cr))}
+    assert done["cr"].stdout == done["lf"].stdout and done["cr"].returncode == done["lf"].returncode == 1
+    games = [json.loads(line) for line in done["cr"].stdout.decode().splitlines()[:2]]
+    assert [g["valid"] for g in games] == [True, False]
+    assert [(p["line"], p["column"], p["rule"]) for p in games[1]["problems"]] == [(8, 12, "encoding")]
+
+
+def test_cr_line_ends_are_lines_to_the_length_limit():
+    """A file of short lines with CR line ends, longer than a line may be:
+    every line is read (it was one line past the limit, and refused)."""
+    source = Source("x", io.BytesIO((b"a" * 1000 + b"\r") * (MAX_LINE // 1000 + 5)))
+    lines = list(source.lines())
+    assert len(lines) == MAX_LINE // 1000 + 5 and lines[0] == "a" * 1000 + "\r" and source.problems == []
+
+
 def test_source_lines_are_bounded_pieces():
     source = Source("x", io.BytesIO(b"a" * (MAX_LINE + 1) + b"\nb\n"))
     assert list(source.lines()) == []

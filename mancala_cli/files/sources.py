@@ -51,11 +51,15 @@ class Source:
 
     def lines(self) -> Iterator[str]:
         """Decoded lines with their line ends (split where the encoding writes
-        LF); bad bytes become U+FFFD and a problem naming line, column and
-        byte offset (one per run of bad bytes). A line longer than
-        :data:`MAX_LINE` bytes is a ``line-too-long`` problem and ends the input."""
+        LF, or CR in a file whose head has CR line ends and no LF); bad bytes
+        become U+FFFD and a problem naming line, column and byte offset (one
+        per run of bad bytes). A line longer than :data:`MAX_LINE` bytes is a
+        ``line-too-long`` problem and ends the input."""
         codec, bom = self.codec()
         newline = "\n".encode(codec)
+        head = self._peek()
+        if newline not in head and "\r".encode(codec) in head:
+            newline = "\r".encode(codec)  # (CR line ends alone, as old Mac files have)
         stream = self.stream
         if bom:
             stream.read(bom)
