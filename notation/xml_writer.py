@@ -18,6 +18,7 @@ from .errors import XMLArchiveError
 from .grammar import HOLE
 from .record import (
     GLYPHS,
+    MAX_DIGITS,
     MAX_VARIATION_DEPTH,
     RESULTS,
     SKIP,
@@ -306,6 +307,15 @@ def _build_moves(container: etree._Element, moves: list[MoveNode], positions: bo
     visit(moves, _Moves(container, positions))
 
 
+
+def _count(node: MoveNode, what: str, count: int) -> str:
+    """``count`` as the archive writes it: at most :data:`~notation.record.MAX_DIGITS`
+    digits, as every reader takes (so that what is written reads back)."""
+    digits = str(int(count))
+    if len(digits) > MAX_DIGITS:
+        raise XMLArchiveError(f"move {node.hole!r}: {what} {digits[:12]}... has more than {MAX_DIGITS} digits")
+    return digits
+
 def _move_attributes(node: MoveNode, positions: bool) -> dict[str, str]:
     """The attributes of ``node``'s ``move`` element, checked against the schema."""
     attrib = {"hole": node.hole}
@@ -322,13 +332,13 @@ def _move_attributes(node: MoveNode, positions: bool) -> dict[str, str]:
     if node.captured is not None:
         if node.captured < 0:
             raise XMLArchiveError(f"move {node.hole!r}: negative capture mark {node.captured}")
-        attrib["captured"] = str(int(node.captured))
+        attrib["captured"] = _count(node, "capture mark", node.captured)
     if node.reserved:
         attrib["reserved"] = "true"
     if node.number is not None:
         if node.number < 0:
             raise XMLArchiveError(f"move {node.hole!r}: negative move number {node.number}")
-        attrib["number"] = str(int(node.number))
+        attrib["number"] = _count(node, "move number", node.number)
     if node.dots is not None:
         if node.dots not in (".", "..."):
             raise XMLArchiveError(f"move {node.hole!r}: move number dots {node.dots!r}, not . or ...")

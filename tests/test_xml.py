@@ -242,10 +242,20 @@ def test_round_trip_property(records, positions):
 # -- what cannot be written --------------------------------------------------------------------
 
 
+def test_the_largest_counts_a_reader_takes_are_written_and_read_back():
+    record = GameRecord(tags=[("Game", "kingulu")], moves=[MoveNode("d1", captured=999_999_999, number=999_999_999)])
+    out = io.BytesIO()
+    write_archive([record], out)
+    back = list(read_archive(io.BytesIO(out.getvalue())))[0]
+    assert (back.moves[0].captured, back.moves[0].number) == (999_999_999, 999_999_999) and back.problems == []
+
+
 @pytest.mark.parametrize("record, reason", [
     (GameRecord(moves=[MoveNode("d1", glyphs=["!!!"])]), "glyph '!!!'"),
     (GameRecord(moves=[MoveNode("d1", nags=[256])]), "NAG $256"),
     (GameRecord(moves=[MoveNode("d1", captured=-1)]), "negative capture"),
+    (GameRecord(moves=[MoveNode("d1", captured=10 ** 9)]), "move 'd1': capture mark 1000000000... has more than 9"),
+    (GameRecord(moves=[MoveNode("d1", number=10 ** 12)]), "move 'd1': move number 100000000000... has more than 9"),
     (GameRecord(moves=[MoveNode("d1", dots="..")]), "dots"),
     (GameRecord(moves=[MoveNode("d 1")]), "white space"),
     (GameRecord(moves=[MoveNode("")]), "white space"),
