@@ -309,8 +309,11 @@ def _build_moves(container: etree._Element, moves: list[MoveNode], positions: bo
 
 
 def _count(node: MoveNode, what: str, count: int) -> str:
-    """``count`` as the archive writes it: at most :data:`~notation.record.MAX_DIGITS`
-    digits, as every reader takes (so that what is written reads back)."""
+    """``count`` as the archive writes it: not negative and at most
+    :data:`~notation.record.MAX_DIGITS` digits, as every reader takes (so
+    that what is written reads back)."""
+    if count < 0:
+        raise XMLArchiveError(f"move {node.hole!r}: negative {what} {count}")
     digits = str(int(count))
     if len(digits) > MAX_DIGITS:
         raise XMLArchiveError(f"move {node.hole!r}: {what} {digits[:12]}... has more than {MAX_DIGITS} digits")
@@ -330,14 +333,10 @@ def _move_attributes(node: MoveNode, positions: bool) -> dict[str, str]:
             raise XMLArchiveError(f"move {node.hole!r}: destination {node.destination!r} is not a hole")
         attrib["destination"] = node.destination
     if node.captured is not None:
-        if node.captured < 0:
-            raise XMLArchiveError(f"move {node.hole!r}: negative capture mark {node.captured}")
         attrib["captured"] = _count(node, "capture mark", node.captured)
     if node.reserved:
         attrib["reserved"] = "true"
     if node.number is not None:
-        if node.number < 0:
-            raise XMLArchiveError(f"move {node.hole!r}: negative move number {node.number}")
         attrib["number"] = _count(node, "move number", node.number)
     if node.dots is not None:
         if node.dots not in (".", "..."):
