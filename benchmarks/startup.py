@@ -12,7 +12,10 @@ one-game file at most 1.35x ``python -c "import typer"`` (the floor of any
 command: the last column is the ratio to it). The lines "library alone" do
 the same work as the command above them in a plain Python process (through
 :mod:`mancala_cli`, no command line): what a command could cost without
-typer; ``python -c 'import typer'`` is typer's import alone, against the
+typer; the lines "exit scans kept" run the commands with the interpreter's
+exit-time scans of every object for reference cycles, which the command
+line spares by freezing its objects once done (``gc.freeze`` in
+``cli/commands.main``): what that saves; ``python -c 'import typer'`` is typer's import alone, against the
 goals. ``--import`` also times
 ``python -c "import MODULE"`` for each module named (to see what a module
 costs on its own); ``--against DIR`` also times the three commands from the
@@ -211,6 +214,13 @@ def main() -> None:
         commands["  the same validate, library alone"] = [
             sys.executable, "-c",
             f"from mancala_cli import read, check; [check(r).valid for r in read({record!r})]"]
+        # The same commands with the interpreter's exit-time scans for reference
+        # cycles over every object, as before the command line froze its
+        # objects at the end (gc.freeze in cli/commands.main): what that spares.
+        unfrozen = "import gc, sys; gc.freeze = lambda: None; from mancala_cli.cli import main; sys.argv[0] = 'mancala'; main()"
+        for name in ("render one SVG (kingulu)", "validate a one-game file"):
+            commands[f"  {name.split()[0]}, exit scans kept"] = [sys.executable, "-c", unfrozen,
+                                                                     *commands[name][1:]]
         envs = {}
         if args.against:
             compile_sources(os.path.abspath(args.against))

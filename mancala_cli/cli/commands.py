@@ -7,6 +7,7 @@ help, completion, a misspelt name). Exit status: 0 success, 1 the input
 was read but has problems, 2 usage or I/O error."""
 from __future__ import annotations
 
+import gc
 import importlib
 import sys
 
@@ -131,4 +132,11 @@ def main() -> None:
         # already; leave without the interpreter's exit hooks, which may
         # write to streams and pipes that are gone.
         end_now(code)
+    # The command is done, its files closed and its output written. What is
+    # left is the interpreter's exit, whose collections of reference cycles
+    # would scan every object the process made (typer's, the rules'...),
+    # about 10 ms, a sixth of a short command's time; nothing of ours waits
+    # for them. The objects alive now are left out of those scans; exit
+    # handlers still run and the standard streams are still flushed.
+    gc.freeze()
     sys.exit(code)
