@@ -15,8 +15,8 @@ the same work as the command above them in a plain Python process (through
 typer; the lines "exit scans kept" run the commands with the interpreter's
 exit-time scans of every object for reference cycles, which the command
 line spares by freezing its objects once done (``gc.freeze`` in
-``cli/commands.main``): what that saves; ``python -c 'import typer'`` is typer's import alone, against the
-goals. ``--import`` also times
+``cli/commands.main``): what that saves; ``python -c 'import typer'`` is
+typer's import alone, against the goals. ``--import`` also times
 ``python -c "import MODULE"`` for each module named (to see what a module
 costs on its own); ``--against DIR`` also times the three commands from the
 sources of another checkout (say, the commit before a change), in the same

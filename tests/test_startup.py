@@ -339,8 +339,8 @@ AT_EXIT = """if True:
                                           "kimasai-klamroth, kingulu)\n"),
 ])
 def test_a_finished_command_leaves_its_objects_out_of_the_exit_collections(tmp_path, args, code, out, err):
-    """The interpreter's exit scans every object for reference cycles (about
-    10 ms, a sixth of a short command); a command that has finished leaves the
+    """The interpreter's exit scans every object for reference cycles (8 to
+    10 ms, an eighth of a short command); a command that has finished leaves the
     objects it holds out of those scans, whatever its status, while exit
     handlers still run and its output is whole."""
     record = tmp_path / "one.pmn"
