@@ -307,7 +307,6 @@ def _build_moves(container: etree._Element, moves: list[MoveNode], positions: bo
     visit(moves, _Moves(container, positions))
 
 
-
 def _count(node: MoveNode, what: str, count: int) -> str:
     """``count`` as the archive writes it: not negative and at most
     :data:`~notation.record.MAX_DIGITS` digits, as every reader takes (so
@@ -318,6 +317,7 @@ def _count(node: MoveNode, what: str, count: int) -> str:
     if len(digits) > MAX_DIGITS:
         raise XMLArchiveError(f"move {node.hole!r}: {what} {digits[:12]}... has more than {MAX_DIGITS} digits")
     return digits
+
 
 def _move_attributes(node: MoveNode, positions: bool) -> dict[str, str]:
     """The attributes of ``node``'s ``move`` element, checked against the schema."""

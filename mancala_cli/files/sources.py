@@ -56,16 +56,16 @@ class Source:
         per run of bad bytes). A line longer than :data:`MAX_LINE` bytes is a
         ``line-too-long`` problem and ends the input."""
         codec, bom = self.codec()
-        newline = "\n".encode(codec)
+        newline, cr = "\n".encode(codec), "\r".encode(codec)
         head = self._peek()
-        if newline not in head and "\r".encode(codec) in head:
-            newline = "\r".encode(codec)  # (CR line ends alone, as old Mac files have)
+        if newline not in head and cr in head:
+            newline = cr  # (CR line ends alone, as old Mac files have)
         stream = self.stream
         if bom:
             stream.read(bom)
         offset = bom
         number = 0
-        raws = _split(stream, newline) if len(newline) > 1 or newline != b"\n" else iter(
+        raws = _split(stream, newline) if newline != b"\n" else iter(
             lambda: stream.readline(MAX_LINE + 1), b"")
         for raw in raws:
             number += 1
