@@ -1,5 +1,7 @@
 """--jobs N gives the same bytes as --jobs 1, in input order."""
 import random
+import subprocess
+import sys
 
 import pytest
 from typer.testing import CliRunner
@@ -81,3 +83,38 @@ def test_the_collector_runs_less_while_games_are_processed_and_as_before_after()
         seen.append((gc.get_threshold()[0], gc.get_freeze_count() > 0, result.errors))
     assert seen == [(max(before[0], YOUNG_COLLECTIONS), True, 0)] * 2
     assert (gc.get_threshold(), gc.get_freeze_count()) == (before, 0)
+
+
+#: A program that starts the pool of --jobs 2 with or without a second
+#: thread running, under warnings as errors, and prints how each worker came
+#: to be: "forked" with this process's environment, or "new", an interpreter
+#: started with this package's folder put first on its PYTHONPATH; and
+#: whether this process is each worker's parent.
+POOL_PROGRAM = """
+import os, sys, threading, warnings
+warnings.simplefilter("error")
+import mancala_cli.batch.pool as pool
+if sys.argv[1] == "threaded":
+    stop = threading.Event()
+    threading.Thread(target=stop.wait, daemon=True).start()
+workers = pool.WorkerPool(2)
+paths = [workers.submit(os.getenv, "PYTHONPATH") for _ in range(4)]
+parents = [workers.submit(os.getppid) for _ in range(4)]
+kinds = ["forked" if path.result() == os.getenv("PYTHONPATH") else "new" for path in paths]
+print(pool.threads_running() > 1, kinds, all(parent.result() == os.getpid() for parent in parents))
+workers.shutdown()
+"""
+
+
+@pytest.mark.parametrize("threads, expected", [
+    ("single", "False ['forked', 'forked', 'forked', 'forked'] True"),
+    ("threaded", "True ['new', 'new', 'new', 'new'] True"),
+])
+def test_workers_are_forked_only_from_a_process_of_one_thread(threads, expected):
+    """Forking a process that runs other threads can deadlock the child
+    (Python 3.12 and later warn of it): from such a process the workers are
+    new interpreters, from one of a single thread they are forked (cheaper);
+    either way each is this process's child and answers its calls."""
+    done = subprocess.run([sys.executable, "-c", POOL_PROGRAM, threads], capture_output=True, text=True,
+                          timeout=120)
+    assert (done.returncode, done.stderr, done.stdout) == (0, "", expected + "\n")

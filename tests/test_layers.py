@@ -256,8 +256,18 @@ def test_every_package_is_installed():
     import tomllib
 
     setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
-    # (a folder of data mapped to a package, such as docs/ to mancala_cli.docs, holds no modules)
-    data = {name for name, folder in setuptools.get("package-dir", {}).items() if not any((ROOT / folder).glob("*.py"))}
+    mapped = setuptools.get("package-dir", {})
+
+    def folder(package: str) -> pathlib.Path:
+        """Where a listed package's files are (docs/ for mancala_cli.docs)."""
+        for prefix, place in mapped.items():
+            if package == prefix or package.startswith(prefix + "."):
+                return ROOT / place / package[len(prefix):].lstrip(".").replace(".", "/")
+        return ROOT / package.replace(".", "/")
+
+    # (a folder of data alone, such as docs/ or diagrams/fonts/, holds no modules)
+    data = {name for name in setuptools["packages"] if not any(folder(name).glob("*.py"))}
+    assert all(folder(name).is_dir() for name in data)
     listed = set(setuptools["packages"]) - data
     found = {_module_name(init, ROOT) for package in ("mancala_cli", "notation")
              for init in (ROOT / package).rglob("__init__.py")}

@@ -29,6 +29,11 @@ def wheel(tmp_path_factory) -> pathlib.Path:
     built = subprocess.run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "--no-build-isolation",
                             "-q", "-w", str(base / "dist")], capture_output=True, text=True, env=env, timeout=300)
     assert built.returncode == 0, built.stderr
+    # A clean build says nothing (setuptools' warnings of a deprecated
+    # licence table or of data folders not listed as packages were here);
+    # pip's own notes on this machine's package index are not the build's.
+    said = [line for line in built.stderr.splitlines() if not line.startswith("WARNING: Location ")]
+    assert said == []
     (found,) = (base / "dist").glob("mancala-*.whl")
     return found
 

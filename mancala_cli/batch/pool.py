@@ -1,7 +1,14 @@
-"""The worker processes of ``--jobs N``: forked from the command's process,
+"""The worker processes of ``--jobs N``: children of the command's process,
 each given batches over a socket pair, and stopped with the command
 whichever way it ends (:class:`WorkerPool`). Loaded only when a run starts
-workers (:func:`.pipeline.process_pool`)."""
+workers (:func:`.pipeline.process_pool`).
+
+A worker is forked from a process that runs one thread (the command line's
+case: the child starts at once, with every module loaded), and started as a
+new interpreter (``fork`` then ``exec``, as ``subprocess`` does) from one that
+runs several (a program that uses the library from threads, a test runner):
+forking a threaded process copies locks that other threads may hold, and
+the child can deadlock on them."""
 from __future__ import annotations
 
 import contextlib
@@ -15,7 +22,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from multiprocessing.connection import Pipe, wait
+from multiprocessing.connection import Connection, Pipe, wait
 from typing import Any, NoReturn
 
 from ..files import STOP_SIGNALS
@@ -26,7 +33,7 @@ AHEAD = 2
 
 
 class WorkerPool:
-    """Worker processes forked from this one, each given at most two batches
+    """Worker processes started from this one, each given at most two batches
     at a time (the one it works on and the next) over a socket pair; the part of ``concurrent.futures.Executor`` the
     pipeline uses (``submit``, ``shutdown``), without its threads and
     queues, so that every way out is under this process's control:
@@ -51,16 +58,21 @@ class WorkerPool:
         self._queue: deque[tuple[_Answer, tuple[Any, ...]]] = deque()
         self._closed = False
         parent = os.getpid()
-        # Signals wait while the workers are forked: one in the middle of a
-        # fork would reach the child's copy of this process's handlers.
+        # Signals wait while the workers start: one in the middle of a fork
+        # would reach the child's copy of this process's handlers. (A new
+        # interpreter inherits the mask, and its worker unblocks them.)
         held = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
         try:
             live.add(self)
+            fork = threads_running() == 1
             for _ in range(workers):
                 mine, theirs = Pipe(duplex=True)
-                pid = os.fork()
-                if pid == 0:  # the worker; it never returns from _serve
-                    _serve(theirs, parent, [worker.conn.fileno() for worker in self._workers] + [mine.fileno()])
+                if fork:
+                    pid = os.fork()
+                    if pid == 0:  # the worker; it never returns from _serve
+                        _serve(theirs, parent, [worker.conn.fileno() for worker in self._workers] + [mine.fileno()])
+                else:
+                    pid = _start_interpreter(theirs.fileno(), parent)
                 theirs.close()
                 self._workers.append(_Worker(pid, mine))
         except BaseException:
@@ -198,6 +210,34 @@ def _reap(pid: int, within: float) -> int | None:
             return None
         time.sleep(pause)
         pause = min(2 * pause, 0.02)
+
+
+def threads_running() -> int:
+    """How many threads this process runs (all of them, the interpreter's
+    and native ones, where the system tells: Linux; else Python's own)."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return threading.active_count()
+
+
+def _start_interpreter(fd: int, parent: int) -> int:
+    """Start a worker as a new interpreter that serves the socket ``fd``
+    (given to it as descriptor 3, or 4 where ``fd`` is 3): its process id.
+    The interpreter finds this package where this process found it."""
+    home = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [home, env.get("PYTHONPATH")]))
+    # (dup2 onto another number clears close-on-exec, which the socket has)
+    given = 3 if fd != 3 else 4
+    code = f"from mancala_cli.batch.pool import serve_socket; serve_socket({given}, {parent})"
+    return os.posix_spawn(sys.executable, [sys.executable, "-c", code], env,
+                          file_actions=[(os.POSIX_SPAWN_DUP2, fd, given)])
+
+
+def serve_socket(fd: int, parent: int) -> NoReturn:
+    """A worker started as a new interpreter: serve the socket ``fd``."""
+    _serve(Connection(fd), parent, [])
 
 
 def _serve(conn: Any, parent: int, others: list[int]) -> NoReturn:
