@@ -495,26 +495,13 @@ MAX_FUNCTION_LINES = 60
 #: (``pip install radon``), else skipped.
 MAX_COMPLEXITY = 20
 
-#: The pure proof-number search's step, kept whole (100 lines, complexity 46):
-#: every split of it tried (its limits, its known numbers, its children's
-#: numbers, its choice of child, apart; one at a time or together: node counts
-#: and speed unchanged) made ``test_solver.py::test_running_out_of_memory_is_one_line``
-#: end CPython 3.11 with a fatal error ("Cannot recover from MemoryErrors") or a
-#: segmentation fault in 20-70 % of its runs under the address-space cap,
-#: against none in 50 runs with the step whole.
-WHOLE_MID = "the pure df-pn step, kept whole: split, it crashes CPython when memory runs out (see WHOLE_MID)"
-
 #: Every file and function over a limit, with why: a file by its path, a
 #: function by ``path::qualified.name``. A pure hot path that must stay one
 #: function (for speed, or as ``WHOLE_MID`` says) is listed with its reason;
 #: the rest were over a limit when the limits came in ("not yet split"). An
 #: entry that no longer applies fails the test: remove it.
-TOO_LONG = {
-    "mancala_cli/solving/proof_numbers.py::ProofNumbers.mid": WHOLE_MID,
-}
-TOO_COMPLEX = {
-    "mancala_cli/solving/proof_numbers.py::ProofNumbers.mid": WHOLE_MID,
-}
+TOO_LONG: dict[str, str] = {}
+TOO_COMPLEX: dict[str, str] = {}
 
 
 def _functions(tree: ast.AST, prefix: str = "") -> Iterator[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:

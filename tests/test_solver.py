@@ -448,9 +448,12 @@ def _capped_solve(*args: str, pure: bool, cap_mb: int = 300):
 
 def test_running_out_of_memory_is_one_line():
     """Under an address-space cap smaller than the table's budget, the
-    Python table's MemoryError is one line and exit 2, not a traceback (the
-    cap, 48 MB, a little over twice what the pure command holds when its
-    search starts, so the table fills it within seconds)."""
+    Python table's MemoryError is one line and exit 2, not a traceback nor an
+    abort of the interpreter: the table raises it while 16 MB are still to be
+    had (search.HEADROOM), where the interpreter can raise it cleanly,
+    whatever the cap and however the search's functions are split (the cap,
+    48 MB, a little over twice what the pure command holds when its search
+    starts, so the table fills it within seconds)."""
     done = _capped_solve("--time", "120", pure=True, cap_mb=48)
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == ("mancala: error: out of memory while solving (the table may use 107,374,182,400 bytes; "

@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 from typing import Any, Final
 
-from ..rules.core import NORTH, SOUTH, Game, Position, PositionKey, Side
+from ..rules.core import NORTH, SOUTH, Game, Move, Position, PositionKey, Side
 from .solution import DRAW_VALUE, LOSS, MAX_PLIES, WIN, SearchSteps, TableKey
 
 #: A proof-number search (df-pn, :meth:`ProofNumbers.prove`) of the
@@ -206,13 +206,7 @@ class ProofNumbers(SearchSteps):
         deepening*): the numbers ``(phi, delta)`` of ``position`` for the side
         to move — what proving that it reaches its goal costs, and what
         proving that it does not — searched until one reaches its threshold."""
-        if self.stopped or self.pn_stopped:
-            return 1, 1
-        if self.out_of_time():
-            self.stopped = True
-            return 1, 1
-        if self.phase_over():
-            self.pn_stopped = True
+        if self.halted():
             return 1, 1
         self.nodes += 1
         if ply > self.longest:
@@ -221,14 +215,7 @@ class ProofNumbers(SearchSteps):
         goal = self.pn_target if attacking else 1 - self.pn_target
         fails = (PN_INF, 0) if attacking else (0, PN_INF)  # the numbers of the attacker's failure
         key = self.key(position, past)
-        table = self.table
-        entry = table.get(key)
-        known_low, known_high = (LOSS, WIN) if entry is None else (entry[0], entry[1])
-        if self.tablebase is not None:
-            told = self.tablebase.bounds(position, past)
-            if told is not None:
-                known_low, known_high = max(known_low, told[0]), min(known_high, told[1])
-        numbers = self.decided(known_low, known_high, goal)
+        numbers = self.known_numbers(position, past, key, goal)
         if numbers is not None:
             return numbers
         on_path = not self.history_game
@@ -241,49 +228,20 @@ class ProofNumbers(SearchSteps):
             return decided
         if ply >= MAX_PLIES:
             return fails
-        # the children's numbers: from their bounds, else from the table, else 1
-        child_goal = 1 - goal
-        moves = []
-        phis = []
-        deltas = []
-        for move, after in children:
-            child_past = self.child_history(position, after, past)
-            child_key = self.key(after, child_past)
-            child_entry = table.get(child_key)
-            child_numbers = None
-            if child_entry is not None:
-                child_numbers = self.decided(child_entry[0], child_entry[1], child_goal)
-                if child_numbers is None:
-                    slots = self.numbers.get(child_key)
-                    kept = None if slots is None else slots[self.pn_slot]
-                    if kept is not None:
-                        if kept[0] == self.pn_tag:
-                            child_numbers = kept[1], kept[2]
-                        elif kept[0] == self.pn_dual:
-                            # the dual goal's numbers (the same goal for each
-                            # side to move, the other attacker): an estimate,
-                            # never a proof
-                            child_numbers = self.estimate(kept[1]), self.estimate(kept[2])
-            phi_delta = child_numbers or (1, 1)
-            moves.append((move, after, child_past))
-            phis.append(phi_delta[0])
-            deltas.append(phi_delta[1])
+        return self.search_children(position, past, ply, key, goal, children, th_phi, th_delta)
+
+    def search_children(self, position: Position, past: frozenset[PositionKey], ply: int, key: TableKey, goal: int,
+                        children: list[tuple[Move, Position]], th_phi: int, th_delta: int) -> tuple[int, int]:
+        """:meth:`mid`'s search of an inner node's ``children``: the most
+        proving child searched again and again until the node's numbers
+        reach a threshold; what it proved is stored (unless stopped)."""
+        attacking = position.side == self.pn_attacker
+        on_path = not self.history_game
+        moves, phis, deltas = self.children_numbers(position, past, children, 1 - goal)
         if on_path and ply > 0:
             self.path.add(key)
         while True:
-            second = PN_INF
-            phi = PN_INF
-            delta = 0
-            best = -1
-            for i, child_delta in enumerate(deltas):
-                if child_delta < phi:
-                    second = phi
-                    phi = child_delta
-                    best = i
-                elif child_delta < second:
-                    second = child_delta
-                child_phi = phis[i]
-                delta = PN_INF if delta == PN_INF or child_phi == PN_INF else min(delta + child_phi, PN_INF - 1)
+            phi, delta, best, second = self.most_proving(phis, deltas)
             if phi >= th_phi or delta >= th_delta:
                 break
             _, after, child_past = moves[best]
@@ -300,6 +258,92 @@ class ProofNumbers(SearchSteps):
                            goal - 1 if delta == 0 and not attacking else None,
                            moves[best][0].origin)
         return phi, delta
+
+    def halted(self) -> bool:
+        """Whether the search must stop here: the solve was stopped, or its
+        time is out, or this phase's limit is reached (each noted)."""
+        if self.stopped or self.pn_stopped:
+            return True
+        if self.out_of_time():
+            self.stopped = True
+            return True
+        if self.phase_over():
+            self.pn_stopped = True
+            return True
+        return False
+
+    def known_numbers(self, position: Position, past: frozenset[PositionKey], key: TableKey,
+                      goal: int) -> tuple[int, int] | None:
+        """The numbers of ``position`` where its known bounds (the table's,
+        the endgame table's) decide ``goal``."""
+        entry = self.table.get(key)
+        known_low, known_high = (LOSS, WIN) if entry is None else (entry[0], entry[1])
+        if self.tablebase is not None:
+            told = self.tablebase.bounds(position, past)
+            if told is not None:
+                known_low, known_high = max(known_low, told[0]), min(known_high, told[1])
+        return self.decided(known_low, known_high, goal)
+
+    def children_numbers(self, position: Position, past: frozenset[PositionKey],
+                         children: list[tuple[Move, Position]],
+                         child_goal: int) -> tuple[list[tuple[Move, Position, frozenset[PositionKey]]], list[int],
+                                                   list[int]]:
+        """The children of ``position`` (each move with the position after
+        it and that position's history) and their numbers for ``child_goal``:
+        from their bounds, else from the numbers kept for this goal (or, as
+        an estimate, the dual goal's), else 1."""
+        table = self.table
+        moves = []
+        phis = []
+        deltas = []
+        for move, after in children:
+            child_past = self.child_history(position, after, past)
+            child_key = self.key(after, child_past)
+            child_entry = table.get(child_key)
+            child_numbers = None
+            if child_entry is not None:
+                child_numbers = self.decided(child_entry[0], child_entry[1], child_goal)
+                if child_numbers is None:
+                    child_numbers = self.kept_numbers(child_key)
+            phi_delta = child_numbers or (1, 1)
+            moves.append((move, after, child_past))
+            phis.append(phi_delta[0])
+            deltas.append(phi_delta[1])
+        return moves, phis, deltas
+
+    def kept_numbers(self, key: TableKey) -> tuple[int, int] | None:
+        """The numbers kept for ``key`` in this goal's slot: this goal's own,
+        or the dual goal's (the same goal for each side to move, the other
+        attacker) as an estimate, never a proof."""
+        slots = self.numbers.get(key)
+        kept = None if slots is None else slots[self.pn_slot]
+        if kept is None:
+            return None
+        if kept[0] == self.pn_tag:
+            return kept[1], kept[2]
+        if kept[0] == self.pn_dual:
+            return self.estimate(kept[1]), self.estimate(kept[2])
+        return None
+
+    @staticmethod
+    def most_proving(phis: list[int], deltas: list[int]) -> tuple[int, int, int, int]:
+        """A node's numbers from its children's (``phi``, the least of their
+        deltas; ``delta``, the sum of their phis, capped), the child to search
+        (the one of the least delta) and the second least delta."""
+        second = PN_INF
+        phi = PN_INF
+        delta = 0
+        best = -1
+        for i, child_delta in enumerate(deltas):
+            if child_delta < phi:
+                second = phi
+                phi = child_delta
+                best = i
+            elif child_delta < second:
+                second = child_delta
+            child_phi = phis[i]
+            delta = PN_INF if delta == PN_INF or child_phi == PN_INF else min(delta + child_phi, PN_INF - 1)
+        return phi, delta, best, second
 
     def store_numbers(self, key: TableKey, phi: int, delta: int, low: int | None, high: int | None,
                       best: int) -> None:
@@ -320,6 +364,6 @@ class ProofNumbers(SearchSteps):
         if slots is None:
             if self.used + NUMBERS_BYTES > self.memory:
                 return
-            self.used += NUMBERS_BYTES
+            self.grown(NUMBERS_BYTES)
             slots = self.numbers[key] = [None, None]
         slots[self.pn_slot] = (self.pn_tag, phi, delta)

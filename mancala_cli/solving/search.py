@@ -56,6 +56,7 @@ proof-number search in :mod:`.proof_numbers`, the table file in
 """
 from __future__ import annotations
 
+import mmap
 import os
 import sys
 import time
@@ -105,6 +106,10 @@ DEFAULT_SECONDS: Final = 300.0
 ENTRY_BYTES: Final = {"kingulu": 460, "kimasai-mackay": 580, "kimasai-klamroth": 1150}
 #: The cost of an entry of a game not listed above.
 OTHER_ENTRY_BYTES: Final = 1200
+#: The address space a growing table makes sure is left (:meth:`Solver.grown`),
+#: and how often, in bytes of the table's growth, it looks.
+HEADROOM: Final = 16 << 20
+LOOK_EVERY: Final = 1 << 20
 #: The share of a time or node limit after which a search stops deepening
 #: and searches every line to its end.
 DEEPENING_SHARE: Final = 1 / 32
@@ -160,6 +165,8 @@ class Solver(AlphaBeta, ProofNumbers, TableFile):
         self.entry_bytes: int = ENTRY_BYTES.get(game.id, OTHER_ENTRY_BYTES)
         #: The bytes the table's entries cost so far.
         self.used = 0
+        #: The cost at which the table next looks for memory left (:meth:`grown`).
+        self.next_look = 0
         self.longest = 0
         self.interrupted = False
         self.stop_reason: str | None = None
@@ -259,6 +266,7 @@ class Solver(AlphaBeta, ProofNumbers, TableFile):
         self.table_file = None if table is None else os.fspath(table)
         self.loaded = 0
         self.used = 0
+        self.next_look = 0
         self.longest = 0
         self.path = set()
         self.nodes = 0
@@ -455,6 +463,22 @@ class Solver(AlphaBeta, ProofNumbers, TableFile):
                 cost += sys.getsizeof(earlier)
         if self.used + cost <= self.memory:
             table[key] = (low, high, best)
-            self.used += cost
+            self.grown(cost)
             return True
         return False
+
+    def grown(self, cost: int) -> None:
+        """Count ``cost`` more bytes of the table; every :data:`LOOK_EVERY`
+        bytes, make sure that :data:`HEADROOM` bytes of address space are
+        still to be had, else raise ``MemoryError`` here, where the
+        interpreter can raise it cleanly: a search that used up the last of
+        a limited address space (``ulimit -v``) would fail in some small
+        allocation, where CPython may abort instead of raising."""
+        self.used += cost
+        if self.used < self.next_look:
+            return
+        self.next_look = self.used + LOOK_EVERY
+        try:
+            mmap.mmap(-1, HEADROOM).close()  # (reserved, never touched)
+        except OSError as error:
+            raise MemoryError(f"less than {HEADROOM:,} bytes of address space left") from error

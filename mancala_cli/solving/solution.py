@@ -105,5 +105,8 @@ class SearchSteps:
     def store(self, key: TableKey, low: int, high: int, best: int) -> bool:
         raise NotImplementedError
 
+    def grown(self, cost: int) -> None:
+        raise NotImplementedError
+
     def out_of_time(self) -> bool:
         raise NotImplementedError
