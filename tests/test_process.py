@@ -370,3 +370,12 @@ def test_standard_input_has_one_name_in_every_command():
     assert rendered.exit_code == 1 and rendered.stderr.splitlines()[0] == shown
     missing = runner.invoke(app, ["render", "--index", "2", "-"], input=damaged)
     assert missing.stderr == "mancala: error: <stdin>: has no game number 2 (it has 1 game)\n"
+
+
+def test_a_ply_past_a_one_move_record_is_counted_in_the_singular(tmp_path):
+    record = tmp_path / "one.pmn"
+    record.write_text('[Game "kingulu"]\n\n1. d1x6 *\n', encoding="utf-8")
+    for args in (["--ply", "3"], ["--sheet", "--plies", "0,3"]):
+        result = runner.invoke(app, ["render", str(record), *args])
+        assert (result.exit_code, result.stdout, result.stderr) == (
+            2, "", "mancala: error: the record has 1 playable move, no ply 3\n")
