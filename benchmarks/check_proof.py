@@ -138,7 +138,9 @@ def check(game, start: Position, winner: str, strategy: dict) -> dict:
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
     longest = visit(start)
     if len(used) != len(strategy):
-        raise ProofError(f"{len(strategy) - len(used)} positions of the proof are never reached")
+        unreached = len(strategy) - len(used)
+        raise ProofError(f"{unreached} position{'' if unreached == 1 else 's'} of the proof "
+                         f"{'is' if unreached == 1 else 'are'} never reached")
     return {"proof moves": len(used), "positions": len(done), "finished": sum(1 for n in done.values() if n == 0),
             "longest line": longest}
 

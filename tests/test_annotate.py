@@ -286,8 +286,7 @@ def test_progress_shows_on_a_terminal_only(tmp_path):
     assert piped.stdout == ANNOTATED and re.fullmatch(summary(1, 8, 8, 9), piped.stderr)
     out, seen = on_terminal(command)
     assert out.decode() == ANNOTATED
-    steps = re.findall(rb"\r\x1b\[Kannotating: ([^;]*); ([0-9,]+) positions searched, ([0-9,]+) proven, "
-                       rb"([0-9,]+) marks, [0-9]+\.[0-9] s", seen)
+    steps = progress_steps(seen)
     assert [step[0] for step in steps] == [f"ending.pmn game 1, position {k} of 8".encode() for k in range(1, 9)] \
         + [b"ending.pmn, 1 game done"]
     # The counts go up position by position, before the game's answer is back
@@ -303,6 +302,17 @@ def test_progress_shows_on_a_terminal_only(tmp_path):
         b"\r\x1b[K" + nodes.sub(b"(N nodes)", piped.stderr.replace("\n", "\r\n").encode()))
 
 
+def progress_steps(seen: bytes) -> list[tuple[bytes, bytes, bytes, bytes]]:
+    """The progress lines a terminal was shown: (what, searched, proven,
+    marks), each count with its noun in the singular for 1, else plural."""
+    found = re.findall(rb"\r\x1b\[Kannotating: ([^;]*); ([0-9,]+) (positions?) searched, ([0-9,]+) proven, "
+                       rb"([0-9,]+) (marks?), [0-9]+\.[0-9] s", seen)
+    for _, searched, position, _, marks, mark in found:
+        assert (position, mark) == (b"position" if searched == b"1" else b"positions",
+                                    b"mark" if marks == b"1" else b"marks")
+    return [(what, searched, proven, marks) for what, searched, _, proven, marks, _ in found]
+
+
 def test_progress_counts_the_games_of_a_batch_as_they_are_annotated(tmp_path):
     """The games of a batch are all annotated before the first is written:
     the second game's positions count on from the first's, and the counts
@@ -314,8 +324,7 @@ def test_progress_counts_the_games_of_a_batch_as_they_are_annotated(tmp_path):
     path = write(tmp_path, "two.pmn", ENDING + "\n" + ENDING)
     out, seen = on_terminal([sys.executable, "-m", "mancala_cli", "annotate", str(path), "--jobs", "1", *AMPLE])
     assert out.decode() == ANNOTATED + "\n" + ANNOTATED
-    steps = re.findall(rb"\r\x1b\[Kannotating: ([^;]*); ([0-9,]+) positions searched, ([0-9,]+) proven, "
-                       rb"([0-9,]+) marks, [0-9]+\.[0-9] s", seen)
+    steps = progress_steps(seen)
     shown = [(step[0].decode(), *(int(n) for n in step[1:])) for step in steps]
     marks = (1, 1, 2, 2, 4, 6, 8, 9)
     assert shown == [(f"two.pmn game 1, position {k} of 8", k, k, marks[k - 1]) for k in range(1, 9)] \

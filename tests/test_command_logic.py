@@ -138,10 +138,10 @@ def test_the_progress_line_counts_positions_at_once_and_games_as_they_come_back(
     watch.file("folder/next.pmn")
     watch.position(1, 3, Annotated(None, None, searched=1, proven=0, marks=0))
     assert watch.lines == [
-        "annotating: <stdin> game 1, position 1 of 2; 1 positions searched, 1 proven, 0 marks",
-        "annotating: <stdin> game 1, position 2 of 2; 2 positions searched, 1 proven, 1 marks",
-        "annotating: <stdin>, 1 game done; 2 positions searched, 1 proven, 1 marks",
-        "annotating: next.pmn game 1, position 1 of 3; 3 positions searched, 1 proven, 1 marks",
+        "annotating: <stdin> game 1, position 1 of 2; 1 position searched, 1 proven, 0 marks",
+        "annotating: <stdin> game 1, position 2 of 2; 2 positions searched, 1 proven, 1 mark",
+        "annotating: <stdin>, 1 game done; 2 positions searched, 1 proven, 1 mark",
+        "annotating: next.pmn game 1, position 1 of 3; 3 positions searched, 1 proven, 1 mark",
     ]
 
 

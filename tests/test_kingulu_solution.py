@@ -178,7 +178,7 @@ def test_the_checker_rejects_a_line_the_winner_loses(tmp_path):
 
 def test_the_checker_rejects_a_position_never_reached(tmp_path):
     error = _broken(tmp_path, lambda lines: _count([*lines, "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 c1"]))
-    assert error == "check_proof: error: broken.txt: 1 positions of the proof are never reached"
+    assert error == "check_proof: error: broken.txt: 1 position of the proof is never reached"
 
 
 def test_the_checker_rejects_a_line_that_returns_to_a_position():

@@ -251,6 +251,25 @@ def test_filter_split_and_stats_show_a_progress_bar_that_quiet_hides(archive, ar
     assert piped.stderr == b"" and piped.stdout == out
 
 
+def _frames(seen: bytes) -> list[str]:
+    """What a terminal was shown, escape sequences left out, one entry a line drawn."""
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", seen.decode("utf-8", "replace"))
+    return [line.strip() for line in re.split(r"[\r\n]+", text) if line.strip()]
+
+
+@pytest.mark.parametrize("command", ["validate", "stats"])
+def test_the_progress_bar_follows_xml_inputs_too(archive, tmp_path, command):
+    xml = tmp_path / "b.xml"
+    assert run("convert", archive, "--to", "xml", "-o", xml).exit_code == 0
+    env = {**os.environ, "COLUMNS": "80"}
+    for files, bars in (([archive, xml], ["k.pmn", "b.xml"]), ([xml], ["b.xml"])):
+        cli = [sys.executable, "-m", "mancala_cli", command, *map(str, files)]
+        out, seen = on_terminal(cli, env=env)
+        last = {line.split()[0]: line.split()[-2] for line in _frames(seen) if line.split()[0] in ("k.pmn", "b.xml")}
+        assert last == {name: "100%" for name in bars}  # (each input its own bar, the XML one filled too)
+        assert out == subprocess.run(cli, capture_output=True, env=env).stdout
+
+
 # -- help ----------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name,command", commands())

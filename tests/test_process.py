@@ -238,6 +238,69 @@ def test_options_that_do_not_go_together_are_usage_errors(args, message, tmp_pat
     assert result.stdout == ""
 
 
+START = "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1"
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--index", "2"], "--index picks a game of a record, not of --position"),
+    (["--index", "1"], "--index picks a game of a record, not of --position"),
+    (["--encoding", "latin-1"], "--encoding is for records: --position is read as given"),
+    (["--encoding", "utf-8"], "--encoding is for records: --position is read as given"),
+    (["--force"], "--force writes over the input file: --position has none"),
+    (["--force", "-o", "x.svg"], "--force writes over the input file: --position has none"),
+])
+def test_the_options_of_a_record_are_refused_with_a_position(args, message, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["render", "--position", START, "--game", "kingulu", *args])
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", f"mancala: error: {message}\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_record_file_with_a_position_is_reported_before_the_missing_game():
+    result = runner.invoke(app, ["render", VILLAGE, "--position", START])
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2, "", "mancala: error: give a record FILE or --position, not both\n")
+
+
+@pytest.mark.parametrize("name", ["x.pdf", "board.SVGZ", "out.jpeg"])
+def test_an_output_name_of_no_format_render_writes_is_refused(name, tmp_path):
+    out = tmp_path / name
+    result = runner.invoke(app, ["render", VILLAGE, "-o", str(out)])
+    extension = os.path.splitext(name)[1]
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2, "", f"mancala: error: -o {out}: render writes .svg, .txt, .png or .html files, not {extension} "
+               "(give --format to write one under this name)\n")
+    assert not out.exists()
+
+
+def test_an_output_name_with_a_format_or_without_an_extension_is_written(tmp_path):
+    svg = runner.invoke(app, ["render", VILLAGE]).stdout
+    for name, args in (("x.pdf", ["--format", "svg"]), ("board", []), ("board.SVG", [])):
+        result = runner.invoke(app, ["render", VILLAGE, "-o", str(tmp_path / name), *args])
+        assert (result.exit_code, result.stderr) == (0, "")
+        assert (tmp_path / name).read_text(encoding="utf-8") == svg
+
+
+@pytest.mark.parametrize("args,extra,quoted", [
+    (["render", "--position", "0,1,0,3,1,6*/0,11,1,1,3,3", "S", "7-11", "4", "--game", "kingulu"],
+     "7-11 4", "'0,1,0,3,1,6*/0,11,1,1,3,3 S 7-11 4'"),
+    (["moves", "--game", "kingulu", "-p", "4,4,4,4,4,4/4,4,4,4,4,4", "S", "0-0", "1"],
+     "S 0-0 1", "'4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1'"),
+    (["perft", "--game", "kingulu", "--depth", "1", "--position=4,4,4,4,4,4/4,4,4,4,4,4", "S", "0-0", "1"],
+     "S 0-0 1", "'4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1'"),
+])
+def test_an_unquoted_position_string_is_told_to_be_quoted(args, extra, quoted):
+    result = runner.invoke(app, args)
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2, "", f"mancala: error: Got unexpected extra argument(s) ({extra}); "
+               f"a position string with spaces must be quoted: --position {quoted}\n")
+
+
+def test_extra_arguments_without_a_position_get_no_hint():
+    result = runner.invoke(app, ["games", "x", "y"])
+    assert (result.exit_code, result.stderr) == (2, "mancala: error: Got unexpected extra argument(s) (x y)\n")
+
+
 def test_help_shows_choices_and_h_is_help():
     long = runner.invoke(app, ["render", "--help"])
     short = runner.invoke(app, ["render", "-h"])
@@ -307,3 +370,12 @@ def test_standard_input_has_one_name_in_every_command():
     assert rendered.exit_code == 1 and rendered.stderr.splitlines()[0] == shown
     missing = runner.invoke(app, ["render", "--index", "2", "-"], input=damaged)
     assert missing.stderr == "mancala: error: <stdin>: has no game number 2 (it has 1 game)\n"
+
+
+def test_a_ply_past_a_one_move_record_is_counted_in_the_singular(tmp_path):
+    record = tmp_path / "one.pmn"
+    record.write_text('[Game "kingulu"]\n\n1. d1x6 *\n', encoding="utf-8")
+    for args in (["--ply", "3"], ["--sheet", "--plies", "0,3"]):
+        result = runner.invoke(app, ["render", str(record), *args])
+        assert (result.exit_code, result.stdout, result.stderr) == (
+            2, "", "mancala: error: the record has 1 playable move, no ply 3\n")

@@ -221,6 +221,12 @@ def test_bad_values_are_errors_with_their_column():
     ('reaches "1,2,3"', "'1,2,3' is a position of no game (its rows fit no board) at column 10"),
     ('reaches "4,4,4,4,4,4/4,4,4,4,4,4 X 0-0 1"', "bad position for kingulu: side to move must be S or N, not 'X' "
                                                   "at column 34"),
+    ('reaches "4,4,4,4,4,4/4,4,x,4,4,4 S 0-0 1"', "bad position for kingulu: count 'x' in c1 is not a number "
+                                                  "at column 26"),
+    ('reaches "4,4,4,4,4,4/4,4,4x,4,4,4 S 0-0 1"', "bad position for kingulu: count '4x' in c1 is not a number "
+                                                   "at column 27"),
+    ('start = "4,4,4,4,4,4/-4,4,4,4,4,4 S 0-0 1"', "bad position for kingulu: negative count '-4' in a1 "
+                                                   "at column 22"),
     ('tag.Event ~ "("', "bad regular expression: missing ), unterminated subpattern at column 14"),
     (r'tag.Event ~ "\\\\("', "bad regular expression: missing ), unterminated subpattern at column 18"),
     ('tag.Event ~ "[[:alpha:]]"', "bad regular expression: possible nested set (re and the regex package that "
@@ -250,6 +256,43 @@ def test_another_languages_spelling_gets_a_did_you_mean(where, message):
     with pytest.raises(QueryError) as caught:
         parse(where)
     assert str(caught.value) == message
+
+
+KINGULU_C1X5 = "kingulu: c1x5: the move is c1x6"
+EVERY_GAME_C1X5 = ("kimasai-mackay: KM-EMPTY: origin c1 is empty; kimasai-klamroth: KK-BLOCKED: c1 cannot step: d1 "
+                   f"is occupied; {KINGULU_C1X5}")
+SETUP_ONLY = "only a game with another start (Setup) can match it"
+
+
+@pytest.mark.parametrize("where, warnings", [
+    ('opening "c1x5"', (f'opening "c1x5" at column 1 opens no game from its usual start ({EVERY_GAME_C1X5}): '
+                        f'{SETUP_ONLY}',)),
+    ('valid and not opening "1. c1x6 d2x5"',
+     ('opening "1. c1x6 d2x5" at column 15 opens no game from its usual start (kimasai-mackay: KM-EMPTY: origin c1 '
+      'is empty; kimasai-klamroth: KK-BLOCKED: c1 cannot step: d1 is occupied; kingulu: d2x5: the move is d2): '
+      f'{SETUP_ONLY}',)),
+    ('opening "c1x6"', ()),
+    ('opening "c1 d2"', ()),
+    ('opening "S3"', ()),
+])
+def test_an_opening_no_game_can_open_with_is_a_warning(where, warnings):
+    assert Criteria.where(where).warnings == warnings
+    assert Criteria.from_options(game="kingulu", opening="c1x5").warnings == (
+        f'--opening "c1x5" opens no game from its usual start ({KINGULU_C1X5}): {SETUP_ONLY}',)
+
+
+def test_a_wrong_capture_mark_is_said_once_on_standard_error(archive):
+    for command in (["validate"], ["stats"], ["filter", "--count"]):
+        result = run(*command, archive, "--where", 'game = kingulu and opening "c1x5"', "--jobs", "2")
+        assert result.exit_code == 0
+        assert result.stderr == (f'mancala: warning: --where: opening "c1x5" at column 20 opens no game from its '
+                                 f'usual start ({EVERY_GAME_C1X5}): {SETUP_ONLY}\n')
+    flag = run("filter", archive, "--game", "kingulu", "--opening", "c1x5", "--count")
+    assert (flag.exit_code, flag.stdout) == (0, "0\n")
+    assert flag.stderr == f'mancala: warning: --opening "c1x5" opens no game from its usual start ({KINGULU_C1X5}): ' \
+                          f'{SETUP_ONLY}\n'
+    right = run("filter", archive, "--where", 'opening "c1x6"', "--count")
+    assert right.stderr == "" and right.exit_code == 0
 
 
 def test_flags_keep_their_own_messages():

@@ -170,7 +170,7 @@ def test_flip_and_style_reach_every_board():
      "--caption captions SVG and PNG diagrams: a text board names the game and the move already"),
 ])
 def test_usage_errors_are_one_line_exit_2(args, message, tmp_path):
-    out = tmp_path / "sheet.out"  # (a name of no format: the errors tested come first)
+    out = tmp_path / "sheet"  # (no extension: SVG unless told, so the errors tested come first)
     result = run("render", VILLAGE, *args, "-o", out)
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == f"mancala: error: {message}\n"
@@ -187,7 +187,7 @@ def test_sheet_with_position_is_a_usage_error():
 def test_a_record_with_an_illegal_move_draws_what_can_be_played_and_exits_1(tmp_path):
     record = tmp_path / "bad.pmn"
     record.write_text('[Game "kingulu"]\n[South "A"]\n\n1. d1x6 d2x10 2. a2 *\n', encoding="utf-8")
-    out = tmp_path / "sheet.out"  # (a name of no format: the errors tested come first)
+    out = tmp_path / "sheet"  # (no extension: SVG unless told, so the errors tested come first)
     result = run("render", record, "--sheet", "--plies", "0,2", "-o", out)
     assert result.exit_code == 1
     assert result.stderr.startswith(f"{record}:4:")

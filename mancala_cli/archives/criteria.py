@@ -31,7 +31,7 @@ from ..checking import Replay, replay
 from ..errors import BadCoordinate, BadMove, BadQuery
 from ..positions import format_position, parse_position
 from ..rules.core import GameInProgress, IllegalMove, MancalaError, MutablePosition
-from ..rules.registry import get_game
+from ..rules.registry import GAME_IDS, get_game
 from ..tokens import play_token
 from .patterns import (
     MAX_REGEX_ITEMS as MAX_REGEX_ITEMS,
@@ -90,14 +90,21 @@ class Criteria:
         mancala_cli.errors.BadQuery: plies is a number, not three at column 9
     """
 
-    __slots__ = ("query", "_check", "replays")
+    __slots__ = ("query", "_check", "replays", "warnings")
 
     def __init__(self, query: Node | None = None) -> None:
         self.query = query
         self._check: Check | None
-        self._check, cost = (None, 0) if query is None else _compile(query)
+        notes: list[str] = []
+        self._check, cost = (None, 0) if query is None else _compile(query, notes)
         #: Whether some criterion needs the replay.
         self.replays = cost > 0
+        #: What a criterion that can be used, but hardly as meant, says: an
+        #: ``opening`` whose moves no game can open with from its usual start
+        #: (a wrong capture mark: ``opening "c1x5"``), which only a game set
+        #: up otherwise can match. One line each, for the command to print
+        #: (``--opening "c1x5" …`` for the flag of :meth:`from_options`).
+        self.warnings = tuple(notes)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Criteria, (self.query,))
@@ -243,22 +250,23 @@ _OPERATORS: dict[str, Callable[[Any, Any], bool]] = {
 _INTEGER = re.compile(r"[+-]?[0-9]+\Z")
 
 
-def _compile(node: Node) -> tuple[Check, int]:
+def _compile(node: Node, notes: list[str] | None = None) -> tuple[Check, int]:
     """``node`` as one test, with its cost (0: no replay, 1: the replay, 2:
-    the replay and its positions). Raises :class:`BadCriterion` (from a
-    flag) or :class:`~mancala_cli.errors.BadQuery` (from the expression:
-    ``node`` has a column)."""
+    the replay and its positions); its warnings are added to ``notes``.
+    Raises :class:`BadCriterion` (from a flag) or
+    :class:`~mancala_cli.errors.BadQuery` (from the expression: ``node``
+    has a column)."""
     if isinstance(node, (And, Or)):
-        parts = sorted((_compile(term) for term in node.terms), key=lambda part: part[1])  # (stable)
+        parts = sorted((_compile(term, notes) for term in node.terms), key=lambda part: part[1])  # (stable)
         checks = tuple(check for check, _ in parts)
         cost = max(cost for _, cost in parts)
         return functools.reduce(_both if isinstance(node, And) else _either, reversed(checks)), cost
     if isinstance(node, Not):
-        check, cost = _compile(node.term)
+        check, cost = _compile(node.term, notes)
         return (lambda g: not check(g)), cost
     try:
         if isinstance(node, Test):
-            return _compile_test(node)
+            return _compile_test(node, notes)
         if isinstance(node, Comparison):
             return _compile_comparison(node)
     except BadCriterion as error:
@@ -280,12 +288,44 @@ def _either(second: Check, first: Check) -> Check:
     return lambda g: first(g) or second(g)
 
 
-def _compile_test(node: Any) -> tuple[Check, int]:
+def _compile_test(node: Any, notes: list[str] | None = None) -> tuple[Check, int]:
     if node.name == "reaches":
         targets = parse_reaches(node.argument, node.game)
         return (lambda g: _reaches(g.report(), targets)), 2
     tokens = parse_opening(node.argument, node.game)
+    if notes is not None:
+        why = _no_opening(tokens, node.game)
+        if why is not None:
+            # (an expression's test has its column; the test of --opening has none)
+            named = f"opening {_quoted_text(node.argument)} at column {node.column}" if node.column else \
+                f"--opening {_quoted_text(node.argument)}"
+            notes.append(f"{named} opens no game from its usual start ({why}): "
+                         "only a game with another start (Setup) can match it")
     return (lambda g: _opens_with(g.report(), tokens)), 1
+
+
+def _quoted_text(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _no_opening(tokens: tuple[str, ...], game: str | None) -> str | None:
+    """Why the moves ``tokens`` cannot be played, as written, from the usual
+    start of ``game`` (else of any game whose board holds them): the reason
+    of each game, or ``None`` when one of them can play them."""
+    reasons = []
+    for game_id in (game,) if game is not None else GAME_IDS:
+        rules = get_game(game_id)
+        line = GameInProgress(rules, rules.start())
+        try:
+            for token in tokens:
+                play_token(line, token)
+        except BadCoordinate:
+            continue  # (not a hole of this game's board)
+        except (BadMove, IllegalMove) as error:
+            reasons.append(f"{rules.id}: {error}")
+            continue
+        return None
+    return "; ".join(reasons) if reasons else None
 
 
 def _compile_comparison(node: Any) -> tuple[Check, int]:

@@ -69,18 +69,21 @@ def _raise(message: str, offset: int | None = None) -> NoReturn:
 
 
 _FIELD = re.compile(r"[^ \t]+")
+_NOT_ROWS = re.compile(r"[^0-9*,/]")
 _FIELD_FORMS = (re.compile(r"[0-9*,/]+\Z"), re.compile(r"[SN]\Z"), re.compile(r"[0-9]+-[0-9]+\Z"),
                 re.compile(r"[0-9]+\Z"))
 
 
 def _bad_field(text: str) -> int:
     """Where in a position string that cannot be read the mistake is: the
-    first field not of its form (rows, side, banks, move number), a fifth
-    field, else the rows (their shape or their counts)."""
+    first field not of its form (rows, side, banks, move number; in the
+    rows, the first character that is no digit, ``*``, ``,`` or ``/``), a
+    fifth field, else the rows (their shape or their counts)."""
     fields = list(_FIELD.finditer(text))
-    for field, form in zip(fields, _FIELD_FORMS):
+    for number, (field, form) in enumerate(zip(fields, _FIELD_FORMS)):
         if not form.match(field[0]):
-            return field.start()
+            bad = _NOT_ROWS.search(field[0]) if number == 0 else None
+            return field.start() + (bad.start() if bad else 0)
     if len(fields) > len(_FIELD_FORMS):
         return fields[len(_FIELD_FORMS)].start()
     return fields[0].start() if fields else 0

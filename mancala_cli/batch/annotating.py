@@ -134,7 +134,7 @@ class AnnotateTotals:
         """``annotate``'s summary line: ``2 games, 16 positions searched
         (4,021 nodes), 15 proven, 9 marks added``."""
         return (f"{counted(self.games, 'game')}, {counted(self.searched, 'position')} searched "
-                f"({self.nodes:,} node{'' if self.nodes == 1 else 's'}), {self.proven} proven, "
+                f"({counted(self.nodes, 'node', grouped=True)}), {self.proven} proven, "
                 f"{counted(self.marks, 'mark')} added")
 
 
@@ -150,7 +150,7 @@ class AnnotateWatch:
         >>> watch.file("examples/kingulu-village-match.pmn")
         >>> watch.position(1, 8, Annotated(None, None, searched=1, proven=1, marks=0))
         >>> watch.line("game 1").rpartition(", ")[0]
-        'annotating: game 1; 1 positions searched, 1 proven, 0 marks'
+        'annotating: game 1; 1 position searched, 1 proven, 0 marks'
     """
 
     def __init__(self) -> None:
@@ -191,8 +191,8 @@ class AnnotateWatch:
         totals = self.totals
         searched, proven, marks = (t + p for t, p in zip((totals.searched, totals.proven, totals.marks),
                                                          self.pending))
-        return (f"annotating: {doing}; {searched:,} positions searched, "
-                f"{proven:,} proven, {marks:,} marks, {time.monotonic() - self.started:.1f} s")
+        return (f"annotating: {doing}; {counted(searched, 'position', grouped=True)} searched, "
+                f"{proven:,} proven, {counted(marks, 'mark', grouped=True)}, {time.monotonic() - self.started:.1f} s")
 
     def show(self, line: str) -> None:
         """Show ``line``, the run's state now: a display's to do (nothing here)."""

@@ -106,11 +106,38 @@ def task_results(source: Source, task: Task, jobs: int | Cluster = 1,
     if kind == "xml":
         from notation.xml import read_archive  # (lxml: 10 ms of start-up that a PMN input does without)
 
-        done: Iterable[Any] = (task.process(record) for record in read_archive(source.stream, file=source.name))
+        records = read_archive(source.stream, file=source.name)
+        done: Iterable[Any] = _read_through(source, task, records, advance)
     else:
         done = _flat(run(task, batches(source.lines(), kind, source.name, source.problems), jobs), advance)
     with fewer_collections():
         yield from done
+
+
+def _read_through(source: Source, task: Task, records: Iterable[GameRecord],
+                  advance: Callable[[int], None] | None) -> Iterator[Any]:
+    """The answers of the records of an XML archive, ``advance`` told after
+    each the bytes the parser has read of the input since (so a progress bar
+    follows an archive as it does the batches of a PMN file)."""
+    if advance is None:
+        yield from (task.process(record) for record in records)
+        return
+    read = _bytes_read(source)
+    for record in records:
+        answer = task.process(record)
+        now = _bytes_read(source)
+        advance(now - read)
+        read = now
+        yield answer
+
+
+def _bytes_read(source: Source) -> int:
+    """How far into its input ``source`` has been read (0 where its stream
+    cannot tell: a pipe, which has no bar total either)."""
+    try:
+        return source.stream.tell()
+    except (OSError, ValueError):
+        return 0
 
 
 def _flat(work: Iterable[tuple[Batch, list[Any]]], advance: Callable[[int], None] | None) -> Iterator[Any]:

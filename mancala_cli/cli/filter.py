@@ -118,13 +118,16 @@ def _picked(regex_option: str, quiet: bool, paths: list[str], output: Optional[s
 
 def criteria_of(**options: Any) -> Criteria:
     """The criteria of ``filter``'s options (:meth:`Criteria.from_options`);
-    a bad one is a usage error."""
+    a bad one is a usage error, and its warnings are said."""
     try:
-        return Criteria.from_options(**options)
+        criteria = Criteria.from_options(**options)
     except BadCriterion as error:
         fail(str(error))
     except BadQuery as error:
         fail(f"--where: {error}")
+    for note in criteria.warnings:  # (an --opening's names its flag; the others are of --where)
+        typer.echo(f"mancala: warning: {'' if note.startswith('--') else '--where: '}{note}", err=True)
+    return criteria
 
 
 def check_options(*, game: Optional[str], valid: bool, invalid: bool, min_plies: Optional[int],

@@ -11,6 +11,8 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
+from ..files.reports import counted
+
 
 class StatusLine:
     """One line of standard error (a terminal), written over each time."""
@@ -96,7 +98,7 @@ class SolveProgress(StatusLine):
 
     def __call__(self, depth: int, nodes: int, seconds: float) -> None:
         done = f"depth {depth} done, " if depth else ""
-        self.write(f"solving: {done}{nodes:,} nodes, {seconds:.1f} s")
+        self.write(f"solving: {done}{counted(nodes, 'node', grouped=True)}, {seconds:.1f} s")
 
 
 class ClusterProgress(StatusLine):
@@ -104,4 +106,5 @@ class ClusterProgress(StatusLine):
     searched and the time taken."""
 
     def __call__(self, done: int, total: int, nodes: int, seconds: float) -> None:
-        self.write(f"solving on the cluster: {done}/{total} tasks done, {nodes:,} nodes, {seconds:.1f} s")
+        self.write(f"solving on the cluster: {done}/{counted(total, 'task')} done, "
+                   f"{counted(nodes, 'node', grouped=True)}, {seconds:.1f} s")

@@ -14,6 +14,7 @@ encoding, so that the first mistake of a command line is the one reported.
 # signature at every start, and annotations given as strings would each be
 # compiled and evaluated then.)
 
+import os
 import re
 from typing import Any, Optional
 
@@ -48,6 +49,16 @@ def _scale(value: Any) -> float:
     if not MIN_SCALE <= number <= MAX_SCALE:
         raise usage_error(f"--scale must be between {MIN_SCALE:g} and {MAX_SCALE:g} (got {text})")
     return number
+
+
+def _check_output_name(output: str) -> None:
+    """``-o x.pdf`` without ``--format``: a name whose extension is no format
+    ``render`` writes is a usage error, not an SVG under that name. (A name
+    without an extension gets SVG; ``--format`` names the format of any name.)"""
+    extension = os.path.splitext(output)[1]
+    if len(extension) > 1 and extension.lower() not in DRAWING_EXTENSIONS:
+        fail(f"-o {output}: render writes .svg, .txt, .png or .html files, not {extension} "
+             f"(give --format to write one under this name)")
 
 
 def render(
@@ -88,6 +99,8 @@ def render(
 
     A sheet as PNG: mancala render examples/kingulu-village-match.pmn --sheet --every 6 -f png -o sheet.png
     """
+    if format is None and output is not None:
+        _check_output_name(output)
     format = output_format(format, output, DRAWING_EXTENSIONS, option="--format", default="svg")
     options = RenderOptions(file=file, ply=ply, all_plies=all_plies, out_dir=out_dir, position=position,
                             positions=positions, game=game, index=index, flip=flip, format=format, style=style,

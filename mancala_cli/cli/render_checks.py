@@ -5,22 +5,39 @@ of its options, each a usage error in one line, before anything is read."""
 import codecs
 import sys
 
+from typer._click.core import ParameterSource
+from typer._click.globals import get_current_context
+
 from ..diagrams.png import PngUnavailable
 from .options import fail
 from .render_output import RenderOptions
 
 
 def check_position(o: RenderOptions) -> None:
-    """``--position``: a position string of ``--game``, one diagram."""
-    if o.game is None:
-        fail("--position needs --game")
+    """``--position``: a position string of ``--game``, one diagram. The
+    options of a record (``--index``, ``--encoding``, ``--force``) do not go
+    with it: none is silently ignored."""
     if o.file is not None:
         fail("give a record FILE or --position, not both")
+    if o.game is None:
+        fail("--position needs --game")
     if o.all_plies or o.ply is not None:
         fail("--all and --ply need a record, not --position")
     if o.out_dir is not None:
         fail("--out-dir needs --all or --positions")
+    if o.index is not None:
+        fail("--index picks a game of a record, not of --position")
+    if o.encoding != "utf-8" or given_on_command_line("encoding"):
+        fail("--encoding is for records: --position is read as given")
+    if o.force:
+        fail("--force writes over the input file: --position has none")
     check_picture(o)
+
+
+def given_on_command_line(name: str) -> bool:
+    """Whether the option of parameter ``name`` was given (not its default)."""
+    context = get_current_context(silent=True)
+    return context is not None and context.get_parameter_source(name) == ParameterSource.COMMANDLINE
 
 
 def check_positions(o: RenderOptions) -> None:

@@ -17,7 +17,7 @@ from ..diagrams.plies import Plies
 from ..diagrams.sheet import DEFAULT_COLUMNS, sheet_svg
 from ..files import InputError
 from ..files.batches import NoSuchGame, read_game_number
-from ..files.reports import error_lines, problem_line
+from ..files.reports import counted, error_lines, problem_line
 from ..files.sources import STDIN_NAME, LineNumbers, numbered_lines, open_source
 from ..positions import position_lines
 from .options import checked_encoding, fail, game_rules, input_paths
@@ -42,7 +42,7 @@ def draw_plies(o: RenderOptions) -> None:
     else:
         k = plies.last if o.ply is None else o.ply
         if k > plies.last:
-            fail(f"the record has {plies.last} playable moves, no ply {k}")
+            fail(f"the record has {counted(plies.last, 'playable move')}, no ply {k}")
         drawing.write(o.output, _draw(drawing, plies, k))
     _report_errors(name, report)
 

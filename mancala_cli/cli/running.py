@@ -10,6 +10,7 @@ away (SIGPIPE), as other Unix tools do.
 from __future__ import annotations
 
 import errno
+import shlex
 import signal
 import sys
 from collections.abc import Sequence
@@ -77,6 +78,30 @@ def _missing(param: _click.Parameter, ctx: _click.Context | None) -> str:
     return f"missing {kind} {name} ({listed})"
 
 
+def _quoting_hint(error: _click.ClickException, args: Sequence[str]) -> str:
+    """After click's ``Got unexpected extra argument(s) (7-11 4)`` on a
+    command line with ``--position``: the words of an unquoted position
+    string were read as arguments, so say how to quote it (with its value
+    and the words after it, at most the four fields of a position string)."""
+    if not (isinstance(error, _click.exceptions.UsageError) and error.message.startswith("Got unexpected extra argument")):
+        return ""
+    for k, word in enumerate(args):
+        if word == "--":
+            break
+        if word in ("--position", "-p") and k + 1 < len(args):
+            words, rest = [args[k + 1]], args[k + 2:]
+        elif word.startswith("--position="):
+            words, rest = [word.partition("=")[2]], args[k + 1:]
+        else:
+            continue
+        for more in rest[:3]:
+            if more.startswith("-"):
+                break
+            words.append(more)
+        return f"; a position string with spaces must be quoted: --position {shlex.quote(' '.join(words))}"
+    return ""
+
+
 class _StreamFailure(Exception):
     """An ``OSError`` carried past typer's own handling of broken pipes."""
 
@@ -132,16 +157,16 @@ class MancalaGroup(TyperGroup):
             return code
         except BaseException as error:
             _ending = True  # (a signal that comes now interrupts none of this)
-            return _failure(error)
+            return _failure(error, sys.argv[1:] if args is None else list(args))
 
 
-def _failure(error: BaseException) -> int:
+def _failure(error: BaseException, args: Sequence[str] = ()) -> int:
     """The exit status for what ended the command, after its one line."""
     if isinstance(error, _click.exceptions.NoArgsIsHelpError):
         error.show()
         return 2
     if isinstance(error, _click.ClickException):
-        error_line(f"mancala: error: {_message(error)}")
+        error_line(f"mancala: error: {_message(error)}{_quoting_hint(error, args)}")
         return 2
     if isinstance(error, BatchError):
         error_line(f"mancala: error: {error}")

@@ -9,6 +9,7 @@ import time as _time
 import typer
 
 from ..files.output import OutputError
+from ..files.reports import counted
 from ..solving.tablebase import GAME, MAX_STONES, Tablebase, build_bytes, entries, work_bytes
 from .options import GAME_COMPLETION, fail, int_option as _int_option
 from .values import size_parser as _size
@@ -70,5 +71,5 @@ def build(
     except OSError as error:
         fail(f"{output}: cannot write: {error.strerror or error}")
     if not quiet:
-        typer.echo(f"{GAME}: {entries(stones):,} positions of at most {stones} stones, "
+        typer.echo(f"{GAME}: {entries(stones):,} positions of at most {counted(stones, 'stone')}, "
                    f"{build_bytes(stones):,} bytes, in {_time.monotonic() - started:.1f} s: {output}", err=True)

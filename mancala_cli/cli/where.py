@@ -10,6 +10,7 @@ from typing import Any, Optional
 from ..archives import BadCriterion, Criteria, RegexTimeout
 from ..errors import BadQuery
 from .options import fail
+from .streams import error_line
 
 
 def criterion(option: str, parse: Callable[..., Any], *args: Any) -> Any:
@@ -21,11 +22,15 @@ def criterion(option: str, parse: Callable[..., Any], *args: Any) -> Any:
 
 
 def where_criteria(text: Optional[str]) -> Criteria:
-    """The criteria of ``--where``, a bad expression a usage error."""
+    """The criteria of ``--where``, a bad expression a usage error; its
+    warnings are said on standard error, once."""
     try:
-        return Criteria.where(text) if text is not None else Criteria()
+        criteria = Criteria.where(text) if text is not None else Criteria()
     except BadQuery as error:
         fail(f"--where: {error}")
+    for note in criteria.warnings:
+        error_line(f"mancala: warning: --where: {note}")
+    return criteria
 
 
 @contextlib.contextmanager

@@ -136,7 +136,7 @@ def choose_plies(last: int, *, plies: Sequence[int] | None = None, every: int | 
     seen: set[int] = set()
     for ply in chosen:
         if ply < 0 or ply > last:
-            raise ValueError(f"the record has {last} playable moves, no ply {ply}")
+            raise ValueError(f"the record has {last} playable move{'' if last == 1 else 's'}, no ply {ply}")
         if ply in seen:
             raise ValueError(f"ply {ply} is given twice")
         seen.add(ply)

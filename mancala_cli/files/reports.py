@@ -12,9 +12,9 @@ from notation.coords import move_label
 from notation.record import Problem
 
 
-def counted(number: int, noun: str) -> str:
-    """``1 game``, ``2 games``, ``0 errors``."""
-    return f"{number} {noun}{'' if number == 1 else 's'}"
+def counted(number: int, noun: str, *, grouped: bool = False) -> str:
+    """``1 game``, ``2 games``, ``0 errors``; ``grouped``: ``1,024 nodes``."""
+    return f"{number:{',' if grouped else ''}} {noun}{'' if number == 1 else 's'}"
 
 __all__ = ["sorted_problems", "problem_line", "error_lines", "problem_json", "game_report", "report_line",
            "report_json"]
