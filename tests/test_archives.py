@@ -284,21 +284,24 @@ def test_split_files_names_and_contents(archive, records, tmp_path):
     result = run("split", archive, "--games", 40, "--out-dir", parts)
     assert (result.exit_code, result.stdout, result.stderr) == (0, "", "")
     names = sorted(p.name for p in parts.iterdir())
-    assert names == ["00001.pmn", "00002.pmn", "00003.pmn", "00004.pmn"]
+    assert names == [".mancala-split", "00001.pmn", "00002.pmn", "00003.pmn", "00004.pmn"]  # (the list of them)
+    names.remove(".mancala-split")
     for k, name in enumerate(names):
         assert (parts / name).read_text(encoding="utf-8") == canonical(records, range(40 * k, min(40 * k + 40, 154)))
     (parts / "notes.txt").write_text("mine", encoding="utf-8")
     result = run("split", archive.parent / "archive.xml", "--games", 100, "--out-dir", parts, "--to", "xml",
                  "--jobs", "2")
-    assert result.exit_code == 0
-    assert sorted(p.name for p in parts.iterdir()) == ["00001.xml", "00002.xml", "notes.txt"]
+    assert (result.exit_code, result.stderr) == (0, f"mancala: {parts}: removed 4 files of the earlier split "
+                                                    "(00001.pmn … 00004.pmn)\n")
+    assert sorted(p.name for p in parts.iterdir()) == [".mancala-split", "00001.xml", "00002.xml", "notes.txt"]
     assert (parts / "00002.xml").read_text(encoding="utf-8") == canonical(records, range(100, 154), "xml")
     # An input inside DIR with a name split gives is read, and neither replaced nor removed.
     (parts / "00009.pmn").write_text(archive.read_text(encoding="utf-8"), encoding="utf-8")
     result = run("split", archive, parts / "00009.pmn", "--games", 100, "--out-dir", parts)
-    assert (result.exit_code, result.stderr) == (0, "")
-    assert sorted(p.name for p in parts.iterdir()) == ["00001.pmn", "00002.pmn", "00003.pmn", "00004.pmn",
-                                                       "00009.pmn", "notes.txt"]
+    assert (result.exit_code, result.stderr) == (0, f"mancala: {parts}: removed 2 files of the earlier split "
+                                                    "(00001.xml, 00002.xml)\n")
+    assert sorted(p.name for p in parts.iterdir()) == [".mancala-split", "00001.pmn", "00002.pmn", "00003.pmn",
+                                                       "00004.pmn", "00009.pmn", "notes.txt"]
     assert (parts / "00004.pmn").read_text(encoding="utf-8") == canonical(records, range(146, 154))
     result = run("split", archive, parts / "00009.pmn", "--games", 1, "--out-dir", parts)
     assert (result.exit_code, result.stderr) == (2, f"mancala: error: {parts / '00009.pmn'}: is an input file; "

@@ -32,6 +32,7 @@ from .options import (
     game_rules,
     input_paths,
     int_option,
+    output_file,
     output_format,
     read_failed,
 )
@@ -41,7 +42,7 @@ from .values import seconds_parser
 
 TIME_OPTION = typer.Option(1.0, "--time", parser=seconds_parser("--time"), metavar="SECONDS",
                            help="Search for at most this many seconds per move.")
-OUTPUT_OPTION = typer.Option(None, "--output", "-o", metavar="FILE", help="Write here (atomically) instead of stdout.")
+OUTPUT_OPTION = typer.Option(None, "--output", "-o", parser=output_file("--output"), metavar="FILE", help="Write here (atomically) instead of stdout.")
 TABLEBASE_OPTION = typer.Option(None, "--tablebase", metavar="FILE",
                                 help="Endgame tables the searches ask (mancala tablebase build).")
 PROOF_OPTION = typer.Option(None, "--proof", metavar="FILE",

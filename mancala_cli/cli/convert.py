@@ -26,6 +26,7 @@ from .options import (
     fail,
     game_rules,
     input_paths,
+    output_file,
     output_format,
 )
 from .progress import Progress
@@ -40,7 +41,7 @@ def convert(
     coords: Optional[str] = choice_option(None, "--coords", values=STYLES,
                                           help="Rewrite the moves in this coordinate style."),
     positions: bool = typer.Option(False, "--positions", help="Add the position after every move (JSON, XML)."),
-    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write here (atomically) instead of stdout."),
+    output: Optional[str] = typer.Option(None, "--output", "-o", parser=output_file("--output"), metavar="FILE", help="Write here (atomically) instead of stdout."),
     game: Optional[str] = RECORDS_GAME_OPTION,
     encoding: str = ENCODING_OPTION,
     jobs: int = JOBS_OPTION,

@@ -30,6 +30,7 @@ from .options import (
     fail,
     input_paths,
     int_option,
+    output_file,
     output_format,
     read_failed,
 )
@@ -61,12 +62,12 @@ def filter_games(
     where: Optional[str] = WHERE_OPTION,
     dedupe: bool = typer.Option(False, "--dedupe", help="Drop a game whose game id, start position and "
                                                         "main-line moves equal an earlier written game's."),
-    duplicates: Optional[str] = typer.Option(None, "--duplicates", metavar="FILE",
-                                             help="Write the games --dedupe drops here (atomically)."),
+    duplicates: Optional[str] = typer.Option(None, "--duplicates", parser=output_file("--duplicates"),
+                                             metavar="FILE", help="Write the games --dedupe drops here (atomically)."),
     invert: bool = typer.Option(False, "--invert", "-v", help="Write the games that do not match."),
     count: bool = typer.Option(False, "--count", "-c", help="Print only the number of games that would be written."),
     to: Optional[str] = TO_OPTION,
-    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write here (atomically) instead of stdout."),
+    output: Optional[str] = typer.Option(None, "--output", "-o", parser=output_file("--output"), metavar="FILE", help="Write here (atomically) instead of stdout."),
     encoding: str = ENCODING_OPTION,
     jobs: int = JOBS_OPTION,
     scheduler: Optional[str] = SCHEDULER_OPTION,

@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from typing import Any, NoReturn, Optional
 
 import typer
 
 from ..files import InputError
 from ..files.encodings import check_encoding
+from ..files.output import file_name_problem
 from ..positions import parse_position
 from ..rules.core import Game, InvalidPosition, Position
 from ..rules.registry import GAME_IDS, UnknownGame, get_game
-from .values import choice, choices_metavar, completion, integer, jobs as jobs_parser, seconds
+from .values import choice, choices_metavar, completion, integer, jobs as jobs_parser, seconds, usage_error
 
 #: The deepest search asked for (plies): ``solve --depth``, ``annotate --depth``.
 MAX_SOLVE_DEPTH = 400
@@ -29,6 +31,19 @@ def choice_option(default: Any, *names: str, values: tuple[str, ...], help: str)
 def int_option(default: Any, *names: str, low: int, high: int | None = None, help: str) -> Any:
     """A whole-number option from ``low`` to ``high``."""
     return typer.Option(default, *names, parser=integer(names[0], low, high), metavar="N", help=help)
+
+
+def output_file(option: str) -> Callable[[Any], str]:
+    """A parser for an option that names a file to write (``-o``,
+    ``--table``, ``--duplicates``): not a name that ends in ``/``, which
+    names a folder (:func:`mancala_cli.files.output.file_name_problem`)."""
+    def parse(value: Any) -> str:
+        text = str(value)
+        problem = file_name_problem(text)
+        if problem is not None:
+            raise usage_error(f"{option} {text}: {problem}")
+        return text
+    return parse
 
 
 def fail(message: str, code: int = 2) -> NoReturn:

@@ -30,6 +30,7 @@ from .options import (
     fail,
     game_rules,
     int_option,
+    output_file,
     output_format,
     position_of,
 )
@@ -80,7 +81,7 @@ def render(
                                                "play through the game (default: from -o's extension: .svg, .txt, "
                                                ".png, .html; else svg)."),
     style: Optional[str] = typer.Option(None, "--style", metavar="FILE", help="A CSS file added to the SVG."),
-    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write here (atomically) instead of stdout."),
+    output: Optional[str] = typer.Option(None, "--output", "-o", parser=output_file("--output"), metavar="FILE", help="Write here (atomically) instead of stdout."),
     encoding: str = ENCODING_OPTION,
     force: bool = typer.Option(False, "--force", help="Write over the input file when -o or a diagram names it."),
     scale: Optional[float] = typer.Option(None, "--scale", parser=_scale, metavar="X",

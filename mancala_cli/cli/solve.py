@@ -26,6 +26,7 @@ from .options import (
     fail,
     game_rules,
     int_option,
+    output_file,
     position_of,
 )
 from .progress import ClusterProgress, SolveProgress, on_terminal
@@ -55,7 +56,7 @@ PROOF_OPTION = typer.Option(None, "--proof", metavar="FILE",
                                  "FILE...), and it may be repeated.")
 MORE_PROOFS_ARGUMENT = typer.Argument(None, metavar="[PROOF]...", show_default=False,
                                       help="More proof files, after --proof FILE.")
-TABLE_OPTION = typer.Option(None, "--table", metavar="FILE",
+TABLE_OPTION = typer.Option(None, "--table", parser=output_file("--table"), metavar="FILE",
                             help="Keep the search's table in FILE: start from it where it exists, save it every few "
                                  "minutes and when the search stops.")
 

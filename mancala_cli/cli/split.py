@@ -1,5 +1,6 @@
 """``mancala split``: the games in files of N games each, written through
-the library's record writer, each file whole or not at all."""
+the library's record writer, the set whole or not at all (see
+:mod:`mancala_cli.files.parts`)."""
 from __future__ import annotations
 
 import contextlib
@@ -14,7 +15,9 @@ from ..archives import FilterTask
 from ..batch.filtering import Problems
 from ..batch.runs import answers
 from ..files import InputError
-from ..files.output import names_input
+from ..files.output import OutputError, names_input
+from ..files.parts import NewParts
+from ..files.reports import counted
 from ..files.writing import RecordWriter, open_writer
 from .options import (
     ENCODING_OPTION,
@@ -31,7 +34,7 @@ from .options import (
     int_option,
     read_failed,
 )
-from .out_dir import make_out_dir, remove_stale
+from .out_dir import make_out_dir
 from .progress import Progress
 from .reading import workers_for
 from .where import where_criteria, where_stops
@@ -57,8 +60,10 @@ def split(
 ) -> None:
     """Write the games in files of N games each: DIR/00001.pmn, DIR/00002.pmn …
 
-    The files of an earlier split into DIR that this one did not write are
-    removed. Problems found while reading go to standard error (exit 1).
+    The new files replace those of the last split into DIR only once they are
+    all written; of the earlier split's files, those not replaced are removed
+    (they are listed in DIR/.mancala-split), and no other file. Problems found
+    while reading go to standard error (exit 1).
 
     Example: mancala split examples/kingulu-tournament.pmn --games 2 --out-dir parts
     """
@@ -70,26 +75,32 @@ def split(
     workers = workers_for(jobs, scheduler, scheduler_timeout)
     make_out_dir(out_dir)
     progress = Progress() if Progress.wanted(quiet) else None
-    written: set[str] = set()
+    try:
+        parts = NewParts.begin(out_dir)
+    except OutputError as error:
+        fail(str(error))
     try:
         with where_stops():
-            errors = write_parts(paths, encoding, FilterTask(criteria, target=to), workers, progress, games,
-                                 out_dir, written)
+            errors = write_parts(paths, encoding, FilterTask(criteria, target=to), workers, progress, games, parts)
+        removed = parts.commit(kept=lambda name: names_input(os.path.join(out_dir, name), paths))
+    except OutputError as error:
+        fail(parts.shown(str(error)))
     except (InputError, XMLArchiveError) as error:
         read_failed(error)
-
-    def kept(name: str) -> bool:  # written now, or an input
-        return name in written or names_input(os.path.join(out_dir, name), paths)
-
-    remove_stale(out_dir, r"[0-9]{5,}\.(?:pmn|jsonl|xml)", kept, None)
+    finally:
+        parts.discard()
+    if removed:
+        shown = ", ".join(removed) if len(removed) <= 3 else f"{removed[0]} … {removed[-1]}"
+        typer.echo(f"mancala: {out_dir}: removed {counted(len(removed), 'file')} of the earlier split ({shown})",
+                   err=True)
     if errors:
         raise typer.Exit(1)
 
 
 def write_parts(paths: list[str], encoding: str, task: FilterTask, jobs: int | Cluster,
-                progress: Optional[Progress], games: int, out_dir: str, written: set[str]) -> int:
-    """The games ``task`` picks, ``games`` to a file in ``out_dir`` (the
-    names of the files written are added to ``written``); the errors found."""
+                progress: Optional[Progress], games: int, parts: NewParts) -> int:
+    """The games ``task`` picks, ``games`` to a file of the new set ``parts``
+    (never one whose place in the folder is an input); the errors found."""
     problems = Problems(lambda line: typer.echo(line, err=True))
     with progress or contextlib.nullcontext(), contextlib.ExitStack() as stack:
         current: Optional[RecordWriter] = None
@@ -101,11 +112,10 @@ def write_parts(paths: list[str], encoding: str, task: FilterTask, jobs: int | C
                 continue
             if current is None or current.games == games:
                 stack.close()
-                file_name = f"{len(written) + 1:05d}.{SPLIT_SUFFIXES[task.target]}"
-                path = os.path.join(out_dir, file_name)
+                file_name = f"{len(parts.names) + 1:05d}.{SPLIT_SUFFIXES[task.target]}"
+                path = os.path.join(parts.folder, file_name)
                 if names_input(path, paths):
                     fail(f"{path}: is an input file; not replaced")
-                current = stack.enter_context(open_writer(path, task.target))
-                written.add(file_name)
+                current = stack.enter_context(open_writer(parts.path(file_name), task.target))
             current.add(picked.game)
     return problems.errors

@@ -11,7 +11,7 @@ import typer
 from ..files.output import OutputError
 from ..files.reports import counted
 from ..solving.tablebase import GAME, MAX_STONES, Tablebase, build_bytes, entries, work_bytes
-from .options import GAME_COMPLETION, fail, int_option as _int_option
+from .options import GAME_COMPLETION, fail, int_option as _int_option, output_file
 from .values import size_parser as _size
 
 #: The memory a build may take when none is given (bytes).
@@ -27,7 +27,7 @@ def build(
                              help="The game: kimasai-klamroth (the only one whose tables pay; see docs/rules.md)."),
     stones: int = _int_option(..., "--stones", "-n", low=0, high=MAX_STONES,
                               help="Every position with at most this many stones on the board."),
-    output: str = typer.Option(..., "--output", "-o", metavar="FILE",
+    output: str = typer.Option(..., "--output", "-o", parser=output_file("--output"), metavar="FILE",
                                help="The table's file, written whole or not at all as > writes (a link's target "
                                     "replaced, its mode kept, a device or FIFO written in place; - is standard output)."),
     memory: int = typer.Option(DEFAULT_BUILD_MEMORY, "--memory", parser=_size("--memory"), metavar="SIZE",

@@ -42,6 +42,24 @@ class _OutputFile(io.FileIO):
             raise OutputError(f"{self.display}: cannot write: {error.strerror or error}") from None
 
 
+def file_name_problem(path: str) -> str | None:
+    """What is wrong with ``path`` as the name of a file to write, as the
+    shell would refuse it: a name that ends in ``/`` (or is ``.`` or ``..``,
+    or ends in ``/.`` or ``/..``) names a folder, which the path without it
+    would not (``name/`` would write the file ``name``); else ``None``."""
+    if path.endswith("/"):
+        return "a file name cannot end in /"
+    if os.path.basename(path) in (".", ".."):
+        return "names a folder, not a file"
+    return None
+
+
+def _check_name(path: str) -> None:
+    problem = file_name_problem(path)
+    if problem is not None:
+        raise OutputError(f"{path}: {problem}")
+
+
 def _cannot(path: str, error: OSError) -> OutputError:
     return OutputError(f"{path}: cannot write: {error.strerror or error}")
 
@@ -155,8 +173,9 @@ def atomic_output(path: str | None, binary: bool = False) -> Iterator[Any]:
     stays), a new file gets mode 0666 less the umask, a replaced one keeps its
     mode, and a file nobody may write is refused. What is not a regular file
     (a device, a FIFO, an open file named as /dev/stdout or /proc/self/fd/N)
-    is written in place. Raises :class:`OutputError` (a directory, a missing
-    folder, a failing write).
+    is written in place. Raises :class:`OutputError` (a directory, a name
+    that ends in ``/`` (:func:`file_name_problem`), a missing folder, a
+    failing write).
     """
     if path is None or path == "-":
         with _standard_output(binary) as stream:
@@ -164,6 +183,7 @@ def atomic_output(path: str | None, binary: bool = False) -> Iterator[Any]:
         return
     if not path:
         raise OutputError("empty output file name")
+    _check_name(path)
     target, descriptor = _resolve(path)
     try:
         info: os.stat_result | None = os.stat(target)
@@ -191,6 +211,7 @@ def regular_output(path: str, *, probe: bool = False) -> None:
     that a folder it cannot be written in fails now rather than later."""
     if not path or path == "-":
         raise OutputError(f"{path or 'an empty file name'}: not a regular file")
+    _check_name(path)
     target, descriptor = _resolve(path)
     try:
         info: os.stat_result | None = os.stat(target)

@@ -35,6 +35,7 @@ import lzma
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..files import open_regular
 from ..positions import format_position
 from ..rules.core import Game, MancalaError, Move, Position, Side
 from .search import Solution, Solver
@@ -218,11 +219,15 @@ class ProofBook:
         """The book of the proof files ``paths`` (plain text, or xz-compressed
         when the name ends in ``.xz``), read line by line, the header first:
         ValueError with one line (the file and the line) when one is not a
-        proof, OSError when one cannot be read."""
+        proof (or not a regular file: a device, a FIFO, which is not waited
+        on), OSError when one cannot be read."""
         reader = _Reader()
         for path in paths:
             try:
-                with (lzma.open(path, "rb") if path.endswith(".xz") else open(path, "rb")) as file:
+                opened = open_regular(path)  # (a FIFO is refused, not waited on)
+                if opened is None:
+                    raise ProofError(f"{path}: not a proof (not a regular file)")
+                with opened, (lzma.open(opened, "rb") if path.endswith(".xz") else opened) as file:
                     reader.add(path, iter(lambda: file.readline(MAX_LINE + 1), b""))
             except (lzma.LZMAError, EOFError) as error:
                 raise ProofError(f"{path}: not a proof ({error})") from None
@@ -339,9 +344,14 @@ def is_proof_file(path: str) -> bool:
     """Whether the file ``path`` (xz-compressed when its name ends in
     ``.xz``) begins with a proof's first line (only that line is read):
     ``solve`` and ``annotate`` take such files after ``--proof`` as proofs,
-    so that ``--proof docs/kingulu-proof*.txt.xz`` gives them all."""
+    so that ``--proof docs/kingulu-proof*.txt.xz`` gives them all. What
+    is not a regular file (a FIFO, a pipe: its lines would be taken from
+    the reader that follows) is none."""
     try:
-        with (lzma.open(path, "rb") if path.endswith(".xz") else open(path, "rb")) as file:
+        opened = open_regular(path)
+        if opened is None:
+            return False
+        with opened, (lzma.open(opened, "rb") if path.endswith(".xz") else opened) as file:
             return file.readline(len(HEADER) + 2).rstrip(b"\r\n") == HEADER.encode()
     except (OSError, lzma.LZMAError, EOFError):
         return False

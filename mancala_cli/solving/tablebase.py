@@ -45,12 +45,12 @@ from __future__ import annotations
 import hashlib
 import io
 import os
-import stat
 from collections.abc import Callable, Collection
 from itertools import combinations
 from math import comb
 from typing import Final
 
+from ..files import open_regular
 from ..files.output import atomic_output
 from ..rules.core import SOUTH, MancalaError, Position
 from ..rules.selection import CORE
@@ -205,10 +205,11 @@ class Tablebase:
         asks the table cannot change what the search finds, nor end it);
         :class:`TablebaseError` if it is not one or is damaged, OSError if
         unreadable, MemoryError if it does not fit in memory."""
-        with open(path, "rb") as file:
+        opened = open_regular(path)  # (a FIFO is refused, not waited on)
+        if opened is None:
+            raise TablebaseError(f"{path}: not a mancala tablebase (not a regular file)")
+        with opened as file:
             info = os.fstat(file.fileno())
-            if not stat.S_ISREG(info.st_mode):
-                raise TablebaseError(f"{path}: not a mancala tablebase (not a regular file)")
             stones, digest = _read_header(path, file.read(HEADER_BYTES))
             size = build_bytes(stones)
             if info.st_size != HEADER_BYTES + size:
