@@ -6,6 +6,7 @@ what is wrong with a bad one in one line (:class:`UsageProblem`), where
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -133,7 +134,9 @@ _SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 
 def size_parser(option: str) -> Callable[[Any], int]:
     """A parser for a size in bytes: ``1073741824``, ``512M``, ``2G`` (K, M,
-    G, T: multiples of 1,024; a trailing ``B`` or ``iB`` is allowed)."""
+    G, T: multiples of 1,024; a trailing ``B`` or ``iB`` is allowed), at
+    least 1M and at most what this machine can address (``sys.maxsize``
+    bytes: 8,388,607T on a 64-bit machine)."""
     def parse(value: Any) -> int:
         if isinstance(value, int):
             return value
@@ -144,6 +147,9 @@ def size_parser(option: str) -> Callable[[Any], int]:
         number = int(float(match[1]) * _SIZE_UNITS[match[2].upper()])
         if number < 1 << 20:
             raise usage_error(f"{option} must be at least 1M (got {str(value)!r})")
+        if number > sys.maxsize:
+            raise usage_error(f"{option} must be at most {sys.maxsize >> 40:,}T, what this machine can address "
+                              f"(got {str(value)!r})")
         return number
     return parse
 
