@@ -105,6 +105,9 @@ class Or:
 Node = Union[Comparison, Test, Not, And, Or]
 
 _NUMBER = re.compile(r"-?[0-9]+\Z")
+#: Digits of a number in an expression at most (a longer one is an error,
+#: as the command line's own numbers are).
+MAX_NUMBER_DIGITS = 40
 
 
 _ESCAPE = re.compile(r'\\(["\\])')
@@ -218,7 +221,7 @@ def _check(name: str, op: str | None, value: tuple[str, str] | None, column: int
     if kind == "number":
         return _number(name, op, quoted, text, number, column, op_column, value_column)
     if number and kind == "tag" and op != "~":
-        return Comparison(name, op, int(text), column, value_column)
+        return Comparison(name, op, _whole(text, value_column), column, value_column)
     if number and op != "~":
         raise _at(f"{name} is text, not a number (write {_quoted(text)})", value_column)
     return Comparison(name, op, text, column, value_column)
@@ -243,7 +246,15 @@ def _number(name: str, op: str, quoted: str, text: str, number: bool, column: in
     if not number:
         raise _at(f"{name} is a number, not {_quoted(text) if quoted == 'string' else text}",
                   value_column)
-    return Comparison(name, op, int(text), column, value_column)
+    return Comparison(name, op, _whole(text, value_column), column, value_column)
+
+
+def _whole(text: str, column: int) -> int:
+    """The whole number ``text`` (a sign, digits), at most :data:`MAX_NUMBER_DIGITS` digits."""
+    digits = len(text.lstrip("-"))
+    if digits > MAX_NUMBER_DIGITS:
+        raise _at(f"a number has at most {MAX_NUMBER_DIGITS} digits (got one of {digits:,})", column)
+    return int(text)
 
 
 def _at(message: str, column: int) -> QueryError:

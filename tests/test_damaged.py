@@ -78,8 +78,9 @@ def test_binary_bytes_and_invalid_utf8():
     data = GOOD.encode() + b"\n\x00\x01\x02\xff\xfe\x89PNG\r\n\x1a\n\n" + GOOD.encode()
     result, games = validate(data)
     assert result.exit_code == 1
-    messages = [p["message"] for g in games for p in g["problems"]]
-    assert any("byte offset" in m and "not valid utf-8" in m for m in messages)
+    # The lines of binary data are one problem (counted in the game before them); the next game is read.
+    assert [[(p["line"], p["column"], p["rule"], p["message"]) for p in g["problems"]] for g in games] == [
+        [(7, 1, "encoding", "binary data, not records: 2 lines (13 bytes from byte offset 68) passed over")], []]
     intact_last(games)
     bad = b'[Game "kingulu"]\n[Event "caf\xe9"]\n\n1. c1x6 *\n\n' + GOOD.encode()
     result = text(bad)
@@ -302,3 +303,103 @@ def test_threads_that_decode_at_once_keep_their_own_runs_of_bad_bytes():
     finally:
         sys.setswitchinterval(interval)
     assert wrong == []
+
+
+# -- binary data among good games -------------------------------------------------------------
+
+#: Six good games, the damage between the third and the fourth.
+SIX = [GOOD.replace('"intact"', f'"game {k}"') for k in range(1, 7)]
+#: An executable's bytes as `cat a.pmn /bin/ls b.pmn` puts them: NULs and
+#: control characters, some lines of plain text (with a parenthesis and a
+#: brace that would open a variation and a comment), and no line break at
+#: its end, so that the next file's first tag line follows on the same line.
+PROGRAM = (b"\x7fELF\x02\x01\x01" + bytes(9) + b"\x03\x00>\x00" + bytes(range(256)) * 20
+           + b"\nUsage: ls [OPTION]... (the current directory {by default}\n\n\x01\x02\x03\x04\x05\x06" + bytes(300))
+
+
+def _six_with(damage: bytes) -> bytes:
+    return "\n".join(SIX[:3]).encode() + b"\n" + damage + "\n".join(SIX[3:]).encode()
+
+
+def test_binary_data_among_good_games_is_one_problem_and_the_six_games_are_read():
+    data = _six_with(PROGRAM)
+    start = len("\n".join(SIX[:3]).encode() + b"\n")
+    line = "\n".join(SIX[:3]).count("\n") + 2
+    lines = PROGRAM.count(b"\n") + 1  # (the last with the next game's first tag line)
+    message = f"binary data, not records: {lines} lines ({len(PROGRAM):,} bytes from byte offset {start}) passed over"
+    result, games = validate(data)
+    assert result.exit_code == 1
+    assert [(g["index"], g["valid"], g["plies"]) for g in games] == [(k, k != 3, 3) for k in range(1, 7)]
+    assert games[2]["problems"] == [{"severity": "error", "line": line, "column": 1, "ply": None, "move": None,
+                                     "rule": "encoding", "message": message}]
+    # The lines after it keep their numbers (the reader counts a CR as a line end, in the damage too).
+    assert [g["line"] for g in games[3:]] == [line + lines - 1 + PROGRAM.count(b"\r") + 6 * k for k in range(3)]
+    shown = text(data)
+    assert shown.stdout == f"<stdin>:{line}:1: error: encoding: {message}\n6 games, 18 moves, 1 error, 0 warnings\n"
+    converted = runner.invoke(app, ["convert", "--to", "json", "-"], input=data)
+    assert converted.exit_code == 1 and converted.stderr == f"<stdin>:{line}:1: error: encoding: {message}\n"
+    assert [json.loads(row)["tags"]["Event"] for row in converted.stdout.splitlines()] == \
+        [f"game {k}" for k in range(1, 7)]
+    filtered = runner.invoke(app, ["filter", "-"], input=data)
+    assert filtered.exit_code == 1 and filtered.stderr == f"<stdin>:{line}:1: error: encoding: {message}\n"
+    assert [f'[Event "game {k}"]' in filtered.stdout for k in range(1, 7)] == [True] * 6
+    assert "\ufffd" not in filtered.stdout + converted.stdout
+
+
+@pytest.mark.skipif(not pathlib.Path("/bin/ls").is_file(), reason="no /bin/ls")
+@pytest.mark.parametrize("words", [["validate"], ["convert", "--to", "json"], ["filter"]])
+@pytest.mark.parametrize("before", [3, 300])
+def test_cat_of_three_games_bin_ls_and_three_more_keeps_the_six_in_one_line_of_problems(tmp_path, words, before):
+    path = tmp_path / "cat.pmn"
+    path.write_bytes(("\n".join(SIX[:3] * (before // 3))).encode() + b"\n" + pathlib.Path("/bin/ls").read_bytes()
+                     + "\n".join(SIX[3:]).encode())
+    result = runner.invoke(app, [*words, str(path)])
+    assert "Traceback" not in result.output and result.exit_code == 1
+    problems = [line for line in (result.stdout + result.stderr).splitlines() if line.startswith(str(path))]
+    assert len(problems) == 1 and ": error: encoding: binary data, not records: " in problems[0]
+    if words == ["validate"]:
+        assert result.stdout.splitlines()[-1].startswith(f"{before + 3} games, {3 * (before + 3)} moves, 1 error")
+    else:
+        assert all(f"game {k}" in result.stdout for k in range(4, 7))
+
+
+def test_utf16_read_as_utf8_is_one_line_with_a_hint():
+    for data in (GOOD.encode("utf-16-le"), GOOD.encode("utf-16")):
+        result = text(data)
+        assert (result.exit_code, result.stderr) == (2, "mancala: error: <stdin>: binary data, not records (a NUL "
+                                                        "character in its first line; a NUL every other byte is "
+                                                        "UTF-16: try --encoding utf-16)\n")
+    assert text(GOOD.encode("utf-16"), "--encoding", "utf-16").exit_code == 0
+    # Binary data that is not UTF-16 gets no hint.
+    assert "UTF-16" not in text(BINARIES["program"]).stderr
+
+
+def test_render_positions_of_binary_data_is_one_line(tmp_path):
+    start = "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1\n"
+    listing = tmp_path / "program"
+    listing.write_bytes(BINARIES["program"])
+    result = runner.invoke(app, ["render", "-g", "kingulu", "--positions", str(listing), "--out-dir",
+                                 str(tmp_path / "out")])
+    assert (result.exit_code, result.stderr) == (2, f"mancala: error: {listing}: binary data, not position strings "
+                                                    "(a NUL character in its first line)\n")
+    assert not (tmp_path / "out").exists()
+    listing = tmp_path / "list.txt"
+    listing.write_bytes((start * 3).encode() + PROGRAM + b"\n" + (start * 3).encode())
+    result = runner.invoke(app, ["render", "-g", "kingulu", "--positions", str(listing), "--out-dir",
+                                 str(tmp_path / "out")])
+    assert (result.exit_code, result.stderr) == (1, f"{listing}:4: error: binary data, not text: 23 lines "
+                                                    f"({len(PROGRAM) + 1:,} bytes from byte offset {3 * len(start)}) "
+                                                    "passed over\n")
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == \
+        [f"pos-{k:04d}.svg" for k in (1, 2, 3, 28, 29, 30)]
+
+
+def test_render_positions_tells_at_most_100_bad_lines(tmp_path):
+    listing = tmp_path / "list.txt"
+    listing.write_bytes(b"".join(b"%d,bad\n" % k for k in range(1, 301)))
+    result = runner.invoke(app, ["render", "-g", "kingulu", "--positions", str(listing), "--out-dir",
+                                 str(tmp_path / "out")])
+    lines = result.stderr.splitlines()
+    assert result.exit_code == 1 and len(lines) == 101
+    assert lines[0].startswith(f"{listing}:1: error: bad position for kingulu: ")
+    assert lines[100] == f"{listing}:101: error: more than 100 bad lines; the others are not reported"

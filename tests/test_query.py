@@ -351,6 +351,45 @@ def test_read_where_picks_and_checks_at_once(archive, records):
         mancala.read("no/such/file.pmn", where="plies ~ 3")  # before the file is opened
 
 
+def _rounds(*values):
+    return "".join(f'[Game "kingulu"]\n[Round "{value}"]\n\n1. c1x6 *\n\n' for value in values)
+
+
+LONG = "9" * 5000  # (past Python's 4,300 digits of int())
+
+
+def test_a_tag_of_thousands_of_digits_compares_as_the_number_it_is(tmp_path):
+    path = tmp_path / "rounds.pmn"
+    path.write_text(_rounds(LONG, "2", "-" + LONG, "0" * 5000 + "4", "3x"), encoding="utf-8")
+    want = [LONG, "0" * 5000 + "4"]
+    assert [r.tag("Round") for r in mancala.read(str(path), where="tag.Round >= 3")] == want
+    assert [r.tag("Round") for r in mancala.read(str(path), where="tag.Round < -99")] == ["-" + LONG]
+    assert [r.tag("Round") for r in mancala.read(str(path), where="tag.Round = 4")] == ["0" * 5000 + "4"]
+    big = "9" * 40
+    assert [r.tag("Round") for r in mancala.read(str(path), where=f"tag.Round > {big}")] == [LONG]
+    for command in (["validate"], ["filter", "--count"], ["stats", "--format", "json"],
+                    ["split", "--games", "1", "--out-dir", tmp_path / "parts"]):
+        result = run(*command, path, "--where", "tag.Round >= 3")
+        assert (result.exit_code, result.stderr) == (0, ""), result.output
+    assert run("filter", path, "--where", "tag.Round >= 3", "--count").stdout == "2\n"
+    assert len(list((tmp_path / "parts").iterdir())) == 2
+
+
+@pytest.mark.parametrize("where, column, digits", [
+    (f"tag.Round >= {LONG}", 14, "5,000"), (f"plies < -{LONG}1", 9, "5,001"), ("tag.Round = " + "1" * 41, 13, "41")])
+def test_a_number_of_too_many_digits_in_an_expression_is_one_line(tmp_path, where, column, digits):
+    message = f"a number has at most 40 digits (got one of {digits}) at column {column}"
+    with pytest.raises(mancala.BadQuery) as caught:
+        Criteria.where(where)
+    assert (str(caught.value), caught.value.column) == (message, column)
+    path = tmp_path / "rounds.pmn"
+    path.write_text(_rounds("3"), encoding="utf-8")
+    for command in (["validate"], ["filter"], ["stats"], ["split", "--games", "1", "--out-dir", tmp_path / "p"]):
+        result = run(*command, path, "--where", where)
+        assert (result.exit_code, result.stdout, result.stderr) == (2, "", f"mancala: error: --where: {message}\n")
+    assert Criteria.where("tag.Round = " + "1" * 40).matches(next(mancala.read(_rounds("1" * 40))))
+
+
 # -- the documentation ---------------------------------------------------------------------
 
 def _commands_page():

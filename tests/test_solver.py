@@ -426,9 +426,23 @@ def test_memory_option_bounds_the_table_and_bad_sizes_are_usage_errors():
         assert run("solve", "--game", "kingulu", "--position", ENDGAME, "--memory", value).exit_code == 0
     for value, message in (("lots", "--memory must be a size in bytes such as 512M or 2G (got 'lots')"),
                            ("-1G", "--memory must be a size in bytes such as 512M or 2G (got '-1G')"),
-                           ("1000", "--memory must be at least 1M (got '1000')")):
+                           ("1000", "--memory must be at least 1M (got '1000')"),
+                           ("9000000T", "--memory must be at most 8,388,607T, what this machine can address "
+                                        "(got '9000000T')"),
+                           ("8388608T", "--memory must be at most 8,388,607T, what this machine can address "
+                                        "(got '8388608T')")):
         bad = run("solve", "--game", "kingulu", "--memory", value)
         assert (bad.exit_code, bad.output) == (2, f"mancala: error: {message}\n")
+
+
+def test_a_memory_beyond_what_the_machine_addresses_is_all_it_can():
+    """The kernel takes a signed 64-bit count: a bigger budget (the
+    library's, which no option bounds) is the most it can be."""
+    solution = Solver(get_game("kingulu"), memory=1 << 70).solve(
+        get_game("kingulu").start(), nodes=1000)
+    assert solution.nodes >= 1000
+    result = run("solve", "--game", "kingulu", "--memory", "8388607T", "--nodes", "1000", "-f", "json")
+    assert (result.exit_code, json.loads(result.output)["stopped"]) == (3, "nodes")
 
 
 def _capped_solve(*args: str, pure: bool, cap_mb: int = 300):

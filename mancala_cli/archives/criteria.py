@@ -24,7 +24,7 @@ from functools import lru_cache
 from typing import Any, Callable, Sequence
 
 from notation.errors import QueryError
-from notation.query import And, Comparison, Node, Not, Or, Test, parse, text_column
+from notation.query import MAX_NUMBER_DIGITS, And, Comparison, Node, Not, Or, Test, parse, text_column
 from notation.record import RESULTS, GameRecord
 
 from ..checking import Replay, replay
@@ -248,6 +248,27 @@ _OPERATORS: dict[str, Callable[[Any, Any], bool]] = {
     "=": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
 _INTEGER = re.compile(r"[+-]?[0-9]+\Z")
+#: A tag's whole number of more digits (leading zeros aside) than an
+#: expression's number may have stands as this, with its sign: beyond every
+#: number compared with, it compares as the value does, without reading
+#: thousands of digits (``int()`` refuses more than 4,300).
+_BEYOND = 10 ** MAX_NUMBER_DIGITS
+
+
+def tag_number(text: str) -> int | None:
+    """A tag's value as a whole number (an optional sign, ASCII digits), or
+    ``None``; a value of more than :data:`~notation.query.MAX_NUMBER_DIGITS`
+    digits (leading zeros aside) is read as ±10^40, beyond every number
+    an expression compares it with.
+
+        >>> tag_number("007"), tag_number("-3"), tag_number("3a"), tag_number("9" * 5000) == 10**40
+        (7, -3, None, True)
+    """
+    if _INTEGER.match(text) is None:
+        return None
+    digits = text.lstrip("+-").lstrip("0")
+    number = _BEYOND if len(digits) > MAX_NUMBER_DIGITS else int(digits or "0")
+    return -number if text.startswith("-") else number
 
 
 def _compile(node: Node, notes: list[str] | None = None) -> tuple[Check, int]:
@@ -355,7 +376,8 @@ def _compile_comparison(node: Any) -> tuple[Check, int]:
     if isinstance(value, int) and not isinstance(value, bool) and node.field.startswith("tag."):
         def number(g: _Judged) -> bool:  # a tag compared with a number: its value, if it is a whole number
             text = get(g)
-            return text is not None and _INTEGER.match(text) is not None and compare(int(text), value)
+            found = None if text is None else tag_number(text)
+            return found is not None and compare(found, value)
         return number, cost
 
     if node.field == "plies":

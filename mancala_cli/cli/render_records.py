@@ -18,7 +18,7 @@ from ..diagrams.sheet import DEFAULT_COLUMNS, sheet_svg
 from ..files import InputError
 from ..files.batches import NoSuchGame, read_game_number
 from ..files.reports import counted, error_lines, problem_line
-from ..files.sources import STDIN_NAME, LineNumbers, numbered_lines, open_source
+from ..files.sources import STDIN_NAME, LineNumbers, check_text, numbered_lines, open_source
 from ..positions import position_lines
 from .options import checked_encoding, fail, game_rules, input_paths
 from .out_dir import make_out_dir, remove_stale
@@ -28,6 +28,9 @@ from .render_output import Drawing, RenderOptions
 #: The width of the line number in the names ``render --positions`` gives
 #: (more digits from line 10,000 on).
 POSITION_NAME_DIGITS = 4
+#: Bad lines of ``render --positions`` told one by one; one more line says
+#: that there are more (they are still counted: exit 1).
+MAX_BAD_LINES = 100
 
 
 def draw_plies(o: RenderOptions) -> None:
@@ -128,11 +131,16 @@ def draw_positions(o: RenderOptions) -> None:
     try:
         with open_source(path) as source:
             drawing.source = path
+            check_text(source, "position strings")
             make_out_dir(out_dir)
             for number, pos, why in position_lines(rules, numbered_lines(source)):
                 if pos is None:
                     bad += 1
-                    typer.echo(f"{source.name}:{number}: error: {why}", err=True)
+                    if bad <= MAX_BAD_LINES:
+                        typer.echo(f"{source.name}:{number}: error: {why}", err=True)
+                    elif bad == MAX_BAD_LINES + 1:
+                        typer.echo(f"{source.name}:{number}: error: more than {MAX_BAD_LINES} bad lines; "
+                                   "the others are not reported", err=True)
                     continue
                 name = f"pos-{number:0{POSITION_NAME_DIGITS}d}.{suffix}"
                 drawing.write(os.path.join(out_dir, name), drawing.draw(rules, pos, None, None))

@@ -6,6 +6,7 @@ what is wrong with a bad one in one line (:class:`UsageProblem`), where
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -132,8 +133,7 @@ _SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 
 
 def size_parser(option: str) -> Callable[[Any], int]:
-    """A parser for a size in bytes: ``1073741824``, ``512M``, ``2G`` (K, M,
-    G, T: multiples of 1,024; a trailing ``B`` or ``iB`` is allowed)."""
+    """A parser for a size in bytes (``1073741824``, ``512M``, ``2G``: K, M, G, T of 1,024; ``B``, ``iB`` allowed)."""
     def parse(value: Any) -> int:
         if isinstance(value, int):
             return value
@@ -142,8 +142,9 @@ def size_parser(option: str) -> Callable[[Any], int]:
         if match is None or (match[1].count(".") and not match[2]):
             raise usage_error(f"{option} must be a size in bytes such as 512M or 2G (got {str(value)!r})")
         number = int(float(match[1]) * _SIZE_UNITS[match[2].upper()])
-        if number < 1 << 20:
-            raise usage_error(f"{option} must be at least 1M (got {str(value)!r})")
+        if not 1 << 20 <= number <= sys.maxsize:  # (what the machine addresses: 8,388,607T on a 64-bit one)
+            bound = "at least 1M" if number < 1 << 20 else f"at most {sys.maxsize >> 40:,}T, what this machine can address"
+            raise usage_error(f"{option} must be {bound} (got {str(value)!r})")
         return number
     return parse
 

@@ -7,13 +7,22 @@ import codecs
 import contextlib
 import io
 import os
+import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any, BinaryIO, NamedTuple
 
 from notation.record import MAX_PROBLEMS, Problem
-from notation.sniffing import binary_reason, is_xml
+from notation.sniffing import (
+    binary_line,
+    binary_reason,
+    is_xml,
+    record_start,
+    starts_with_records,
+    tag_tail,
+    utf16_hint,
+)
 
 from . import InputError
 from .encodings import check_encoding, decode_marking, line_codec
@@ -53,8 +62,13 @@ class Source:
         """Decoded lines with their line ends (split where the encoding writes
         LF, or CR in a file whose head has CR line ends and no LF); bad bytes
         become U+FFFD and a problem naming line, column and byte offset (one
-        per run of bad bytes). A line longer than :data:`MAX_LINE` bytes is a
-        ``line-too-long`` problem and ends the input."""
+        per run of bad bytes). A run of binary data (a line of it,
+        :func:`notation.sniffing.binary_line`, and the lines after it up to
+        one that starts a record or a tag pair that ends one) is one
+        ``encoding`` problem on its first line, its lines given blank (their
+        line ends kept, so that the lines after it keep their numbers): the
+        games around it are read. A line longer than :data:`MAX_LINE` bytes
+        is a ``line-too-long`` problem and ends the input."""
         codec, bom = self.codec()
         newline, cr = "\n".encode(codec), "\r".encode(codec)
         head = self._peek()
@@ -67,19 +81,41 @@ class Source:
         number = 0
         raws = _split(stream, newline) if newline != b"\n" else iter(
             lambda: stream.readline(MAX_LINE + 1), b"")
+        damage: _Damage | None = None  # the run of binary data being passed over
         for raw in raws:
             number += 1
             if len(raw) > MAX_LINE:
+                if damage is not None:
+                    self.problems.append(damage.problem())
                 self.problems.append(Problem(
                     "error", "line-too-long", f"the line is longer than {MAX_LINE} bytes; "
                     "the rest of the input is not read", number, 1))
                 return
+            before = len(self.problems)
             try:
                 text = raw.decode(codec)
             except UnicodeDecodeError:
                 text = self._decode_reporting(raw, codec, number, offset)
+            start = offset
             offset += len(raw)
+            if damage is None and not binary_line(text):
+                yield text
+                continue
+            if damage is None:
+                damage = _Damage(number, start, utf16_hint(raw) if len(newline) == 1 else "")
+            elif record_start(text):  # reading resumes here
+                self.problems.append(damage.problem())
+                damage = None
+                yield text
+                continue
+            del self.problems[before:]  # (the line's bad bytes are the run's)
+            text, ended = damage.passed_over(text, len(raw), codec)
+            if ended:
+                self.problems.append(damage.problem())
+                damage = None
             yield text
+        if damage is not None:
+            self.problems.append(damage.problem())
 
     def _decode_reporting(self, raw: bytes, codec: str, number: int, offset: int) -> str:
         # One pass with an error handler that notes where the bad bytes are,
@@ -101,6 +137,49 @@ class Source:
                 "error", "encoding", f"{_bytes_text(raw[start:end])} at byte offset {offset + start} "
                 f"are not valid {self.encoding}", number, col))
         return text
+
+
+@dataclass(slots=True)
+class _Damage:
+    """A run of binary data in a text input: where it starts, its lines and bytes."""
+
+    line: int
+    offset: int
+    hint: str
+    lines: int = 0
+    size: int = 0
+    counted: tuple[int, int] = (0, 0)  # the lines and bytes up to its last line that is not blank
+
+    def add(self, text: str, size: int) -> None:
+        """One more line of the run, of ``size`` bytes."""
+        self.lines += 1
+        self.size += size
+        if text.strip():
+            self.counted = (self.lines, self.size)
+
+    def passed_over(self, text: str, size: int, codec: str) -> tuple[str, bool]:
+        """The damaged line ``text`` (``size`` bytes) as it is read, blank,
+        and whether the run ends in it (a tag pair ends the line: reading
+        resumes there, in its column)."""
+        tail = tag_tail(text)
+        if tail is None:
+            self.add(text, size)
+            return _blank(text), False
+        self.add(text, size - len(text[tail:].encode(codec, "replace")))
+        return _blank(text[:tail]) + text[tail:], True
+
+    def problem(self) -> Problem:
+        """The run's one problem, on its first line (the blank lines that end it not counted)."""
+        count, size = self.counted
+        lines = "1 line" if count == 1 else f"{count:,} lines"
+        return Problem("error", "encoding", f"binary data, not records: {lines} ({size:,} bytes from byte "
+                       f"offset {self.offset:,}) passed over{self.hint}", self.line, 1)
+
+
+def _blank(text: str) -> str:
+    """``text`` with all but its line breaks (CR, LF: the reader counts
+    both) made spaces: a blank line of as many lines, the columns kept."""
+    return re.sub(r"[^\r\n]+", " ", text)
 
 
 def _bytes_text(bad: bytes) -> str:
@@ -180,8 +259,57 @@ def numbered_lines(source: Source, limit: int = MAX_POSITION_LINE) -> Iterator[N
     """Every line of a UTF-8 ``source`` (split at LF; a CR before it and a
     BOM at the start are dropped). A line longer than ``limit`` bytes, one
     with bytes that are not UTF-8 and one with a NUL byte are given with
-    their error, and the lines after them still come. Raises
+    their error, and the lines after them still come; a run of binary data
+    (a line of it, :func:`notation.sniffing.binary_line`, and the lines
+    after it up to one that begins as a position string does, with a
+    number and a comma) is one line with one error, on its first. Raises
     :class:`InputError` when the input cannot be read."""
+    first: NumberedLine | None = None  # the first line of a run of binary data, and the run's size
+    start = count = size = 0
+    for line, offset, length, binary in _numbered_lines(source, limit):
+        if first is not None and (line.text is None or _POSITION_LIKE(line.text) is None):
+            if line.text is None or line.text.strip(" \t"):  # (blank lines are not counted)
+                count += 1
+                size = offset + length - start
+            continue
+        if first is not None:
+            yield first if count == 1 else NumberedLine(first.number, None, (
+                f"binary data, not text: {count:,} lines ({size:,} bytes from byte offset {start:,}) passed over"))
+            first = None
+        if binary:
+            first, start, count, size = line, offset, 1, length
+            continue
+        yield line
+    if first is not None:
+        yield first if count == 1 else NumberedLine(first.number, None, (
+            f"binary data, not text: {count:,} lines ({size:,} bytes from byte offset {start:,}) passed over"))
+
+
+#: A line that begins as a position string does: a number, a comma.
+_POSITION_LIKE = re.compile(r"[ \t]*[0-9]+\*?[ \t]*,").match
+
+
+def check_text(source: Source, what: str) -> None:
+    """Raise :class:`InputError` when ``source`` is binary data (an
+    executable, an image: :func:`notation.sniffing.binary_reason` of its
+    first block, with no line of text before its first line of binary
+    data), not lines of ``what``; nothing is consumed."""
+    head = source._peek()
+    text = head.decode("utf-8", "replace")
+    binary = binary_reason(text)
+    if binary is None:
+        return
+    for line in text.splitlines():
+        if binary_line(line):
+            break
+        if line.strip() and "\ufffd" not in line:
+            return
+    raise InputError(f"{source.name}: binary data, not {what} ({binary}{utf16_hint(head)})")
+
+
+def _numbered_lines(source: Source, limit: int) -> Iterator[tuple[NumberedLine, int, int, bool]]:
+    """The lines of :func:`numbered_lines`, one by one, each with its byte
+    offset, its size in bytes and whether it is binary data."""
     stream = source.stream
     offset = number = 0
 
@@ -196,9 +324,12 @@ def numbered_lines(source: Source, limit: int = MAX_POSITION_LINE) -> Iterator[N
         start = offset
         offset += len(raw)
         if len(raw) > limit:
+            head = raw
             while not raw.endswith(b"\n") and (raw := read(1 << 16)):
                 offset += len(raw)
-            yield NumberedLine(number, None, f"the line is longer than {limit} bytes; it is not read")
+            binary = b"\0" in head or binary_line(head.decode("utf-8", "replace"))
+            yield NumberedLine(number, None, f"the line is longer than {limit} bytes; it is not read"), start, \
+                offset - start, binary
             continue
         if number == 1 and raw.startswith(codecs.BOM_UTF8):
             raw = raw[len(codecs.BOM_UTF8):]
@@ -207,15 +338,17 @@ def numbered_lines(source: Source, limit: int = MAX_POSITION_LINE) -> Iterator[N
         body = body[:-1] if body.endswith(b"\r") else body
         nul = body.find(b"\0")
         if nul >= 0:
-            yield NumberedLine(number, None, f"a NUL byte at byte offset {start + nul}: the line is not text")
+            yield NumberedLine(number, None, f"a NUL byte at byte offset {start + nul}: the line is not text"), \
+                start, len(raw), True
             continue
         try:
             text = body.decode("utf-8")
         except UnicodeDecodeError as error:
             yield NumberedLine(number, None, f"{_bytes_text(body[error.start:error.end])} at byte offset "
-                                             f"{start + error.start} are not valid UTF-8")
+                                             f"{start + error.start} are not valid UTF-8"), start, len(raw), \
+                binary_line(body.decode("utf-8", "replace"))
             continue
-        yield NumberedLine(number, text)
+        yield NumberedLine(number, text), start, len(raw), binary_line(text)
 
 
 class LineNumbers:
@@ -269,13 +402,17 @@ def sniff(source: Source) -> str:
     codec, bom = source.codec()
     text = codecs.getincrementaldecoder(codec)("replace").decode(head[bom:])
     binary = binary_reason(text)
-    if binary is not None:
-        raise InputError(f"{source.name}: binary data, not records ({binary})")
+    if binary is not None and not starts_with_records(text):
+        hint = utf16_hint(head[bom:]) if codecs.lookup(codec).name not in _WIDE else ""
+        raise InputError(f"{source.name}: binary data, not records ({binary}{hint})")
     body = text.lstrip("\ufeff \t\r\n")
     if body.startswith("{"):
         return "json"
     return "pmn"
 
+
+#: Encodings whose code units are wider than a byte (no UTF-16 hint for them).
+_WIDE = frozenset({"utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"})
 
 #: How standard input is named in every message.
 STDIN_NAME = "<stdin>"

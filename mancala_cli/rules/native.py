@@ -20,6 +20,7 @@ together::
 from __future__ import annotations
 
 import importlib
+import sys
 import time
 from collections.abc import Callable, Collection, Iterator
 from types import ModuleType
@@ -152,7 +153,9 @@ class _Native:
                 if progress is not None:
                     progress(solver.reached, nodes, time.monotonic() - solver.started)
                 solver.checkpoint()
-        memory = solver.memory
+        # (a budget beyond what the machine can address is all it can: the
+        # kernel takes a signed 64-bit count)
+        memory = min(solver.memory, sys.maxsize)
         # (max_bytes 0 would mean "no byte bound": a table of 0 bytes is 1 byte, room for none.)
         kernel = _native.Search(self.code, memory, max_plies, solver.node_limit,
                                 solver.deadline, report, max(memory, 1), solver.features)
