@@ -92,6 +92,7 @@ if TYPE_CHECKING:
         BadSheet as BadSheet,
         PngUnavailable as PngUnavailable,
         UnreadableInput as UnreadableInput,
+        UnwritableOutput as UnwritableOutput,
     )
     from .playing import (
         GamePosition as GamePosition,
@@ -138,7 +139,7 @@ _LATER = {
     **{name: "drawing" for name in ("PngImage", "SvgDiagram", "TextBoard", "png", "sheet", "svg",
                                     "text")},
     **{name: "errors" for name in ("BadArchive", "BadCoordinate", "BadImage", "BadMove", "BadPosition", "BadQuery",
-                                   "BadSheet", "PngUnavailable", "UnreadableInput")},
+                                   "BadSheet", "PngUnavailable", "UnreadableInput", "UnwritableOutput")},
     **{name: "positions" for name in ("format_position", "parse_position")},
     "random_game": "random_records",
     **{name: "batch.conversion" for name in ("NotWritten", "write_files")},

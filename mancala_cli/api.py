@@ -30,6 +30,7 @@ from .errors import UnreadableInput, library_error
 from .files import InputError
 from .files.batches import read_records
 from .files.encodings import check_encoding
+from .files.formats import FORMATS, RECORD_EXTENSIONS, chosen_format
 from .files.output import atomic_output
 from .files.sources import open_any
 from .files.writing import RecordWriter, open_writer
@@ -45,7 +46,7 @@ from .playing import (
     solve,
 )
 from .rules.core import Game, Outcome
-from .rules.registry import get_game
+from .rules.registry import game_id
 from .solving.annotation import Limits, annotate_record
 from .solving.proofs import ProofBook
 from .solving.tablebase import Tablebase
@@ -53,13 +54,12 @@ from .solving.tablebase import Tablebase
 __all__ = ["read", "write", "check", "check_files", "annotate", "solve", "svg", "png", "sheet", "text", "page", "Report",
            "GamePosition", "Line", "MoveToken", "Solution", "copy_record"]
 
-FORMATS = ("pmn", "json", "xml")
 
 
 # -- diagrams (mancala_cli.drawing) ---------------------------------------------------
 
 def page(records: GameRecord | Iterable[GameRecord], target: str | os.PathLike[str] | IO[Any] | None = None,
-         *, game: str | None = None, flip: bool = False) -> str | None:
+         *, game: Game | str | None = None, flip: bool = False) -> str | None:
     """A self-contained HTML page to play through ``records`` (several get a
     game chooser), as ``mancala render --format html`` writes it: the tags,
     the diagram, the move list with comments, glyphs and variations, buttons
@@ -77,9 +77,8 @@ def page(records: GameRecord | Iterable[GameRecord], target: str | os.PathLike[s
         >>> html.startswith("<!DOCTYPE html>"), html.count('class="move"')
         (True, 3)
     """
-    if game is not None:
-        get_game(game)
-    built = game_page([records] if isinstance(records, GameRecord) else records, default_game=game, flip=flip)
+    default = None if game is None else game_id(game)
+    built = game_page([records] if isinstance(records, GameRecord) else records, default_game=default, flip=flip)
     if not built.games:
         first = built.unplayable[0].message if built.unplayable else "no record"
         raise ValueError(f"no record can be drawn: {first}")
@@ -92,7 +91,7 @@ def page(records: GameRecord | Iterable[GameRecord], target: str | os.PathLike[s
 # -- reading ----------------------------------------------------------------------------
 
 def read(source: str | os.PathLike[str] | bytes | IO[Any], *, format: str | None = None,
-         game: str | None = None, encoding: str = "utf-8", where: str | None = None) -> Iterator[GameRecord]:
+         game: Game | str | None = None, encoding: str = "utf-8", where: str | None = None) -> Iterator[GameRecord]:
     """Every record of ``source``, read as ``mancala validate`` reads it;
     with ``where``, only those that match this expression of the ``--where``
     language (docs/commands/filter.md, "Choosing games: --where"), which is
@@ -102,6 +101,7 @@ def read(source: str | os.PathLike[str] | bytes | IO[Any], *, format: str | None
         >>> [len(r.moves) for r in read(archive, where="plies >= 2 and valid")]
         [2]
     """
+    source = _source(source)
     if where is None:
         return _read(source, format=format, game=game, encoding=encoding)
 
@@ -111,7 +111,7 @@ def read(source: str | os.PathLike[str] | bytes | IO[Any], *, format: str | None
 
 
 def _read(source: str | os.PathLike[str] | bytes | IO[Any], *, format: str | None = None,
-          game: str | None = None, encoding: str = "utf-8") -> Iterator[GameRecord]:
+          game: Game | str | None = None, encoding: str = "utf-8") -> Iterator[GameRecord]:
     """Every record of ``source``, read as ``mancala validate`` reads it.
 
     ``source`` is a path, a binary or text file object, ``bytes``, or a
@@ -127,19 +127,38 @@ def _read(source: str | os.PathLike[str] | bytes | IO[Any], *, format: str | Non
     """
     if format is not None and format not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {format!r}")
-    if game is not None:
-        get_game(game)
+    default = None if game is None else game_id(game)
     try:
         check_encoding(encoding)
         with open_any(source, encoding) as opened:
             for record in read_records(opened, format):
-                if game is not None and record.tag("Game") is None:
-                    record.default_game = game
+                if default is not None and record.tag("Game") is None:
+                    record.default_game = default
                 yield record
     except LookupError:
         raise UnreadableInput(f"unknown encoding {encoding!r}") from None
-    except (InputError, XMLArchiveError) as error:
+    except InputError as error:
+        if isinstance(source, str) and any(blank in source for blank in " \t") \
+                and str(error).startswith(f"{source}: cannot open:") and not os.path.lexists(source):
+            # (a missing path with blanks in it: most likely one line of moves)
+            raise UnreadableInput(f"{error} (the str was taken for a path: a str is record text when it holds "
+                                  "a line break or begins with [, { or <; end the text with a line break, or give it as bytes)") from None
         raise library_error(error) from None
+    except XMLArchiveError as error:
+        raise library_error(error) from None
+
+
+def _source(source: object) -> str | os.PathLike[str] | bytes | IO[Any]:
+    """What :func:`read` is given, checked: ``bytearray`` and ``memoryview``
+    read as ``bytes``; an empty ``str`` raises :class:`ValueError` and
+    anything that is no path, text, bytes or file object :class:`TypeError`."""
+    if isinstance(source, (bytearray, memoryview)):
+        return bytes(source)
+    if isinstance(source, str) and not source:
+        raise ValueError("source is an empty str: give a path, or record text")
+    if isinstance(source, (str, bytes, os.PathLike)) or callable(getattr(source, "read", None)):
+        return source  # type: ignore[return-value]
+    raise TypeError(f"source must be a path, record text, bytes or a file object, not {type(source).__name__}")
 
 
 # -- checking ----------------------------------------------------------------------------
@@ -194,7 +213,7 @@ class Report:
                 f"error{'' if errors == 1 else 's'}, {warnings} warning{'' if warnings == 1 else 's'}>")
 
 
-def check(record: GameRecord, *, game: str | None = None, strict: bool = False) -> Report:
+def check(record: GameRecord, *, game: Game | str | None = None, strict: bool = False) -> Report:
     """Replay ``record`` against the rules, with every check of ``mancala
     validate``: syntax found while reading, every move of the main line and
     the variations, outcome marks, move numbers, result and score. The
@@ -206,9 +225,7 @@ def check(record: GameRecord, *, game: str | None = None, strict: bool = False) 
         >>> [(p.code, p.line, p.column, p.move) for p in check(record).problems]
         [('bad-mark', 3, 4, 'c1x5')]
     """
-    if game is not None:
-        get_game(game)
-    replayed = replay(record, game, positions=True)
+    replayed = replay(record, None if game is None else game_id(game), positions=True)
     problems = [dataclasses.replace(p, severity="error") if strict else dataclasses.replace(p)
                 for p in replayed.problems]
     problems.sort(key=lambda p: (p.line is None, p.line or 0, p.column or 0))
@@ -221,9 +238,10 @@ def check(record: GameRecord, *, game: str | None = None, strict: bool = False) 
 
 
 def annotate(record: GameRecord, *, depth: int | None = None, nodes: int | None = None,
-             time: float | None = 1.0, game: str | None = None,
+             time: float | None = 1.0, game: Game | str | None = None,
              tablebase: Tablebase | str | os.PathLike[str] | None = None,
-             proofs: ProofBook | Iterable[str | os.PathLike[str]] | None = None) -> GameRecord:
+             proofs: ProofBook | str | os.PathLike[str] | Iterable[str | os.PathLike[str]] | None = None) \
+        -> GameRecord:
     """A copy of ``record`` with the engine's facts for its main line, as
     ``mancala annotate`` writes them: the start's proven result as the
     comment before the first move, ``?`` or ``??`` with a move that keeps
@@ -251,23 +269,25 @@ def annotate(record: GameRecord, *, depth: int | None = None, nodes: int | None 
         >>> annotate(record, nodes=1).moves[0].glyphs  # nothing is proven within one position
         []
     """
-    if game is not None:
-        get_game(game)
     check_limits(time=time, depth=depth, nodes=nodes)
-    return annotate_record(record, game, limits=Limits(depth, nodes, time), tablebase=endgame_tables(tablebase),
-                           proofs=proof_book(proofs)).record
+    return annotate_record(record, None if game is None else game_id(game), limits=Limits(depth, nodes, time),
+                           tablebase=endgame_tables(tablebase), proofs=proof_book(proofs)).record
 
 
 # -- writing -----------------------------------------------------------------------------
 
 def write(records: GameRecord | Iterable[GameRecord], target: str | os.PathLike[str] | IO[Any] | None = None,
-          *, format: str = "pmn", coords: str = "algebraic", positions: bool = False) -> str | None:
+          *, format: str | None = None, coords: str = "algebraic", positions: bool = False) -> str | None:
     """Write ``records`` as ``mancala convert`` does: canonical PMN, JSON
     Lines or one XML archive, moves in ``coords`` with the outcome marks the
     rules find (and, with ``positions``, the position after every move in
     JSON and XML). Returns the text when ``target`` is ``None``; otherwise
     writes it to a path (atomically) or a file object. The records are left
-    untouched.
+    untouched. Without ``format``, a path's extension chooses it as
+    ``convert -o`` does (``.pmn``, ``.json``, ``.jsonl``, ``.ndjson``,
+    ``.xml``), and anything else is PMN; a ``format`` that the path's
+    extension contradicts raises :class:`ValueError`. A path that cannot be
+    written raises :class:`UnwritableOutput`.
 
         >>> from mancala_cli import read, write
         >>> record = next(read('[Game "kingulu"]\\n\\n1. c1 d2 *\\n'))
@@ -277,9 +297,14 @@ def write(records: GameRecord | Iterable[GameRecord], target: str | os.PathLike[
         <BLANKLINE>
         1. S3x6 N3 *
     """
-    if format not in FORMATS:
+    if format is not None and format not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {format!r}")
     check_coords(coords)
+    if isinstance(target, (str, os.PathLike)):
+        format = chosen_format(format, target, RECORD_EXTENSIONS, option="format", default="pmn",
+                               output_option="target")
+    elif format is None:
+        format = "pmn"
 
     if isinstance(records, GameRecord):
         records = [records]

@@ -30,7 +30,7 @@ from .diagrams.text import board_text
 from .errors import BadSheet
 from .positions import parse_position
 from .rules.core import Game, Move, Position
-from .rules.registry import get_game
+from .rules.registry import game_id, get_game
 
 __all__ = ["svg", "png", "text", "sheet", "SvgDiagram", "PngImage", "TextBoard"]
 
@@ -157,14 +157,14 @@ def text(position: Drawable, *, game: Game | str | None = None,
 
 @overload
 def sheet(record: GameRecord, *, plies: Sequence[int] | None = ..., every: int | None = ..., columns: int = ...,
-          flip: bool = ..., style: str | None = ..., game: str | None = ..., format: Literal["svg"] = ...,
+          flip: bool = ..., style: str | None = ..., game: Game | str | None = ..., format: Literal["svg"] = ...,
           scale: float = ...) -> SvgDiagram: ...
 @overload
 def sheet(record: GameRecord, *, plies: Sequence[int] | None = ..., every: int | None = ..., columns: int = ...,
-          flip: bool = ..., style: str | None = ..., game: str | None = ..., format: Literal["png"],
+          flip: bool = ..., style: str | None = ..., game: Game | str | None = ..., format: Literal["png"],
           scale: float = ...) -> PngImage: ...
 def sheet(record: GameRecord, *, plies: Sequence[int] | None = None, every: int | None = None, columns: int = 3,
-          flip: bool = False, style: str | None = None, game: str | None = None, format: str = "svg",
+          flip: bool = False, style: str | None = None, game: Game | str | None = None, format: str = "svg",
           scale: float = 2.0) -> SvgDiagram | PngImage:
     """A game sheet of ``record``, as ``mancala render FILE --sheet`` draws
     it: the positions after the moves of ``plies`` (0: the start), or ply 0
@@ -191,9 +191,7 @@ def sheet(record: GameRecord, *, plies: Sequence[int] | None = None, every: int 
     """
     if format not in ("svg", "png"):
         raise ValueError(f"format must be 'svg' or 'png' (got {format!r})")
-    if game is not None:
-        get_game(game)
-    replayed = replay(record, game, positions=True)
+    replayed = replay(record, None if game is None else game_id(game), positions=True)
     rules, start = replayed.game, replayed.start
     if rules is None or start is None:
         raise BadSheet(replayed.stopped_by.message)
@@ -215,11 +213,7 @@ def sheet(record: GameRecord, *, plies: Sequence[int] | None = None, every: int 
 def _record_svg(record: GameRecord, game: Game | str | None, *, flip: bool, title: str | None,
                 style: str | None) -> SvgDiagram:
     """:func:`svg` of a record: its last position that could be played."""
-    if game is not None and not isinstance(game, str):
-        game = game.id
-    if game is not None:
-        get_game(game)
-    replayed = replay(record, game)
+    replayed = replay(record, None if game is None else game_id(game))
     if replayed.game is None or replayed.start is None:
         raise BadSheet(f"the record cannot be replayed: {replayed.stopped_by.message}")
     final = replayed.positions[-1] if replayed.positions else replayed.start

@@ -19,7 +19,8 @@ also derives from the error of the layer it comes from (``KeyError``,
 | :class:`IllegalMove` | a move the rules forbid, with its rule id |
 | :class:`BadQuery` | a ``where`` expression that cannot be used (with its ``column``) |
 | :class:`BadArchive` | an XML archive that cannot be read or written |
-| :class:`UnreadableInput` | an input that cannot be read at all (missing, a folder, a bad encoding) |
+| :class:`UnreadableInput` | an input that cannot be read at all (missing, a folder, a bad encoding, not text) |
+| :class:`UnwritableOutput` | an output that cannot be written (a folder, no permission, a full disk); an old file is left as it was |
 | :class:`BadSheet` | a game sheet that cannot be drawn (a ply past the record's end or given twice) |
 | :class:`PngUnavailable` | PNG asked for without the ``png`` extra (``pip install 'mancala[png]'``) |
 | :class:`BadImage` | a PNG image that cannot be drawn (a scale out of range, too many pixels) |
@@ -29,12 +30,14 @@ from __future__ import annotations
 from notation.errors import CoordinateError, NotationError, QueryError, XMLArchiveError
 
 from .files import InputError
+from .files.output import OutputError
 from .positions import BadPosition
 from .rules.core import IllegalMove, InvalidPosition, MancalaError
 from .rules.registry import UnknownGame
 
 __all__ = ["MancalaError", "UnknownGame", "BadCoordinate", "BadPosition", "InvalidPosition", "BadMove",
-           "IllegalMove", "BadQuery", "BadArchive", "UnreadableInput", "BadSheet", "PngUnavailable", "BadImage"]
+           "IllegalMove", "BadQuery", "BadArchive", "UnreadableInput", "UnwritableOutput",
+           "BadSheet", "PngUnavailable", "BadImage"]
 
 
 #: How to install what PNG output needs.
@@ -71,6 +74,10 @@ class UnreadableInput(MancalaError, InputError):
     """An input that cannot be read at all."""
 
 
+class UnwritableOutput(MancalaError, OutputError):
+    """An output that cannot be written; an old file at that path is left as it was."""
+
+
 class BadSheet(MancalaError, ValueError):
     """A game sheet that cannot be drawn: a ply past the record's last
     playable move or given twice, no plies chosen, a record of no known game."""
@@ -80,10 +87,19 @@ def bad_archive(error: XMLArchiveError) -> BadArchive:
     return BadArchive(error.reason, error.line, error.column, error.file)
 
 
-def library_error(error: InputError | XMLArchiveError) -> UnreadableInput | BadArchive:
+def input_error(error: InputError | XMLArchiveError) -> UnreadableInput | BadArchive:
     """An input's error as the library raises it (the same message)."""
     if isinstance(error, (UnreadableInput, BadArchive)):
         return error
+    return UnreadableInput(str(error)) if isinstance(error, InputError) else bad_archive(error)
+
+
+def library_error(error: InputError | XMLArchiveError) -> UnreadableInput | UnwritableOutput | BadArchive:
+    """An input's or an output's error as the library raises it (the same message)."""
+    if isinstance(error, (UnreadableInput, UnwritableOutput, BadArchive)):
+        return error
+    if isinstance(error, OutputError):
+        return UnwritableOutput(str(error))
     return UnreadableInput(str(error)) if isinstance(error, InputError) else bad_archive(error)
 
 

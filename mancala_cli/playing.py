@@ -23,13 +23,14 @@ from .rules import core
 from .rules.core import Game, Move, Outcome, Position, PositionKey
 from .rules.registry import get_game
 from .solving import solution as found_solution
+from .solving.engine_files import check_limits, endgame_tables, proof_book
 from .solving.proofs import ProofBook
 from .solving.search import DEFAULT_MEMORY, DEFAULT_SECONDS, Solver
 from .solving.solution import Progress
 from .solving.tablebase import Tablebase
 from .tokens import move_token, play_token
 
-__all__ = ["GamePosition", "Line", "MoveToken", "Solution", "solve"]
+__all__ = ["GamePosition", "Line", "MoveToken", "Solution", "solve", "check_limits", "endgame_tables", "proof_book"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -108,7 +109,8 @@ class GamePosition:
               memory: int = DEFAULT_MEMORY, progress: Progress | None = None,
               tablebase: Tablebase | str | os.PathLike[str] | None = None,
               table: str | os.PathLike[str] | None = None,
-              proofs: ProofBook | Iterable[str | os.PathLike[str]] | None = None) -> Solution:
+              proofs: ProofBook | str | os.PathLike[str] | Iterable[str | os.PathLike[str]] | None = None) \
+            -> Solution:
         """:func:`solve` of this position, with the same keyword-only options.
 
             >>> from mancala_cli import GamePosition
@@ -219,15 +221,17 @@ def _position(position: Position | GamePosition | str, game: Game) -> Position:
 class Line(core.GameInProgress):
     """A game in progress that plays moves by their tokens, as chess's
     ``board.push_san`` does; the repetition history is the line's own.
+    ``game`` is a :class:`Game` or a game id, ``start`` a position or a
+    position string (none: the game's start).
 
-        >>> from mancala_cli import Line, get_game
-        >>> line = Line(get_game("kingulu"))
+        >>> from mancala_cli import Line
+        >>> line = Line("kingulu")
         >>> line.play("S4x6").captured
         6
         >>> line.play("N3x10").captured, str(line.board())
         (10, '3,0,1,2,0,3/4,9,2,5,0,1 S 7-11 2')
-        >>> [line.token(m) for m in line.legal_moves()]
-        ['a1', 'b1', 'c1', 'd1^', 'f1^']
+        >>> line.moves, line.legal_moves()
+        (['d1x6', 'd2x10'], ['a1', 'b1', 'c1', 'd1^', 'f1^'])
         >>> line.play("f1x2")
         Traceback (most recent call last):
         ...
@@ -235,17 +239,48 @@ class Line(core.GameInProgress):
 
     A token is a hole in any coordinate style (``c1``, ``3``, ``S3``), with
     Klamroth's ``-destination`` and the outcome marks ``xN`` and ``^``
-    optional; marks that are given must be the move's.
+    optional; marks that are given must be the move's. As a
+    :class:`GamePosition` does, a line speaks in tokens: :attr:`moves` (the
+    moves played) and :meth:`legal_moves` are :class:`MoveToken` objects, each
+    with its :class:`Move` in ``move``; :meth:`play` returns the
+    :class:`Move` it played.
     """
+
+    moves: list[MoveToken]  # type: ignore[assignment]  # (tokens, each with its Move; GameInProgress keeps Moves)
+
+    def __init__(self, game: Game | str, start: Position | str | None = None) -> None:
+        rules = _rules(game)
+        super().__init__(rules, parse_position(rules, start) if isinstance(start, str) else start)
 
     def play(self, move: int | str) -> Move:
         """Play ``move``, a hole index or a token; raises :class:`IllegalMove`,
         :class:`BadMove` or :class:`BadCoordinate`, leaving the line as it was."""
         return play_token(self, move)
 
+    def push(self, move: Move, after: Position) -> None:
+        """Go on with ``move``, already played from the current position to
+        ``after``; :attr:`moves` keeps it as its token."""
+        token = MoveToken.of(self.game, self.position, move)
+        if self.game.uses_history:
+            self.history.add(self.position.key())
+        self.position = after
+        self.moves.append(token)
+
+    def legal_moves(self, *, coords: str = "algebraic") -> list[MoveToken]:  # type: ignore[override]
+        """The legal moves of the line's position, its history counted, as
+        tokens in ``coords`` with their outcome marks (as
+        :meth:`GamePosition.legal_moves` gives them; each token's ``move`` is
+        the :class:`Move`)."""
+        check_coords(coords)
+        return [MoveToken.of(self.game, self.position, move, coords)
+                for move in self.game.legal_moves(self.position, history=self.history)]
+
     def token(self, move: Move, coords: str = "algebraic", *, long_form: bool = False) -> str:
-        """``move`` as a token with its marks (``c1x6``, ``e2^``), played by the side to move."""
-        return move_token(self.game.board, move, self.position.side, coords, long_form=long_form)
+        """``move`` (a :class:`Move`, or a :class:`MoveToken` of this
+        position) as a token with its marks (``c1x6``, ``e2^``) in
+        ``coords``, played by the side to move."""
+        played = move.move if isinstance(move, MoveToken) else move
+        return move_token(self.game.board, played, self.position.side, coords, long_form=long_form)
 
     def board(self) -> GamePosition:
         """The current position with its game."""
@@ -257,37 +292,8 @@ class Line(core.GameInProgress):
                 f"{format_position(self.game, self.position)}>")
 
     def _repr_svg_(self) -> str:
-        last = self.moves[-1] if self.moves else None
+        last = self.moves[-1].move if self.moves else None
         return svg(self.position, game=self.game, last_move=last)
-
-
-# -- reading ----------------------------------------------------------------------------
-
-
-def endgame_tables(tablebase: Tablebase | str | os.PathLike[str] | None) -> Tablebase | None:
-    """The tables given to :func:`solve` or :func:`annotate`: read from a path."""
-    if tablebase is None or not isinstance(tablebase, (str, os.PathLike)):
-        return tablebase
-
-    return Tablebase.read(os.fspath(tablebase))
-
-
-def proof_book(proofs: ProofBook | Iterable[str | os.PathLike[str]] | None) -> ProofBook | None:
-    """The proofs given to :func:`annotate`: read from their paths."""
-    if proofs is None or isinstance(proofs, ProofBook):
-        return proofs
-    paths = [os.fspath(path) for path in proofs]
-    return ProofBook.read(paths) if paths else None
-
-
-def check_limits(*, time: float | None, depth: int | None, nodes: int | None) -> None:
-    """The search limits of :func:`solve` and :func:`~mancala_cli.api.annotate`,
-    each ``None`` or in range (else :class:`ValueError`)."""
-    if time is not None and not 0 < time < float("inf"):
-        raise ValueError(f"time must be a number of seconds > 0, not {time!r}")
-    for name, value in (("depth", depth), ("nodes", nodes)):
-        if value is not None and value < 1:
-            raise ValueError(f"{name} must be at least 1, not {value!r}")
 
 
 def _searched(position: Position | GamePosition | Line | str,
@@ -308,7 +314,7 @@ def solve(position: Position | GamePosition | Line | str, *, game: Game | str | 
           memory: int = DEFAULT_MEMORY, progress: Progress | None = None,
           tablebase: Tablebase | str | os.PathLike[str] | None = None,
           table: str | os.PathLike[str] | None = None,
-          proofs: ProofBook | Iterable[str | os.PathLike[str]] | None = None) -> Solution:
+          proofs: ProofBook | str | os.PathLike[str] | Iterable[str | os.PathLike[str]] | None = None) -> Solution:
     """The result with best play for the side to move, as ``mancala solve``
     finds it: a :class:`Solution` with ``result`` (``win``, ``draw``,
     ``loss`` or ``unknown``), ``moves`` (each legal move as a

@@ -154,9 +154,9 @@ def test_opening_in_any_coordinate_style(archive, records):
     line = mancala.Line(get_game("kingulu"))
     relative = []
     for hole in holes:
-        move = line.legal_moves()[[m.origin for m in line.legal_moves()].index(get_game("kingulu").board.index_of(hole))]
+        move = line.legal_moves()[[m.move.origin for m in line.legal_moves()].index(get_game("kingulu").board.index_of(hole))]
         relative.append(line.token(move, "relative"))
-        line.play(move.origin)
+        line.play(move)
     assert filtered(archive, "--opening", "1. " + " ".join(relative)) == canonical(records, expected)
     two = [i for i, r in enumerate(records) if r.tag("Game") == "kingulu"
            and [node.hole for node in r.moves[:1]] == holes[:1]]

@@ -86,7 +86,7 @@ def test_every_first_move_of_the_solution_has_a_proof():
         line.play(entry["move"])
         if entry["result"] == "win":  # the start's proof plays it
             _, start, winner, strategy = checker.read(PROOF)
-            assert (start, winner, strategy[checker.key(start)]) == (game.start(), "S", line.moves[0].origin)
+            assert (start, winner, strategy[checker.key(start)]) == (game.start(), "S", line.moves[0].move.origin)
         else:
             assert entry["result"] == "loss"
             _, start, winner, _ = checker.read(PROOF.with_name(f"kingulu-proof-{entry['move']}.txt.xz"))

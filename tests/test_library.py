@@ -146,7 +146,7 @@ def test_write_to_paths_and_file_objects_leaves_records_untouched(tmp_path):
     mancala.write([record], raw, format="xml")
     assert stream.getvalue() == text
     assert raw.getvalue().decode("utf-8") == mancala.write(record, format="xml")
-    with pytest.raises(mancala.UnreadableInput, match="is a directory"):
+    with pytest.raises(mancala.UnwritableOutput, match="is a directory"):
         mancala.write(record, tmp_path)
 
 
@@ -194,7 +194,7 @@ def test_tokens_in_every_style_play_the_same_move():
     for token in ("h2", "16", "S9"):
         line = mancala.Line(game)
         line.play(token)
-        assert line.moves[0].origin == game.board.index_of("h2")
+        assert line.moves[0].move.origin == game.board.index_of("h2") and line.moves[0] == "h2"
 
 
 def test_wrong_marks_and_holes_leave_the_line_as_it_was():
@@ -249,7 +249,8 @@ def test_solve_gives_what_the_command_gives():
     assert [{"move": m, "result": r, "low": lo, "high": hi}
             for (m, r), (lo, hi) in zip(solution.moves, solution.move_bounds)] == command["moves"]
     assert all(type(m) is not str and isinstance(m, str) for m, _ in solution.moves)
-    assert [m.move for m, _ in solution.moves] == [m for m, _ in solution.found.moves] == line.legal_moves()
+    assert [m.move for m, _ in solution.moves] == [m for m, _ in solution.found.moves] \
+        == [m.move for m in line.legal_moves()]
     assert json.dumps([m for m, _ in solution.moves]) == json.dumps([m["move"] for m in command["moves"]])
     assert (solution.result, solution.best, solution.bounds, solution.complete,
             solution.stopped, solution.depth, solution.nodes) == (
@@ -271,7 +272,7 @@ def test_solve_takes_a_lines_history_kk_4b():
 
     line = mancala.Line(game)
     for _ in range(6):
-        line.play(line.legal_moves()[0].origin)
+        line.play(line.legal_moves()[0])
     assert mancala.solve(line, depth=3).found.moves == Solver(game).solve(line.position, depth=3,
                                                                           history=line.history).moves
 
@@ -301,7 +302,7 @@ def test_every_public_class_has_a_useful_repr():
     line.play("c1x6")
     record = next(mancala.read(VILLAGE))
     examples = {
-        "Board": kingulu.board, "Game": kingulu, "Move": line.moves[0], "Position": line.position,
+        "Board": kingulu.board, "Game": kingulu, "Move": line.moves[0].move, "Position": line.position,
         "MutablePosition": mancala.MutablePosition(line.position), "Outcome": mancala.check(record).outcome,
         "Line": line, "GamePosition": line.board(), "Report": mancala.check(record),
         "Solution": mancala.solve(ENDGAME, game="kingulu"),
@@ -347,7 +348,8 @@ def test_a_game_position_plays_and_solves():
     start = mancala.GamePosition.from_string("kingulu", "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1")
     line = mancala.Line(start.game)
     tokens = start.legal_moves()
-    assert tokens == [line.token(m) for m in line.legal_moves()] and [t.move for t in tokens] == line.legal_moves()
+    assert tokens == line.legal_moves() == [line.token(m.move) for m in line.legal_moves()]
+    assert [t.move for t in tokens] == [t.move for t in line.legal_moves()]
     assert start.legal_moves(coords="relative") == [line.token(m, "relative") for m in line.legal_moves()]
     with pytest.raises(ValueError):
         start.legal_moves(coords="chess")

@@ -93,7 +93,7 @@ def expected(game, tokens: list[str]) -> tuple[Line, list]:
     line = Line(game)
     for token in tokens:
         line.play(token)
-    return line, line.moves[-1] if line.moves else None
+    return line, line.moves[-1].move if line.moves else None
 
 
 def assert_shows(browser: Browser, game, position) -> None:

@@ -26,11 +26,14 @@ from notation.record import Problem
 from ..archives import Picked
 from ..errors import library_error
 from ..files import InputError
+from ..files.formats import target_format
 from ..files.output import refuse_damaged_input
 from ..files.reports import counted, problem_line, sorted_problems, unwritable_line
-from ..files.writing import RecordWriter, check_target, open_writer
-from ..rules.registry import get_game
-from ..solving.annotation import Annotated, AnnotateTask, Limits
+from ..files.writing import RecordWriter, open_writer
+from ..rules.core import Game
+from ..rules.registry import game_id
+from ..solving.annotation import Annotated, AnnotateTask, Limits, knowledge
+from ..solving.engine_files import check_limits, proof_paths, unreadable
 from .runs import answers, paths_of, tell_stderr, workers
 
 if TYPE_CHECKING:
@@ -200,8 +203,10 @@ class AnnotateWatch:
 
 
 def annotate_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], output: str | None = None,
-                   *, to: str = "pmn", depth: int | None = None, nodes: int | None = None, time: float | None = 1.0,
-                   game: str | None = None, tablebase: str | None = None, proofs: Sequence[str] = (),
+                   *, to: str | None = None, depth: int | None = None, nodes: int | None = None,
+                   time: float | None = 1.0, game: Game | str | None = None,
+                   tablebase: str | os.PathLike[str] | None = None,
+                   proofs: str | os.PathLike[str] | Sequence[str | os.PathLike[str]] = (),
                    encoding: str = "utf-8", jobs: int = 1, scheduler: str | None = None,
                    scheduler_timeout: float = 10.0, force: bool = False,
                    tell: Callable[[str], None] = tell_stderr, watcher: Watcher | None = None) -> AnnotateTotals:
@@ -210,18 +215,26 @@ def annotate_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[
     ``nodes`` positions and ``time`` seconds; ``tablebase`` and ``proofs``:
     the files of endgame tables and proofs the searches use, as
     :func:`~mancala_cli.annotate` takes them) and written to ``output`` (a
-    path, written atomically; ``None`` or ``-``: standard output) as ``to``,
+    path, written atomically; ``None`` or ``-``: standard output) as ``to``
+    (none: as ``output``'s extension says, as ``-o`` does, else ``pmn``),
     run as :func:`~mancala_cli.check_files` runs them (``jobs``,
     ``scheduler``). The problems of the games are told to ``tell``; invalid
     games are written unannotated. Returns the totals (``errors``: the
     errors found). An output that is an input with errors is not replaced
     unless ``force``; a file that cannot be read at all raises
     :class:`UnreadableInput` or :class:`BadArchive`, and no output is
-    written."""
-    check_target(to)
-    if game is not None:
-        get_game(game)
-    task = AnnotateTask(to, Limits(depth, nodes, time), game, tablebase, tuple(proofs))
+    written. The limits are checked as :func:`~mancala_cli.annotate` checks
+    them (:class:`ValueError`), and the tables and proofs are read once
+    first: one that cannot be read raises :class:`UnreadableInput`."""
+    to = target_format(to, output)
+    check_limits(time=time, depth=depth, nodes=nodes)
+    default = None if game is None else game_id(game)
+    table, paths = None if tablebase is None else os.fspath(tablebase), proof_paths(proofs)
+    try:
+        knowledge(table, paths)  # (read once here; each worker process reads them from their paths)
+    except OSError as error:
+        raise unreadable(error) from None
+    task = AnnotateTask(to, Limits(depth, nodes, time), default, table, paths)
     with workers(jobs=jobs, scheduler=scheduler, timeout=scheduler_timeout) as running:
         run = Annotation(task, paths_of(sources), encoding, running, tell=tell, watcher=watcher)
         try:

@@ -22,11 +22,12 @@ from typing import TYPE_CHECKING
 from notation.errors import XMLArchiveError
 
 from ..files import InputError
+from ..files.formats import target_format
 from ..files.output import refuse_damaged_input
 from ..files.reports import unwritable_line
-from ..files.writing import RecordWriter, check_target, open_writer
-from ..rules.core import MancalaError
-from ..rules.registry import get_game
+from ..files.writing import RecordWriter, open_writer
+from ..rules.core import Game, MancalaError
+from ..rules.registry import game_id
 from .pipeline import GameResult, Options
 from .runs import Advancing, game_results, tell_stderr, workers
 
@@ -116,13 +117,14 @@ class Conversion:
         writer.add(written)
 
 
-def write_files(sources: Iterable[str], output: str | None = None, *, to: str = "pmn", coords: str | None = None,
-                positions: bool = False, game: str | None = None, encoding: str = "utf-8", jobs: int = 1,
+def write_files(sources: Iterable[str], output: str | None = None, *, to: str | None = None, coords: str | None = None,
+                positions: bool = False, game: Game | str | None = None, encoding: str = "utf-8", jobs: int = 1,
                 scheduler: str | None = None, scheduler_timeout: float = 10.0, force: bool = False,
                 progress: Advancing | None = None, tell: Callable[[str], None] = tell_stderr) -> int:
     """Convert every game of the files ``sources`` as ``mancala convert``
     does and write them to ``output`` (a path, written atomically; ``None``
-    or ``-``: standard output) as ``to`` (``pmn``, ``json`` or ``xml``),
+    or ``-``: standard output) as ``to`` (``pmn``, ``json`` or ``xml``;
+    none: as ``output``'s extension says, as ``-o`` does, else ``pmn``),
     moves in ``coords`` (as written when ``None``) and, with
     ``positions``, the position after every move (JSON, XML). The games run
     as :func:`~mancala_cli.check_files` runs them (``jobs``, ``scheduler``);
@@ -132,10 +134,8 @@ def write_files(sources: Iterable[str], output: str | None = None, *, to: str = 
     read); raises :class:`NotWritten` when ``output`` is left as it was (an
     input could not be read, or ``output`` is an input with errors and
     ``force`` is not given)."""
-    check_target(to)
-    if game is not None:
-        get_game(game)
-    options = Options("convert", to, game, False, coords, positions)
+    to = target_format(to, output)
+    options = Options("convert", to, None if game is None else game_id(game), False, coords, positions)
     with workers(jobs=jobs, scheduler=scheduler, timeout=scheduler_timeout) as running:
         conversion = Conversion(list(sources), options, encoding=encoding, jobs=running, progress=progress,
                                 output=output, force=force, tell=tell)

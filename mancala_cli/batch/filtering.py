@@ -25,9 +25,10 @@ from notation.errors import XMLArchiveError
 from ..archives import Criteria, DigestSet, FilterTask, Picked as PickedGame
 from ..errors import library_error
 from ..files import InputError
+from ..files.formats import target_format
 from ..files.output import refuse_damaged_input, same_file
 from ..files.reports import problem_line, sorted_problems, unwritable_line
-from ..files.writing import check_target, open_writer
+from ..files.writing import open_writer
 from .runs import Advancing, answers, paths_of, tell_stderr, workers
 
 if TYPE_CHECKING:
@@ -64,7 +65,7 @@ class Problems:
 
 
 def filter_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], output: str | None = None, *,
-                 where: str | Criteria | None = None, to: str = "pmn", invert: bool = False, dedupe: bool = False,
+                 where: str | Criteria | None = None, to: str | None = None, invert: bool = False, dedupe: bool = False,
                  duplicates: str | None = None, count: bool = False, force: bool = False, encoding: str = "utf-8",
                  jobs: int = 1, scheduler: str | None = None, scheduler_timeout: float = 10.0,
                  progress: Advancing | None = None, tell: Callable[[str], None] = tell_stderr) -> Picked:
@@ -73,15 +74,22 @@ def filter_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[st
     such as ``Criteria.from_options(result="1-0")``; none: every game), or
     with ``invert`` those that do not, written as ``mancala filter`` writes
     them to ``output`` (a path, written atomically; ``None`` or ``-``:
-    standard output) as ``to`` (``pmn``, ``json`` or ``xml``); with
+    standard output) as ``to`` (``pmn``, ``json`` or ``xml``; none: as
+    ``output``'s extension says, as ``-o`` does, else ``pmn``); with
     ``count``, only counted. ``dedupe`` drops a game equal to an earlier
     written one (game, start, main line), written to ``duplicates`` if
     given. The problems found while reading are told to ``tell``; an output
     that is an input with errors is not replaced unless ``force``. A file
     that cannot be read at all raises :class:`UnreadableInput` or
     :class:`BadArchive`, a regular expression that runs too long
-    :class:`~mancala_cli.archives.RegexTimeout`, and no output is written."""
-    check_target(to)
+    :class:`~mancala_cli.archives.RegexTimeout`, and no output is written.
+    Options that ``mancala filter`` refuses together (``duplicates``
+    without ``dedupe`` or naming ``output``, ``count`` with an ``output``)
+    raise :class:`ValueError` with the command's message."""
+    to = target_format(to, output)
+    conflict = filter_conflict(dedupe=dedupe, duplicates=duplicates, count=count, output=output)
+    if conflict is not None:
+        raise ValueError(conflict)
     criteria = Criteria.given(where)
     task = FilterTask(criteria, to, invert, dedupe, write=not count or duplicates is not None)
     paths = paths_of(sources)

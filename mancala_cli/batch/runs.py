@@ -33,11 +33,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from notation.errors import XMLArchiveError
 
-from ..errors import BadArchive, UnreadableInput, library_error
+from ..errors import BadArchive, UnreadableInput, input_error
 from ..files import InputError
 from ..files.batches import Task
 from ..files.sources import open_source
-from ..rules.registry import get_game
+from ..rules.core import Game
+from ..rules.registry import game_id
 from .lifetime import INSTALL, ClusterError
 from .pipeline import GameResult, Options, results, task_results, usable_cores
 
@@ -45,7 +46,11 @@ if TYPE_CHECKING:
     from ..archives import Criteria
     from .cluster import Cluster
 
-__all__ = ["Advancing", "answers", "check_files", "cluster", "game_results", "paths_of", "tell_stderr", "workers"]
+__all__ = ["Advancing", "MAX_TIMEOUT", "answers", "check_files", "check_run", "cluster", "game_results", "paths_of",
+           "tell_stderr", "workers"]
+
+#: The most seconds a cluster is given to answer (``--scheduler-timeout``, ``scheduler_timeout=``): a day.
+MAX_TIMEOUT = 86_400
 
 
 class Advancing(Protocol):
@@ -69,13 +74,33 @@ def workers(*, jobs: int = 1, scheduler: str | None = None, timeout: float = 10.
         ...     running >= 1
         True
     """
-    if jobs < 0:
-        raise ValueError(f"jobs must be 0 (every usable core) or more, not {jobs!r}")
+    check_run(jobs=jobs, timeout=timeout)
     if scheduler is None:
         yield usable_cores() if jobs == 0 else jobs
         return
     with cluster(scheduler, timeout=timeout) as connected:
         yield connected
+
+
+def check_run(*, jobs: int, timeout: float) -> None:
+    """``jobs``, a whole number of worker processes (0: every usable core),
+    and ``timeout``, the seconds a cluster has to answer (more than 0, at
+    most a day, as ``--scheduler-timeout`` takes them); else
+    :class:`ValueError` (:class:`TypeError` for what is no number).
+
+        >>> check_run(jobs=2, timeout=float("nan"))
+        Traceback (most recent call last):
+        ...
+        ValueError: scheduler_timeout must be more than 0 and at most 86400 seconds, not nan
+    """
+    if isinstance(jobs, bool) or not isinstance(jobs, int):
+        raise TypeError(f"jobs must be an int, not {type(jobs).__name__}")
+    if jobs < 0:
+        raise ValueError(f"jobs must be 0 (every usable core) or more, not {jobs!r}")
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
+        raise TypeError(f"scheduler_timeout must be a number of seconds, not {type(timeout).__name__}")
+    if not 0 < timeout <= MAX_TIMEOUT:  # (nan too)
+        raise ValueError(f"scheduler_timeout must be more than 0 and at most {MAX_TIMEOUT} seconds, not {timeout!r}")
 
 
 @contextlib.contextmanager
@@ -122,7 +147,7 @@ def answers(paths: Iterable[str], task: Task, *, encoding: str = "utf-8", jobs: 
                 yield source.name, index, answer
 
 
-def check_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], *, game: str | None = None,
+def check_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], *, game: Game | str | None = None,
                 strict: bool = False, where: str | Criteria | None = None, format: str = "text",
                 encoding: str = "utf-8", jobs: int = 1, scheduler: str | None = None,
                 scheduler_timeout: float = 10.0,
@@ -152,8 +177,7 @@ def check_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str
     """
     if format not in ("text", "json"):
         raise ValueError(f"format must be text or json, not {format!r}")
-    if game is not None:
-        get_game(game)
+    game = None if game is None else game_id(game)
     paths = paths_of(sources)
     if isinstance(where, str):
         from ..archives import Criteria  # (the query language: 14 ms that a run without where does without)
@@ -162,7 +186,7 @@ def check_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str
     options = Options("validate", format, game, strict, where=where)
     with workers(jobs=jobs, scheduler=scheduler, timeout=scheduler_timeout) as running:
         for path, result in game_results(paths, options, encoding=encoding, jobs=running, progress=progress):
-            yield path, library_error(result) if isinstance(result, Exception) else result
+            yield path, input_error(result) if isinstance(result, Exception) else result
 
 
 def tell_stderr(line: str) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ..errors import UnreadableInput
+from ..solving.engine_files import endgame_tables, proof_book as read_proofs
 from ..solving.proofs import ProofBook
 from ..solving.tablebase import Tablebase, TablebaseError
 from .options import fail
@@ -15,13 +17,13 @@ def tablebase_file(path: Optional[str]) -> Tablebase | None:
     if path is None:
         return None
     try:
-        return Tablebase.read(path)
+        return endgame_tables(path)
     except TablebaseError as error:
         fail(str(error), 1)
     except MemoryError:
         fail(f"{path}: out of memory while reading the table")
-    except OSError as error:
-        fail(f"{path}: cannot read: {error.strerror or error}")
+    except UnreadableInput as error:  # (the library's words)
+        fail(str(error))
 
 
 def proof_book(paths: Optional[list[str]]) -> ProofBook | None:
@@ -29,11 +31,11 @@ def proof_book(paths: Optional[list[str]]) -> ProofBook | None:
     if not paths:
         return None
     try:
-        return ProofBook.read(list(paths))
+        return read_proofs(list(paths))
+    except UnreadableInput as error:  # (the library's words)
+        fail(str(error))
     except ValueError as error:
         fail(str(error))
-    except OSError as error:
-        fail(f"{error.filename}: cannot read: {error.strerror or error}")
 
 
 def proof_files(paths: Optional[list[str]]) -> tuple[str, ...]:

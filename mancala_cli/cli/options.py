@@ -3,7 +3,6 @@ values, usage errors in one line, the rules and position asked for, the
 format to write and the files to read."""
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable
 from typing import Any, NoReturn, Optional
@@ -12,6 +11,7 @@ import typer
 
 from ..files import InputError
 from ..files.encodings import check_encoding
+from ..files.formats import FORMATS, RECORD_EXTENSIONS as RECORD_EXTENSIONS, FormatChoiceError, chosen_format
 from ..files.output import file_name_problem
 from ..positions import parse_position
 from ..rules.core import Game, InvalidPosition, Position
@@ -86,11 +86,10 @@ FILES_ARGUMENT = typer.Argument(None, metavar="[FILE]...", help="Input files (PM
 ENCODING_OPTION = typer.Option("utf-8", "--encoding", metavar="NAME", help="Text encoding of PMN and JSON input (a BOM is ignored).")
 
 
-TARGETS = ("pmn", "json", "xml")
+TARGETS = FORMATS
 
 #: The format a file name's extension stands for, by command family: records
-#: (convert, filter, annotate) and drawings (render).
-RECORD_EXTENSIONS = {".pmn": "pmn", ".json": "json", ".jsonl": "json", ".ndjson": "json", ".xml": "xml"}
+#: (convert, filter, annotate; the library's writers share the table) and drawings (render).
 DRAWING_EXTENSIONS = {".svg": "svg", ".txt": "text", ".png": "png", ".html": "html", ".htm": "html"}
 
 
@@ -99,21 +98,12 @@ def output_format(given: Optional[str], output: Optional[str], extensions: dict[
     """The format to write: ``given`` (``--format``/``--to``) or, when it is
     not given, the one ``-o``'s extension stands for, else ``default`` (with
     no default, the option is missing). A given format that another format's
-    extension contradicts is a usage error: ``-o board.png --format svg``."""
-    named = extensions.get(os.path.splitext(output)[1].lower()) if output else None
-    if given is None:
-        if named is not None:
-            return named
-        if default is None:
-            fail(f"missing option {option} ({_listed(list(dict.fromkeys(extensions.values())))})")
-        return default
-    if named is not None and named != given:
-        fail(f"-o {output} asks for {named}, but {option} is {given}: give one of them, or make them agree")
-    return given
-
-
-def _listed(names: list[str]) -> str:
-    return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
+    extension contradicts is a usage error: ``-o board.png --format svg``.
+    The library chooses with the same function (:func:`chosen_format`)."""
+    try:
+        return chosen_format(given, output, extensions, option=option, default=default)
+    except FormatChoiceError as error:
+        fail(str(error))
 
 
 def input_paths(files: Optional[list[str]]) -> list[str]:

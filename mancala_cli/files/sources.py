@@ -440,7 +440,12 @@ def open_any(source: str | os.PathLike[str] | bytes | IO[Any], encoding: str = "
             yield opened
         return
     name = "<string>" if isinstance(source, (str, bytes)) else str(getattr(source, "name", "<string>"))
-    yield Source(name, _binary(source, encoding), encoding)
+    try:
+        binary = _binary(source, encoding)
+    except UnicodeEncodeError as error:  # (a lone surrogate, or a character the encoding lacks)
+        raise InputError(f"{name}: character offset {error.start}: {error.object[error.start:error.end]!r} "
+                         f"cannot be encoded in {encoding} ({error.reason})") from None
+    yield Source(name, binary, encoding)
 
 
 def _binary(source: object, encoding: str) -> BinaryIO:

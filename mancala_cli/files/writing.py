@@ -37,13 +37,10 @@ from notation.record import GameRecord, Problem, copy_record
 
 from ..checking import Replay, replay
 from ..positions import format_position
+from .formats import FORMATS
 from .output import atomic_output
 
 __all__ = ["FORMATS", "GameFormat", "WrittenGame", "RecordWriter", "check_target", "open_writer"]
-
-#: The formats records are written in.
-FORMATS = ("pmn", "json", "xml")
-
 
 def check_target(to: str) -> None:
     """``to``, a format the runs write games in (else :class:`ValueError`)."""

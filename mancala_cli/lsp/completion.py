@@ -183,7 +183,7 @@ def completions(doc: Document, line0: int, column0: int) -> list[Completion]:
     line, seen = found_line
     rules = line.game
     out = []
-    for index, move in enumerate(line.legal_moves()):
+    for index, move in enumerate(token.move for token in line.legal_moves()):
         token = str(line.token(move, seen.style))
         after = GamePosition(rules, line.position).play(move)
         detail = "; ".join(outcome_marks(rules, move)).replace("`", "")

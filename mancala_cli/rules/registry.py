@@ -43,6 +43,19 @@ def get_game(game_id: str) -> Game:
     return game
 
 
+def game_id(game: Game | str) -> str:
+    """The id of ``game``, a :class:`Game` or a game id (checked: :class:`UnknownGame`
+    for one that names no game). Every function of the library that takes a
+    game takes either.
+
+        >>> game_id("kingulu"), game_id(get_game("kimasai-mackay"))
+        ('kingulu', 'kimasai-mackay')
+    """
+    if isinstance(game, Game):
+        return game.id
+    return get_game(game).id
+
+
 def all_games() -> list[Game]:
     """Every game, in the order of :data:`GAME_IDS`."""
     return [get_game(game_id) for game_id in GAME_IDS]

@@ -52,7 +52,7 @@ from .search import Solver
 from .tablebase import Tablebase
 
 __all__ = ["Limits", "Annotated", "annotate_record", "AnnotateTask", "AnnotatedPicked", "DEFAULT_SECONDS",
-           "watch_positions"]
+           "knowledge", "watch_positions"]
 
 #: The time limit per move when none is given (seconds): a record of N
 #: moves is annotated in at most about N times this.
@@ -270,7 +270,7 @@ class AnnotateTask:
         """``record`` annotated in this process (a worker's, or the
         command's own): its problems, its figures for the summary and the
         game written in :attr:`target`."""
-        tablebase, proofs = _knowledge(self.tablebase, self.proofs)
+        tablebase, proofs = knowledge(self.tablebase, self.proofs)
         done = annotate_record(record, self.default_game, limits=self.limits, progress=_watching(),
                                tablebase=tablebase, proofs=proofs)
         picked = AnnotatedPicked(True, problems=list(done.report.problems), plies=len(record.moves),
@@ -284,8 +284,9 @@ class AnnotateTask:
 _read: dict[tuple[str | None, tuple[str, ...]], tuple[Tablebase | None, ProofBook | None]] = {}
 
 
-def _knowledge(tablebase: str | None, proofs: tuple[str, ...]) -> tuple[Tablebase | None, ProofBook | None]:
-    """The table and the proofs in these files, read once per process."""
+def knowledge(tablebase: str | None, proofs: tuple[str, ...]) -> tuple[Tablebase | None, ProofBook | None]:
+    """The table and the proofs in these files, read once per process
+    (:class:`OSError` for a file that cannot be read)."""
     key = (tablebase, proofs)
     known = _read.get(key)
     if known is None:
