@@ -377,3 +377,87 @@ def test_a_peer_that_is_no_scheduler_is_one_line_within_the_timeout(archive, tmp
     assert re.fullmatch(rf"mancala: error: --scheduler {re.escape(address)}: {reason}\n", done.stderr), done.stderr
     assert out.read_text() == "old\n" and os.listdir(tmp_path) == ["out.jsonl"]
     assert took < 15
+
+
+def _recv_exactly(peer, size):
+    data = b""
+    while len(data) < size:
+        chunk = peer.recv(size - len(data))
+        if not chunk:
+            raise OSError("closed")
+        data += chunk
+    return data
+
+
+class _HandshakingPeer(_FakePeer):
+    """A TCP server on 127.0.0.1 that answers Dask's handshake (it sends the
+    client's own back, after ``delay`` seconds) and then announces a message
+    of 3 GiB (and sends zeros until the client goes) or says no more
+    ("late"); or that answers the first connection's handshake alone (the
+    command's probe) and says nothing on the next ("once")."""
+
+    def __init__(self, kind, delay=0.0):
+        self.delay = delay
+        self.answered = 0
+        self.first = 0.0  # (when the first connection came: the command's start-up is not the peer's doing)
+        super().__init__(kind)
+
+    def serve(self):
+        import threading
+
+        while True:
+            try:
+                peer, _ = self.server.accept()
+            except OSError:
+                return
+            self.first = self.first or time.monotonic()
+            self.held.append(peer)
+            threading.Thread(target=self.answer, args=(peer,), daemon=True).start()
+
+    def answer(self, peer):
+        try:
+            size = _recv_exactly(peer, 8)
+            handshake = _recv_exactly(peer, int.from_bytes(size, sys.byteorder))
+            time.sleep(self.delay)
+            self.answered += 1
+            if self.kind == "once" and self.answered > 1:
+                return
+            peer.sendall(size + handshake)
+            if self.kind == "3gib":
+                peer.sendall((3 << 30).to_bytes(8, sys.byteorder))
+                peer.settimeout(10)
+                zeros = bytes(1 << 20)
+                for _ in range(3 << 10):
+                    peer.sendall(zeros)
+        except OSError:
+            pass
+
+
+@pytest.mark.parametrize("command", [["validate"], ["solve", "--game", "kingulu", "--time", "5"]], ids=["validate", "solve"])
+@pytest.mark.parametrize("kind, delay, timeout, reason", [  # (ids: the kinds)
+    ("3gib", 0.0, "3", rf"{NOT_DASK} \(it announces a message of 3,221,225,472 bytes, more than 16,777,216, the most "
+                       r"a scheduler's answer may have while connecting\)"),
+    ("late", 3.5, "4", r"no Dask scheduler answered within 4 s"),
+    ("once", 0.0, "3", r"no Dask scheduler answered within 3 s"),
+])
+def test_a_peer_that_answers_the_handshake_is_bounded_in_memory_and_time(archive, command, kind, delay, timeout,
+                                                                        reason):
+    """A peer that answers Dask's handshake and then announces 3 GiB is
+    refused within 1 GiB of address space; one that answers it just before
+    the timeout and then says nothing ends within the timeout too (not the
+    probe's timeout and then the client's), and so does one that answers the
+    probe's handshake and not the client's (Dask would wait for ever)."""
+    peer = _HandshakingPeer(kind, delay)
+    address = f"tcp://127.0.0.1:{peer.port}"
+    code = ("import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30)); "
+            "from mancala_cli.cli import main; sys.argv = ['mancala', *sys.argv[1:]]; main()")
+    inputs = [str(archive)] if command == ["validate"] else []
+    try:
+        done = subprocess.run([sys.executable, "-c", code, *command, "--scheduler", address,
+                               "--scheduler-timeout", timeout, *inputs], capture_output=True, text=True, timeout=30)
+        took = time.monotonic() - peer.first
+    finally:
+        peer.close()
+    assert (done.returncode, done.stdout) == (2, "")
+    assert re.fullmatch(rf"mancala: error: --scheduler {re.escape(address)}: {reason}\n", done.stderr), done.stderr
+    assert took < float(timeout) + 1.5  # (the late peer took 7.5 s and more before: the probe's 3.5, the client's 4)

@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 import warnings
 
 import pytest
@@ -119,17 +120,37 @@ def test_a_style_that_never_ends_is_one_line_in_bounded_memory(tmp_path):
 
 # -- regular expressions: bounded before they are compiled, one line when refused ---------------------------------
 
+#: A set of 9,900 characters (within --where's 10,000), copied 99,000 times: 99,000 items counted one a copy, about
+#: 4 GB and 13 s compiled (a MemoryError in 1 GiB).
+CJK_SET = "[" + "".join(chr(0x4E00 + i) for i in range(9900)) + "]"
+
+
 @pytest.mark.parametrize("pattern", ["(a{65535}){65535}", "a{4294967294}", "((a{1000}){1000}){1000}",
-                                     "(a{1000}){1000}"])
+                                     "(a{1000}){1000}", pytest.param(f"(?:{CJK_SET}{{1000}}){{99}}", id="cjk-set")])
 @pytest.mark.parametrize("option", ["--tag", "--where"])
 def test_a_pattern_that_would_compile_into_gigabytes_is_refused_in_bounded_memory(tmp_path, pattern, option):
     path = tmp_path / "g.pmn"
     path.write_text(GAME)
     value = f"Event={pattern}" if option == "--tag" else f'tag.Event ~ "{pattern}"'
+    started = time.monotonic()
     done = mancala("filter", str(path), option, value, "--count", timeout=15)  # (1 GiB of address space)
+    assert time.monotonic() - started < 5
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr.startswith(f"mancala: error: {option}: ") and done.stderr.count("\n") == 1
     assert "bad regular expression: " in done.stderr and "Error" not in done.stderr
+
+
+def test_a_set_counts_by_its_size():
+    assert criteria.checked_regex(f"{CJK_SET}{{400}}").search("\u4e00" * 400)
+    with pytest.raises(criteria.BadCriterion) as refused:
+        criteria.checked_regex(f"(?:{CJK_SET}{{1000}}){{99}}")
+    assert str(refused.value) == ("bad regular expression: with its repetitions written out it has 19,701,000 items, "
+                                  "more than 100,000")
+    with pytest.raises(criteria.BadCriterion) as refused:  # (each range about 120 bytes a copy)
+        criteria.checked_regex("(?:[a-bd-eg-hj-k]{1000}){30}")
+    assert str(refused.value) == ("bad regular expression: with its repetitions written out it has 150,000 items, "
+                                  "more than 100,000")
+    assert criteria.checked_regex("[A-Za-z0-9_]{1000}").search("a" * 1000)
 
 
 @pytest.mark.parametrize("pattern, reason", [

@@ -161,4 +161,44 @@ def test_a_proof_that_announces_more_moves_than_a_book_holds_is_refused(tmp_path
                    "moves 99999999999\n")
     done = mancala("solve", "--game", "kingulu", "--proof", str(big))
     assert (done.returncode, done.stderr) == (
-        2, f"mancala: error: {big}:5: 99,999,999,999 moves, more than a book holds (4,000,000 positions in all)\n")
+        2, f"mancala: error: {big}:5: 99,999,999,999 moves, more than a book holds (1,000,000 positions in all)\n")
+
+
+def test_a_proof_of_more_than_a_million_moves_is_refused_before_its_moves_are_read(tmp_path):
+    """3.9 million lines in a 4.5 MB .xz took 1.2 GB and 19 s to read: a
+    book holds 1,000,000 positions at most (about 200 MB)."""
+    big = tmp_path / "big.txt"
+    big.write_text("mancala proof 1\ngame kingulu\nstart 4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1\nwinner S\n"
+                   "moves 1000001\n")
+    done = mancala("solve", "--game", "kingulu", "--proof", str(big))
+    assert (done.returncode, done.stderr) == (
+        2, f"mancala: error: {big}:5: 1,000,001 moves, more than a book holds (1,000,000 positions in all)\n")
+
+
+@pytest.mark.parametrize("tail", ["\n", "\ngarbage\n", "garbage\n"])
+def test_a_proof_with_lines_after_its_moves_is_refused(tmp_path, tail):
+    text = write_proof(get_game("kingulu"), mancala_cli.parse_position(get_game("kingulu"), START)).text()
+    bad = tmp_path / "tail.txt"
+    bad.write_text(text + tail)
+    done = mancala("solve", "--game", "kingulu", "--position", START, "--nodes", "10", "--proof", str(bad))
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"mancala: error: {bad}:10: more lines than its 'moves 4'\n"
+
+
+def test_a_proof_move_that_leads_where_the_proof_does_not_go_is_refused(tmp_path):
+    """The proof of f1 has North win with d2; a2 loses there (a search of
+    the position says so), yet with a2 in its place the proof made ``a2``
+    a win: the move's replies must reach positions of the proof."""
+    import lzma
+
+    lines = lzma.decompress(pathlib.Path(ROOT / "docs" / "kingulu-proof-f1.txt.xz").read_bytes()).decode().splitlines()
+    number = lines.index("6,6,1,6,1,7/6,0,1,6,6,2 N 0-0 d2") + 1
+    lines[number - 1] = "6,6,1,6,1,7/6,0,1,6,6,2 N 0-0 a2"
+    wrong = tmp_path / "wrong.txt"
+    wrong.write_text("\n".join(lines) + "\n")
+    done = mancala("solve", "--game", "kingulu", "--position", AFTER_F1, "--nodes", "10", "--proof", str(wrong))
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (f"mancala: error: {wrong}:{number}: the move a2 at 6,6,1,6,1,7/6,0,1,6,6,2 N 0-0 is not "
+                           "proven to win: the proof has no move at 2,0,5,5*,5,12/1,3,6,3,2,4 N 0-0\n")
+    right = mancala("solve", "--game", "kingulu", "--position", AFTER_F1, "--nodes", "10", "--proof", PROOFS[2])
+    assert (right.returncode, right.stdout.splitlines()[:3:2]) == (3, ["a2: unknown", "d2x2: win"])  # (3: stopped)

@@ -278,3 +278,48 @@ def test_a_damaged_or_old_tablebase_is_one_line_exit_1(tmp_path, tablebase_file)
         done = mancala("solve", "-g", "kimasai-klamroth", "-p", ENDGAME, "--nodes", "10", "--tablebase", str(path))
         err = done.stderr.decode()
         assert done.returncode == 1 and len(err.splitlines()) == 1 and message in err, err
+
+
+# -- item: damaged headers said in the user's words -------------------------
+
+@pytest.mark.parametrize("change, message", [
+    ({"core": None}, "a damaged table file (its header has no core)"),  # (was "a table of the None core")
+    ({"byteorder": None}, "a damaged table file (its header has no byte order)"),  # ("a None-endian machine")
+    ({"format": None}, "a damaged table file (its header has no format version)"),
+    ({"game": None}, "a damaged table file (its header has no game)"),  # ("another game (None)")
+    ({"iteration": [1]}, "a damaged table file (its header has no iteration)"),  # ("int() argument must be ...")
+    ({"iteration": "x"}, "a damaged table file (its header has no iteration)"),  # ("invalid literal for int()")
+    ({"iteration": -1}, "a damaged table file (its header has no iteration)"),
+    *[pytest.param({"checksum": value}, "a damaged table file (its header has no checksum)",
+                   marks=pytest.mark.skipif(CORE != "native", reason="the pure core compares its SHA-256 whole: "
+                                                                       "'its checksum differs'"))
+      for value in (5, "xyz")],
+])
+def test_a_table_file_with_a_damaged_header_says_what_is_missing(tmp_path, saved_table, change, message):
+    header = header_of(saved_table)
+    for name, value in change.items():
+        if value is None:
+            del header[name]
+        else:
+            header[name] = value
+    path = tmp_path / "t.table"
+    path.write_bytes(with_header(saved_table, header))
+    with pytest.raises(TableFileError) as refused:
+        Solver(KINGULU).solve(parse_position(KINGULU, POSITION), nodes=10, table=path)
+    assert str(refused.value) == message
+
+
+@pytest.mark.parametrize("change, message", [
+    ((b"\ngame kimasai-klamroth", b"\ngxme kimasai-klamroth"), "a damaged table (no game in its header)"),
+    ((b"\nrules kimasai-klamroth", b"\nrulez kimasai-klamroth"), "a damaged table (no rules in its header)"),
+    ((b"\nentries ", b"\nentriez "), "a damaged table (no entries in its header)"),
+    ((b"\nstones 3", b"\nstones \xd9"), "no number of stones in its header"),
+])
+def test_a_tablebase_with_a_damaged_header_says_what_is_missing(tmp_path, tablebase_file, change, message):
+    raw = tablebase_file.read_bytes()
+    assert raw.count(change[0]) == 1
+    path = tmp_path / "kk.tb"
+    path.write_bytes(raw.replace(*change))
+    with pytest.raises(TablebaseError) as refused:
+        Tablebase.read(str(path))
+    assert str(refused.value) == f"{path}: {message}"

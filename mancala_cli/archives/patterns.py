@@ -1,6 +1,6 @@
 """The regular expressions of criteria (``--tag NAME=REGEX``, ``~`` in
 ``--where``): read by Python's ``re`` (its syntax and messages), bounded
-in size (:data:`MAX_REPEAT`, :data:`MAX_REGEX_ITEMS`) and compiled by the
+in size (:data:`MAX_REPEAT`, :data:`MAX_REGEX_ITEMS`, a set by its size) and compiled by the
 ``regex`` package, whose matching takes a time limit
 (:data:`mancala_cli.archives.criteria.REGEX_SECONDS`): :func:`parse_tag`,
 :func:`checked_regex`, :func:`compiled_regex`.
@@ -47,7 +47,16 @@ MAX_REPEAT = 1000
 #: out its least number of times: the ``regex`` package compiles ``a{1000}``
 #: into a thousand copies of ``a``, about 270 bytes each, so that nested
 #: counts (``(a{1000}){1000}``) multiply; 100,000 items are about 30 MB.
+#: A set (``[...]``) is copied whole, so it counts by its size
+#: (:data:`SET_CHARACTERS_PER_ITEM`).
 MAX_REGEX_ITEMS = 100_000
+
+#: A set's characters that count as one item: the ``regex`` package keeps
+#: about 5 bytes a character listed in a set and about 120 bytes a range or
+#: class (``a-z``, ``\w``), in each copy; so a set counts as one item, plus
+#: one for each range or class in it, plus one for each 50 characters
+#: (``[<10,000 characters>]{1000}`` is 201,000 items, not 1,000).
+SET_CHARACTERS_PER_ITEM = 50
 
 
 def checked_regex(pattern: str) -> Any:
@@ -112,6 +121,8 @@ def _items(data: Any) -> int:
                     raise BadCriterion(f"bad regular expression: a repetition count is at most {MAX_REPEAT}, "
                                        f"not {count}")
             total += max(low, 1) * _items(inner)
+        elif name == "IN":
+            total += _set_items(argument)
         elif name == "SUBPATTERN":
             total += _items(argument[-1])
         elif name == "BRANCH":
@@ -127,6 +138,16 @@ def _items(data: Any) -> int:
         if total > MAX_REGEX_ITEMS:
             return total
     return total
+
+
+def _set_items(members: Any) -> int:
+    """The items a set (``[...]``) counts for, by its size: one, one for each
+    range or class in it, one for each :data:`SET_CHARACTERS_PER_ITEM`
+    characters."""
+    names = [str(op) for op, _ in members]
+    characters = names.count("LITERAL")
+    others = len(names) - characters - names.count("NEGATE")
+    return 1 + others + characters // SET_CHARACTERS_PER_ITEM
 
 
 class PatternRefused(Exception):

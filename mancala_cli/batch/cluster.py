@@ -34,6 +34,11 @@ from .lifetime import BatchError
 #: scheduler: Dask's own reader allocates whatever a peer announces.
 HANDSHAKE_BYTES = 1 << 20
 
+#: The most bytes a message may announce while :func:`connect` is connecting
+#: (the scheduler's answers: who it is, its workers, their stamps; a few
+#: kilobytes a worker): past it the peer is taken for no Dask scheduler.
+CONNECTING_BYTES = 16 << 20
+
 #: This process's stamp, once worked out (see :func:`stamp`).
 _stamp: str | None = None
 

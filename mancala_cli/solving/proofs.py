@@ -32,16 +32,15 @@ number does not change the game) and the hole the winner sows from there.
 from __future__ import annotations
 
 import lzma
+import sys
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..files import open_regular
 from ..positions import format_position
 from ..rules.core import Game, MancalaError, Move, Position, Side
 from .search import Solution, Solver
-
-if TYPE_CHECKING:
-    from collections.abc import Iterator
 
 #: The first line of a proof's text.
 HEADER = "mancala proof 1"
@@ -60,9 +59,10 @@ def key(position: Position) -> Key:
 MAX_LINE = 4096
 
 #: The most positions a book holds, over all its files (the shipped Kingulu
-#: proofs hold 146,564 together): a larger ``moves`` count is refused before
-#: anything is read.
-MAX_POSITIONS = 4_000_000
+#: proofs hold 146,564 together; a book takes about 190 bytes and 9 µs of
+#: reading a position: 1,000,000 are about 200 MB and 9 s): a larger
+#: ``moves`` count is refused before anything is read.
+MAX_POSITIONS = 1_000_000
 
 
 class ProofError(MancalaError, ValueError):
@@ -194,7 +194,7 @@ class ProofBook:
         [1, None]
     """
 
-    def __init__(self, game: str, winning: dict[str, str], lines: dict[str, tuple[str, int]] | None = None) -> None:
+    def __init__(self, game: str, winning: dict[str, str], lines: Mapping[str, tuple[str, int]] | None = None) -> None:
         self.game = game
         #: A winner's position (the first three fields of its position string) -> the hole of its move.
         self.winning = winning
@@ -238,15 +238,54 @@ class ProofBook:
 
     def _move(self, game: Game, position: Position) -> str | None:
         """The hole the book plays at ``position`` (None where it has none);
-        :class:`ProofError` if that move is not legal there."""
+        :class:`ProofError` if that move is not legal there, or if the book
+        does not hold what it leads to (:meth:`_unproven`)."""
         k = self._key(game, position)
         hole = self.winning.get(k)
         if hole is not None and k not in self._legal:
-            if hole not in {game.board.name(move.origin) for move in game.legal_moves(position)}:
-                where, line = self.lines.get(k, ("the proof", 0))
+            where, line = self.lines.get(k, ("the proof", 0))
+            played = [after for move, after in game.successors(position) if game.board.name(move.origin) == hole]
+            if not played:
                 raise ProofError(f"{where}:{line}: the move {hole} is not legal at {k}")
+            for after in played:
+                unproven = self._unproven(game, after, position.side)
+                if unproven is not None:
+                    raise ProofError(f"{where}:{line}: the move {hole} at {k} is not proven to win: {unproven}")
             self._legal.add(k)
         return hole
+
+    #: How many moves in a row of the loser (a sowing that gives another
+    #: turn) :meth:`_unproven` follows before it takes the rest on trust.
+    _LOSER_MOVES = 4
+
+    def _unproven(self, game: Game, position: Position, winner: str, depth: int = 0) -> str | None:
+        """Why the book does not hold that ``position``, reached by a move
+        of ``winner``'s from a position of the book, is won for ``winner``
+        (None where it does): the game ends otherwise there, or a position of
+        the winner that the loser's replies reach is not in the book. One
+        move of the loser deep, so that a proof's claim is checked where it
+        is used, at the cost of a few moves (the whole proof is checked by
+        ``benchmarks/check_proof.py``)."""
+        k = self._key(game, position)
+        if not game.legal_moves(position):
+            outcome = game.outcome(position)
+            won = "1-0" if winner == "S" else "0-1"
+            if outcome is None or outcome.result != won:
+                return f"the game ends {outcome.result if outcome else 'unfinished'} at {k}"
+            return None
+        if position.side == winner:
+            return None if k in self.winning else f"the proof has no move at {k}"
+        if depth >= self._LOSER_MOVES:
+            return None
+        for _, after in game.successors(position):
+            if after.side != winner or not game.legal_moves(after):
+                unproven = self._unproven(game, after, winner, depth + 1)
+            else:
+                after_key = self._key(game, after)
+                unproven = None if after_key in self.winning else f"the proof has no move at {after_key}"
+            if unproven is not None:
+                return unproven
+        return None
 
     def _won(self, game: Game, position: Position) -> bool:
         return self._move(game, position) is not None
@@ -366,6 +405,26 @@ def proofs_among(files: list[str], proofs: list[str]) -> tuple[list[str], list[s
     return [path for path in files if path not in found], [*proofs, *found]
 
 
+class _Lines(Mapping[str, tuple[str, int]]):
+    """Where a book has each winner's position, ``(file, line)``, kept as
+    one number a position (the file's index and the line) rather than a
+    tuple: a book may hold :data:`MAX_POSITIONS`."""
+
+    def __init__(self) -> None:
+        self.files: list[str] = []
+        self.packed: dict[str, int] = {}
+
+    def __getitem__(self, k: str) -> tuple[str, int]:
+        packed = self.packed[k]
+        return self.files[packed >> 24], packed & 0xFFFFFF
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.packed)
+
+    def __len__(self) -> int:
+        return len(self.packed)
+
+
 class _Reader:
     """Proof files read into one :class:`ProofBook`, line by line: each
     file's header checked before its positions are read, its ``moves`` count
@@ -374,7 +433,7 @@ class _Reader:
     def __init__(self) -> None:
         self.game: str | None = None
         self.winning: dict[str, str] = {}
-        self.lines: dict[str, tuple[str, int]] = {}
+        self.lines = _Lines()
 
     def add(self, where: str, lines: Iterator[bytes] | Iterator[str]) -> None:
         """The proof whose lines ``lines`` gives (``where`` names it in errors)."""
@@ -416,16 +475,18 @@ class _Reader:
             raise ProofError(f"{where}:5: {moves:,} moves, more than a book holds ({MAX_POSITIONS:,} "
                              "positions in all)")
         side = winner[-1]
+        file = len(self.lines.files)
+        self.lines.files.append(where)
+        winning, packed = self.winning, self.lines.packed
         for _ in range(moves):
             text = line(f"{moves:,} moves")
             fields = text.split()
             if len(fields) != 4 or fields[1] != side:
                 raise ProofError(f"{where}:{number}: a line that is not 'rows {side} banks hole': {text!r}")
             k = " ".join(fields[:3])
-            self.winning[k] = fields[3]
-            self.lines[k] = (where, number)
-        extra = next(lines, None)
-        if extra is not None and extra.strip():
+            winning[k] = sys.intern(fields[3])  # (a few holes, each kept once)
+            packed[k] = file << 24 | number  # (a line number is below 2 ** 24: MAX_POSITIONS)
+        if next(lines, None) is not None:  # (even a blank line: a proof ends with its last move)
             raise ProofError(f"{where}:{number + 1}: more lines than its 'moves {moves}'")
 
     def book(self) -> ProofBook:

@@ -153,31 +153,36 @@ class TableFile:
             except (ValueError, UnicodeDecodeError):
                 raise TableFileError("a damaged table file (its header)") from None
             want = self.table_identity
-            if header.get("format") != want["format"]:
-                raise TableFileError(f"a table file of another format version ({header.get('format')!r}, "
+            for name in ("format", "game", "core", "byteorder"):
+                if not isinstance(header.get(name), (str, int)) or isinstance(header.get(name), bool):
+                    raise TableFileError(f"a damaged table file (its header has no {_FIELDS[name]})")
+            if header["format"] != want["format"]:
+                raise TableFileError(f"a table file of another format version ({header['format']!r}, "
                                      f"this version reads {want['format']})")
-            if header.get("game") != want["game"]:
-                raise TableFileError(f"the table of another game ({header.get('game')}), not {want['game']}")
+            if header["game"] != want["game"]:
+                raise TableFileError(f"the table of another game ({header['game']}), not {want['game']}")
             if header.get("position") != want["position"]:
                 raise TableFileError("the table of another position (or earlier positions) than this one")
-            if header.get("core") != want["core"] or header.get("byteorder") != want["byteorder"]:
-                raise TableFileError(f"a table of the {header.get('core')} core on a {header.get('byteorder')}-endian "
+            if header["core"] != want["core"] or header["byteorder"] != want["byteorder"]:
+                raise TableFileError(f"a table of the {header['core']} core on a {header['byteorder']}-endian "
                                      f"machine; this run uses the {want['core']} core, {want['byteorder']}-endian")
             try:
-                iteration = int(header["iteration"])
+                iteration = _count(header, "iteration")
                 if self.kernel is not None:
-                    records = int(header["records"])
-                    checksum = int(header["checksum"], 16)
-                    if not (0 <= records and size == TABLE_HEADER + records * self.kernel.record_size
-                            and 0 <= checksum < 1 << 64):
-                        raise ValueError("its size is not that of its records")
+                    records = _count(header, "records")
+                    checksum = _count(header, "checksum", hexadecimal=True)
+                    if not (size == TABLE_HEADER + records * self.kernel.record_size and checksum < 1 << 64):
+                        raise _Damaged("its size is not that of its records")
                     self.loaded = self.kernel.load(source.read, records, checksum)
                 else:
                     self.loaded = self._load_pure(source, header, size - TABLE_HEADER)
             except (KeyError, TypeError, ValueError, EOFError, OverflowError) as error:
                 self.table = {}
                 self.used = 0
-                raise TableFileError(f"a damaged table file ({error or 'its records'})") from None
+                # (the file's own faults as this module names them; what else
+                # the decoding of damaged records raises is their fault too)
+                raise TableFileError(f"a damaged table file ({error if isinstance(error, _Damaged) else 'its records'})"
+                                     ) from None
         return max(0, min(iteration, MAX_PLIES))
 
     def _load_pure(self, source: Any, header: dict[str, Any], body: int) -> int:
@@ -187,23 +192,46 @@ class TableFile:
         decoded, so that damage is found before anything is built from it
         (the chunks are kept in memory meanwhile: no more than the file)."""
         if header.get("marshal") != marshal.version:
-            raise ValueError("written by another version of Python")
+            raise _Damaged("written by another version of Python")
         for data in _read_chunks(source, header, body):
             # (a list of at most CHUNK_ENTRIES items: its declared length is
             # checked before marshal makes room for it)
             if data[:1] not in (b"[", b"\xdb") or int.from_bytes(data[1:5], "little") > CHUNK_ENTRIES:
-                raise ValueError("a record that cannot be")
+                raise _Damaged("a record that cannot be")
             items = marshal.loads(data)
             if not isinstance(items, list):
-                raise ValueError("a record that cannot be")
+                raise _Damaged("a record that cannot be")
             for item in items:
                 key, value = item
                 if not (isinstance(key, tuple) and isinstance(value, tuple) and len(value) == 3
                         and all(type(v) is int for v in value) and LOSS <= value[0] <= value[1] <= WIN):
-                    raise ValueError("a record that cannot be")
+                    raise _Damaged("a record that cannot be")
                 if key not in self.table:
                     self.store(key, *value)
         return len(self.table)
+
+
+class _Damaged(ValueError):
+    """What is wrong with a table file's records, in the words of its message."""
+
+
+#: The header's fields, as a message names them.
+_FIELDS = {"format": "format version", "game": "game", "core": "core", "byteorder": "byte order",
+           "iteration": "iteration", "records": "count of records", "checksum": "checksum",
+           "chunks": "count of chunks"}
+
+
+def _count(header: dict[str, Any], name: str, *, hexadecimal: bool = False) -> int:
+    """The whole number ``header`` gives as ``name`` (hexadecimal digits
+    in a string with ``hexadecimal``), at least 0; :class:`_Damaged` where
+    it gives none."""
+    value = header.get(name)
+    if hexadecimal and isinstance(value, str) and value and value.isascii() \
+            and not value.strip("0123456789abcdefABCDEF"):
+        return int(value, 16)
+    if not hexadecimal and type(value) is int and value >= 0:
+        return value
+    raise _Damaged(f"its header has no {_FIELDS[name]}")
 
 
 def _read_chunks(source: Any, header: dict[str, Any], body: int) -> list[bytes]:
@@ -211,9 +239,9 @@ def _read_chunks(source: Any, header: dict[str, Any], body: int) -> list[bytes]:
     records take ``body`` bytes, each read after its length (8 bytes): each
     length checked against what is left of the file, and the checksum over
     them all against the header's; ValueError where they do not hold."""
-    chunks = int(header["chunks"])
+    chunks = _count(header, "chunks")
     if not 0 <= chunks <= body // 9 + 1:
-        raise ValueError("more chunks than the file holds")
+        raise _Damaged("more chunks than the file holds")
     digest = sha256()
     framed: list[bytes] = []
     left = body
@@ -221,15 +249,15 @@ def _read_chunks(source: Any, header: dict[str, Any], body: int) -> list[bytes]:
         head = source.read(8)
         size = int.from_bytes(head, "little")
         if len(head) != 8 or size > left - 8:
-            raise ValueError("the file ends early")
+            raise _Damaged("the file ends early")
         data = source.read(size)
         if len(data) != size:
-            raise ValueError("the file ends early")
+            raise _Damaged("the file ends early")
         left -= 8 + size
         digest.update(head + data)
         framed.append(data)
     if left or digest.hexdigest() != header["checksum"]:
-        raise ValueError("its checksum differs")
+        raise _Damaged("its checksum differs")
     return framed
 
 

@@ -274,17 +274,20 @@ def _read_header(path: str, head: bytes) -> tuple[int, str]:
     for line in lines[1:]:
         name, _, value = line.partition(" ")
         fields[name] = value
-    if fields.get("game") != GAME:
-        raise TablebaseError(f"{path}: a table of {fields.get('game')!r}, not of {GAME}")
-    if fields.get("rules") != f"{GAME} {RULES}":
-        raise TablebaseError(f"{path}: built for rules {fields.get('rules')!r}, not {GAME} {RULES}")
-    try:
-        stones = int(fields.get("stones", ""))
-    except ValueError:
-        raise TablebaseError(f"{path}: no number of stones in its header") from None
-    if not 0 <= stones <= MAX_STONES or fields.get("entries") != str(entries(stones)):
+    for name in ("game", "rules", "entries"):
+        if name not in fields:
+            raise TablebaseError(f"{path}: a damaged table (no {name} in its header)")
+    if fields["game"] != GAME:
+        raise TablebaseError(f"{path}: a table of {fields['game']!r}, not of {GAME}")
+    if fields["rules"] != f"{GAME} {RULES}":
+        raise TablebaseError(f"{path}: built for rules {fields['rules']!r}, not {GAME} {RULES}")
+    stones_field = fields.get("stones", "")
+    if not (stones_field.isascii() and stones_field.isdigit() and len(stones_field) <= 9):
+        raise TablebaseError(f"{path}: no number of stones in its header")
+    stones = int(stones_field)
+    if not 0 <= stones <= MAX_STONES or fields["entries"] != str(entries(stones)):
         raise TablebaseError(f"{path}: a header that does not add up (stones {stones}, "
-                             f"entries {fields.get('entries')})")
+                             f"entries {fields['entries']})")
     digest = fields.get("sha256", "")
     if len(digest) != 64 or digest.strip("0123456789abcdef"):
         raise TablebaseError(f"{path}: a damaged table (no checksum in its header)")
