@@ -17,12 +17,20 @@ from collections.abc import Sequence
 from typing import Any
 
 import typer
-from typer import _click
-from typer.core import TyperGroup
 
 from ..batch.lifetime import BatchError, stop_live
 from ..files import STOP_SIGNALS
 from .streams import BROKEN_PIPE, error_line, os_error_text, silence
+from .typer_adapter import (
+    BadParameter,
+    ClickException,
+    Context,
+    MissingParameter,
+    NoArgsIsHelpError,
+    Parameter,
+    TyperGroup,
+    UsageError,
+)
 from .values import UsageProblem
 
 #: The signal that is ending the command, if any (set by :func:`_on_signal`).
@@ -52,18 +60,18 @@ def install_signal_handlers() -> None:
         signal.signal(signum, _on_signal)
 
 
-def _message(error: _click.ClickException) -> str:
+def _message(error: ClickException) -> str:
     if isinstance(error, UsageProblem):
         return error.message
-    if isinstance(error, _click.exceptions.MissingParameter) and error.param is not None:
+    if isinstance(error, MissingParameter) and error.param is not None:
         return _missing(error.param, error.ctx)
-    if isinstance(error, _click.exceptions.BadParameter) and error.param is not None:
+    if isinstance(error, BadParameter) and error.param is not None:
         name = "/".join(getattr(error.param, "opts", []) or [error.param.name or "value"])
         return f"{name}: {error.message}"
     return error.format_message().strip().splitlines()[0]
 
 
-def _missing(param: _click.Parameter, ctx: _click.Context | None) -> str:
+def _missing(param: Parameter, ctx: Context | None) -> str:
     """``missing option --to (pmn, json or xml)``: the option's long name,
     and its values when it takes one of a few (those its completion offers)."""
     names = getattr(param, "opts", None) or [param.name or "value"]
@@ -78,12 +86,12 @@ def _missing(param: _click.Parameter, ctx: _click.Context | None) -> str:
     return f"missing {kind} {name} ({listed})"
 
 
-def _quoting_hint(error: _click.ClickException, args: Sequence[str]) -> str:
+def _quoting_hint(error: ClickException, args: Sequence[str]) -> str:
     """After click's ``Got unexpected extra argument(s) (7-11 4)`` on a
     command line with ``--position``: the words of an unquoted position
     string were read as arguments, so say how to quote it (with its value
     and the words after it, at most the four fields of a position string)."""
-    if not (isinstance(error, _click.exceptions.UsageError) and error.message.startswith("Got unexpected extra argument")):
+    if not (isinstance(error, UsageError) and error.message.startswith("Got unexpected extra argument")):
         return ""
     for k, word in enumerate(args):
         if word == "--":
@@ -113,7 +121,7 @@ class _StreamFailure(Exception):
 class MancalaGroup(TyperGroup):
     """The command group, whose errors are one line on standard error."""
 
-    def invoke(self, ctx: _click.Context) -> Any:
+    def invoke(self, ctx: Context) -> Any:
         global _ending
         try:
             return super().invoke(ctx)
@@ -162,10 +170,10 @@ class MancalaGroup(TyperGroup):
 
 def _failure(error: BaseException, args: Sequence[str] = ()) -> int:
     """The exit status for what ended the command, after its one line."""
-    if isinstance(error, _click.exceptions.NoArgsIsHelpError):
+    if isinstance(error, NoArgsIsHelpError):
         error.show()
         return 2
-    if isinstance(error, _click.ClickException):
+    if isinstance(error, ClickException):
         error_line(f"mancala: error: {_message(error)}{_quoting_hint(error, args)}")
         return 2
     if isinstance(error, BatchError):
