@@ -3,7 +3,6 @@ values, usage errors in one line, the rules and position asked for, the
 format to write and the files to read."""
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable
 from typing import Any, NoReturn, Optional
@@ -79,41 +78,11 @@ GAME_OPTION = typer.Option(..., "--game", "-g", metavar="GAME", autocompletion=G
 POSITION_OPTION = typer.Option(None, "--position", "-p", metavar="POSITION",
                                help="A position string (default: the standard start).")
 
-
 FILES_ARGUMENT = typer.Argument(None, metavar="[FILE]...", help="Input files (PMN, JSON Lines or XML); '-' or none: standard input.")
-
 
 ENCODING_OPTION = typer.Option("utf-8", "--encoding", metavar="NAME", help="Text encoding of PMN and JSON input (a BOM is ignored).")
 
-
 TARGETS = ("pmn", "json", "xml")
-
-#: The format a file name's extension stands for, by command family: records
-#: (convert, filter, annotate) and drawings (render).
-RECORD_EXTENSIONS = {".pmn": "pmn", ".json": "json", ".jsonl": "json", ".ndjson": "json", ".xml": "xml"}
-DRAWING_EXTENSIONS = {".svg": "svg", ".txt": "text", ".png": "png", ".html": "html", ".htm": "html"}
-
-
-def output_format(given: Optional[str], output: Optional[str], extensions: dict[str, str], *,
-                  option: str, default: Optional[str]) -> str:
-    """The format to write: ``given`` (``--format``/``--to``) or, when it is
-    not given, the one ``-o``'s extension stands for, else ``default`` (with
-    no default, the option is missing). A given format that another format's
-    extension contradicts is a usage error: ``-o board.png --format svg``."""
-    named = extensions.get(os.path.splitext(output)[1].lower()) if output else None
-    if given is None:
-        if named is not None:
-            return named
-        if default is None:
-            fail(f"missing option {option} ({_listed(list(dict.fromkeys(extensions.values())))})")
-        return default
-    if named is not None and named != given:
-        fail(f"-o {output} asks for {named}, but {option} is {given}: give one of them, or make them agree")
-    return given
-
-
-def _listed(names: list[str]) -> str:
-    return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
 
 
 def input_paths(files: Optional[list[str]]) -> list[str]:
@@ -149,11 +118,9 @@ JOBS_OPTION = typer.Option("auto", "--jobs", "-j", parser=jobs_parser("--jobs"),
                            help="Worker processes, at most the usable cores (default auto: all of them; "
                                 "output stays in input order).")
 
-
 SCHEDULER_OPTION = typer.Option(None, "--scheduler", metavar="ADDRESS",
                                 help="Run the batches on the Dask cluster of this scheduler "
                                      "(tcp://HOST:8786; needs mancala[dask]); not with --jobs.")
-
 
 SCHEDULER_TIMEOUT_OPTION = typer.Option(10.0, "--scheduler-timeout", parser=seconds("--scheduler-timeout"),
                                         metavar="SECONDS",
@@ -164,7 +131,6 @@ SCHEDULER_TIMEOUT_OPTION = typer.Option(10.0, "--scheduler-timeout", parser=seco
 WHERE_HELP = ("Only the games that match this expression: fields, comparisons, and/or/not, parentheses "
               "(docs/commands/filter.md, \"Choosing games: --where\").")
 WHERE_OPTION = typer.Option(None, "--where", metavar="EXPR", help=WHERE_HELP)
-
 
 SPLIT_TO_OPTION = typer.Option("pmn", "--to", "-t", parser=choice("--to", TARGETS), metavar=choices_metavar(TARGETS),
                                autocompletion=completion(TARGETS),

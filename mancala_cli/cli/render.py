@@ -20,15 +20,14 @@ from ..diagrams.png import MAX_SCALE, MIN_SCALE
 from ..errors import RenderError
 from ..rendering import render as draw
 from ..rules.registry import UnknownGame
+from .formats import DRAWING_EXTENSIONS, output_format
 from .options import (
-    DRAWING_EXTENSIONS,
     ENCODING_OPTION,
     GAME_COMPLETION,
     choice_option,
     fail,
     int_option,
     output_file,
-    output_format,
 )
 from .typer_adapter import given_on_command_line
 from .values import usage_error
