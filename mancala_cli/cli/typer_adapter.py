@@ -13,8 +13,8 @@ changes in typer, applied when the app is made (:func:`adjust_typer`, from
   optional and repeatable (``[FILE]...``) as it is, not as ``[[FILE]...]...``.
 - Typer checks every option value once more after click has read it: it
   builds a pydantic TypeAdapter per parameter that calls the parameter's
-  ``parser`` or checks that a string is a string. That loads pydantic, about
-  60 ms of every command's start. Our parameters are flags, strings (one, or
+  ``parser`` or checks that a string is a string. That loads pydantic at
+  every command's start (``docs/performance.md``). Our parameters are flags, strings (one, or
   a list for ``[FILE]...``) and values with a parser of our own
   (:mod:`.values`), for which the same is done here without pydantic; a
   parameter of any other kind keeps typer's own check.
@@ -23,7 +23,8 @@ These rest on typer's private internals as typer 0.29 has them:
 ``pyproject.toml`` pins typer to that minor release (``<0.30``), and CI
 runs the command line's tests on the newest typer too (``.ci/run``).
 Without the third change, every command would start later by the time
-pydantic takes to load (``docs/performance.md``, "Start-up").
+pydantic takes to load: far more than a few milliseconds
+(``docs/performance.md``, "Start-up"), so it stays, behind this door.
 """
 from __future__ import annotations
 
