@@ -21,7 +21,7 @@ Write them in another format or coordinate style (PMN, JSON Lines, XML):
     1. S3x6 N3 *
 
 Draw a position (SVG; ``png`` and ``text`` too, ``sheet`` and ``page`` for
-whole games):
+whole games; ``render`` draws into files as ``mancala render`` does):
 
     >>> mancala.svg(report.final).startswith("<?xml")
     True
@@ -91,6 +91,7 @@ if TYPE_CHECKING:
         BadQuery as BadQuery,
         BadSheet as BadSheet,
         PngUnavailable as PngUnavailable,
+        RenderError as RenderError,
         UnreadableInput as UnreadableInput,
         UnwritableOutput as UnwritableOutput,
     )
@@ -103,6 +104,7 @@ if TYPE_CHECKING:
     )
     from .positions import format_position as format_position, parse_position as parse_position
     from .random_records import random_game as random_game
+    from .rendering import render as render
     from .rules import (
         GAME_IDS as GAME_IDS,
         LAP_LIMIT as LAP_LIMIT,
@@ -139,9 +141,10 @@ _LATER = {
     **{name: "drawing" for name in ("PngImage", "SvgDiagram", "TextBoard", "png", "sheet", "svg",
                                     "text")},
     **{name: "errors" for name in ("BadArchive", "BadCoordinate", "BadImage", "BadMove", "BadPosition", "BadQuery",
-                                   "BadSheet", "PngUnavailable", "UnreadableInput", "UnwritableOutput")},
+                                   "BadSheet", "PngUnavailable", "RenderError", "UnreadableInput", "UnwritableOutput")},
     **{name: "positions" for name in ("format_position", "parse_position")},
     "random_game": "random_records",
+    "render": "rendering",
     **{name: "batch.conversion" for name in ("NotWritten", "write_files")},
     "stats_files": "batch.statistics",
     "filter_files": "batch.filtering",
@@ -152,7 +155,7 @@ _LATER = {
 #: library's entry points (the package docstring is their guide). Every name
 #: of ``_LATER`` can be imported from here all the same.
 __all__ = ["__version__", "read", "check", "check_files", "write", "write_files", "filter_files", "stats_files",
-           "annotate", "annotate_files", "solve", "svg", "png", "text", "sheet", "page", "GamePosition", "Line", "Report", "Solution", "get_game", "MancalaError", "CORE"]
+           "annotate", "annotate_files", "solve", "svg", "png", "text", "sheet", "page", "render", "GamePosition", "Line", "Report", "Solution", "get_game", "MancalaError", "CORE"]
 
 
 def __getattr__(name: str) -> Any:

@@ -24,6 +24,7 @@ also derives from the error of the layer it comes from (``KeyError``,
 | :class:`BadSheet` | a game sheet that cannot be drawn (a ply past the record's end or given twice) |
 | :class:`PngUnavailable` | PNG asked for without the ``png`` extra (``pip install 'mancala[png]'``) |
 | :class:`BadImage` | a PNG image that cannot be drawn (a scale out of range, too many pixels) |
+| :class:`RenderError` | what :func:`~mancala_cli.rendering.render` cannot draw or write (with the exit ``status`` of ``mancala render``) |
 """
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ from .rules.registry import UnknownGame
 
 __all__ = ["MancalaError", "UnknownGame", "BadCoordinate", "BadPosition", "InvalidPosition", "BadMove",
            "IllegalMove", "BadQuery", "BadArchive", "UnreadableInput", "UnwritableOutput",
-           "BadSheet", "PngUnavailable", "BadImage"]
+           "BadSheet", "PngUnavailable", "BadImage", "RenderError"]
 
 
 #: How to install what PNG output needs.
@@ -54,6 +55,17 @@ class PngUnavailable(MancalaError, ImportError):
 class BadImage(MancalaError, ValueError):
     """A PNG image that cannot be drawn: a scale out of range, more than
     ``diagrams.png.MAX_PIXELS`` pixels, a document resvg refuses."""
+
+
+class RenderError(MancalaError, ValueError):
+    """What :func:`~mancala_cli.rendering.render` cannot draw or write: options
+    that do not go together, a record or position that cannot be drawn, a
+    file or folder that cannot be read or written. ``status`` is the exit
+    status ``mancala render`` gives it: 2 for options and files, 1 for bad input."""
+
+    def __init__(self, message: str, status: int = 2) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 class BadCoordinate(MancalaError, CoordinateError):

@@ -516,3 +516,29 @@ def test_annotate_files_writes_what_annotate_writes(jobs, tmp_path):
     assert summary == (f"{totals.games} games, {totals.searched} positions searched ({totals.nodes:,} nodes), "
                        f"{totals.proven} proven, {totals.marks} marks added")
     assert totals.errors > 0 and totals.proven > 0 and totals.games == len(list(mancala.read(BROKEN))) + 1
+
+
+def test_render_writes_what_the_command_does_and_raises_its_errors(tmp_path, capsys):
+    """``mancala_cli.render``: the command's drawing, its problem lines in
+    ``problems`` (and to ``report``), its errors as RenderError with the
+    command's message and exit status."""
+    damaged = tmp_path / "damaged.pmn"
+    damaged.write_text('[Game "kingulu"]\n\n1. c1x6 d2 2. c1 *\n', encoding="utf-8")
+    reported = []
+    done = mancala.render(str(damaged), output=str(tmp_path / "a.svg"), report=reported.append)
+    command = CliRunner().invoke(app, ["render", str(damaged), "-o", str(tmp_path / "b.svg")])
+    assert command.exit_code == 1 and done.problems == reported == command.stderr.splitlines() != []
+    assert done.written == [str(tmp_path / "a.svg")] and done.removed == []
+    assert (tmp_path / "a.svg").read_bytes() == (tmp_path / "b.svg").read_bytes()
+    done = mancala.render(position="4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1", game="kingulu", format="text")
+    assert done.written == ["-"] and capsys.readouterr().out.startswith("Bao Kingulu — move 1")
+    with pytest.raises(mancala.RenderError) as caught:
+        mancala.render(str(damaged), all_plies=True)
+    assert (str(caught.value), caught.value.status) == ("--all needs --out-dir", 2)
+    unplayable = tmp_path / "unplayable.pmn"
+    unplayable.write_text('[Game "kingulu"]\n[Setup "bogus"]\n\n*\n', encoding="utf-8")
+    with pytest.raises(mancala.RenderError) as caught:
+        mancala.render(str(unplayable))
+    command = CliRunner().invoke(app, ["render", str(unplayable)])
+    assert (command.exit_code, command.stderr) == (caught.value.status, f"mancala: error: {caught.value}\n")
+    assert caught.value.status == 1 and isinstance(caught.value, mancala.MancalaError)

@@ -192,13 +192,13 @@ def test_scale_errors(args, message):
 def test_every_ply_and_many_positions_as_png(tmp_path):
     plies = tmp_path / "plies"
     (tmp_path / "plies").mkdir()
-    (plies / "ply-099.png").write_bytes(b"an earlier, longer game")
-    (plies / "ply-000.svg").write_text("an SVG run's, left alone\n")
+    (plies / "ply-099.png").write_bytes(b"no render's: left alone")
+    (plies / "ply-000.svg").write_text("no render's either\n")
     result = runner.invoke(app, ["render", str(VILLAGE), "--all", "--out-dir", str(plies), "--format", "png",
                                  "--scale", "1"])
     assert result.exit_code == 0, result.output
     names = sorted(p.name for p in plies.iterdir())
-    assert names == sorted(["ply-000.svg"] + [f"ply-{k:03d}.png" for k in range(24)])
+    assert names == sorted([".mancala-render", "ply-000.svg", "ply-099.png"] + [f"ply-{k:03d}.png" for k in range(24)])
     assert png_size((plies / "ply-022.png").read_bytes()) == (456, 284)
     assert png_size((plies / "ply-023.png").read_bytes()) == (456, 284 + RESULT_H)  # the game is over
     single = runner.invoke(app, ["render", str(VILLAGE), "--ply", "23", "--format", "png", "--scale", "1"])
@@ -207,7 +207,7 @@ def test_every_ply_and_many_positions_as_png(tmp_path):
     result = runner.invoke(app, ["render", "--game", "kingulu", "--positions", "-", "--out-dir", str(out),
                                  "--format", "png"], input=f"{START}\n\nnot a position\n")
     assert result.exit_code == 1
-    assert sorted(p.name for p in out.iterdir()) == ["pos-0001.png"]
+    assert sorted(p.name for p in out.iterdir()) == [".mancala-render", "pos-0001.png"]
     assert (out / "pos-0001.png").read_bytes() == png(START, game="kingulu")
 
 

@@ -40,7 +40,8 @@ def drawn(position: str, *options: str, game: str = "kingulu") -> bytes:
 
 
 def names(folder: pathlib.Path) -> list[str]:
-    return sorted(p.name for p in folder.iterdir())
+    """The files of ``folder`` but the list of the diagrams render wrote there."""
+    return sorted(p.name for p in folder.iterdir() if p.name != ".mancala-render")
 
 
 def test_one_diagram_per_line_named_by_its_line_and_byte_identical(tmp_path):
@@ -275,7 +276,9 @@ def test_a_diagram_never_replaces_the_input_without_force(tmp_path):
 
 # -- a folder used before --------------------------------------------------------------
 
-def test_stale_diagrams_are_removed_but_not_the_input(tmp_path):
+def test_files_named_like_diagrams_that_no_render_wrote_stay(tmp_path):
+    """Only the diagrams an earlier render wrote (by the folder's list) are
+    removed: files of the same names written by anyone else stay."""
     out = tmp_path / "out"
     out.mkdir()
     for name in ("pos-0002.svg", "pos-0004.svg", "pos-0001.txt", "pos-12345.svg", "pos-00003.svg",
@@ -287,10 +290,40 @@ def test_stale_diagrams_are_removed_but_not_the_input(tmp_path):
     result = run("render", "-g", "kingulu", "--positions", listing, "--out-dir", out)
     assert result.exit_code == 1
     assert result.stderr == f"{listing}:2: error: bad position for kingulu: {FIELDS}\n"
-    assert names(out) == ["notes.txt", "ply-000.svg", "pos-0001.svg", "pos-0002.svg.bak", "pos-0003.svg",
-                          "pos-0007.svg", "pos-0009.svg", "pos-001.svg", "xpos-0002.svg"]
+    assert names(out) == sorted(["notes.txt", "ply-000.svg", "pos-0001.svg", "pos-0001.txt", "pos-0002.svg",
+                                 "pos-0002.svg.bak", "pos-0003.svg", "pos-00003.svg", "pos-0004.svg", "pos-0007.svg",
+                                 "pos-0009.svg", "pos-001.svg", "pos-12345.svg", "xpos-0002.svg"])
+    assert (out / "pos-0002.svg").read_text() == "earlier\n"
     assert listing.read_text() == f"{START}\nbogus\n{LATER}\n"
     assert (out / "pos-0003.svg").read_bytes() == drawn(LATER)
+
+
+def test_the_diagrams_of_an_earlier_render_are_removed_but_not_the_input_or_changed_ones(tmp_path):
+    """A later render removes the earlier one's diagrams that it did not
+    write (a longer input, a line that is bad now, the other format), unless
+    they changed since or are the input; the ``ply-`` diagrams of ``--all``
+    stay."""
+    out = tmp_path / "out"
+    listing = tmp_path / "list.txt"
+    listing.write_text(f"{START}\n{LATER}\n{START}\n{LATER}\n{START}\n")
+    assert run("render", "-g", "kingulu", "--positions", listing, "--out-dir", out).exit_code == 0
+    assert run("render", "-g", "kingulu", "--positions", listing, "--out-dir", out, "-f", "text").exit_code == 0
+    record = tmp_path / "one.pmn"
+    record.write_text('[Game "kingulu"]\n\n1. c1x6 *\n')
+    assert run("render", record, "--all", "--out-dir", out).exit_code == 0
+    assert names(out) == ["ply-000.svg", "ply-001.svg", "pos-0001.txt", "pos-0002.txt", "pos-0003.txt",
+                          "pos-0004.txt", "pos-0005.txt"]  # (the text run removed the SVG run's)
+    (out / "pos-0004.txt").write_text("mine now\n")
+    os.replace(listing, out / "pos-0005.txt")  # the next input, where a diagram was
+    listing = out / "pos-0005.txt"
+    listing.write_text(f"{LATER}\nbogus\n")
+    result = run("render", "-g", "kingulu", "--positions", listing, "--out-dir", out)
+    assert result.exit_code == 1
+    assert names(out) == ["ply-000.svg", "ply-001.svg", "pos-0001.svg", "pos-0004.txt", "pos-0005.txt"]
+    assert (out / "pos-0004.txt").read_text() == "mine now\n"
+    assert (out / ".mancala-render").read_text().splitlines()[0] == "mancala render diagrams 1"
+    listed = [line.split()[0] for line in (out / ".mancala-render").read_text().splitlines()[1:]]
+    assert listed == ["ply-000.svg", "ply-001.svg", "pos-0001.svg"]
 
 
 def test_a_failed_write_removes_nothing(tmp_path, monkeypatch):

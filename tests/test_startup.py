@@ -267,12 +267,12 @@ def test_a_command_loads_its_own_module_and_no_other_command(tmp_path):
     module, imports are at the top of modules); the tablebase group loads
     only when used."""
     commands = {"games", "moves", "perft", "solve", "random_games", "validate", "convert", "annotate", "render",
-                "render_records", "page", "filter", "split", "stats", "tablebase", "lsp"}
+                "filter", "split", "stats", "tablebase", "lsp"}
     record = tmp_path / "one.pmn"
     record.write_text('[Game "kingulu"]\n[Result "*"]\n\n1. c1x6 d2 2. a1 *\n', encoding="utf-8")
     for args, own in ((["validate", "--quiet", str(record)], {"validate"}),
                       (["render", "--game", "kingulu", "--position", KINGULU_START], {"render"}),
-                      (["render", str(record)], {"render", "render_records"}),
+                      (["render", str(record)], {"render"}),
                       (["moves", "--game", "kingulu"], {"moves"}),
                       (["tablebase", "--help"], {"tablebase"})):
         names, code = _modules_after(*args)
@@ -281,6 +281,7 @@ def test_a_command_loads_its_own_module_and_no_other_command(tmp_path):
             f"mancala_cli.cli.{module}" for module in own}, args
         assert {"distributed", "asyncio", "pygls", "lxml"} & top(names) == set(), args
         assert ("mancala_cli.solving.tablebase" in names) == (args[0] == "tablebase"), args
+        assert ("mancala_cli.rendering.records" in names) == (args == ["render", str(record)]), args
 
 
 #: A run of the command line where pygls and lsprotocol cannot be imported.

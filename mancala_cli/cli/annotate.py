@@ -16,12 +16,12 @@ from ..files import InputError
 from ..solving.annotation import watch_positions
 from ..solving.proofs import proofs_among
 from .engine_files import proof_files, tablebase_file
+from .formats import RECORD_EXTENSIONS, output_format
 from .options import (
     ENCODING_OPTION,
     FILES_ARGUMENT,
     JOBS_OPTION,
     MAX_SOLVE_DEPTH,
-    RECORD_EXTENSIONS,
     RECORDS_GAME_OPTION,
     SCHEDULER_OPTION,
     SCHEDULER_TIMEOUT_OPTION,
@@ -33,7 +33,6 @@ from .options import (
     input_paths,
     int_option,
     output_file,
-    output_format,
     read_failed,
 )
 from .progress import StatusLine, on_terminal

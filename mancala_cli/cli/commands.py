@@ -15,7 +15,7 @@ import typer
 
 from .running import MancalaGroup, install_signal_handlers
 from .streams import end_now, prepare_streams, version_line
-from .typer_setup import adjust_typer
+from .typer_adapter import adjust_typer
 
 
 def _version(value: bool) -> None:

@@ -11,12 +11,12 @@ import typer
 from notation.coords import STYLES
 
 from ..batch.conversion import NotWritten, write_files
+from .formats import RECORD_EXTENSIONS, output_format
 from .options import (
     ENCODING_OPTION,
     FILES_ARGUMENT,
     JOBS_OPTION,
     QUIET_OPTION,
-    RECORD_EXTENSIONS,
     RECORDS_GAME_OPTION,
     SCHEDULER_OPTION,
     SCHEDULER_TIMEOUT_OPTION,
@@ -27,7 +27,6 @@ from .options import (
     game_rules,
     input_paths,
     output_file,
-    output_format,
 )
 from .progress import Progress
 from .reading import check_workers

@@ -14,13 +14,13 @@ from ..archives import BadCriterion, Criteria, RegexTimeout, known_game
 from ..batch.filtering import filter_conflict, filter_files
 from ..errors import BadQuery
 from ..files import InputError
+from .formats import RECORD_EXTENSIONS, output_format
 from .options import (
     ENCODING_OPTION,
     FILES_ARGUMENT,
     GAME_COMPLETION,
     JOBS_OPTION,
     QUIET_OPTION,
-    RECORD_EXTENSIONS,
     SCHEDULER_OPTION,
     SCHEDULER_TIMEOUT_OPTION,
     TO_OPTION,
@@ -31,7 +31,6 @@ from .options import (
     input_paths,
     int_option,
     output_file,
-    output_format,
     read_failed,
 )
 from .progress import Progress

@@ -11,7 +11,7 @@ import typer
 
 from ..files import InputError
 from ..files.encodings import check_encoding
-from ..files.formats import FORMATS, RECORD_EXTENSIONS as RECORD_EXTENSIONS, FormatChoiceError, chosen_format
+from ..files.formats import FORMATS
 from ..files.output import file_name_problem
 from ..positions import parse_position
 from ..rules.core import Game, InvalidPosition, Position
@@ -79,31 +79,11 @@ GAME_OPTION = typer.Option(..., "--game", "-g", metavar="GAME", autocompletion=G
 POSITION_OPTION = typer.Option(None, "--position", "-p", metavar="POSITION",
                                help="A position string (default: the standard start).")
 
-
 FILES_ARGUMENT = typer.Argument(None, metavar="[FILE]...", help="Input files (PMN, JSON Lines or XML); '-' or none: standard input.")
-
 
 ENCODING_OPTION = typer.Option("utf-8", "--encoding", metavar="NAME", help="Text encoding of PMN and JSON input (a BOM is ignored).")
 
-
 TARGETS = FORMATS
-
-#: The format a file name's extension stands for, by command family: records
-#: (convert, filter, annotate; the library's writers share the table) and drawings (render).
-DRAWING_EXTENSIONS = {".svg": "svg", ".txt": "text", ".png": "png", ".html": "html", ".htm": "html"}
-
-
-def output_format(given: Optional[str], output: Optional[str], extensions: dict[str, str], *,
-                  option: str, default: Optional[str]) -> str:
-    """The format to write: ``given`` (``--format``/``--to``) or, when it is
-    not given, the one ``-o``'s extension stands for, else ``default`` (with
-    no default, the option is missing). A given format that another format's
-    extension contradicts is a usage error: ``-o board.png --format svg``.
-    The library chooses with the same function (:func:`chosen_format`)."""
-    try:
-        return chosen_format(given, output, extensions, option=option, default=default)
-    except FormatChoiceError as error:
-        fail(str(error))
 
 
 def input_paths(files: Optional[list[str]]) -> list[str]:
@@ -139,11 +119,9 @@ JOBS_OPTION = typer.Option("auto", "--jobs", "-j", parser=jobs_parser("--jobs"),
                            help="Worker processes, at most the usable cores (default auto: all of them; "
                                 "output stays in input order).")
 
-
 SCHEDULER_OPTION = typer.Option(None, "--scheduler", metavar="ADDRESS",
                                 help="Run the batches on the Dask cluster of this scheduler "
                                      "(tcp://HOST:8786; needs mancala[dask]); not with --jobs.")
-
 
 SCHEDULER_TIMEOUT_OPTION = typer.Option(10.0, "--scheduler-timeout", parser=seconds("--scheduler-timeout"),
                                         metavar="SECONDS",
@@ -154,7 +132,6 @@ SCHEDULER_TIMEOUT_OPTION = typer.Option(10.0, "--scheduler-timeout", parser=seco
 WHERE_HELP = ("Only the games that match this expression: fields, comparisons, and/or/not, parentheses "
               "(docs/commands/filter.md, \"Choosing games: --where\").")
 WHERE_OPTION = typer.Option(None, "--where", metavar="EXPR", help=WHERE_HELP)
-
 
 SPLIT_TO_OPTION = typer.Option("pmn", "--to", "-t", parser=choice("--to", TARGETS), metavar=choices_metavar(TARGETS),
                                autocompletion=completion(TARGETS),

@@ -6,13 +6,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 
 import typer
-from typer._click.core import ParameterSource
-from typer._click.globals import get_current_context
 
 from ..batch.lifetime import ClusterError
 from ..batch.pipeline import usable_cores
 from ..batch.runs import cluster
 from .options import fail
+from .typer_adapter import current_context, given_on_command_line
 
 if TYPE_CHECKING:
     from ..batch.cluster import Cluster
@@ -47,8 +46,7 @@ def check_workers(jobs: int, scheduler: Optional[str]) -> None:
 
 def _check_scheduler(address: str) -> None:
     """``--scheduler ADDRESS`` given with ``--jobs``, or empty: a usage error."""
-    context = get_current_context(silent=True)
-    if context is not None and context.get_parameter_source("jobs") == ParameterSource.COMMANDLINE:
+    if given_on_command_line("jobs"):
         fail("give --jobs or --scheduler, not both")
     if not address.strip():
         fail("--scheduler: empty address")
@@ -56,8 +54,7 @@ def _check_scheduler(address: str) -> None:
 
 def no_scheduler_timeout() -> None:
     """``--scheduler-timeout`` without ``--scheduler`` is a usage error."""
-    context = get_current_context(silent=True)
-    if context is not None and context.get_parameter_source("scheduler_timeout") == ParameterSource.COMMANDLINE:
+    if given_on_command_line("scheduler_timeout"):
         fail("--scheduler-timeout needs --scheduler")
 
 
@@ -71,7 +68,7 @@ def cluster_for(address: str, timeout: float) -> Cluster:
 def _connected(address: str, timeout: float) -> Cluster:
     """The cluster of ``address``, closed with the command; one that cannot run the batches ends it in one line."""
     try:
-        connected: Cluster = get_current_context().with_resource(cluster(address, timeout=timeout))
+        connected: Cluster = current_context().with_resource(cluster(address, timeout=timeout))
     except ClusterError as error:
         fail(str(error))
     return connected

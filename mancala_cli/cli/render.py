@@ -1,14 +1,10 @@
-"""``mancala render``: its options, and one function per thing it draws,
-each checking the options that go with it: a diagram (of ``--position``,
+"""``mancala render``: its options. It draws a diagram (of ``--position``,
 or of a ply of a record), many diagrams (``--positions``, or ``--all`` the
 plies of a record), a game sheet (``--sheet``), and a game page
 (``--format html``); an image (``--format png``) is one of the first three
-rasterised. :mod:`.drawing` draws and writes them.
-
-The checks keep one order of precedence whatever is drawn: empty names
-first, then what the thing drawn needs and does not go with, then the
-style, PNG and sheet options, then ``--caption``, ``--plies`` and the
-encoding, so that the first mistake of a command line is the one reported.
+rasterised. The library's :func:`mancala_cli.rendering.render` checks the
+options, draws and writes them; this module reads the command line, and
+turns its errors into one line and an exit status.
 """
 # (No ``from __future__ import annotations``: typer reads the command's
 # signature at every start, and annotations given as strings would each be
@@ -21,21 +17,19 @@ from typing import Any, Optional
 import typer
 
 from ..diagrams.png import MAX_SCALE, MIN_SCALE
+from ..errors import RenderError
+from ..rendering import render as draw
+from ..rules.registry import UnknownGame
+from .formats import DRAWING_EXTENSIONS, output_format
 from .options import (
-    DRAWING_EXTENSIONS,
     ENCODING_OPTION,
     GAME_COMPLETION,
-    checked_encoding,
     choice_option,
     fail,
-    game_rules,
     int_option,
     output_file,
-    output_format,
-    position_of,
 )
-from .render_checks import check_position
-from .render_output import RenderOptions
+from .typer_adapter import given_on_command_line
 from .values import usage_error
 
 
@@ -103,35 +97,16 @@ def render(
     if format is None and output is not None:
         _check_output_name(output)
     format = output_format(format, output, DRAWING_EXTENSIONS, option="--format", default="svg")
-    options = RenderOptions(file=file, ply=ply, all_plies=all_plies, out_dir=out_dir, position=position,
-                            positions=positions, game=game, index=index, flip=flip, format=format, style=style,
-                            output=output, encoding=encoding, force=force, scale=scale, sheet=sheet, plies=plies,
-                            every=every, columns=columns, caption=caption)
-    for option, value, what in (("--output", output, "file"), ("--out-dir", out_dir, "folder"),
-                                ("--style", style, "file"), ("--positions", positions, "file")):
-        if value == "":
-            fail(f"{option}: empty {what} name")
-    if format == "html":
-        from .page import draw_page  # (the page, its scripts and styles: 12 ms of start-up, for html alone)
-
-        draw_page(options)
-    elif position is not None and positions is None:
-        draw_position(options)
-    else:
-        from .render_records import draw_plies, draw_positions, draw_sheet  # (records: what a position does without)
-
-        (draw_positions if positions is not None else draw_sheet if sheet else draw_plies)(options)
-
-
-# -- what is drawn ---------------------------------------------------------------------
-
-def draw_position(o: RenderOptions) -> None:
-    """``render --position P --game G``: the diagram of a position string."""
-    check_position(o)
-    checked_encoding(o.encoding)
-    drawing = o.drawing()
-    assert o.game is not None  # (checked)
-    rules = game_rules(o.game)
-    drawing.write(o.output, drawing.draw(rules, position_of(rules, o.position), None, None))
-
-
+    # (None: the default, not given; --position refuses an --encoding given)
+    asked = None if encoding == "utf-8" and not given_on_command_line("encoding") else encoding
+    try:
+        done = draw(file, ply=ply, all_plies=all_plies, out_dir=out_dir, position=position, positions=positions,
+                    game=game, index=index, flip=flip, format=format, style=style, output=output, encoding=asked,
+                    force=force, scale=scale, sheet=sheet, plies=plies, every=every, columns=columns,
+                    caption=caption, report=lambda line: typer.echo(line, err=True))
+    except RenderError as error:
+        fail(str(error), error.status)
+    except UnknownGame as error:
+        fail(str(error))
+    if done.problems:
+        raise typer.Exit(1)

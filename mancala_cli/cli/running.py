@@ -1,6 +1,7 @@
 """How the ``mancala`` process starts and ends: one-line usage errors,
 exit statuses for signals and broken pipes, and closed standard streams
-(the option values are read in :mod:`.values`).
+(the option values are read in :mod:`.values`, usage errors worded in
+:mod:`.usage_lines`).
 
 Exit statuses: 0 success, 1 the input was read but has problems, 2 a usage
 or I/O error, 128 + N when signal N ended the command (130 for Ctrl-C, 143
@@ -10,20 +11,18 @@ away (SIGPIPE), as other Unix tools do.
 from __future__ import annotations
 
 import errno
-import shlex
 import signal
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 import typer
-from typer import _click
-from typer.core import TyperGroup
 
 from ..batch.lifetime import BatchError, stop_live
 from ..files import STOP_SIGNALS
 from .streams import BROKEN_PIPE, error_line, os_error_text, silence
-from .values import UsageProblem
+from .typer_adapter import ClickException, Context, NoArgsIsHelpError, TyperGroup
+from .usage_lines import usage_line
 
 #: The signal that is ending the command, if any (set by :func:`_on_signal`).
 _signalled: int | None = None
@@ -52,56 +51,6 @@ def install_signal_handlers() -> None:
         signal.signal(signum, _on_signal)
 
 
-def _message(error: _click.ClickException) -> str:
-    if isinstance(error, UsageProblem):
-        return error.message
-    if isinstance(error, _click.exceptions.MissingParameter) and error.param is not None:
-        return _missing(error.param, error.ctx)
-    if isinstance(error, _click.exceptions.BadParameter) and error.param is not None:
-        name = "/".join(getattr(error.param, "opts", []) or [error.param.name or "value"])
-        return f"{name}: {error.message}"
-    return error.format_message().strip().splitlines()[0]
-
-
-def _missing(param: _click.Parameter, ctx: _click.Context | None) -> str:
-    """``missing option --to (pmn, json or xml)``: the option's long name,
-    and its values when it takes one of a few (those its completion offers)."""
-    names = getattr(param, "opts", None) or [param.name or "value"]
-    name = next((n for n in names if n.startswith("--")), names[0])
-    kind = param.param_type_name  # option or argument
-    values = []
-    if ctx is not None:
-        values = [item.value for item in param.shell_complete(ctx, "")]
-    if not values:
-        return f"missing {kind} {name}"
-    listed = ", ".join(values[:-1]) + " or " + values[-1] if len(values) > 1 else values[0]
-    return f"missing {kind} {name} ({listed})"
-
-
-def _quoting_hint(error: _click.ClickException, args: Sequence[str]) -> str:
-    """After click's ``Got unexpected extra argument(s) (7-11 4)`` on a
-    command line with ``--position``: the words of an unquoted position
-    string were read as arguments, so say how to quote it (with its value
-    and the words after it, at most the four fields of a position string)."""
-    if not (isinstance(error, _click.exceptions.UsageError) and error.message.startswith("Got unexpected extra argument")):
-        return ""
-    for k, word in enumerate(args):
-        if word == "--":
-            break
-        if word in ("--position", "-p") and k + 1 < len(args):
-            words, rest = [args[k + 1]], args[k + 2:]
-        elif word.startswith("--position="):
-            words, rest = [word.partition("=")[2]], args[k + 1:]
-        else:
-            continue
-        for more in rest[:3]:
-            if more.startswith("-"):
-                break
-            words.append(more)
-        return f"; a position string with spaces must be quoted: --position {shlex.quote(' '.join(words))}"
-    return ""
-
-
 class _StreamFailure(Exception):
     """An ``OSError`` carried past typer's own handling of broken pipes."""
 
@@ -113,7 +62,7 @@ class _StreamFailure(Exception):
 class MancalaGroup(TyperGroup):
     """The command group, whose errors are one line on standard error."""
 
-    def invoke(self, ctx: _click.Context) -> Any:
+    def invoke(self, ctx: Context) -> Any:
         global _ending
         try:
             return super().invoke(ctx)
@@ -162,11 +111,11 @@ class MancalaGroup(TyperGroup):
 
 def _failure(error: BaseException, args: Sequence[str] = ()) -> int:
     """The exit status for what ended the command, after its one line."""
-    if isinstance(error, _click.exceptions.NoArgsIsHelpError):
+    if isinstance(error, NoArgsIsHelpError):
         error.show()
         return 2
-    if isinstance(error, _click.ClickException):
-        error_line(f"mancala: error: {_message(error)}{_quoting_hint(error, args)}")
+    if isinstance(error, ClickException):
+        error_line(usage_line(error, args))
         return 2
     if isinstance(error, BatchError):
         error_line(f"mancala: error: {error}")

@@ -8,57 +8,37 @@ from typing import Optional
 
 import typer
 
-from ..documents import proof_glob
 from ..files.output import OutputError
 from ..rules.core import Game, Position
 from ..solving.cluster import ClusterSolveError, ClusterSolver
 from ..solving.proofs import ProofError
-from ..solving.search import DEFAULT_MEMORY, DEFAULT_SECONDS, Solver, TableFileError
+from ..solving.search import Solver, TableFileError
 from ..solving.stopping import Solved, cluster_conflict, exit_status, solve_here, solve_on_cluster
 from ..solving.written import solution_text
 from .engine_files import proof_book, tablebase_file
 from .options import (
     GAME_OPTION,
-    MAX_SOLVE_DEPTH,
     POSITION_OPTION,
     SCHEDULER_TIMEOUT_OPTION,
     choice_option,
     fail,
     game_rules,
-    int_option,
-    output_file,
     position_of,
 )
 from .progress import ClusterProgress, SolveProgress, on_terminal
 from .reading import cluster_for, no_scheduler_timeout
+from .solve_options import (
+    DEPTH_OPTION,
+    MEMORY_OPTION,
+    MORE_PROOFS_ARGUMENT,
+    NODES_OPTION,
+    PROOF_OPTION,
+    SCHEDULER_OPTION,
+    TABLE_OPTION,
+    TABLEBASE_OPTION,
+    TIME_OPTION,
+)
 from .streams import end_now
-from .values import seconds_parser, size_parser
-
-DEPTH_OPTION = int_option(None, "--depth", "-d", low=1, high=MAX_SOLVE_DEPTH, help="Search at most this many moves deep.")
-NODES_OPTION = int_option(None, "--nodes", low=1, help="Search at most this many positions.")
-TIME_OPTION = typer.Option(DEFAULT_SECONDS, "--time", parser=seconds_parser("--time"), metavar="SECONDS",
-                           show_default=False,
-                           help=f"Search for at most this many seconds (default: {DEFAULT_SECONDS:g}), "
-                                "then print what is known so far.")
-MEMORY_OPTION = typer.Option(DEFAULT_MEMORY, "--memory", parser=size_parser("--memory"), metavar="SIZE",
-                             show_default=False,
-                             help="Memory for the search's table, in bytes or as 512M, 2G (default: "
-                                  f"{DEFAULT_MEMORY >> 30}G); once it is full, the search goes on, slower.")
-SCHEDULER_OPTION = typer.Option(None, "--scheduler", metavar="ADDRESS",
-                                help="Split the search into tasks for the Dask cluster of this scheduler "
-                                     "(tcp://HOST:8786; needs mancala[dask]); --memory is per task, --time for "
-                                     "the whole search.")
-TABLEBASE_OPTION = typer.Option(None, "--tablebase", metavar="FILE",
-                                help="Endgame tables the search asks (mancala tablebase build).")
-PROOF_OPTION = typer.Option(None, "--proof", metavar="FILE",
-                            help=f"A proof file (the kingulu start's: {proof_glob()}) whose results fill in what "
-                                 "the search leaves unknown; the files after it are proof files too (--proof "
-                                 "FILE...), and it may be repeated.")
-MORE_PROOFS_ARGUMENT = typer.Argument(None, metavar="[PROOF]...", show_default=False,
-                                      help="More proof files, after --proof FILE.")
-TABLE_OPTION = typer.Option(None, "--table", parser=output_file("--table"), metavar="FILE",
-                            help="Keep the search's table in FILE: start from it where it exists, save it every few "
-                                 "minutes and when the search stops.")
 
 
 def solve(

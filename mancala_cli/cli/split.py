@@ -15,7 +15,7 @@ from ..archives import FilterTask
 from ..batch.filtering import Problems
 from ..batch.runs import answers
 from ..files import InputError
-from ..files.output import OutputError, names_input
+from ..files.output import OutputError, make_folder, names_input
 from ..files.parts import NewParts
 from ..files.reports import counted
 from ..files.writing import RecordWriter, open_writer
@@ -34,7 +34,6 @@ from .options import (
     int_option,
     read_failed,
 )
-from .out_dir import make_out_dir
 from .progress import Progress
 from .reading import workers_for
 from .where import where_criteria, where_stops
@@ -73,9 +72,9 @@ def split(
     checked_encoding(encoding)
     paths = input_paths(files)
     workers = workers_for(jobs, scheduler, scheduler_timeout)
-    make_out_dir(out_dir)
     progress = Progress() if Progress.wanted(quiet) else None
     try:
+        make_folder(out_dir)
         parts = NewParts.begin(out_dir)
     except OutputError as error:
         fail(str(error))

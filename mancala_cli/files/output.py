@@ -346,3 +346,15 @@ def refuse_damaged_input(target: str | None, paths: Iterable[str], errors: int, 
     that writes ``target`` atomically, so the input stays as it was."""
     if errors and not force and names_input(target, paths):
         raise InputError(f"{target}: is an input with errors; not replaced (--force replaces it)")
+
+
+def make_folder(path: str) -> None:
+    """The folder ``path`` (``--out-dir``), created when missing (not its
+    parent folders); :class:`OutputError` when it cannot be."""
+    if not os.path.isdir(path):
+        try:
+            os.mkdir(path)
+        except FileExistsError:
+            raise OutputError(f"{path}: is not a directory") from None
+        except OSError as error:
+            raise OutputError(f"{path}: cannot create: {error.strerror or error}") from None

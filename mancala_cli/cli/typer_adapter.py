@@ -1,5 +1,11 @@
-"""What the command line changes in typer, applied when the app is made
-(:func:`adjust_typer`, from :mod:`.commands`), never at import.
+"""The one door to typer's internals: the only module of the command line
+that imports ``typer._click`` (typer's vendored click), ``typer._coercion``
+or ``typer.core`` (``tests/test_layers.py`` holds that). The others take
+from here click's errors and classes (:mod:`.running`), whether an option was
+given on the command line (:func:`given_on_command_line`), the running
+command's context (:func:`current_context`), and what the command line
+changes in typer, applied when the app is made (:func:`adjust_typer`, from
+:mod:`.commands`), never at import:
 
 - Help names an argument by its metavar alone (``[FILE]...``), not with its
   Python type (``<list[str]>``) after it, as it does for options with one.
@@ -7,22 +13,39 @@
   optional and repeatable (``[FILE]...``) as it is, not as ``[[FILE]...]...``.
 - Typer checks every option value once more after click has read it: it
   builds a pydantic TypeAdapter per parameter that calls the parameter's
-  ``parser`` or checks that a string is a string. That loads pydantic, about
-  60 ms of every command's start. Our parameters are flags, strings (one, or
+  ``parser`` or checks that a string is a string. That loads pydantic at
+  every command's start (``docs/performance.md``). Our parameters are flags, strings (one, or
   a list for ``[FILE]...``) and values with a parser of our own
   (:mod:`.values`), for which the same is done here without pydantic; a
   parameter of any other kind keeps typer's own check.
 
-These, and the use of typer's vendored click (``typer._click``), rest on
-typer's private internals as typer 0.29 has them: ``pyproject.toml`` pins
-typer to that minor release (``<0.30``).
+These rest on typer's private internals as typer 0.29 has them:
+``pyproject.toml`` pins typer to that minor release (``<0.30``), and CI
+runs the command line's tests on the newest typer too (``.ci/run``).
+Without the third change, every command would start later by the time
+pydantic takes to load: far more than a few milliseconds
+(``docs/performance.md``, "Start-up"), so it stays, behind this door.
 """
 from __future__ import annotations
 
 from typing import Any, Optional
 
-from typer import _coercion as _typer_coercion, core as _typer_core
-from typer.core import TyperArgument
+from typer import _click, _coercion as _typer_coercion, core as _typer_core
+from typer._click.core import ParameterSource
+from typer._click.globals import get_current_context
+from typer.core import TyperArgument, TyperGroup
+
+__all__ = ["BadParameter", "ClickException", "Context", "MissingParameter", "NoArgsIsHelpError", "Parameter",
+           "TyperGroup", "UsageError", "adjust_typer", "current_context", "given_on_command_line"]
+
+#: click's classes, as the command line's errors and group use them.
+ClickException = _click.ClickException
+Context = _click.Context
+Parameter = _click.Parameter
+BadParameter = _click.exceptions.BadParameter
+MissingParameter = _click.exceptions.MissingParameter
+NoArgsIsHelpError = _click.exceptions.NoArgsIsHelpError
+UsageError = _click.exceptions.UsageError
 
 _PLAIN_ANNOTATIONS = frozenset({str, bool, Optional[str], Optional[bool], list[str], Optional[list[str]]})
 
@@ -79,3 +102,15 @@ def adjust_typer() -> None:
     TyperArgument._usage_display_name = _usage_display_name  # type: ignore[method-assign]
     if _HAS_RUNTIME_PARAM:
         setattr(_typer_core._TyperParameter, "get_runtime_param", _as_parsed)
+
+
+def given_on_command_line(name: str) -> bool:
+    """Whether the option of parameter ``name`` of the running command was
+    given on the command line (not left at its default)."""
+    context = get_current_context(silent=True)
+    return context is not None and context.get_parameter_source(name) == ParameterSource.COMMANDLINE
+
+
+def current_context() -> Context:
+    """The running command's context (what it holds is closed with the command)."""
+    return get_current_context()
