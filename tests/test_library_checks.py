@@ -44,10 +44,10 @@ def test_write_refuses_a_format_its_path_contradicts(tmp_path):
 
 
 def test_the_command_line_and_the_library_share_one_table(tmp_path):
-    from mancala_cli.cli import options
+    from mancala_cli.cli import formats as command_formats
     from mancala_cli.files import formats
 
-    assert options.RECORD_EXTENSIONS is formats.RECORD_EXTENSIONS
+    assert command_formats.RECORD_EXTENSIONS is formats.RECORD_EXTENSIONS
     result = CliRunner().invoke(app, ["convert", TOURNAMENT, "-o", str(tmp_path / "x.json"), "--to", "pmn"])
     assert result.exit_code == 2
     assert f"-o {tmp_path / 'x.json'} asks for json, but --to is pmn: give one of them, or make them agree" \
