@@ -1,9 +1,10 @@
 """The movetext of a PMN game (docs/notation.md, "A record"): its tokens,
 comments and variations, read line by line.
 
-:class:`MovetextReader` is the second link of the PMN reader's chain
-(:mod:`notation.pmn_tags` → :mod:`notation.pmn_movetext` →
-:mod:`notation.pmn_reader`). A line of plain moves is read in one call:
+:class:`MovetextReader` is one part of the PMN reader
+(:class:`~notation.pmn_reader.Reader`, which composes it with the
+:class:`~notation.pmn_tags.TagReader`, both given one
+:class:`~notation.pmn_tags.ReadingState`). A line of plain moves is read in one call:
 the native tokenizer's ``scan``, else word by word against a table of the
 words met before (a short line) or in one scan of
 :data:`~notation.grammar.PLAIN_LINE_RE`; any other token by token
@@ -16,8 +17,8 @@ import re
 
 from . import grammar
 from .grammar import HOLE
-from .pmn_tags import DONE, TagReader, short_repr
-from .record import MAX_VARIATION_DEPTH, MoveNode
+from .pmn_tags import DONE, ReadingState, short_repr
+from .record import MAX_VARIATION_DEPTH, GameRecord, MoveNode
 from .tokenizer import kernel as _kernel
 
 __all__ = ["MovetextReader"]
@@ -72,21 +73,22 @@ def _word(word: str) -> _Word:
 _Frame = tuple[list[MoveNode], "MoveNode | None", int, int, "list[str] | None"]
 
 
-class MovetextReader(TagReader):
-    """The movetext of the game being read: moves, numbers, NAGs, comments,
-    variations and the result token."""
+class MovetextReader:
+    """The movetext of the game being read, into the shared ``state``:
+    moves, numbers, NAGs, comments, variations and the result token."""
 
     #: The line of play being read.
-    cur: list[MoveNode]
+    current_line: list[MoveNode]
     #: One frame per open "(": (outer line, owner move, line, column, outer pending comment).
     stack: list[_Frame]
     #: Comments waiting for the next move.
     before: list[str] | None
-    #: A comment now belongs to cur[-1].
+    #: A comment now belongs to current_line[-1].
     attach: bool
-    #: The move whose comments are being gathered, and the comments (joined once).
-    cnode: MoveNode | None
-    cparts: list[str]
+    #: The move whose comments are being gathered, and the comments (joined
+    #: once: a movetext of 100,000 comments must not take quadratic time).
+    comment_node: MoveNode | None
+    comment_parts: list[str]
     #: (n, dots, line, column) of a move number waiting for its move.
     number: tuple[int, str, int, int] | None
     #: "text after the result token" reported.
@@ -95,6 +97,24 @@ class MovetextReader(TagReader):
     too_deep: bool
     #: "(" opened inside a variation nested too deep: skipped, only counted.
     skipping: int
+
+    def __init__(self, state: ReadingState) -> None:
+        self.state = state
+        self.error = state.error
+        self.problem = state.problem
+
+    def start(self, record: GameRecord) -> None:
+        """A game starts: nothing of its movetext read yet."""
+        self.current_line = record.moves
+        self.stack = []
+        self.before = None
+        self.attach = False
+        self.comment_node = None
+        self.comment_parts = []
+        self.number = None
+        self.after_result = False
+        self.too_deep = False
+        self.skipping = 0
 
     # -- problems of the movetext
 
@@ -114,21 +134,21 @@ class MovetextReader(TagReader):
 
     def add_comment(self, text: str) -> None:
         if self.attach:
-            node = self.cur[-1]
-            if node is not self.cnode:
+            node = self.current_line[-1]
+            if node is not self.comment_node:
                 self.flush_node()
-                self.cnode = node
-                self.cparts = [] if node.comment is None else [node.comment]
-            self.cparts.append(text)
+                self.comment_node = node
+                self.comment_parts = [] if node.comment is None else [node.comment]
+            self.comment_parts.append(text)
         elif self.before is None:
             self.before = [text]
         else:
             self.before.append(text)
 
     def flush_node(self) -> None:
-        if self.cnode is not None:
-            self.cnode.comment = " ".join(self.cparts)
-            self.cnode = None
+        if self.comment_node is not None:
+            self.comment_node.comment = " ".join(self.comment_parts)
+            self.comment_node = None
 
     def flush_before(self, owner: MoveNode | None) -> None:
         """Comments waiting for a move that never came: they go to the line's
@@ -137,10 +157,10 @@ class MovetextReader(TagReader):
             return
         text = " ".join(self.before)
         self.before = None
-        node = self.cur[-1] if self.cur else owner
+        node = self.current_line[-1] if self.current_line else owner
         if node is None:
-            rec = self.rec
-            rec.comment = text if rec.comment is None else rec.comment + " " + text
+            record = self.state.record
+            record.comment = text if record.comment is None else record.comment + " " + text
         else:
             self.flush_node()
             node.comment = text if node.comment is None else node.comment + " " + text
@@ -149,12 +169,12 @@ class MovetextReader(TagReader):
         outer, owner, line, col, before = self.stack.pop()
         self.dangling_number()
         self.flush_before(owner)
-        if self.cur:
+        if self.current_line:
             if owner is not None:
-                owner.variations.append(self.cur)
+                owner.variations.append(self.current_line)
         elif report_empty and owner is not None:
             self.error("empty variation", line, col)
-        self.cur = outer
+        self.current_line = outer
         self.before = before
         self.attach = False
 
@@ -179,7 +199,7 @@ class MovetextReader(TagReader):
                 return
             pos = resumed
         at: int | None = pos
-        if self.number is None and self.before is None and self.phase != DONE:
+        if self.number is None and self.before is None and self.state.phase != DONE:
             at = self.plain_moves(line, lineno, pos, end)
         while at is not None:
             at = self.tokens(line, lineno, at, end)
@@ -201,17 +221,17 @@ class MovetextReader(TagReader):
                 self.result_token(m.group(kind), lineno, m.start(kind) + 1)
                 return m.end()
             elif kind == "OPENCOMMENT":
-                self.comment = (lineno, m.start(kind) + 1, [line[m.start("otext"):]])
+                self.state.comment = (lineno, m.start(kind) + 1, [line[m.start("otext"):]])
         return None
 
     def result_token(self, token: str, lineno: int, col: int) -> None:
         if self.stack:
             self.unclosed()
         self.dangling_number()
-        rec = self.rec
-        rec.result = token
-        rec.result_at = (lineno, col)
-        self.phase = DONE
+        record = self.state.record
+        record.result = token
+        record.result_at = (lineno, col)
+        self.state.phase = DONE
 
     def tokens(self, line: str, lineno: int, pos: int, end: int) -> int | None:
         """Read the tokens of a line from ``pos``; ``None`` at its end, or
@@ -221,10 +241,10 @@ class MovetextReader(TagReader):
             if kind == "COMMENT":
                 self.add_comment(m.group("ctext"))
             elif kind == "OPENCOMMENT":
-                self.comment = (lineno, m.start(kind) + 1, [line[m.start("otext"):]])
+                self.state.comment = (lineno, m.start(kind) + 1, [line[m.start("otext"):]])
             elif kind == "LINECOMMENT":
                 self.add_comment(line[m.start("ltext"):])
-            elif self.phase == DONE:
+            elif self.state.phase == DONE:
                 self.text_after_result(m.group(kind), lineno, m.start(kind) + 1)
             elif kind == "MOVE":
                 self.move_token(m, lineno)
@@ -269,7 +289,7 @@ class MovetextReader(TagReader):
             before = " ".join(self.before)
             self.before = None
         # positional: the fields in MoveNode's order (faster than keywords)
-        self.cur.append(MoveNode(hole, dest, captured, res is not None, [glyph] if glyph else [], [],
+        self.current_line.append(MoveNode(hole, dest, captured, res is not None, [glyph] if glyph else [], [],
                                  before, None, [], number, dots, lineno, col))
         self.attach = True
 
@@ -285,7 +305,7 @@ class MovetextReader(TagReader):
         """A ``(``: a variation of the last move starts; ``True`` when it is
         nested too deep (then its text is to be skipped)."""
         self.dangling_number()
-        owner = self.cur[-1] if self.cur else None
+        owner = self.current_line[-1] if self.current_line else None
         if owner is None:
             self.error("variation with no preceding move", lineno, col)
         if len(self.stack) >= MAX_VARIATION_DEPTH:
@@ -297,8 +317,8 @@ class MovetextReader(TagReader):
                            f"the deeper ones are skipped", lineno, col)
             self.skipping = 1
             return True
-        self.stack.append((self.cur, owner, lineno, col, self.before))
-        self.cur = []
+        self.stack.append((self.current_line, owner, lineno, col, self.before))
+        self.current_line = []
         self.before = None
         self.attach = False
         return False
@@ -306,12 +326,12 @@ class MovetextReader(TagReader):
     def nag_token(self, m: re.Match[str], lineno: int) -> None:
         col = m.start("NAG") + 1
         value = m.group("nag")
-        if not self.cur:
+        if not self.current_line:
             self.error(f"NAG {m.group('NAG')} without a move", lineno, col)
         elif len(value) > 3 or int(value) > 255:
             self.error(f"NAG out of range (0-255): {short_repr(m.group('NAG'))}", lineno, col)
         else:
-            self.cur[-1].nags.append(int(value))
+            self.current_line[-1].nags.append(int(value))
 
     def plain_moves(self, line: str, lineno: int, pos: int, end: int) -> int | None:
         """Read the plain moves (:data:`~notation.grammar.PLAIN_MOVE`) from
@@ -320,9 +340,9 @@ class MovetextReader(TagReader):
         return where the first other token starts, ``None`` when the line is
         read. Called with no move number or comment waiting. The native
         tokenizer's scan does the same in one call (no match per move)."""
-        cur = self.cur
+        current_line = self.current_line
         if _SCAN is not None:
-            count, other, result, col = _SCAN(line, pos, end, lineno, cur)
+            count, other, result, col = _SCAN(line, pos, end, lineno, current_line)
             if count:
                 self.attach = True
             if result is not None:
@@ -336,7 +356,7 @@ class MovetextReader(TagReader):
             number, dots, hole, cap, res, result, other = m.groups()
             if hole is not None:
                 # positional: the fields in MoveNode's order (faster than keywords)
-                cur.append(MoveNode(hole, None, None if cap is None else int(cap), res is not None, [], [],
+                current_line.append(MoveNode(hole, None, None if cap is None else int(cap), res is not None, [], [],
                                     None, None, [], None if number is None else int(number), dots,
                                     lineno, m.start(3) + 1))
                 read = True
@@ -356,7 +376,7 @@ class MovetextReader(TagReader):
         tokenizer): the same moves, columns and result, and the same place
         where the first other token starts."""
         words = line[pos:end].split()
-        cur = self.cur
+        current_line = self.current_line
         find = line.find
         known = _WORDS.get
         count = len(words)
@@ -368,7 +388,7 @@ class MovetextReader(TagReader):
             kind = known(word) or _word(word)
             if len(kind) == 6:  # a plain move, with its number if glued to it
                 # positional: the fields in MoveNode's order (faster than keywords)
-                cur.append(MoveNode(kind[0], None, kind[1], kind[2], [], [], None, None, [], kind[3], kind[4],
+                current_line.append(MoveNode(kind[0], None, kind[1], kind[2], [], [], None, None, [], kind[3], kind[4],
                                     lineno, p + 1 + kind[5]))
                 p += len(word)
                 k += 1
@@ -377,7 +397,7 @@ class MovetextReader(TagReader):
                 move = known(words[k + 1]) or _word(words[k + 1])
                 if len(move) == 6 and move[3] is None:
                     at = find(words[k + 1], p + len(word))
-                    cur.append(MoveNode(move[0], None, move[1], move[2], [], [], None, None, [], kind[0], kind[1],
+                    current_line.append(MoveNode(move[0], None, move[1], move[2], [], [], None, None, [], kind[0], kind[1],
                                         lineno, at + 1))
                     p = at + len(words[k + 1])
                     k += 2

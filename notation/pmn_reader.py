@@ -1,9 +1,9 @@
 """Reading PMN (docs/notation.md, "A record"): the games of a text, one at
 a time.
 
-:class:`Reader` is the last link of the PMN reader's chain
-(:mod:`notation.pmn_tags` → :mod:`notation.pmn_movetext` →
-:mod:`notation.pmn_reader`): it cuts the lines into games, starts and
+:class:`Reader` composes the PMN reader's parts (the tags of
+:mod:`notation.pmn_tags`, the movetext of :mod:`notation.pmn_movetext`,
+given one shared :class:`~notation.pmn_tags.ReadingState`): it cuts the lines into games, starts and
 finishes each record, and bounds the text of one game. :func:`read_games`
 and :func:`read_game` are its public face (also in :mod:`notation.pmn`).
 """
@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from typing import TextIO
 
 from .pmn_movetext import MovetextReader
-from .pmn_tags import BETWEEN, DONE, MOVES, TAGS
+from .pmn_tags import BETWEEN, DONE, MOVES, TAGS, ReadingState, TagReader
 from .record import GameRecord, Problem
 
 __all__ = ["MAX_GAME_TEXT", "MAX_GAME_LINES", "Reader", "read_games", "read_game", "after_tag_line"]
@@ -55,14 +55,21 @@ def _lines(source: TextIO | Iterable[str] | str) -> Iterator[str]:
             yield raw
 
 
-class Reader(MovetextReader):
-    """The state of the game being read (one at a time)."""
+class Reader:
+    """The games of a text, one at a time: the lines cut into games, each
+    game's tag lines read by a :class:`~notation.pmn_tags.TagReader` and its
+    movetext by a :class:`~notation.pmn_movetext.MovetextReader`, both
+    given the reader's :class:`~notation.pmn_tags.ReadingState`."""
 
     def __init__(self, file: str | None):
         self.file = file
         self.index = 0
-        self.phase = BETWEEN
-        self.comment = None
+        self.state = state = ReadingState()
+        self.movetext_reader = MovetextReader(state)
+        self.tag_reader = TagReader(state, self.movetext_reader.movetext)
+        # (bound once: called for every line)
+        self.tag_line = self.tag_reader.tag_line
+        self.movetext = self.movetext_reader.movetext
         self.over = False  # past MAX_GAME_TEXT: the rest of the game is passed over
 
     # -- game start and end
@@ -71,31 +78,19 @@ class Reader(MovetextReader):
         """A tag line after a blank line ends the game being passed over (too
         long, or inside an unclosed comment): the next game starts with it."""
         self.start(lineno)
-        self.phase = TAGS
+        self.state.phase = TAGS
         self.tag_line(line, lineno)
         self.end = (lineno, len(line.rstrip()) + 1)
 
     def start(self, lineno: int) -> None:
         """A game starts at line ``lineno``."""
         self.index += 1
-        self.rec = GameRecord(file=self.file, index=self.index, line=lineno)
-        self.cur = self.rec.moves  # the line of play being read
-        # one frame per open "(": (outer line, owner move, line, column, outer pending comment)
-        self.stack = []
-        self.before = None  # comments waiting for the next move
-        self.attach = False  # a comment now belongs to cur[-1]
-        # comments of one move are gathered in a list and joined once (a
-        # movetext of 100,000 comments must not take quadratic time)
-        self.cnode = None
-        self.cparts = []
-        self.number = None  # (n, dots, line, column) waiting for its move
-        self.comment = None
-        self.after_result = False  # "text after the result token" reported
-        self.too_deep = False  # "variations nested deeper than …" reported
-        # "(" opened inside a variation nested too deep: skipped, only counted
-        self.skipping = 0
-        self.nproblems = 0
-        self.nwarnings = 0
+        state = self.state
+        state.record = record = GameRecord(file=self.file, index=self.index, line=lineno)
+        state.comment = None
+        state.errors = 0
+        state.warnings = 0
+        self.movetext_reader.start(record)
         self.end = (lineno, 1)  # just after the game's last text (for missing-result)
         self.size = 0  # the characters of the game's lines so far (MAX_GAME_TEXT)
         self.nlines = 0  # and its lines (MAX_GAME_LINES)
@@ -103,45 +98,47 @@ class Reader(MovetextReader):
 
     def finish(self) -> GameRecord:
         """The game read, its open comment, variations and numbers closed."""
-        rec = self.rec
+        state = self.state
+        record = state.record
+        movetext = self.movetext_reader
         if self.over:  # one error says it all; what was open stays open
-            self.comment = None
-            self.stack = []
-            self.skipping = 0
-            self.number = None
-            self.flush_before(None)
-            self.flush_node()
-            return self.close(rec)
-        if self.comment is not None:
-            line, col, parts = self.comment
-            self.comment = None
+            state.comment = None
+            movetext.stack = []
+            movetext.skipping = 0
+            movetext.number = None
+            movetext.flush_before(None)
+            movetext.flush_node()
+            return self.close(record)
+        if state.comment is not None:
+            line, col, parts = state.comment
+            state.comment = None
             while len(parts) > 1 and not parts[-1].strip():
                 parts.pop()  # the blank lines that separate the games
-            self.error("unterminated comment: '{' opened here is never closed", line, col, True)
-            self.add_comment("\n".join(parts))
-        if self.stack:
-            self.unclosed()
-        self.dangling_number()
-        self.flush_before(None)
-        self.flush_node()
-        if rec.result is None:
-            self.problem("error", "missing-result",
-                         "the movetext has no result token (1-0, 0-1, 1/2-1/2 or *)", *self.end)
-        return self.close(rec)
+            state.error("unterminated comment: '{' opened here is never closed", line, col, True)
+            movetext.add_comment("\n".join(parts))
+        if movetext.stack:
+            movetext.unclosed()
+        movetext.dangling_number()
+        movetext.flush_before(None)
+        movetext.flush_node()
+        if record.result is None:
+            state.problem("error", "missing-result",
+                          "the movetext has no result token (1-0, 0-1, 1/2-1/2 or *)", *self.end)
+        return self.close(record)
 
-    def close(self, rec: GameRecord) -> GameRecord:
-        """``rec``, its problems in order of place; the reader is between games."""
-        if len(rec.problems) > 1:
-            rec.problems.sort(key=lambda p: (p.line or 0, p.column or 0))
-        del self.rec  # (the reader keeps no finished game)
-        self.phase = BETWEEN
-        return rec
+    def close(self, record: GameRecord) -> GameRecord:
+        """``record``, its problems in order of place; the reader is between games."""
+        if len(record.problems) > 1:
+            record.problems.sort(key=lambda p: (p.line or 0, p.column or 0))
+        del self.state.record  # (the reader keeps no finished game)
+        self.state.phase = BETWEEN
+        return record
 
     def too_long(self, lineno: int) -> None:
         """The game's text went past :data:`MAX_GAME_TEXT` or :data:`MAX_GAME_LINES` at line ``lineno``."""
         self.over = True
         what = f"{MAX_GAME_TEXT:,} characters" if self.size > MAX_GAME_TEXT else f"{MAX_GAME_LINES:,} lines"
-        self.rec.problems.append(Problem(
+        self.state.record.problems.append(Problem(
             "error", "game-too-long", f"the game's text is longer than {what}; the rest "
             "of it, up to a line that starts with '[' after a blank line, is not read", lineno, 1))
 
@@ -149,17 +146,18 @@ class Reader(MovetextReader):
 
     def run(self, lines: Iterable[str], first_line: int = 1) -> Iterator[GameRecord]:
         """The games of ``lines``, the first of them line ``first_line``."""
+        state = self.state
         prev_blank = False
         last = 0  # the characters of the line before, with its line end
         for lineno, line in enumerate(lines, first_line):
-            if self.phase != BETWEEN and not self.over:
+            if state.phase != BETWEEN and not self.over:
                 # the line before belongs to this game (read as it is)
                 self.size += last
                 self.nlines += 1
                 if self.size > MAX_GAME_TEXT or self.nlines > MAX_GAME_LINES:
                     self.too_long(lineno - 1)
             last = len(line) + 1
-            if self.over or self.comment is not None:
+            if self.over or state.comment is not None:
                 finished = self.held_line(line, lineno, prev_blank)
                 prev_blank = not line.strip()
                 if finished is not None:
@@ -167,66 +165,68 @@ class Reader(MovetextReader):
                 continue
             text = line.rstrip()
             if not text:
-                if self.phase == DONE:
+                if state.phase == DONE:
                     yield self.finish()
                 prev_blank = True
                 continue
             first = text[0]
             is_tag = first == "[" or (first.isspace() and text.lstrip()[0] == "[")
-            if self.phase != (TAGS if is_tag else MOVES) or (is_tag and prev_blank):
+            if state.phase != (TAGS if is_tag else MOVES) or (is_tag and prev_blank):
                 finished = self.next_phase(is_tag, lineno, prev_blank)
                 if finished is not None:
                     yield finished
             prev_blank = False
             self.end = (lineno, len(text) + 1)
-            if self.phase == TAGS:
+            if state.phase == TAGS:
                 self.tag_line(line, lineno)
             else:
                 self.movetext(line, lineno, 0)
-        if self.phase != BETWEEN:
+        if state.phase != BETWEEN:
             yield self.last_game(last, lineno)
 
     def next_phase(self, is_tag: bool, lineno: int, prev_blank: bool) -> GameRecord | None:
         """A line that is (``is_tag``) or is not a tag line, after a blank
         line or not: a game starts, or the game read goes on in its
         movetext, or it ends (returned) and a new one starts with the line."""
-        phase = self.phase
+        state = self.state
+        phase = state.phase
         if phase == BETWEEN:
             self.start(lineno)
-            self.phase = TAGS if is_tag else MOVES
+            state.phase = TAGS if is_tag else MOVES
         elif is_tag and (phase != TAGS or prev_blank):
             finished = self.finish()
             self.start(lineno)
-            self.phase = TAGS
+            state.phase = TAGS
             return finished
         elif phase == TAGS and not is_tag:
-            self.phase = MOVES
+            state.phase = MOVES
         return None
 
     def held_line(self, line: str, lineno: int, prev_blank: bool) -> GameRecord | None:
         """A line read while the game is passed over (too long) or inside a
         ``{`` comment spanning lines: a tag line after a blank line ends the
         game (returned) and starts the next one."""
+        state = self.state
         if not line.strip():
-            if self.comment is not None and not self.over:
-                self.comment[2].append(line)
+            if state.comment is not None and not self.over:
+                state.comment[2].append(line)
             return None
         if prev_blank and _TAG_START(line):
             finished = self.finish()
             self.new_game_at_tag(line, lineno)
             return finished
-        if self.over or self.comment is None:
+        if self.over or state.comment is None:
             return None
         self.end = (lineno, len(line.rstrip()) + 1)
         close = line.find("}")
         if close < 0:
-            self.comment[2].append(line)
+            state.comment[2].append(line)
             return None
-        parts = self.comment[2]
+        parts = state.comment[2]
         parts.append(line[:close])
-        self.comment = None
-        if not self.skipping:
-            self.add_comment("\n".join(parts))
+        state.comment = None
+        if not self.movetext_reader.skipping:
+            self.movetext_reader.add_comment("\n".join(parts))
         self.movetext(line, lineno, close + 1)
         return None
 
@@ -289,6 +289,7 @@ def after_tag_line(line: str) -> tuple[str, bool]:
     """
     reader = Reader(None)
     reader.start(1)
-    reader.phase = TAGS
-    reader.careful_tag_line(line, 1)
-    return {TAGS: "tags", MOVES: "moves", DONE: "done"}[reader.phase], reader.comment is not None
+    state = reader.state
+    state.phase = TAGS
+    reader.tag_reader.careful_tag_line(line, 1)
+    return {TAGS: "tags", MOVES: "moves", DONE: "done"}[state.phase], state.comment is not None

@@ -1,22 +1,23 @@
 """The tag section of a PMN game (docs/notation.md, "A record"), read line
 by line, and the problems of the game being read.
 
-:class:`TagReader` is the first link of the PMN reader's chain
-(:mod:`notation.pmn_tags` → :mod:`notation.pmn_movetext` →
-:mod:`notation.pmn_reader`): it holds the record being read and reports its
-problems; a tag line that is one well-formed tag pair is read in one match,
+:class:`TagReader` is one part of the PMN reader
+(:class:`~notation.pmn_reader.Reader`, which composes it with the
+:class:`~notation.pmn_movetext.MovetextReader`, both given one
+:class:`ReadingState`: the record being read, its problems); a tag line that is one well-formed tag pair is read in one match,
 any other is read tag by tag, reporting exactly what is wrong, and the text
-after its last tag is movetext (:meth:`TagReader.movetext`, read by the
-next link).
+after its last tag is movetext (given to the movetext reader).
 """
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from .grammar import TAG_LINE_RE, unescape
 from .record import MAX_PROBLEMS, MAX_TAG_NAME, MAX_TAG_VALUE, GameRecord, Problem
 
-__all__ = ["BETWEEN", "TAGS", "MOVES", "DONE", "TagReader", "short_repr"]
+__all__ = ["BETWEEN", "TAGS", "MOVES", "DONE", "ReadingState", "TagReader", "short_repr"]
 
 #: The phases of the reader: between games, in a tag section, in a movetext,
 #: after the result token.
@@ -39,47 +40,56 @@ def _skip_space(line: str, p: int) -> int:
     return m.end() if m else p
 
 
-class TagReader:
-    """The game being read: its record, its problems and its tag lines."""
+@dataclass(eq=False)
+class ReadingState:
+    """What the parts of the PMN reader share (:class:`TagReader`,
+    :class:`~notation.pmn_movetext.MovetextReader`, owned by
+    :class:`~notation.pmn_reader.Reader`): the game being read, the
+    phase, an open multi-line comment, and the problems found."""
 
-    #: The game being read, while :attr:`phase` is not :data:`BETWEEN`.
-    rec: GameRecord
-    phase: int
-    nproblems: int
-    nwarnings: int
+    #: The phase: :data:`BETWEEN`, :data:`TAGS`, :data:`MOVES` or :data:`DONE`.
+    phase: int = BETWEEN
     #: An open multi-line comment: (line, column, parts).
-    comment: tuple[int, int, list[str]] | None
-
-    def movetext(self, line: str, lineno: int, pos: int) -> None:
-        """Read the movetext of ``line`` from ``pos`` on (the next link of the chain)."""
-        raise NotImplementedError
-
-    # -- problems
+    comment: tuple[int, int, list[str]] | None = None
+    #: The syntax errors and the warnings of the game so far.
+    errors: int = 0
+    warnings: int = 0
+    #: The game being read, while :attr:`phase` is not :data:`BETWEEN`.
+    record: GameRecord = field(init=False)
 
     def problem(self, severity: str, code: str, message: str, line: int, col: int) -> None:
         """A problem other than a syntax error; after :data:`MAX_PROBLEMS`
         warnings one closing warning says so and the others are dropped."""
         if severity == "warning":
-            self.nwarnings += 1
-            if self.nwarnings > MAX_PROBLEMS:
-                if self.nwarnings == MAX_PROBLEMS + 1:
-                    self.rec.problems.append(Problem(
+            self.warnings += 1
+            if self.warnings > MAX_PROBLEMS:
+                if self.warnings == MAX_PROBLEMS + 1:
+                    self.record.problems.append(Problem(
                         "warning", code, f"more than {MAX_PROBLEMS} warnings in this game; "
                         "the others are not reported", line, col))
                 return
-        self.rec.problems.append(Problem(severity, code, message, line, col))
+        self.record.problems.append(Problem(severity, code, message, line, col))
 
     def error(self, message: str, line: int, col: int, always: bool = False) -> None:
         """A syntax error; after :data:`MAX_PROBLEMS` only the ``always`` ones
         (an unterminated comment or variation) are still reported."""
-        self.nproblems += 1
-        if self.nproblems <= MAX_PROBLEMS or always:
-            self.rec.problems.append(Problem("error", "syntax", message, line, col))
-        elif self.nproblems == MAX_PROBLEMS + 1:
-            self.rec.problems.append(Problem(
+        self.errors += 1
+        if self.errors <= MAX_PROBLEMS or always:
+            self.record.problems.append(Problem("error", "syntax", message, line, col))
+        elif self.errors == MAX_PROBLEMS + 1:
+            self.record.problems.append(Problem(
                 "error", "syntax", f"more than {MAX_PROBLEMS} syntax errors in this game; "
                 "the others are not reported", line, col))
 
+
+class TagReader:
+    """The tag lines of the game being read, into the shared ``state``; the
+    text after a line's last tag goes to ``movetext`` (the movetext reader's)."""
+
+    def __init__(self, state: ReadingState, movetext: Callable[[str, int, int], None]) -> None:
+        self.state = state
+        self.movetext = movetext
+        self.error = state.error
 
     def tag_line(self, line: str, lineno: int) -> None:
         m = _TAG_LINE(line)
@@ -90,10 +100,10 @@ class TagReader:
                               m.start("name"), m.start("value"), m.end("value"), line, lineno)
                 return
             name, value = m.group("name", "value")
-            rec = self.rec
-            rec.tags.append((name, unescape(value)))
-            if name not in rec.tag_at:
-                rec.tag_at[name] = (lineno, m.start("value") + 1)
+            record = self.state.record
+            record.tags.append((name, unescape(value)))
+            if name not in record.tag_at:
+                record.tag_at[name] = (lineno, m.start("value") + 1)
             return
         self.careful_tag_line(line, lineno)
 
@@ -107,8 +117,8 @@ class TagReader:
         if end - start <= 2 * MAX_TAG_VALUE:
             value = unescape(line[start:end])
             if len(value) <= MAX_TAG_VALUE:
-                self.rec.tags.append((name, value))
-                self.rec.tag_at.setdefault(name, (lineno, start + 1))
+                self.state.record.tags.append((name, value))
+                self.state.record.tag_at.setdefault(name, (lineno, start + 1))
                 return
         self.error(f"tag value longer than {MAX_TAG_VALUE} characters: the tag is skipped", lineno, start + 1)
 
@@ -119,7 +129,7 @@ class TagReader:
         p: int | None = _skip_space(line, 0)
         while p is not None and p < n:
             if line[p] != "[":
-                self.phase = MOVES
+                self.state.phase = MOVES
                 self.movetext(line, lineno, p)
                 return
             p = self.careful_tag(line, lineno, p)
@@ -208,5 +218,5 @@ class TagReader:
             self.error(f"tag value longer than {MAX_TAG_VALUE} characters: the tag is skipped", lineno,
                        quote_col + 1)
             return
-        self.rec.tags.append((name, value))
-        self.rec.tag_at.setdefault(name, (lineno, quote_col + 1))
+        self.state.record.tags.append((name, value))
+        self.state.record.tag_at.setdefault(name, (lineno, quote_col + 1))

@@ -568,3 +568,22 @@ def test_after_tag_line_says_where_the_reader_stands_after_a_tag_line():
     assert after_tag_line('[Event "x"] 1. c1 {a} d2') == ("moves", False)
     assert after_tag_line('[Event "x"] 1. c1 1-0') == ("done", False)
     assert after_tag_line('[Event "x"] *') == ("done", False)
+
+
+def test_the_reader_is_composed_of_parts_that_share_one_state():
+    """The Reader composes a TagReader and a MovetextReader, each given the
+    Reader's ReadingState (not one object inherited over three modules), and
+    its names are spelt out (no rec, cur, cnode, cparts)."""
+    from notation.pmn_movetext import MovetextReader
+    from notation.pmn_reader import Reader
+    from notation.pmn_tags import ReadingState, TagReader
+
+    assert [cls.__mro__ for cls in (Reader, TagReader, MovetextReader)] == \
+        [(Reader, object), (TagReader, object), (MovetextReader, object)]
+    reader = Reader("x.pmn")
+    games = list(reader.run(['[Event "x"]', "", "1. c1 {a} (1. d1) *"]))
+    assert type(reader.state) is ReadingState
+    assert reader.tag_reader.state is reader.state is reader.movetext_reader.state
+    assert [(g.tags, g.result, g.moves[0].comment) for g in games] == [([("Event", "x")], "*", "a")]
+    names = set(vars(reader)) | set(vars(reader.movetext_reader)) | set(vars(reader.tag_reader))
+    assert not {"rec", "cur", "cnode", "cparts", "nproblems", "nwarnings"} & names

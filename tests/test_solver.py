@@ -261,6 +261,34 @@ def test_results_do_not_depend_on_the_order_asked():
     assert [r for _, r in limited.solve(game.start(), depth=3).moves] == [r for _, r in one.moves]
 
 
+@pytest.mark.parametrize("table", [False, True])
+def test_a_solves_state_is_one_object_its_parts_are_given(tmp_path, table):
+    """The solver's parts are composed, not inherited: each solve makes one
+    SearchState and gives it to the alpha-beta search, the proof-number
+    search and the table file, which share it (nothing of it on the solver)."""
+    from mancala_cli.solving.alpha_beta import AlphaBeta
+    from mancala_cli.solving.proof_numbers import ProofNumbers
+    from mancala_cli.solving.solution import SearchState
+    from mancala_cli.solving.table_file import TableFile
+
+    assert Solver.__mro__ == (Solver, object)
+    assert AlphaBeta.__mro__ == (AlphaBeta, object) and ProofNumbers.__mro__ == (ProofNumbers, object)
+    assert TableFile.__mro__ == (TableFile, object)
+    game = pure_game("kingulu")
+    solver = Solver(game)
+    before = solver.state
+    solution = solver.solve(game.start(), nodes=5_000, table=tmp_path / "t.table" if table else None)
+    state = solver.state
+    assert type(state) is SearchState and state is not before
+    assert solver.alpha_beta.state is state and solver.proof_numbers.state is state
+    assert (solver.table_file is not None) == table
+    if table:
+        assert solver.table_file.state is state and solver.table_file.path == str(tmp_path / "t.table")
+    assert (state.nodes, state.stop_reason, state.table is solver.table) == (solution.nodes, "nodes", True)
+    assert solver.used == state.used > 0 and state.numbers  # (the proof-number phase ran, beside the table)
+    assert not {"nodes", "stopped", "path", "cutoffs", "numbers", "used", "longest"} & set(vars(solver))
+
+
 def test_limits_leave_unknown():
     game = get_game("kingulu")
     start = game.start()

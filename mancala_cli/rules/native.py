@@ -146,19 +146,20 @@ class _Native:
         :mod:`mancala_cli.solving.search`, which it follows step for step,
         its table bounded as the solver's: at most ``memory`` bytes), no line
         longer than ``max_plies``."""
-        progress = solver.progress
+        state = solver.state  # (the solve's state: mancala_cli.solving.solution.SearchState)
+        progress = state.progress
         report = None
         if progress is not None or solver.table_file is not None:
             def report(nodes: int) -> None:
                 if progress is not None:
-                    progress(solver.reached, nodes, time.monotonic() - solver.started)
+                    progress(state.reached, nodes, time.monotonic() - state.started)
                 solver.checkpoint()
         # (a budget beyond what the machine can address is all it can: the
         # kernel takes a signed 64-bit count)
         memory = min(solver.memory, sys.maxsize)
         # (max_bytes 0 would mean "no byte bound": a table of 0 bytes is 1 byte, room for none.)
-        kernel = _native.Search(self.code, memory, max_plies, solver.node_limit,
-                                solver.deadline, report, max(memory, 1), solver.features)
+        kernel = _native.Search(self.code, memory, max_plies, state.node_limit,
+                                state.deadline, report, max(memory, 1), solver.features)
         tablebase = solver.tablebase
         _native.tablebase_use(None if tablebase is None else tablebase.data,
                               0 if tablebase is None else tablebase.stones)

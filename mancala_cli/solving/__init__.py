@@ -7,13 +7,15 @@
   (``rules/native.py``), step for step the same;
 - :mod:`.alpha_beta`: negamax with alpha-beta over the three values (win,
   draw, loss), with enhanced transposition cutoffs and the history
-  heuristic, a mix-in of :class:`Solver`;
+  heuristic (:class:`~.alpha_beta.AlphaBeta`, a part of a solve);
 - :mod:`.proof_numbers`: the proof-number search (df-pn) of each goal that
-  settles the value, a mix-in of :class:`Solver`;
+  settles the value (:class:`~.proof_numbers.ProofNumbers`, a part of a solve);
 - :mod:`.solution`: what a solve finds (:class:`Solution`), the values and
-  their names, the progress callback's type;
-- :mod:`.table_file`: a solve's table in a file (``solve --table``), a
-  mix-in of :class:`Solver`;
+  their names, the progress callback's type, and a solve's state
+  (:class:`~.solution.SearchState`), which the solver gives its parts with
+  its steps;
+- :mod:`.table_file`: a solve's table in a file (``solve --table``,
+  :class:`~.table_file.TableFile`, a part of a solve);
 - :mod:`.tablebase`: the endgame tables of ``kimasai-klamroth``
   (:class:`Tablebase`, ``mancala tablebase build``), which the search asks;
 - :mod:`.proofs`: proofs of a won position that a reader can check without

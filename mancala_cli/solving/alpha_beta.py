@@ -1,5 +1,5 @@
-"""The alpha-beta search of a solve: :class:`AlphaBeta`, the methods of
-:class:`~.search.Solver` that search a position to a depth.
+"""The alpha-beta search of a solve: :class:`AlphaBeta`, which searches a
+position to a depth, given the solve's state and the solver's steps.
 
 Negamax with alpha-beta over the three values (win 1, draw 0, loss -1),
 whose every answer is an interval ``(low, high)`` that holds the true
@@ -13,10 +13,11 @@ step the same, node counts included.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
 
 from ..rules.core import Move, Position, PositionKey
-from .solution import LOSS, MAX_PLIES, WIN, SearchSteps, TableKey
+from .solution import LOSS, MAX_PLIES, WIN, SearchState, SearchSteps, TableKey
 
 #: What the search adds to plain alpha-beta (:attr:`~.search.Solver.features`, a
 #: bit set): enhanced transposition cutoffs (before searching any move, the
@@ -29,39 +30,45 @@ HISTORY: Final = 2
 HISTORY_MAX: Final = (1 << 20) - 1
 
 
-class AlphaBeta(SearchSteps):
-    """The alpha-beta methods of :class:`~.search.Solver` (a mix-in: the
-    attributes below are the solver's)."""
+class AlphaBeta:
+    """The alpha-beta search of one solve: it reads and changes the solve's
+    ``state`` (the table, the cut-offs, the line, the node count, the stop)
+    and calls the solver's ``steps`` (the table's keys, the moves, storing,
+    the limits); ``tablebase``, ``features`` and ``history_game`` are the
+    solver's settings (:class:`~.search.Solver`)."""
 
-    kernel: Any
-    tablebase: Any
-    history_game: bool
-    features: int
-    cutoffs: dict[tuple[str, int], int]
-    table: dict[TableKey, tuple[int, int, int]]
-    path: set[TableKey]
-    nodes: int
-    longest: int
-    stopped: bool
-
-    def _after_kernel(self) -> None:
-        raise NotImplementedError
+    def __init__(self, state: SearchState, steps: SearchSteps, *, tablebase: Any, features: int,
+                 history_game: bool) -> None:
+        self.state = state
+        self.tablebase = tablebase
+        self.features = features
+        self.history_game = history_game
+        # The steps, bound once: the search calls them at every position.
+        self.key: Callable[[Position, frozenset[PositionKey]], TableKey] = steps.key
+        self.child_history: Callable[[Position, Position, frozenset[PositionKey]],
+                                     frozenset[PositionKey]] = steps.child_history
+        self.expand: Callable[[Position, TableKey, frozenset[PositionKey]],
+                              list[tuple[Move, Position]] | int] = steps.expand
+        self.store: Callable[[TableKey, int, int, int], bool] = steps.store
+        self.out_of_time: Callable[[], bool] = steps.out_of_time
+        self.after_kernel: Callable[[], None] = steps.after_kernel
 
     def search(self, position: Position, depth: int, alpha: int, beta: int, past: frozenset[PositionKey],
                ply: int) -> tuple[int, int]:
         """Bounds ``(low, high)`` of the value of ``position`` for the side to
         move; the search may stop once it knows the value is at most ``alpha``
         or at least ``beta``."""
-        if self.kernel is not None:  # the same search, native (rules/native.py)
+        state = self.state
+        if state.kernel is not None:  # the same search, native (rules/native.py)
             return self._native_search(position, depth, alpha, beta, past, ply)
-        if self.stopped or self.out_of_time():
-            self.stopped = True
+        if state.stopped or self.out_of_time():
+            state.stopped = True
             return LOSS, WIN
-        self.nodes += 1
-        if ply > self.longest:
-            self.longest = ply
+        state.nodes += 1
+        if ply > state.longest:
+            state.longest = ply
         key = self.key(position, past)
-        entry = self.table.get(key)
+        entry = state.table.get(key)
         hint = -1
         known_low = LOSS
         known_high = WIN
@@ -77,7 +84,7 @@ class AlphaBeta(SearchSteps):
                     return known_low, known_high
         on_path = not self.history_game
         if on_path:
-            if key in self.path:
+            if key in state.path:
                 return LOSS, WIN  # an endless line: no result
         children = self.expand(position, key, past)
         if isinstance(children, int):
@@ -90,9 +97,9 @@ class AlphaBeta(SearchSteps):
     def _native_search(self, position: Position, depth: int, alpha: int, beta: int, past: frozenset[PositionKey],
                        ply: int) -> tuple[int, int]:
         """:meth:`search` on the native kernel (rules/native.py)."""
-        kernel = self.kernel
-        bounds: tuple[int, int] = kernel.search(position, depth, alpha, beta, past, ply, self.nodes)
-        self._after_kernel()
+        state = self.state
+        bounds: tuple[int, int] = state.kernel.search(position, depth, alpha, beta, past, ply, state.nodes)
+        self.after_kernel()
         return bounds
 
     def _search_moves(self, position: Position, key: TableKey, children: list[tuple[Move, Position]], depth: int,
@@ -101,6 +108,7 @@ class AlphaBeta(SearchSteps):
         """:meth:`search` of a position with moves, not decided by what is
         known of it (``known_low``, ``known_high``, the table's best move
         ``hint``): its moves, best first, and the bounds stored."""
+        state = self.state
         features = self.features
         # Each move with the earlier positions that can recur after it (made once: memory is the pure core's bound).
         moves = [(move, after, self.child_history(position, after, past)) for move, after in children]
@@ -109,12 +117,12 @@ class AlphaBeta(SearchSteps):
             if cut is not None:
                 return cut
         side = position.side
-        cutoffs = self.cutoffs if features & HISTORY else {}
+        cutoffs = state.cutoffs if features & HISTORY else {}
         moves.sort(key=lambda child: 2 ** 30 if child[0].origin == hint else
                       (child[0].captured << 20) + cutoffs.get((side, child[0].origin), 0), reverse=True)
         on_path = not self.history_game
         if on_path:
-            self.path.add(key)
+            state.path.add(key)
         low = LOSS
         high = LOSS
         best = -1
@@ -129,7 +137,7 @@ class AlphaBeta(SearchSteps):
                 low = -child_high
             if -child_low > high:
                 high = -child_low
-            if self.stopped:
+            if state.stopped:
                 break
             if low >= beta:
                 if features & HISTORY:
@@ -140,7 +148,7 @@ class AlphaBeta(SearchSteps):
         if searched < len(children):
             high = WIN
         if on_path:
-            self.path.discard(key)
+            state.path.discard(key)
         low = max(low, known_low)
         high = min(high, known_high)
         self.store(key, low, high, best)
@@ -151,7 +159,7 @@ class AlphaBeta(SearchSteps):
         """Enhanced transposition cutoffs: the bounds that the table's
         entries of the children give ``position`` (stored), when they decide
         it within ``alpha``, ``beta``; ``None`` when it must be searched."""
-        table = self.table
+        table = self.state.table
         etc_low = LOSS
         etc_high = LOSS
         best = -1

@@ -6,7 +6,7 @@ the value of its position with a depth-first proof-number search (Nagai's
 df-pn, :meth:`ProofNumbers.prove`), one goal at a time (the side to move
 wins, its opponent wins, and where the game can end in a draw, each at
 least draws), until :data:`PROOF_SHARE` of its limit is used
-(:meth:`ProofNumbers._proof_numbers`). What proves the attacker's goal is
+(:meth:`ProofNumbers.phase`). What proves the attacker's goal is
 stored in the table as a bound, where the alpha-beta search that follows
 finds it (:mod:`.alpha_beta`); the numbers of each position are kept beside
 the table, as far as the memory budget allows. The native kernel runs the
@@ -15,10 +15,11 @@ same search step for step (``rules/_native_search.h``).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any, Final
 
 from ..rules.core import NORTH, SOUTH, Game, Move, Position, PositionKey, Side
-from .solution import DRAW_VALUE, LOSS, MAX_PLIES, WIN, SearchSteps, TableKey
+from .solution import CLOCK_EVERY, DRAW_VALUE, LOSS, MAX_PLIES, WIN, SearchState, SearchSteps, TableKey
 
 #: A proof-number search (df-pn, :meth:`ProofNumbers.prove`) of the
 #: position's value, once deepening stops and before every line is searched
@@ -45,42 +46,45 @@ NUMBERS_BYTES: Final = 340
 Goals = tuple[list[tuple[Side, int]], list[int], list[int], list[int]]
 
 
-class ProofNumbers(SearchSteps):
-    """The proof-number methods of :class:`~.search.Solver` (a mix-in: the
-    attributes below are the solver's)."""
+class ProofNumbers:
+    """The proof-number search of one solve: it reads and changes the
+    solve's ``state`` (the table and the numbers beside it, the line, the
+    node count, the stop) and calls the solver's ``steps`` (the table's
+    keys, the moves, storing, the limits); ``game``, ``tablebase``,
+    ``history_game`` and ``memory`` are the solver's settings
+    (:class:`~.search.Solver`). Its own state is the goal under way
+    (:meth:`prove`): its attacker, the value it must reach, the goal's
+    number, its dual's and its slot of numbers, the goal's own limits, and
+    whether they stopped it."""
 
-    game: Game
-    kernel: Any
-    tablebase: Any
-    history_game: bool
-    table: dict[TableKey, tuple[int, int, int]]
-    numbers: dict[TableKey, list[tuple[int, int, int] | None]]
-    path: set[TableKey]
-    memory: int
-    used: int
-    nodes: int
-    longest: int
-    node_limit: int
-    deadline: float
-    started: float
-    stopped: bool
-    pn_attacker: Side
-    pn_target: int
-    pn_tag: int
-    pn_dual: int
-    pn_slot: int
-    pn_node_limit: int
-    pn_deadline: float
-    pn_stopped: bool
-
-    def phase_over(self) -> bool:
-        raise NotImplementedError
-
-    def _after_kernel(self) -> None:
-        raise NotImplementedError
+    def __init__(self, state: SearchState, steps: SearchSteps, *, game: Game, tablebase: Any, history_game: bool,
+                 memory: int) -> None:
+        self.state = state
+        self.game = game
+        self.tablebase = tablebase
+        self.history_game = history_game
+        self.memory = memory
+        # The steps, bound once: the search calls them at every position.
+        self.key: Callable[[Position, frozenset[PositionKey]], TableKey] = steps.key
+        self.child_history: Callable[[Position, Position, frozenset[PositionKey]],
+                                     frozenset[PositionKey]] = steps.child_history
+        self.expand: Callable[[Position, TableKey, frozenset[PositionKey]],
+                              list[tuple[Move, Position]] | int] = steps.expand
+        self.store: Callable[[TableKey, int, int, int], bool] = steps.store
+        self.grown: Callable[[int], None] = steps.grown
+        self.out_of_time: Callable[[], bool] = steps.out_of_time
+        self.after_kernel: Callable[[], None] = steps.after_kernel
+        self.attacker: Side = SOUTH
+        self.target = WIN
+        self.tag = 0
+        self.dual = 0
+        self.slot = 0
+        self.goal_node_limit = -1
+        self.goal_deadline = -1.0
+        self.goal_stopped = False
 
     # -- the phase ---------------------------------------------------------
-    def _proof_numbers(self, position: Position, past: frozenset[PositionKey]) -> None:
+    def phase(self, position: Position, past: frozenset[PositionKey]) -> None:
         """The proof-number phase of a limited search: the goals that settle
         the value of ``position`` (the side to move wins, its opponent wins,
         and where the game can end in a draw, each at least draws), one run
@@ -94,6 +98,7 @@ class ProofNumbers(SearchSteps):
         wins) share their numbers in the table, each the other's estimate.
         What each goal proves is stored as bounds in the table, where the
         alpha-beta search that follows finds it."""
+        state = self.state
         mover = position.side
         goals, thresholds, slots, duals = self._goals(mover)
         node_limit, deadline = self._phase_limits()
@@ -107,7 +112,7 @@ class ProofNumbers(SearchSteps):
                 return
             index = min(open_goals, key=costs.__getitem__)  # the cheapest goal so far (the first of ties)
             side, target = goals[index]
-            limit = self.nodes + budgets[index]
+            limit = state.nodes + budgets[index]
             if node_limit >= 0:
                 limit = min(limit, node_limit)
             proven, costs[index] = self.prove(position, past, side, target, index + 1, limit, deadline,
@@ -120,7 +125,7 @@ class ProofNumbers(SearchSteps):
                     low = max(low, thresholds[index])
                 else:
                     high = min(high, thresholds[index] - 1)
-            if self.stopped or (node_limit >= 0 and self.nodes >= node_limit) or \
+            if state.stopped or (node_limit >= 0 and state.nodes >= node_limit) or \
                     (deadline >= 0.0 and time.monotonic() >= deadline):
                 return
 
@@ -145,8 +150,9 @@ class ProofNumbers(SearchSteps):
     def _phase_limits(self) -> tuple[int, float]:
         """The proof-number phase's own limits: :data:`PROOF_SHARE` of the
         solve's node limit and of its time (-1 where it has none)."""
-        node_limit = int(self.node_limit * PROOF_SHARE) if self.node_limit >= 0 else -1
-        deadline = self.started + PROOF_SHARE * (self.deadline - self.started) if self.deadline >= 0.0 else -1.0
+        state = self.state
+        node_limit = int(state.node_limit * PROOF_SHARE) if state.node_limit >= 0 else -1
+        deadline = state.started + PROOF_SHARE * (state.deadline - state.started) if state.deadline >= 0.0 else -1.0
         return node_limit, deadline
 
     # -- the search of one goal ----------------------------------------------
@@ -165,23 +171,24 @@ class ProofNumbers(SearchSteps):
         :data:`MAX_PLIES`, fails the attacker: what proves the attacker's
         goal is sound, and is stored as a bound; what proves the defender's
         is only a number."""
-        if self.kernel is not None:  # the same search, native (rules/native.py)
-            answer: tuple[int, int] = self.kernel.prove(position, past, 0 if attacker == SOUTH else 1, target, tag,
-                                                        dual, slot, self.nodes, node_limit, deadline)
-            self._after_kernel()
+        state = self.state
+        if state.kernel is not None:  # the same search, native (rules/native.py)
+            answer: tuple[int, int] = state.kernel.prove(position, past, 0 if attacker == SOUTH else 1, target, tag,
+                                                         dual, slot, state.nodes, node_limit, deadline)
+            self.after_kernel()
             return answer
-        self.pn_attacker = attacker
-        self.pn_target = target
-        self.pn_tag = tag
-        self.pn_dual = dual
-        self.pn_slot = slot
-        self.pn_node_limit = node_limit
-        self.pn_deadline = deadline
-        self.pn_stopped = False
+        self.attacker = attacker
+        self.target = target
+        self.tag = tag
+        self.dual = dual
+        self.slot = slot
+        self.goal_node_limit = node_limit
+        self.goal_deadline = deadline
+        self.goal_stopped = False
         phi, delta = self.mid(position, past, 0, PN_INF, PN_INF)
         attacking = position.side == attacker
         cost = phi if attacking else delta
-        if self.stopped or self.pn_stopped:
+        if state.stopped or self.goal_stopped:
             return 0, cost
         return (1 if (phi == 0) == attacking else -1), cost
 
@@ -208,18 +215,19 @@ class ProofNumbers(SearchSteps):
         proving that it does not — searched until one reaches its threshold."""
         if self.halted():
             return 1, 1
-        self.nodes += 1
-        if ply > self.longest:
-            self.longest = ply
-        attacking = position.side == self.pn_attacker
-        goal = self.pn_target if attacking else 1 - self.pn_target
+        state = self.state
+        state.nodes += 1
+        if ply > state.longest:
+            state.longest = ply
+        attacking = position.side == self.attacker
+        goal = self.target if attacking else 1 - self.target
         fails = (PN_INF, 0) if attacking else (0, PN_INF)  # the numbers of the attacker's failure
         key = self.key(position, past)
         numbers = self.known_numbers(position, past, key, goal)
         if numbers is not None:
             return numbers
         on_path = not self.history_game
-        if on_path and ply > 0 and key in self.path:
+        if on_path and ply > 0 and key in state.path:
             return fails  # an endless line
         children = self.expand(position, key, past)
         if isinstance(children, int):
@@ -235,11 +243,12 @@ class ProofNumbers(SearchSteps):
         """:meth:`mid`'s search of an inner node's ``children``: the most
         proving child searched again and again until the node's numbers
         reach a threshold; what it proved is stored (unless stopped)."""
-        attacking = position.side == self.pn_attacker
+        state = self.state
+        attacking = position.side == self.attacker
         on_path = not self.history_game
         moves, phis, deltas = self.children_numbers(position, past, children, 1 - goal)
         if on_path and ply > 0:
-            self.path.add(key)
+            state.path.add(key)
         while True:
             phi, delta, best, second = self.most_proving(phis, deltas)
             if phi >= th_phi or delta >= th_delta:
@@ -247,12 +256,12 @@ class ProofNumbers(SearchSteps):
             _, after, child_past = moves[best]
             child_phi, child_delta = self.mid(after, child_past, ply + 1, th_delta - delta + phis[best],
                                               min(second + 1, th_phi))
-            if self.stopped or self.pn_stopped:
+            if state.stopped or self.goal_stopped:
                 break  # (a child stopped midway keeps its numbers)
             phis[best], deltas[best] = child_phi, child_delta
         if on_path and ply > 0:
-            self.path.discard(key)
-        if self.stopped or self.pn_stopped:
+            state.path.discard(key)
+        if state.stopped or self.goal_stopped:
             return phi, delta  # the numbers so far, stored nowhere: what the root's goal is known to cost
         self.store_numbers(key, phi, delta, goal if phi == 0 and attacking else None,
                            goal - 1 if delta == 0 and not attacking else None,
@@ -262,21 +271,29 @@ class ProofNumbers(SearchSteps):
     def halted(self) -> bool:
         """Whether the search must stop here: the solve was stopped, or its
         time is out, or this phase's limit is reached (each noted)."""
-        if self.stopped or self.pn_stopped:
+        state = self.state
+        if state.stopped or self.goal_stopped:
             return True
         if self.out_of_time():
-            self.stopped = True
+            state.stopped = True
             return True
         if self.phase_over():
-            self.pn_stopped = True
+            self.goal_stopped = True
             return True
         return False
+
+    def phase_over(self) -> bool:
+        """Whether the goal under way has reached its own limits."""
+        nodes = self.state.nodes
+        if 0 <= self.goal_node_limit <= nodes:
+            return True
+        return nodes % CLOCK_EVERY == 0 and self.goal_deadline >= 0.0 and time.monotonic() >= self.goal_deadline
 
     def known_numbers(self, position: Position, past: frozenset[PositionKey], key: TableKey,
                       goal: int) -> tuple[int, int] | None:
         """The numbers of ``position`` where its known bounds (the table's,
         the endgame table's) decide ``goal``."""
-        entry = self.table.get(key)
+        entry = self.state.table.get(key)
         known_low, known_high = (LOSS, WIN) if entry is None else (entry[0], entry[1])
         if self.tablebase is not None:
             told = self.tablebase.bounds(position, past)
@@ -292,7 +309,7 @@ class ProofNumbers(SearchSteps):
         it and that position's history) and their numbers for ``child_goal``:
         from their bounds, else from the numbers kept for this goal (or, as
         an estimate, the dual goal's), else 1."""
-        table = self.table
+        table = self.state.table
         moves = []
         phis = []
         deltas = []
@@ -315,13 +332,13 @@ class ProofNumbers(SearchSteps):
         """The numbers kept for ``key`` in this goal's slot: this goal's own,
         or the dual goal's (the same goal for each side to move, the other
         attacker) as an estimate, never a proof."""
-        slots = self.numbers.get(key)
-        kept = None if slots is None else slots[self.pn_slot]
+        slots = self.state.numbers.get(key)
+        kept = None if slots is None else slots[self.slot]
         if kept is None:
             return None
-        if kept[0] == self.pn_tag:
+        if kept[0] == self.tag:
             return kept[1], kept[2]
-        if kept[0] == self.pn_dual:
+        if kept[0] == self.dual:
             return self.estimate(kept[1]), self.estimate(kept[2])
         return None
 
@@ -350,7 +367,8 @@ class ProofNumbers(SearchSteps):
         """Keep a position's numbers for the goal under way, and what it proved
         of the attacker's goal (a ``low`` bound with its ``best`` move, or a
         ``high`` bound) — in the table, where it has room (:meth:`store`)."""
-        table = self.table
+        state = self.state
+        table = state.table
         entry = table.get(key)
         if entry is None:
             if not self.store(key, LOSS, WIN, -1):
@@ -360,10 +378,10 @@ class ProofNumbers(SearchSteps):
             table[key] = (low, entry[1], best)
         elif high is not None and high < entry[1]:
             table[key] = (entry[0], high, entry[2])
-        slots = self.numbers.get(key)
+        slots = state.numbers.get(key)
         if slots is None:
-            if self.used + NUMBERS_BYTES > self.memory:
+            if state.used + NUMBERS_BYTES > self.memory:
                 return
             self.grown(NUMBERS_BYTES)
-            slots = self.numbers[key] = [None, None]
-        slots[self.pn_slot] = (self.pn_tag, phi, delta)
+            slots = state.numbers[key] = [None, None]
+        slots[self.slot] = (self.tag, phi, delta)

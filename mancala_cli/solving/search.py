@@ -21,7 +21,7 @@ reached. A search limited in time or positions only deepens as long as that
 is cheap (each iteration until one has used :data:`DEEPENING_SHARE` of the
 node limit, or without one, of the time limit, or :data:`DEEPENING_NODES`
 positions), then runs a proof-number
-search (df-pn, :meth:`Solver.prove`, :mod:`.proof_numbers`) until :data:`PROOF_SHARE` of the limit
+search (df-pn, :meth:`.ProofNumbers.prove`, :mod:`.proof_numbers`) until :data:`PROOF_SHARE` of the limit
 is used, reads what it proved of each first move from the table, then
 searches every line to its end, as a search without limits does: deepening
 alone would not prove a position whose lines are long.
@@ -49,10 +49,11 @@ never searched. A solver keeps nothing from one :meth:`Solver.solve` to the
 next: results do not depend on the order in which positions are asked.
 
 This module holds the solve itself (deepening, the limits, the answer) and
-what both searches share (the table's keys and entries); the searches are
-mix-ins of :class:`Solver`: alpha-beta in :mod:`.alpha_beta`, the
-proof-number search in :mod:`.proof_numbers`, the table file in
-:mod:`.table_file`.
+the steps both searches share (the table's keys and entries). A solve's
+state is one :class:`~.solution.SearchState`, which the solver gives its
+parts with its steps: the alpha-beta search (:class:`~.alpha_beta.AlphaBeta`),
+the proof-number search (:class:`~.proof_numbers.ProofNumbers`) and the
+table file (:class:`~.table_file.TableFile`).
 """
 from __future__ import annotations
 
@@ -67,6 +68,7 @@ from ..rules.core import DRAW, SOUTH, Game, Move, Position, PositionKey
 from .alpha_beta import ETC, HISTORY, HISTORY_MAX, AlphaBeta
 from .proof_numbers import NUMBERS_BYTES, PN, PN_INF, PROOF_FIRST, PROOF_SHARE, ProofNumbers
 from .solution import (
+    CLOCK_EVERY,
     DRAW_VALUE,
     LOSS,
     MAX_PLIES,
@@ -74,6 +76,7 @@ from .solution import (
     STOP_REASONS,
     WIN,
     Progress,
+    SearchState,
     Solution,
     TableKey,
     result_name,
@@ -119,8 +122,6 @@ DEEPENING_SHARE: Final = 1 / 32
 #: proof-number search (the kingulu start with the default 300 s: 36.5
 #: million positions and 15 s, against 7.3 million and 4.4 s with this).
 DEEPENING_NODES: Final = 1 << 20
-#: How often (in nodes) the clock is read.
-CLOCK_EVERY: Final = 1024
 #: How often (in nodes) a progress callback hears of a search under way.
 PROGRESS_EVERY: Final = 1 << 15
 
@@ -130,7 +131,7 @@ PROGRESS_EVERY: Final = 1 << 15
 ALL_FEATURES: Final = ETC | HISTORY | PN
 
 
-class Solver(AlphaBeta, ProofNumbers, TableFile):
+class Solver:
     """Solves positions of one game. Each :meth:`solve` starts from an empty
     table and an empty node count; the table costs at most ``memory`` bytes
     (:data:`DEFAULT_MEMORY`; see :data:`ENTRY_BYTES`).
@@ -138,6 +139,14 @@ class Solver(AlphaBeta, ProofNumbers, TableFile):
         >>> from mancala_cli.rules.registry import get_game
         >>> Solver(get_game("kingulu"), memory=64 << 20)
         <Solver kingulu, table of at most 67,108,864 bytes>
+
+    A solve's state is one :class:`~.solution.SearchState` (:attr:`state`,
+    new for each solve), which the solver gives its parts with its steps
+    (:meth:`key`, :meth:`child_history`, :meth:`expand`, :meth:`store`,
+    :meth:`grown`, :meth:`out_of_time`, :meth:`after_kernel`): the
+    alpha-beta search (:attr:`alpha_beta`, :mod:`.alpha_beta`), the
+    proof-number search (:attr:`proof_numbers`, :mod:`.proof_numbers`) and
+    the table file (:attr:`table_file`, :mod:`.table_file`).
     """
 
     def __init__(self, game: Game, *, memory: int = DEFAULT_MEMORY, tablebase: Any = None,
@@ -150,51 +159,47 @@ class Solver(AlphaBeta, ProofNumbers, TableFile):
         self.tablebase: Any = tablebase if tablebase is not None and tablebase.game == game.id else None
         #: What the search adds to plain alpha-beta (:data:`ETC`, :data:`HISTORY`, :data:`PN`).
         self.features = features
-        #: The history heuristic's cut-offs, by (side, origin).
-        self.cutoffs: dict[tuple[str, int], int] = {}
         #: How often (seconds) a search with a table file saves its table.
         self.save_every = SAVE_EVERY
-        self.table_file: str | None = None
-        self.table_identity: dict[str, Any] = {}
-        self.saved_at = 0.0
-        #: The positions a table file brought (0 without one).
-        self.loaded = 0
-        #: The iteration under way (plies), which a table file keeps: a
-        #: search that goes on from one goes on from that iteration.
-        self.iteration = 0
         self.entry_bytes: int = ENTRY_BYTES.get(game.id, OTHER_ENTRY_BYTES)
-        #: The bytes the table's entries cost so far.
-        self.used = 0
-        #: The cost at which the table next looks for memory left (:meth:`grown`).
-        self.next_look = 0
-        self.longest = 0
-        self.interrupted = False
-        self.stop_reason: str | None = None
         self.history_game = game.uses_history
-        self.table: dict[TableKey, tuple[int, int, int]] = {}
-        #: The proof-number search's numbers, by key: two slots (a goal and its dual share one) of
-        #: (goal, phi, delta), of positions in the table.
-        self.numbers: dict[TableKey, list[tuple[int, int, int] | None]] = {}
-        #: The proof-number search under way: its attacker, the value it must reach, the goal's
-        #: number, its own limits, and whether they stopped it.
-        self.pn_attacker = SOUTH
-        self.pn_target = WIN
-        self.pn_tag = 0
-        self.pn_dual = 0
-        self.pn_slot = 0
-        self.pn_node_limit = -1
-        self.pn_deadline = -1.0
-        self.pn_stopped = False
-        self.path: set[TableKey] = set()
-        self.nodes = 0
-        self.node_limit = -1
-        self.deadline = -1.0
-        self.stopped = False
-        self.progress: Progress | None = None
-        self.started = 0.0
-        self.reached = 0
-        #: The native search of the solve under way, where the game runs on the native kernel.
-        self.kernel: Any = None
+        #: The table file of the solve under way (``None``: none).
+        self.table_file: TableFile | None = None
+        self._begin(SearchState())
+
+    def _begin(self, state: SearchState) -> None:
+        """Give the parts of a solve its ``state``, and the steps of this solver."""
+        #: The state of the solve under way (or the last one).
+        self.state = state
+        self.alpha_beta = AlphaBeta(state, self, tablebase=self.tablebase, features=self.features,
+                                    history_game=self.history_game)
+        self.proof_numbers = ProofNumbers(state, self, game=self.game, tablebase=self.tablebase,
+                                          history_game=self.history_game, memory=self.memory)
+
+    # -- what a solve leaves (read by tests, benchmarks and the cluster's tasks)
+    @property
+    def table(self) -> dict[TableKey, tuple[int, int, int]]:
+        """The table of the solve under way (or the last one)."""
+        return self.state.table
+
+    @table.setter
+    def table(self, table: dict[TableKey, tuple[int, int, int]]) -> None:
+        self.state.table = table
+
+    @property
+    def used(self) -> int:
+        """The bytes the table's entries cost."""
+        return self.state.used
+
+    @property
+    def loaded(self) -> int:
+        """The positions the table file brought (0 without one)."""
+        return self.state.loaded
+
+    @property
+    def kernel(self) -> Any:
+        """The native search of the solve, where the game runs on the native kernel."""
+        return self.state.kernel
 
     def __repr__(self) -> str:
         return f"<Solver {self.game.id}, table of at most {self.memory:,} bytes>"
@@ -204,10 +209,11 @@ class Solver(AlphaBeta, ProofNumbers, TableFile):
         """Stop the search under way (from a signal handler or another
         thread): :meth:`solve` returns what it found so far, ``stopped``
         ``interrupted``."""
-        self.interrupted = True
-        self.stopped = True
-        if self.kernel is not None:  # (a signal handler runs between the native search's steps)
-            self.kernel.stopped = True
+        state = self.state
+        state.interrupted = True
+        state.stopped = True
+        if state.kernel is not None:  # (a signal handler runs between the native search's steps)
+            state.kernel.stopped = True
 
     def solve(self, position: Position, *, depth: int | None = None, nodes: int | None = None,
               seconds: float | None = None, history: Collection[PositionKey] = (),
@@ -225,7 +231,7 @@ class Solver(AlphaBeta, ProofNumbers, TableFile):
         :attr:`save_every` seconds and when the search ends, whatever
         stopped it, each time by an atomic replace."""
         started = time.monotonic()
-        self._reset(started, progress, table, nodes, seconds)
+        state = self._reset(started, progress, table, nodes, seconds)
         game = self.game
         past: frozenset[PositionKey] = frozenset()
         if self.history_game:
@@ -235,19 +241,19 @@ class Solver(AlphaBeta, ProofNumbers, TableFile):
         if not children:
             outcome = game.outcome(position, history=past, moves=[])
             value = DRAW_VALUE if outcome is None else self.value_of(outcome.result, position)
-            self.nodes = 1
+            state.nodes = 1
             return Solution(RESULT_NAMES[value], [], [], 1, time.monotonic() - started, 0, outcome=outcome)
-        self.nodes = 1
+        state.nodes = 1
         bounds = [(LOSS, WIN) for _ in children]
         limited = depth is not None or nodes is not None or seconds is not None
         deepest = MAX_PLIES if depth is None else min(depth, MAX_PLIES)
         iteration = 1 if limited else deepest
-        self.iteration = iteration
+        state.iteration = iteration
         root_key = self.key(position, past)
         if not self.history_game:
-            self.path.add(root_key)
+            state.path.add(root_key)
         search_kernel = getattr(game, "search_kernel", None)
-        self.kernel = None if search_kernel is None else search_kernel(self, position, MAX_PLIES)
+        state.kernel = None if search_kernel is None else search_kernel(self, position, MAX_PLIES)
         if self.table_file is not None:
             iteration = self._open_table(position, past, iteration, deepest, depth)
         reached = self._deepen(position, past, children, bounds, iteration, deepest, depth)
@@ -255,41 +261,32 @@ class Solver(AlphaBeta, ProofNumbers, TableFile):
 
     # -- a solve's steps ---------------------------------------------------
     def _reset(self, started: float, progress: Progress | None, table: str | os.PathLike[str] | None,
-               nodes: int | None, seconds: float | None) -> None:
-        """A new solve's state: an empty table, no positions searched yet, its limits."""
-        self.started = started
-        self.progress = progress
-        self.reached = 0
-        self.table = {}
-        self.numbers = {}
-        self.cutoffs = {}
-        self.table_file = None if table is None else os.fspath(table)
-        self.loaded = 0
-        self.used = 0
-        self.next_look = 0
-        self.longest = 0
-        self.path = set()
-        self.nodes = 0
-        self.stopped = False
-        self.interrupted = False
-        self.stop_reason = None
-        self.node_limit = -1 if nodes is None else nodes
-        self.deadline = -1.0 if seconds is None else started + seconds
+               nodes: int | None, seconds: float | None) -> SearchState:
+        """A new solve's state (an empty table, no positions searched yet, its
+        limits) given to its parts: the state."""
+        state = SearchState(started=started, progress=progress, node_limit=-1 if nodes is None else nodes,
+                            deadline=-1.0 if seconds is None else started + seconds)
+        self._begin(state)
+        self.table_file = None if table is None else TableFile(
+            os.fspath(table), state, self, game=self.game, history_game=self.history_game,
+            save_every=self.save_every)
+        return state
 
     def _open_table(self, position: Position, past: frozenset[PositionKey], iteration: int, deepest: int,
                     depth: int | None) -> int:
         """Start from the table file's table, where there is one: the iteration to go on from."""
-        assert self.table_file is not None
-        self.table_identity = self.identity(position, past)
-        self.check_table_file(self.table_file)  # (a place it cannot be saved fails now, not later)
-        resumed = self.load_table(self.table_file)
-        self.saved_at = time.monotonic()
+        table_file = self.table_file
+        assert table_file is not None
+        table_file.expected = table_file.identity(position, past)
+        table_file.check_table_file(table_file.path)  # (a place it cannot be saved fails now, not later)
+        resumed = table_file.load_table(table_file.path)
+        table_file.saved_at = time.monotonic()
         if resumed:
             # The table holds what deepening would find again: without a
             # depth limit, every line to its end at once; with one, from
             # the iteration that was under way.
             iteration = deepest if depth is None else max(iteration, min(resumed, deepest))
-            self.iteration = iteration
+            self.state.iteration = iteration
         return iteration
 
     def _deepen(self, position: Position, past: frozenset[PositionKey], children: list[tuple[Move, Position]],
@@ -297,35 +294,36 @@ class Solver(AlphaBeta, ProofNumbers, TableFile):
         """Search the first moves (narrowing ``bounds``), one iteration after
         the other, until each is proven or a limit is reached: the deepest
         complete iteration."""
+        state = self.state
         reached = 0
         proved = False
         while True:
             self._first_moves(position, past, children, bounds, iteration - 1)
-            if self.stopped:
+            if state.stopped:
                 break
             reached = iteration
-            self.reached = iteration
-            if self.progress is not None:
-                self.progress(iteration, self.nodes, time.monotonic() - self.started)
+            state.reached = iteration
+            if state.progress is not None:
+                state.progress(iteration, state.nodes, time.monotonic() - state.started)
             if all(low == high for low, high in bounds):
                 break
             if iteration >= deepest:
                 if depth is not None and depth < MAX_PLIES:
-                    self.stop_reason = "depth"
+                    state.stop_reason = "depth"
                 break
-            stop_deepening = self.spent(DEEPENING_SHARE) or self.nodes >= DEEPENING_NODES
+            stop_deepening = self.spent(DEEPENING_SHARE) or state.nodes >= DEEPENING_NODES
             iteration = deepest if depth is None and stop_deepening else iteration + 1
-            self.iteration = iteration
+            state.iteration = iteration
             if iteration == deepest and depth is None and self.features & PN and not proved:
                 proved = True
-                self._proof_numbers(position, past)
-                if self.stopped:
+                self.proof_numbers.phase(position, past)
+                if state.stopped:
                     break
                 # what the proof numbers proved of each first move, read from
                 # the table (a search of depth 0) before any is searched to
                 # its end, which may run out first
                 self._first_moves(position, past, children, bounds, 0)
-                if self.stopped:
+                if state.stopped:
                     break
         return reached
 
@@ -333,70 +331,72 @@ class Solver(AlphaBeta, ProofNumbers, TableFile):
                      bounds: list[tuple[int, int]], depth: int) -> None:
         """Search each first move not yet proven to ``depth`` (narrowing
         ``bounds``), until a limit stops the search."""
+        search = self.alpha_beta.search
         for i, (move, after) in enumerate(children):
             low, high = bounds[i]
             if low == high:
                 continue
-            child_low, child_high = self.search(after, depth, LOSS, WIN, self.child_history(position, after, past), 1)
+            child_low, child_high = search(after, depth, LOSS, WIN, self.child_history(position, after, past), 1)
             bounds[i] = (max(low, -child_high), min(high, -child_low))
-            if self.stopped:
+            if self.state.stopped:
                 break
 
     def _answer(self, children: list[tuple[Move, Position]], bounds: list[tuple[int, int]],
                 reached: int) -> Solution:
         """The solution: each first move's interval, and the table saved where there is a file."""
-        if self.stopped:
-            self.stop_reason = "interrupted" if self.interrupted else self.stop_reason or "time"
+        state = self.state
+        if state.stopped:
+            state.stop_reason = "interrupted" if state.interrupted else state.stop_reason or "time"
         low = max(b[0] for b in bounds)
         high = max(b[1] for b in bounds)
         result = result_name(low, high)
         moves = [(move, result_name(b[0], b[1])) for (move, _), b in zip(children, bounds)]
         best = [move for (move, _), b in zip(children, bounds) if low == high and b[0] == b[1] == low]
         if reached == MAX_PLIES:
-            reached = min(self.longest, MAX_PLIES)
+            reached = min(state.longest, MAX_PLIES)
         if self.table_file is not None:
-            self.save_table(self.table_file)
-        return Solution(result, moves, best, self.nodes, time.monotonic() - self.started, reached,
+            self.table_file.save_table(self.table_file.path)
+        return Solution(result, moves, best, state.nodes, time.monotonic() - state.started, reached,
                         bounds=(RESULT_NAMES[low], RESULT_NAMES[high]),
                         move_bounds=[(RESULT_NAMES[b[0]], RESULT_NAMES[b[1]]) for b in bounds],
-                        stopped=self.stop_reason)
+                        stopped=state.stop_reason)
 
     # -- the limits --------------------------------------------------------
     def spent(self, share: float) -> bool:
         """Whether the search has used ``share`` of its node limit, or where
         it has none, of its time limit (so that a search with a node limit
         takes the same path on every machine, whatever its time limit)."""
-        if self.node_limit >= 0:
-            return self.nodes >= share * self.node_limit
-        if self.deadline >= 0.0:
+        state = self.state
+        if state.node_limit >= 0:
+            return state.nodes >= share * state.node_limit
+        if state.deadline >= 0.0:
             now = time.monotonic()
-            return now - self.started >= share * (self.deadline - self.started)
+            return now - state.started >= share * (state.deadline - state.started)
         return False
 
     def out_of_time(self) -> bool:
         """Whether a limit stops the search now (its reason kept); every
         :data:`PROGRESS_EVERY` positions, progress is told and the table saved
         where it is due."""
-        nodes = self.nodes
-        if self.node_limit >= 0 and nodes >= self.node_limit:
-            self.stop_reason = "nodes"
+        state = self.state
+        nodes = state.nodes
+        if state.node_limit >= 0 and nodes >= state.node_limit:
+            state.stop_reason = "nodes"
             return True
         if nodes % CLOCK_EVERY == 0:
             if nodes % PROGRESS_EVERY == 0:
-                if self.progress is not None:
-                    self.progress(self.reached, nodes, time.monotonic() - self.started)
+                if state.progress is not None:
+                    state.progress(state.reached, nodes, time.monotonic() - state.started)
                 self.checkpoint()
-            if self.deadline >= 0.0 and time.monotonic() >= self.deadline:
-                self.stop_reason = "time"
+            if state.deadline >= 0.0 and time.monotonic() >= state.deadline:
+                state.stop_reason = "time"
                 return True
         return False
 
-    def phase_over(self) -> bool:
-        """Whether the proof-number search under way has reached its own limits."""
-        nodes = self.nodes
-        if 0 <= self.pn_node_limit <= nodes:
-            return True
-        return nodes % CLOCK_EVERY == 0 and self.pn_deadline >= 0.0 and time.monotonic() >= self.pn_deadline
+    def checkpoint(self) -> None:
+        """Save the table where a table file is in use and a save is due (:meth:`.TableFile.checkpoint`)."""
+        if self.table_file is not None:
+            self.table_file.checkpoint()
 
     # -- positions and the table (both searches) ---------------------------
     def value_of(self, result: str, position: Position) -> int:
@@ -439,20 +439,21 @@ class Solver(AlphaBeta, ProofNumbers, TableFile):
         self.store(key, value, value, -1)
         return value
 
-    def _after_kernel(self) -> None:
+    def after_kernel(self) -> None:
         """The node count, the longest line and why it stopped, from the native search just run."""
-        kernel = self.kernel
-        self.nodes, self.stopped = kernel.nodes, kernel.stopped
-        self.longest = max(self.longest, kernel.longest)
-        if self.stopped and self.stop_reason is None and not self.interrupted:
-            self.stop_reason = "nodes" if 0 <= self.node_limit <= self.nodes else "time"
+        state = self.state
+        kernel = state.kernel
+        state.nodes, state.stopped = kernel.nodes, kernel.stopped
+        state.longest = max(state.longest, kernel.longest)
+        if state.stopped and state.stop_reason is None and not state.interrupted:
+            state.stop_reason = "nodes" if 0 <= state.node_limit <= state.nodes else "time"
 
     def store(self, key: TableKey, low: int, high: int, best: int) -> bool:
         """Keep what was found of ``key`` (a bound is sound however it was
         found, so one left out costs a search again, never a wrong result):
         a new position only while its cost fits in the memory budget.
         Whether it is kept."""
-        table = self.table
+        table = self.state.table
         if key in table:
             table[key] = (low, high, best)
             return True
@@ -461,7 +462,7 @@ class Solver(AlphaBeta, ProofNumbers, TableFile):
             earlier = key[-1]
             if earlier:
                 cost += sys.getsizeof(earlier)
-        if self.used + cost <= self.memory:
+        if self.state.used + cost <= self.memory:
             table[key] = (low, high, best)
             self.grown(cost)
             return True
@@ -474,10 +475,11 @@ class Solver(AlphaBeta, ProofNumbers, TableFile):
         interpreter can raise it cleanly: a search that used up the last of
         a limited address space (``ulimit -v``) would fail in some small
         allocation, where CPython may abort instead of raising."""
-        self.used += cost
-        if self.used < self.next_look:
+        state = self.state
+        state.used += cost
+        if state.used < state.next_look:
             return
-        self.next_look = self.used + LOOK_EVERY
+        state.next_look = state.used + LOOK_EVERY
         try:
             mmap.mmap(-1, HEADROOM).close()  # (reserved, never touched)
         except OSError as error:

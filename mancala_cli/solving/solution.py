@@ -4,7 +4,8 @@ gives a position for the side to move: win 1, draw 0, loss -1
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final
+from dataclasses import dataclass, field
+from typing import Any, Final, Protocol
 
 from ..rules.core import Move, Outcome, Position, PositionKey
 
@@ -24,6 +25,9 @@ Progress = Callable[[int, int, float], None]
 #: side, banks, reserved holes and whether it is the first move of all, and
 #: in ``kimasai-klamroth`` the earlier positions that can recur.
 TableKey = tuple[Any, ...]
+
+#: How often (in nodes) the clock is read.
+CLOCK_EVERY: Final = 1024
 
 RESULT_NAMES: Final = {WIN: "win", DRAW_VALUE: "draw", LOSS: "loss"}
 
@@ -86,27 +90,68 @@ class Solution:
                 f"depth {self.depth}, {self.nodes} nodes{stopped}>")
 
 
-class SearchSteps:
-    """The steps of :class:`~.search.Solver` that both its searches
-    (:class:`~.alpha_beta.AlphaBeta`, :class:`~.proof_numbers.ProofNumbers`,
-    mix-ins of it) call: the solver defines them."""
+@dataclass(eq=False)
+class SearchState:
+    """Everything one :meth:`~.search.Solver.solve` changes, in one place:
+    the solver makes a new one for each solve and gives it to the parts
+    that search (:class:`~.alpha_beta.AlphaBeta`,
+    :class:`~.proof_numbers.ProofNumbers`, :class:`~.table_file.TableFile`)
+    and to the native search (``rules/native.py``), which read and change
+    it."""
 
-    def key(self, position: Position, past: frozenset[PositionKey]) -> TableKey:
-        raise NotImplementedError
+    #: The table: bounds ``(low, high, best origin)`` by key (:meth:`~.search.Solver.store`).
+    table: dict[TableKey, tuple[int, int, int]] = field(default_factory=dict)
+    #: The proof-number search's numbers, by key: two slots (a goal and its dual share one) of
+    #: (goal, phi, delta), of positions in the table.
+    numbers: dict[TableKey, list[tuple[int, int, int] | None]] = field(default_factory=dict)
+    #: The history heuristic's cut-offs, by (side, origin).
+    cutoffs: dict[tuple[str, int], int] = field(default_factory=dict)
+    #: The keys of the line being searched (games without a repetition rule: one that recurs is endless).
+    path: set[TableKey] = field(default_factory=set)
+    #: The bytes the table's entries (and numbers) cost so far.
+    used: int = 0
+    #: The cost at which the table next looks for memory left (:meth:`~.search.Solver.grown`).
+    next_look: int = 0
+    #: The positions searched, and the longest line (plies).
+    nodes: int = 0
+    longest: int = 0
+    #: The limits: nodes (-1: none) and the deadline on the monotonic clock (-1: none), from ``started``.
+    node_limit: int = -1
+    deadline: float = -1.0
+    started: float = 0.0
+    #: Whether the search stopped, whether :meth:`~.search.Solver.stop` stopped it, and why it stopped.
+    stopped: bool = False
+    interrupted: bool = False
+    stop_reason: str | None = None
+    #: Who hears of the search under way, and the deepest complete iteration so far.
+    progress: Progress | None = None
+    reached: int = 0
+    #: The iteration under way (plies), which a table file keeps: a search
+    #: that goes on from one goes on from that iteration.
+    iteration: int = 0
+    #: The positions a table file brought (0 without one).
+    loaded: int = 0
+    #: The native search of the solve, where the game runs on the native kernel.
+    kernel: Any = None
+
+
+class SearchSteps(Protocol):
+    """The steps of :class:`~.search.Solver` that its parts
+    (:class:`~.alpha_beta.AlphaBeta`, :class:`~.proof_numbers.ProofNumbers`,
+    :class:`~.table_file.TableFile`) are given and call."""
+
+    def key(self, position: Position, past: frozenset[PositionKey]) -> TableKey: ...
 
     def child_history(self, position: Position, after: Position,
-                      past: frozenset[PositionKey]) -> frozenset[PositionKey]:
-        raise NotImplementedError
+                      past: frozenset[PositionKey]) -> frozenset[PositionKey]: ...
 
     def expand(self, position: Position, key: TableKey,
-               past: frozenset[PositionKey]) -> list[tuple[Move, Position]] | int:
-        raise NotImplementedError
+               past: frozenset[PositionKey]) -> list[tuple[Move, Position]] | int: ...
 
-    def store(self, key: TableKey, low: int, high: int, best: int) -> bool:
-        raise NotImplementedError
+    def store(self, key: TableKey, low: int, high: int, best: int) -> bool: ...
 
-    def grown(self, cost: int) -> None:
-        raise NotImplementedError
+    def grown(self, cost: int) -> None: ...
 
-    def out_of_time(self) -> bool:
-        raise NotImplementedError
+    def out_of_time(self) -> bool: ...
+
+    def after_kernel(self) -> None: ...

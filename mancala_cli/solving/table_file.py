@@ -1,5 +1,5 @@
-"""A solve's table in a file (``mancala solve --table``): the methods of
-:class:`~.search.Solver` that save its table and start from a saved one.
+"""A solve's table in a file (``mancala solve --table``): :class:`TableFile`,
+which saves the solve's table and starts it from a saved one.
 
 A file is the magic line and one line of JSON (:data:`TABLE_HEADER`
 bytes), then the records: the native kernel's own, or on the pure core
@@ -17,7 +17,7 @@ from typing import Any, Final
 
 from ..files.output import atomic_output, regular_output
 from ..rules.core import Game, MancalaError, Position, PositionKey
-from .solution import LOSS, MAX_PLIES, WIN, TableKey
+from .solution import LOSS, MAX_PLIES, WIN, SearchState, SearchSteps
 
 try:  # the interpreter's own SHA-256, which loads faster than OpenSSL's (the library imports this module)
     from _sha256 import sha256  # type: ignore[import-not-found, unused-ignore]
@@ -44,26 +44,25 @@ class TableFileError(MancalaError, ValueError):
 
 
 class TableFile:
-    """The table-file methods of :class:`~.search.Solver` (a mix-in: the
-    attributes below are the solver's)."""
+    """The table file ``path`` of one solve: it saves the solve's ``state``
+    (its table, the iteration under way) and fills it from a saved one
+    (:meth:`load_table`), with the solver's ``steps`` (the table's keys,
+    storing); ``game`` and ``history_game`` are the solver's settings, and
+    the table is saved every ``save_every`` seconds (:meth:`checkpoint`).
+    Its own state: what a file must match to be used (:attr:`expected`,
+    :meth:`identity`) and when it was last saved."""
 
-    game: Game
-    history_game: bool
-    kernel: Any
-    table: dict[TableKey, tuple[int, int, int]]
-    used: int
-    loaded: int
-    iteration: int
-    save_every: float
-    saved_at: float
-    table_file: str | None
-    table_identity: dict[str, Any]
-
-    def key(self, position: Position, past: frozenset[PositionKey]) -> TableKey:
-        raise NotImplementedError
-
-    def store(self, key: TableKey, low: int, high: int, best: int) -> bool:
-        raise NotImplementedError
+    def __init__(self, path: str, state: SearchState, steps: SearchSteps, *, game: Game, history_game: bool,
+                 save_every: float) -> None:
+        self.path = path
+        self.state = state
+        self.game = game
+        self.history_game = history_game
+        self.save_every = save_every
+        self.key = steps.key
+        self.store = steps.store
+        self.expected: dict[str, Any] = {}
+        self.saved_at = 0.0
 
     def identity(self, position: Position, past: frozenset[PositionKey]) -> dict[str, Any]:
         """What a table file must match to be used for ``position``: the
@@ -72,15 +71,15 @@ class TableFile:
         key = self.key(position, frozenset())
         earlier = sorted(past) if self.history_game else []
         digest = sha256(repr((key, earlier)).encode()).hexdigest()[:32]
-        core = "native" if self.kernel is not None else "pure"
+        core = "native" if self.state.kernel is not None else "pure"
         return {"format": TABLE_VERSION, "core": core, "game": self.game.id, "position": digest,
                 "byteorder": sys.byteorder}
 
     def checkpoint(self) -> None:
-        """Save the table if a table file is in use and :attr:`save_every`
+        """Save the table if :attr:`save_every`
         seconds have passed since it was last saved."""
-        if self.table_file is not None and time.monotonic() - self.saved_at >= self.save_every:
-            self.save_table(self.table_file)
+        if time.monotonic() - self.saved_at >= self.save_every:
+            self.save_table(self.path)
 
     def save_table(self, path: str) -> None:
         """Write the table to ``path`` whole or not at all, through the
@@ -94,12 +93,12 @@ class TableFile:
         remove_stale_temporaries(path)
         with atomic_output(path, binary=True) as out:
             out.write(bytes(TABLE_HEADER))
-            if self.kernel is not None:
-                records, checksum = self.kernel.dump(out.write)
+            if self.state.kernel is not None:
+                records, checksum = self.state.kernel.dump(out.write)
                 payload = {"records": records, "checksum": f"{checksum:016x}"}
             else:
                 payload = self._dump_pure(out)
-            header = dict(self.table_identity, iteration=self.iteration, **payload)
+            header = dict(self.expected, iteration=self.state.iteration, **payload)
             line = TABLE_MAGIC + json.dumps(header, sort_keys=True).encode() + b"\n"
             if len(line) > TABLE_HEADER:
                 raise ValueError("the table file's header is too long")
@@ -121,7 +120,7 @@ class TableFile:
         """The pure table: chunks of :data:`CHUNK_ENTRIES` entries, each its
         length (8 bytes) and a list of (key, value) pairs in ``marshal``."""
         digest = sha256()
-        items = list(self.table.items())
+        items = list(self.state.table.items())
         chunks = 0
         for start in range(0, len(items), CHUNK_ENTRIES):
             data = marshal.dumps(items[start:start + CHUNK_ENTRIES])
@@ -152,7 +151,7 @@ class TableFile:
                     raise ValueError
             except (ValueError, UnicodeDecodeError):
                 raise TableFileError("a damaged table file (its header)") from None
-            want = self.table_identity
+            want = self.expected
             for name in ("format", "game", "core", "byteorder"):
                 if not isinstance(header.get(name), (str, int)) or isinstance(header.get(name), bool):
                     raise TableFileError(f"a damaged table file (its header has no {_FIELDS[name]})")
@@ -168,17 +167,17 @@ class TableFile:
                                      f"machine; this run uses the {want['core']} core, {want['byteorder']}-endian")
             try:
                 iteration = _count(header, "iteration")
-                if self.kernel is not None:
+                if self.state.kernel is not None:
                     records = _count(header, "records")
                     checksum = _count(header, "checksum", hexadecimal=True)
-                    if not (size == TABLE_HEADER + records * self.kernel.record_size and checksum < 1 << 64):
+                    if not (size == TABLE_HEADER + records * self.state.kernel.record_size and checksum < 1 << 64):
                         raise _Damaged("its size is not that of its records")
-                    self.loaded = self.kernel.load(source.read, records, checksum)
+                    self.state.loaded = self.state.kernel.load(source.read, records, checksum)
                 else:
-                    self.loaded = self._load_pure(source, header, size - TABLE_HEADER)
+                    self.state.loaded = self._load_pure(source, header, size - TABLE_HEADER)
             except (KeyError, TypeError, ValueError, EOFError, OverflowError) as error:
-                self.table = {}
-                self.used = 0
+                self.state.table = {}
+                self.state.used = 0
                 # (the file's own faults as this module names them; what else
                 # the decoding of damaged records raises is their fault too)
                 raise TableFileError(f"a damaged table file ({error if isinstance(error, _Damaged) else 'its records'})"
@@ -206,9 +205,9 @@ class TableFile:
                 if not (isinstance(key, tuple) and isinstance(value, tuple) and len(value) == 3
                         and all(type(v) is int for v in value) and LOSS <= value[0] <= value[1] <= WIN):
                     raise _Damaged("a record that cannot be")
-                if key not in self.table:
+                if key not in self.state.table:
                     self.store(key, *value)
-        return len(self.table)
+        return len(self.state.table)
 
 
 class _Damaged(ValueError):
