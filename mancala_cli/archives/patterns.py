@@ -164,7 +164,7 @@ def compiled_regex(pattern: str) -> Any:
     """``pattern`` compiled by the ``regex`` package (as Python's ``re``
     reads it: ``V0``), kept for the next time; raises
     :class:`PatternRefused`."""
-    import regex  # (10 ms of start-up, that a command without --where or --tag does without)
+    import regex  # (not for a command without --where or --tag: docs/performance.md, 'Start-up')
 
     try:
         return regex.compile(pattern, regex.V0)
