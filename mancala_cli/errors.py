@@ -1,7 +1,7 @@
 """One family of errors: everything the library raises derives from
 :class:`MancalaError`, so ``except MancalaError`` catches them all. Each one
 also derives from the error of the layer it comes from (``KeyError``,
-``ValueError``, the record layer's errors), so older handlers still work::
+``ValueError``, the record layer's errors), so a handler of that error catches it too::
 
     >>> import mancala_cli
     >>> try:

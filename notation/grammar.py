@@ -142,7 +142,7 @@ def __getattr__(name: str) -> Any:
         return compiled
     if name not in _EXPRESSIONS:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import pyparsing as pp  # (local: 27 ms that validate, which loads this module, does not need)
+    import pyparsing as pp  # (local: not for validate, which loads this module; docs/performance.md, 'Start-up')
 
     compiled = globals().get(f"{name}_RE") or __getattr__(f"{name}_RE")
     expression = pp.Regex(compiled.pattern, flags=compiled.flags)

@@ -152,7 +152,7 @@ def _grammar() -> Any:
     :func:`pyparsing.infix_notation` builds for three operators, written out
     so that each level can stop at a mistake instead of backtracking to the
     start of the expression.)"""
-    import pyparsing as pp  # (local: 27 ms, only to parse; validate and filter's flags load this module, parse nothing)
+    import pyparsing as pp  # (local, only to parse: validate loads this module; docs/performance.md, 'Start-up')
 
     def keyword(word: str) -> Any:
         return pp.Regex(rf"{word}(?![A-Za-z0-9_.\-])").set_name(f"'{word}'")

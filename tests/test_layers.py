@@ -5,9 +5,12 @@ the top of a module or inside a function."""
 from __future__ import annotations
 
 import ast
+import io
 import pathlib
+import re
 import subprocess
 import sys
+import tokenize
 import tomllib
 from collections.abc import Iterator
 
@@ -673,3 +676,76 @@ def test_the_local_import_count_sees_nested_functions(tmp_path):
         "import os\n\ndef f():\n    import re  # (why)\n\n    def g():\n        from os import path\n", encoding="utf-8")
     assert [(line, text.splitlines()[-1].strip()) for _, line, text in local_imports(tmp_path)] == [
         (4, "import re  # (why)"), (7, "from os import path")]
+
+
+# -- figures live in docs/performance.md -------------------------------------------------
+
+#: A time written with its unit: milli-, micro- or nanoseconds always, seconds
+#: unless a limit or an option's value ("at most 86400 seconds", "--time 3
+#: seconds", "the default 300 s"), and a speed-up ("3 × faster").
+_TIMING = re.compile(
+    r"\d(?:[\d,]*\d)?(?:\.\d+)?\s?(?:ms|µs|μs|ns)\b"
+    r"|(?<!at most )(?<!at least )(?<!within )(?<!after )(?<!every )(?<!--time )(?<!default )(?<!limit of )"
+    r"(?<![\d.,])\d(?:[\d,]*\d)?(?:\.\d+)?\s?(?:s|seconds?)\b"
+    r"|\d(?:\.\d+)?\s?(?:×|x|times)\s+(?:faster|slower|quicker)")
+
+#: Comments and docstrings that may carry a timing, by ``path: the timing``,
+#: and why (none: a figure is measured, and lives in docs/performance.md; a
+#: comment names the section there).
+TIMINGS_ALLOWED: dict[str, str] = {}
+
+
+def _comments_and_docstrings(path: pathlib.Path) -> Iterator[tuple[int, str]]:
+    """The comments (``#`` in Python, ``/* */`` and ``//`` in C) and the
+    docstrings of ``path``, each with its first line."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix in (".c", ".h"):
+        for match in re.finditer(r"/\*.*?\*/|//[^\n]*", text, re.S):
+            yield text.count("\n", 0, match.start()) + 1, match.group()
+        return
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        if token.type == tokenize.COMMENT:
+            yield token.start[0], token.string
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            docstring = ast.get_docstring(node, clean=False)
+            if docstring is not None:
+                yield node.body[0].lineno, docstring
+
+
+def timings_in_comments(root: pathlib.Path = ROOT) -> dict[str, int]:
+    """Every timing (:data:`_TIMING`) in a comment or docstring of
+    ``mancala_cli`` and ``notation``, as ``path: the timing`` with its line."""
+    found = {}
+    for package in ("mancala_cli", "notation"):
+        for path in sorted(p for p in (root / package).rglob("*") if p.suffix in (".py", ".c", ".h")):
+            for line, text in _comments_and_docstrings(path):
+                for match in _TIMING.finditer(" ".join(text.split())):
+                    found[f"{path.relative_to(root)}: {match.group()}"] = line
+    return found
+
+
+def test_no_comment_or_docstring_carries_a_timing():
+    """A measured figure lives in docs/performance.md, with its command and
+    date; a comment says why the code is so and names the section there."""
+    found = timings_in_comments()
+    assert _against(found, TIMINGS_ALLOWED) == ([], []), "\n".join(f"{name} (line {line})"
+                                                                   for name, line in found.items())
+
+
+def test_the_timing_scan_sees_comments_docstrings_and_c_but_not_limits(tmp_path):
+    (tmp_path / "mancala_cli").mkdir()
+    (tmp_path / "notation").mkdir()
+    (tmp_path / "mancala_cli" / "a.py").write_text(
+        '"""Reading takes 9 µs a position."""\n'
+        "import re  # (local: 27 ms that validate does without)\n"
+        "X = 1  # the kingulu start: 7.3 million positions and 4.4 s, 3 × faster\n"
+        "def f():\n"
+        '    """Give up after 30 seconds, or at most 86400 seconds (--time 3 seconds\n'
+        '    is the default 300 s of a 4 × 8 board, 1.5 × python -c pass; 10 s\n'
+        '    wall)."""\n', encoding="utf-8")
+    (tmp_path / "notation" / "k.c").write_text("/* 0.8\n   ms a ply */\nint x; // 2,5 seconds\n", encoding="utf-8")
+    assert timings_in_comments(tmp_path) == {
+        "mancala_cli/a.py: 9 µs": 1, "mancala_cli/a.py: 27 ms": 2, "mancala_cli/a.py: 4.4 s": 3,
+        "mancala_cli/a.py: 3 × faster": 3, "mancala_cli/a.py: 10 s": 5,
+        "notation/k.c: 0.8 ms": 1, "notation/k.c: 2,5 seconds": 3}

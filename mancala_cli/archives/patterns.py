@@ -45,16 +45,17 @@ MAX_REPEAT = 1000
 
 #: The most items a regular expression may have with each repetition written
 #: out its least number of times: the ``regex`` package compiles ``a{1000}``
-#: into a thousand copies of ``a``, about 270 bytes each, so that nested
-#: counts (``(a{1000}){1000}``) multiply; 100,000 items are about 30 MB.
-#: A set (``[...]``) is copied whole, so it counts by its size
-#: (:data:`SET_CHARACTERS_PER_ITEM`).
+#: into a thousand copies of ``a``, so that nested counts (``(a{1000}){1000}``)
+#: multiply; this bounds the memory of a compiled pattern (measured:
+#: docs/performance.md, 'Reading and checking records'). A set (``[...]``)
+#: is copied whole, so it counts by its size (:data:`SET_CHARACTERS_PER_ITEM`).
 MAX_REGEX_ITEMS = 100_000
 
-#: A set's characters that count as one item: the ``regex`` package keeps
-#: about 5 bytes a character listed in a set and about 120 bytes a range or
-#: class (``a-z``, ``\w``), in each copy; so a set counts as one item, plus
-#: one for each range or class in it, plus one for each 50 characters
+#: A set's characters that count as one item, by what the ``regex`` package
+#: keeps, in each copy, of a character listed in a set and of a range or
+#: class (``a-z``, ``\w``) (measured: docs/performance.md, 'Reading and
+#: checking records'); so a set counts as one item, plus one for each range
+#: or class in it, plus one for each 50 characters
 #: (``[<10,000 characters>]{1000}`` is 201,000 items, not 1,000).
 SET_CHARACTERS_PER_ITEM = 50
 
@@ -164,7 +165,7 @@ def compiled_regex(pattern: str) -> Any:
     """``pattern`` compiled by the ``regex`` package (as Python's ``re``
     reads it: ``V0``), kept for the next time; raises
     :class:`PatternRefused`."""
-    import regex  # (10 ms of start-up, that a command without --where or --tag does without)
+    import regex  # (not for a command without --where or --tag: docs/performance.md, 'Start-up')
 
     try:
         return regex.compile(pattern, regex.V0)

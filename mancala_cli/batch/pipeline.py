@@ -54,7 +54,7 @@ class Options:
     @property
     def writing(self) -> GameFormat:
         """How convert writes the games."""
-        from ..files.writing import GameFormat  # (the writers: 2 ms of start-up that validate does without)
+        from ..files.writing import GameFormat  # (validate does without: docs/performance.md, 'Start-up')
 
         return GameFormat(self.target, self.coords, self.positions)
 
@@ -104,7 +104,7 @@ def task_results(source: Source, task: Task, jobs: int | Cluster = 1,
     for an input without games). Raises InputError or XMLArchiveError."""
     kind = sniff(source)
     if kind == "xml":
-        from notation.xml import read_archive  # (lxml: 10 ms of start-up that a PMN input does without)
+        from notation.xml import read_archive  # (lxml: a PMN input does without it; docs/performance.md, 'Start-up')
 
         records = read_archive(source.stream, file=source.name)
         done: Iterable[Any] = _read_through(source, task, records, advance)
@@ -251,7 +251,7 @@ def run(task: Task, work: Iterable[Batch],
 
 def process_pool(workers: int) -> WorkerPool:
     """The worker processes, started now (:class:`.pool.WorkerPool`)."""
-    from .pool import WorkerPool  # (multiprocessing: 7 ms of start-up that a run without workers does without)
+    from .pool import WorkerPool  # (a run without workers does without it; docs/performance.md, 'Start-up')
 
     return WorkerPool(workers)
 

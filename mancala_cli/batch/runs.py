@@ -107,7 +107,7 @@ def check_run(*, jobs: int, timeout: float) -> None:
 def cluster(scheduler: str, *, timeout: float = 10.0) -> Iterator[Cluster]:
     """The Dask cluster of ``scheduler`` for the block (see :func:`workers`)."""
     try:
-        from .dask_client import connect  # (Dask distributed, the optional dask extra, with asyncio: 40 ms)
+        from .dask_client import connect  # (Dask distributed, the optional dask extra; docs/performance.md, 'Start-up')
     except ImportError:  # (what it imports beyond this package is Dask's and the standard library's)
         raise ClusterError(f"--scheduler needs Dask distributed, which is not installed: {INSTALL}") from None
     connected = connect(scheduler, timeout)
@@ -180,7 +180,7 @@ def check_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str
     game = None if game is None else game_id(game)
     paths = paths_of(sources)
     if isinstance(where, str):
-        from ..archives import Criteria  # (the query language: 14 ms that a run without where does without)
+        from ..archives import Criteria  # (the query language: docs/performance.md, 'Start-up')
 
         where = Criteria.where(where)
     options = Options("validate", format, game, strict, where=where)

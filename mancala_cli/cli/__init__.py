@@ -15,7 +15,7 @@ import sys
 
 from .streams import end_now, version_line, write_stdout
 
-TYPE_CHECKING = False  # (not typing's: typing and what it loads cost 11 ms of `mancala --version`, see tests/test_startup.py)
+TYPE_CHECKING = False  # (not typing's, which slows `mancala --version`: docs/performance.md, 'Start-up')
 if TYPE_CHECKING:
     from typing import Any
 

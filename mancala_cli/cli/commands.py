@@ -135,8 +135,8 @@ def main() -> None:
     # The command is done, its files closed and its output written. What is
     # left is the interpreter's exit, whose collections of reference cycles
     # would scan every object the process made (typer's, the rules'...),
-    # 8 to 10 ms, an eighth of a short command's time; nothing of ours
-    # waits for them. The objects alive now are left out of those scans; exit
+    # a good share of a short command's time (docs/performance.md, 'Start-up');
+    # nothing of ours waits for them. The objects alive now are left out of those scans; exit
     # handlers still run and the standard streams are still flushed.
     gc.freeze()
     sys.exit(code)

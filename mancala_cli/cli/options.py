@@ -97,7 +97,7 @@ def input_paths(files: Optional[list[str]]) -> list[str]:
 
 def checked_encoding(name: str) -> str:
     """``name`` when it is a text encoding records can be read in (an unknown
-    name is reported per file, as it always was)."""
+    name is reported per file)."""
     if name == "utf-8":  # the default, which can
         return name
     try:

@@ -54,7 +54,7 @@ class Progress:
     """A progress bar on standard error, only when it is a terminal."""
 
     def __init__(self) -> None:
-        # (rich's progress bar: 30 ms of start-up, for a terminal alone)
+        # (rich's progress bar, for a terminal alone: docs/performance.md, 'Start-up')
         from rich import console, progress
 
         self.bar = progress.Progress(progress.TextColumn("{task.description}"), progress.BarColumn(),

@@ -14,14 +14,15 @@ import sys
 from ..rules.selection import CORE
 from ..version import __version__
 
-TYPE_CHECKING = False  # (not typing's: typing and what it loads cost 11 ms of `mancala --version`, see tests/test_startup.py)
+TYPE_CHECKING = False  # (not typing's, which slows `mancala --version`: docs/performance.md, 'Start-up')
 if TYPE_CHECKING:
     from typing import Any, NoReturn
 
 #: Exit status after a broken pipe on standard output: 128 + SIGPIPE, which
 #: is 13 wherever there is one. (Written out: the module :mod:`signal` makes
-#: enums as it loads, 6 ms, a third of ``mancala --version``, which needs
-#: none of it; tests/test_startup.py holds the figure to ``signal.SIGPIPE``.)
+#: enums as it loads, a large share of ``mancala --version`` (measured:
+#: docs/performance.md, 'Start-up'), which needs none of it;
+#: tests/test_startup.py holds the figure to ``signal.SIGPIPE``.)
 BROKEN_PIPE = 141
 
 

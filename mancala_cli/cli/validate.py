@@ -91,7 +91,7 @@ def _where(where: Optional[str]) -> tuple[Any, contextlib.AbstractContextManager
     command in one line when its pattern runs too long."""
     if where is None:
         return None, contextlib.nullcontext()
-    from .where import where_criteria, where_stops  # (the query language: 14 ms, for --where alone)
+    from .where import where_criteria, where_stops  # (--where alone: docs/performance.md, 'Start-up')
 
     return where_criteria(where), where_stops()
 

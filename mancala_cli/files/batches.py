@@ -417,8 +417,9 @@ def _attach(records: list[GameRecord], problems: list[Problem]) -> None:
 def batch_records(batch: Batch) -> list[GameRecord]:
     """The records of a batch, with the batch's decoding problems attached."""
     if batch.kind == "json":
-        # (local: the JSON Lines reader and json, 2.5 ms, load only for JSON
-        # input; validate of PMN, whose start-up is measured, loads this module)
+        # (local: the JSON Lines reader and json load only for JSON input;
+        # validate of PMN, whose start-up is measured, loads this module:
+        # docs/performance.md, 'Start-up')
         from notation.jsonl import json_records
 
         records = list(json_records(batch.lines, batch.file, batch.first_line))

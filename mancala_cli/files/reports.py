@@ -98,7 +98,7 @@ def _report(file: str, line: int | None, game: str | None, plies: int, result: s
 
 def report_line(report: dict[str, Any], index: int | None, *, ensure_ascii: bool = False) -> str:
     """The JSON line of a game's report, numbered ``index``."""
-    import json  # (local: 1.3 ms that plain validate, which loads this module, does not need)
+    import json  # (local: not for plain validate, which loads this module; docs/performance.md, 'Start-up')
 
     report["index"] = index
     return json.dumps(report, ensure_ascii=ensure_ascii)

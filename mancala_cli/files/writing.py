@@ -93,8 +93,8 @@ class GameFormat:
         game = replayed.game
         start = format_position(game, replayed.start) if game and replayed.start else None
         if self.format == "json":
-            # (local: the JSON Lines writer and json, 2.5 ms, which validate,
-            # which loads this module, does not need)
+            # (local: the JSON Lines writer and json, which validate, which loads
+            # this module, does not need: docs/performance.md, 'Start-up')
             from notation.jsonl import record_to_json
 
             return record_to_json(record, game.id if game else None, start) + "\n"

@@ -9,9 +9,9 @@ They run on the native kernel where the install built it (:mod:`.native`),
 else on these pure-Python modules (:mod:`.selection`; :data:`CORE` says which). Every name
 here but :data:`CORE` loads when first used: ``mancala --version`` imports
 this package for :data:`CORE` alone, and importing the core, the registry
-and perft here would add about 10 ms to it (0.4 × ``python -c pass``,
-against a goal of at most 1.5 × in all), and ``tests/test_startup.py``
-holds it to loading no ``rules.core``.
+and perft here would cost it a good share of its goal, at most 1.5 ×
+``python -c pass`` in all (measured: docs/performance.md, 'Start-up'),
+and ``tests/test_startup.py`` holds it to loading no ``rules.core``.
 
 The search for game values and what is built on it (the solver, endgame
 tables, proofs, annotation) is in :mod:`mancala_cli.solving`; the native
@@ -26,7 +26,7 @@ import importlib
 
 from .selection import CORE
 
-TYPE_CHECKING = False  # (not typing's: typing and what it loads cost 11 ms of `mancala --version`, see tests/test_startup.py)
+TYPE_CHECKING = False  # (not typing's, which slows `mancala --version`: docs/performance.md, 'Start-up')
 
 if TYPE_CHECKING:
     from typing import Any

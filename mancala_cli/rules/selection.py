@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 
-TYPE_CHECKING = False  # (not typing's: typing and what it loads cost 11 ms of `mancala --version`, see tests/test_startup.py)
+TYPE_CHECKING = False  # (not typing's, which slows `mancala --version`: docs/performance.md, 'Start-up')
 if TYPE_CHECKING:
     from typing import Literal
 

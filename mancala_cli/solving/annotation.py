@@ -212,9 +212,8 @@ def _add_glyph(node: MoveNode, glyph: str) -> int:
 def _holds(comment: str | None, text: str) -> bool:
     """Whether ``comment`` says ``text`` already, whatever white space is
     between the words and around them: on a line of its own (as this tool
-    adds it), or within a line (as an earlier version of this tool added
-    it, a space after the record's text), or with a line break where a
-    comment written by hand was broken."""
+    adds it), or within a line (a space after the record's own text), or
+    with a line break where a comment written by hand was broken."""
     return comment is not None and text in " ".join(comment.split())
 
 

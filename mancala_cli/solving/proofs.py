@@ -59,8 +59,8 @@ def key(position: Position) -> Key:
 MAX_LINE = 4096
 
 #: The most positions a book holds, over all its files (the shipped Kingulu
-#: proofs hold 146,564 together; a book takes about 190 bytes and 9 µs of
-#: reading a position: 1,000,000 are about 200 MB and 9 s): a larger
+#: proofs hold 146,564 together; what a position costs a book in memory and
+#: in reading: docs/performance.md, 'Endgame tables and proofs'): a larger
 #: ``moves`` count is refused before anything is read.
 MAX_POSITIONS = 1_000_000
 

@@ -101,11 +101,10 @@ DEFAULT_SECONDS: Final = 300.0
 #: the position's holes, banks and reserved holes, which the table keeps
 #: alive), the value and the table's own slot. Measured with tracemalloc
 #: (``benchmarks/solver_memory.py``) over searches from the start and from
-#: positions 4 to 60 moves into random games: kingulu 367-393 bytes,
-#: kimasai-mackay 527-550, kimasai-klamroth about 1,100 besides its
-#: frozensets of earlier positions, which are charged apart, at their own
-#: size; each figure here is some 5-30 % above, for the table's growth (a
-#: dict grows by doubling).
+#: positions 4 to 60 moves into random games (the figures:
+#: docs/performance.md, 'Search'); kimasai-klamroth's frozensets of earlier
+#: positions are charged apart, at their own size. Each value here is above
+#: the measured one, for the table's growth (a dict grows by doubling).
 ENTRY_BYTES: Final = {"kingulu": 460, "kimasai-mackay": 580, "kimasai-klamroth": 1150}
 #: The cost of an entry of a game not listed above.
 OTHER_ENTRY_BYTES: Final = 1200
@@ -119,8 +118,8 @@ DEEPENING_SHARE: Final = 1 / 32
 #: The positions after which a search limited in time or positions stops
 #: deepening, whatever its limit: with no value at the horizon, deepening a
 #: long search for a thirty-second of a long limit only delays the
-#: proof-number search (the kingulu start with the default 300 s: 36.5
-#: million positions and 15 s, against 7.3 million and 4.4 s with this).
+#: proof-number search (measured on the kingulu start: docs/performance.md,
+#: 'Search').
 DEEPENING_NODES: Final = 1 << 20
 #: How often (in nodes) a progress callback hears of a search under way.
 PROGRESS_EVERY: Final = 1 << 15

@@ -261,9 +261,11 @@ def _read_chunks(source: Any, header: dict[str, Any], body: int) -> list[bytes]:
 
 
 def remove_stale_temporaries(path: str) -> None:
-    """Remove what saves of ``path`` by earlier versions left when killed:
-    ``.NAME.PID.tmp`` beside it, where no process PID runs any more (a
-    running one's file is left alone)."""
+    """Remove the files ``.NAME.PID.tmp`` beside ``path`` where no process
+    PID runs any more (a running one's file is left alone). No save of this
+    module names a file so: saves go through
+    :func:`~mancala_cli.files.output.atomic_output`, whose temporaries are
+    unnamed or ``.mancala-*.tmp``."""
     folder, name = os.path.split(os.path.abspath(path))
     prefix = f".{name}."
     try:

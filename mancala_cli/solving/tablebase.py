@@ -60,7 +60,7 @@ __all__ = ["Tablebase", "TablebaseError", "GAME", "FORMAT", "RULES", "MAX_STONES
 
 #: The game the tables are of.
 GAME: Final = "kimasai-klamroth"
-#: The version of the file format (its first line): 2 since the header holds
+#: The version of the file format (its first line): 2, whose header holds
 #: the values' checksum (a file of format 1, without one, is refused, to be
 #: built again).
 FORMAT: Final = 2
