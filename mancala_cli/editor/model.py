@@ -21,13 +21,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from notation.coords import parse_move_token
+from notation.coords import STYLES, parse_move_token
 from notation.record import GLYPHS, TAG_NAME, GameRecord, MoveNode, copy_record, tag_problem, walk
 
 from ..errors import BadCoordinate, BadMove
 from ..playing import Line
 from ..positions import parse_position
-from ..rules.core import Game, IllegalMove, Move, Outcome, Position
+from ..rules.core import Game, IllegalMove, InvalidPosition, Move, Outcome, Position
 from ..rules.registry import get_game
 
 __all__ = ["Address", "EditError", "EditedGame", "replayed", "move_label"]
@@ -74,15 +74,19 @@ class EditedGame:
         if game_id is None:
             raise EditError("the record has no Game tag: give --game")
         self.game = get_game(game_id)
-        setup = record.tag("Setup")
-        self.start = parse_position(self.game, setup) if setup else self.game.start()
-        self.coords = record.tag("Coordinates") or "algebraic"
+        self._frame()
         self.cursor: Address = ()
         self.dirty = False
         self._undo: list[tuple[GameRecord, Address]] = []
         self._redo: list[tuple[GameRecord, Address]] = []
         self._cache: dict[Address, Tried] = {}
         self._addresses: dict[int, Address] | None = None
+
+    def _frame(self) -> None:
+        """The start and the coordinate style, from the record's tags."""
+        setup = self.record.tag("Setup")
+        self.start = parse_position(self.game, setup) if setup else self.game.start()
+        self.coords = self.record.tag("Coordinates") or "algebraic"
 
     # -- the tree -------------------------------------------------------------------------
 
@@ -229,6 +233,7 @@ class EditedGame:
             return False
         self._redo.append((copy_record(self.record), self.cursor))
         self.record, self.cursor = self._undo.pop()
+        self._frame()
         self._changed()
         return True
 
@@ -237,6 +242,7 @@ class EditedGame:
             return False
         self._undo.append((copy_record(self.record), self.cursor))
         self.record, self.cursor = self._redo.pop()
+        self._frame()
         self._changed()
         return True
 
@@ -394,16 +400,27 @@ class EditedGame:
         return " ".join([*node.glyphs, *(f"${nag}" for nag in node.nags)])
 
     def set_tag(self, name: str, value: str) -> None:
-        """Tag ``name`` set to ``value`` (blank: removed); ``Game``, ``Setup``
-        and ``Coordinates`` are the record's frame and stay as they are."""
-        if name in ("Game", "Setup", "Coordinates"):
-            raise EditError(f"the {name} tag is fixed while editing")
+        """Tag ``name`` set to ``value`` (blank: removed). ``Game`` stays as
+        it is; ``Setup`` and ``Coordinates`` change only before the first move."""
+        if name == "Game" or (name in ("Setup", "Coordinates") and self.record.moves):
+            raise EditError(f"the {name} tag is fixed " + ("while editing" if name == "Game" else "once moves are played"))
         if not re.fullmatch(TAG_NAME, name):
             raise EditError(f"tag name {name!r} is not letters, digits and _")
         problem = tag_problem(name, value)
         if problem is not None:
             raise EditError(problem)
+        start, coords = self.start, self.coords
+        if name == "Setup":
+            try:
+                start = parse_position(self.game, value) if value.strip() else self.game.start()
+            except InvalidPosition as error:
+                raise EditError(f"bad Setup position: {error}") from None
+        elif name == "Coordinates":
+            coords = value.strip() or "algebraic"
+            if coords not in STYLES:
+                raise EditError(f"unknown Coordinates {coords!r} (algebraic, numeric or relative)")
         self._change()
+        self.start, self.coords = start, coords
         if value.strip():
             self.record.set_tag(name, value)
             if name == "Result":
