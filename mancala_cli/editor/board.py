@@ -6,22 +6,23 @@ text diagrams mark them (:mod:`mancala_cli.diagrams.text`)."""
 from __future__ import annotations
 
 from textual.binding import Binding
+from textual.content import Content
 from textual.message import Message
+from textual.style import Style
 from textual.widget import Widget
 
 from ..diagrams.text import default_title
 from ..rules.core import FILES, NORTH, SOUTH, Game, Move, Outcome, Position, side_name
 
-__all__ = ["Board", "board_markup"]
+__all__ = ["Board", "board_content"]
 
 
-def _escape(text: str) -> str:
-    return text.replace("[", r"\[")
+BOLD, SELECTED = Style(bold=True), Style(reverse=True)
 
 
-def board_markup(game: Game, position: Position, *, last_move: Move | None, flip: bool,
-                 outcome: Outcome | None, selected: int | None) -> str:
-    """The board as Textual content markup, each hole a link that plays it."""
+def board_content(game: Game, position: Position, *, last_move: Move | None, flip: bool,
+                  outcome: Outcome | None, selected: int | None) -> Content:
+    """The board as Textual content, each hole a link that plays it."""
     board = game.board
     files, ranks = board.files, board.ranks
     width = max(2, len(str(max(position.holes))))
@@ -29,29 +30,37 @@ def board_markup(game: Game, position: Position, *, last_move: Move | None, flip
     columns = range(files - 1, -1, -1) if flip else range(files)
     rank_order = range(1, ranks + 1) if flip else range(ranks, 0, -1)
     indent = "   "
+    parts: list[str | tuple[str, Style]] = []
 
-    def cell(hole: int) -> str:
+    def cell(hole: int) -> None:
         count = str(position.holes[hole])
         star = "*" if hole in position.reserved else " "
         marks = ("{}" if hole == origin == end else "[]" if hole == origin else "()" if hole == end else "  ")
-        text = _escape((marks[0] + count + marks[1]).rjust(width + 2) + star)
-        style = "reverse" if hole == selected else "bold" if marks != "  " else ""
-        link = f"@click=app.hole({hole})"
-        return f"[{style} {link}]{text}[/] " if style else f"[{link}]{text}[/] "
+        link = Style.from_meta({"@click": f"app.hole({hole})"})
+        style = SELECTED + link if hole == selected else BOLD + link if marks != "  " else link
+        parts.extend([((marks[0] + count + marks[1]).rjust(width + 2) + star, style), " "])
 
-    def bank(side: str) -> str:
-        line = f"{indent}{side_name(side)}  {game.bank_name} {position.bank(side)}"
-        return line + ("   [bold]<- to move[/]" if side == position.side and outcome is None else "")
+    def bank(side: str) -> None:
+        parts.append(f"{indent}{side_name(side)}  {game.bank_name} {position.bank(side)}")
+        if side == position.side and outcome is None:
+            parts.append(("   <- to move", BOLD))
+        parts.append("\n")
 
-    file_line = indent + "".join(" " * width + FILES[f] + "   " for f in columns)
+    file_line = indent + "".join(" " * width + FILES[f] + "   " for f in columns) + "\n"
     top, bottom = (SOUTH, NORTH) if flip else (NORTH, SOUTH)
-    lines = [_escape(default_title(game, position, outcome)), bank(top), file_line]
+    parts.append(default_title(game, position, outcome) + "\n")
+    bank(top)
+    parts.append(file_line)
     for k, rank in enumerate(rank_order):
         if ranks == 4 and k == 2:
-            lines.append(indent + "-" * (files * (width + 4) - 1))
+            parts.append(indent + "-" * (files * (width + 4) - 1) + "\n")
         start = (rank - 1) * files
-        lines.append(f"{rank:>2} " + "".join(cell(start + f) for f in columns) + f"{rank}")
-    lines += [file_line, bank(bottom)]
+        parts.append(f"{rank:>2} ")
+        for f in columns:
+            cell(start + f)
+        parts.append(f"{rank}\n")
+    parts.append(file_line)
+    bank(bottom)
     notes = []
     if game.id == "kimasai-mackay":
         notes.append(f"phase {1 if any(position.banks) else 2}")  # (KM-3: phase 1 while a reserve holds a seed)
@@ -61,9 +70,9 @@ def board_markup(game: Game, position: Position, *, last_move: Move | None, flip
     if last_move is not None:
         notes.append(f"last move: {board.name(last_move.origin)} → {board.name(last_move.end)}")
     if outcome is not None:
-        notes.append(_escape(f"game over: {outcome.result} ({outcome.reason})"))
-    lines.append(indent + " · ".join(notes))
-    return "\n".join(lines)
+        notes.append(f"game over: {outcome.result} ({outcome.reason})")
+    parts.append(indent + " · ".join(notes))
+    return Content.assemble(*parts)
 
 
 class Board(Widget, can_focus=True):
@@ -98,9 +107,20 @@ class Board(Widget, can_focus=True):
         self.position, self.last_move, self.outcome = position, last_move, outcome
         self.refresh(layout=True)
 
-    def render(self) -> str:
-        return board_markup(self.game, self.position, last_move=self.last_move, flip=self.flip,
+    def render(self) -> Content:
+        return board_content(self.game, self.position, last_move=self.last_move, flip=self.flip,
                             outcome=self.outcome, selected=self.selected if self.has_focus else None)
+
+    def cell_offset(self, hole: int) -> tuple[int, int]:
+        """Where hole ``hole``'s count is drawn in the widget (x, y), as :func:`board_content` lays it out."""
+        board, position = self.game.board, self.position
+        width = max(2, len(str(max(position.holes))))
+        rank, file = divmod(hole, board.files)
+        column = board.files - 1 - file if self.flip else file
+        row = rank if self.flip else board.ranks - 1 - rank
+        if board.ranks == 4 and row >= 2:
+            row += 1
+        return 1 + 3 + column * (width + 4) + width, 3 + row
 
     def action_step(self, up: int, right: int) -> None:
         files, ranks = self.game.board.files, self.game.board.ranks

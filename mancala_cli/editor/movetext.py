@@ -5,25 +5,34 @@ from __future__ import annotations
 
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.style import Style
 from textual.widgets import Static
 
 from notation.record import walk
 
 from .model import Address, EditedGame
 
-__all__ = ["Movetext", "movetext_markup"]
+__all__ = ["Movetext", "movetext_content", "address_of"]
 
 
-def _escape(text: str) -> str:
-    return text.replace("[", r"\[")
+DIM, BOLD, CURSOR = Style(dim=True), Style(bold=True), Style(reverse=True)
 
 
-def movetext_markup(edited: EditedGame) -> str:
-    """The movetext as Textual content markup."""
+def _link(address: Address, style: Style | None) -> Style:
+    """A move's style: a link that goes to it (``@click``, as markup writes it)."""
+    link = Style.from_meta({"@click": f"app.goto('{'.'.join(map(str, address))}')"})
+    return link if style is None else style + link
+
+
+def movetext_content(edited: EditedGame) -> Content:
+    """The movetext as Textual content: moves, numbers, variations, comments, NAGs."""
     record, ids = edited.record, edited._ids()
-    parts: list[str] = []
+    parts: list[str | tuple[str, Style]] = []
+    if not edited.cursor:
+        parts += [("start", CURSOR), " "]
     if record.comment:
-        parts.append(f"[dim]{{{_escape(record.comment)}}}[/]")
+        parts += [(f"{{{record.comment}}}", DIM), " "]
     numbered = True
     for step in walk(record, side=edited.start.side, number=edited.start.move_number):
         node = step.node
@@ -32,27 +41,26 @@ def movetext_markup(edited: EditedGame) -> str:
             numbered = True
             continue
         if step.kind == "end":
-            parts[-1] += ")"
+            if parts and parts[-1] == " ":
+                parts.pop()
+            parts += [")", " "]
             numbered = True
             continue
         if node.before:
-            parts.append(f"[dim]{{{_escape(node.before)}}}[/]")
+            parts += [(f"{{{node.before}}}", DIM), " "]
             numbered = True
         address = ids[id(node)]
-        label = f"{step.number}." if step.side == "S" else f"{step.number}..." if numbered else ""
-        text = node.text + "".join(node.glyphs)
-        key = ".".join(map(str, address))
-        style = "reverse" if address == edited.cursor else "bold" if step.depth == 0 else ""
-        parts.append((f"{label} " if label else "") + f"[{style} @click=app.goto('{key}')]{_escape(text)}[/]")
-        parts.extend(f"${nag}" for nag in node.nags)
+        if step.side == "S" or numbered:
+            parts.append(f"{step.number}{'.' if step.side == 'S' else '...'} ")
+        style = CURSOR if address == edited.cursor else BOLD if step.depth == 0 else None
+        parts += [(node.text + "".join(node.glyphs), _link(address, style)), " "]
+        parts += [part for nag in node.nags for part in (f"${nag}", " ")]
         numbered = False
         if node.comment:
-            parts.append(f"[dim]{{{_escape(node.comment)}}}[/]")
+            parts += [(f"{{{node.comment}}}", DIM), " "]
             numbered = True
-    result = record.result or record.tag("Result") or "*"
-    parts.append(_escape(result))
-    start = "[reverse]start[/] " if not edited.cursor else ""
-    return start + " ".join(parts)
+    parts.append(record.result or record.tag("Result") or "*")
+    return Content.assemble(*parts)
 
 
 def address_of(key: str) -> Address:
@@ -75,4 +83,4 @@ class Movetext(VerticalScroll, can_focus=True):
         yield Static("", id="moves")
 
     def show(self, edited: EditedGame) -> None:
-        self.query_one("#moves", Static).update(movetext_markup(edited))
+        self.query_one("#moves", Static).update(movetext_content(edited))
