@@ -325,3 +325,90 @@ def test_a_damaged_file_lists_its_problems_edits_its_good_games_and_loses_nothin
     run_app(app, steps)
     assert shown == ["3 problems in the file: g lists them"]
     assert target.read_text() == DAMAGED.replace("1. c1x6 d2 *", "1. c1x6 d2 2. a1x1 *", 1)
+
+
+def test_quitting_with_unsaved_changes_asks(tmp_path):
+    target = tmp_path / "new.pmn"
+    app = app_for(target, game="kingulu")
+    asked = []
+
+    async def steps(pilot):
+        await pilot.press("m", *"c1", "enter", "escape", "q")
+        asked.append((type(app.screen).__name__, app.is_running))
+        await pilot.press("c")  # cancel: back to the game
+        asked.append((type(app.screen).__name__, app.is_running))
+        await pilot.press("q", "s")  # save and quit
+
+    run_app(app, steps)
+    assert asked == [("Choice", True), ("Screen", True)]
+    assert target.read_text() == '[Game "kingulu"]\n[Result "*"]\n\n1. c1x6 *\n'
+
+
+def test_every_change_is_kept_at_once_and_offered_back_at_the_next_start(tmp_path, recovery_folder):
+    target = tmp_path / "new.pmn"
+    first = app_for(target, game="kingulu")
+
+    async def play(pilot):
+        await pilot.press("m", *"c1", "enter", *"d2", "enter")
+
+    run_app(first, play)  # (ended without saving or quitting: as a killed terminal would)
+    assert not target.exists()
+    [kept] = list(recovery_folder.iterdir())
+    assert '"pmn": "[Game \\"kingulu\\"]\\n[Result \\"*\\"]\\n\\n1. c1x6 d2 *\\n"' in kept.read_text()
+    second = app_for(target, game="kingulu")
+    assert second.offer is not None
+    seen = []
+
+    async def recover(pilot):
+        seen.append(type(second.screen).__name__)
+        await pilot.press("r")
+        seen.append(([n.text for n in second.edited.record.moves], second.edited.cursor, message(second)))
+        await pilot.press("ctrl+s")
+
+    run_app(second, recover)
+    assert seen == ["Choice", (["c1x6", "d2"], (1,), "recovered the unsaved changes")]
+    assert target.read_text().endswith("1. c1x6 d2 *\n") and list(recovery_folder.iterdir()) == []
+
+
+def run_edit(*args: str, preamble: str = "") -> subprocess.CompletedProcess[str]:
+    code = f"{preamble}\nimport sys\nfrom mancala_cli.cli import main\nsys.argv = ['mancala', 'edit', *sys.argv[1:]]\nmain()"
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, stdin=subprocess.DEVNULL, timeout=120)
+
+
+def test_without_a_terminal_edit_refuses_in_one_line():
+    done = run_edit("examples/kingulu-village-match.pmn")
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", "mancala: error: mancala edit needs a terminal: standard input and output are not one\n")
+
+
+WITHOUT_TEXTUAL = """
+import sys
+
+class Missing:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] == "textual":
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+sys.meta_path.insert(0, Missing())
+"""
+
+
+def test_without_the_extra_edit_says_how_to_install_it():
+    done = run_edit("examples/kingulu-village-match.pmn", preamble=WITHOUT_TEXTUAL)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", "mancala: error: mancala edit needs Textual: pip install 'mancala[edit]'\n")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--game", "chess", "x.pmn"], "unknown game 'chess'"),
+    (["nowhere.pmn"], "a new game needs --game (kingulu, kimasai-mackay or kimasai-klamroth)"),
+])
+def test_refusals_before_the_editor_starts(args, message, tmp_path):
+    with pytest.raises(Refused) as refused:
+        prepare(str(tmp_path / args[-1]), game=args[1] if args[0] == "--game" else None)
+    assert str(refused.value).startswith(message)
+    with pytest.raises(Refused) as refused:
+        prepare(str(ROOT / "examples" / "kingulu-tournament.pmn"), index=5)
+    assert str(refused.value) == f"{ROOT / 'examples' / 'kingulu-tournament.pmn'} has 4 games: --index 5 names none"

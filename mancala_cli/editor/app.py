@@ -302,6 +302,10 @@ class EditorApp(App[None]):
                 field.value = field._suggestion
                 field.cursor_position = len(field.value)
 
+    def on_descendant_focus(self, event: Any) -> None:
+        if getattr(event.widget, "id", None) == "move":
+            self.say("type a move: Tab completes it, Enter plays it, Esc goes back to the board")
+
     def action_enter_move(self) -> None:
         self.query_one("#move", Input).focus()
 
