@@ -57,8 +57,8 @@ kept at once in a recovery file, offered back at the next start."""
 
 
 #: Every action's key, the editor's footer (two lines at 80 columns).
-KEYS = ("^S save  q quit  m move  ,/. back/fwd  Home/End  ^Z/^Y undo/redo  p promote  Del delete  "
-        "c/C comment after/before  n NAG  t tag  s solve  Esc cancel  A annotate  f flip  g games  ? help")
+KEYS = ("^S save  q quit  m move  ,/. Home/End walk  ^Z/^Y undo/redo  p promote  Del cut  "
+        "c/C comment  n NAG  t tag  s/Esc solve/stop  A annotate  f flip  g games  ? help")
 
 
 class Prompt(ModalScreen[str | None]):
@@ -149,18 +149,18 @@ class EditorApp(App[None]):
     TITLE = "mancala edit"
     CSS = """
     Screen { layout: vertical; }
-    #info { height: auto; padding: 0 1; color: $text-muted; }
+    #info { height: 1; padding: 0 1; color: $text-muted; text-wrap: nowrap; text-overflow: ellipsis; }
     #move { height: 1; border: none; padding: 0 1; }
     #legal { height: 1; padding: 0 1; color: $text-muted; }
     #message { height: 1; padding: 0 1; }
-    #keys { height: auto; padding: 0 1; background: $panel; }
+    #keys { height: auto; padding: 0; background: $panel; }
     """
     BINDINGS = [
         Binding("ctrl+s", "save", "Save"),
         Binding("q", "quit_editor", "Quit"),
         Binding("m", "enter_move", "Move"),
-        Binding("comma", "back", "Back"),
-        Binding("full_stop", "forward", "Fwd"),
+        Binding("comma", "step_back", "Back"),
+        Binding("full_stop", "step_forward", "Fwd"),
         Binding("home", "home", "Start", show=False),
         Binding("end", "end", "End", show=False),
         Binding("ctrl+z", "undo", "Undo"),
@@ -313,11 +313,11 @@ class EditorApp(App[None]):
         self.edited.go(address_of(key))
         self.show()
 
-    def action_back(self) -> None:
+    def action_step_back(self) -> None:
         self.edited.back()
         self.show()
 
-    def action_forward(self) -> None:
+    def action_step_forward(self) -> None:
         self.edited.forward()
         self.show()
 

@@ -12,7 +12,7 @@ from textual.style import Style
 from textual.widget import Widget
 
 from ..diagrams.text import default_title
-from ..rules.core import FILES, NORTH, SOUTH, Game, Move, Outcome, Position, side_name
+from ..rules.core import FILES, NORTH, SOUTH, Game, Move, Outcome, Position, Side, side_name
 
 __all__ = ["Board", "board_content"]
 
@@ -40,7 +40,7 @@ def board_content(game: Game, position: Position, *, last_move: Move | None, fli
         style = SELECTED + link if hole == selected else BOLD + link if marks != "  " else link
         parts.extend([((marks[0] + count + marks[1]).rjust(width + 2) + star, style), " "])
 
-    def bank(side: str) -> None:
+    def bank(side: Side) -> None:
         parts.append(f"{indent}{side_name(side)}  {game.bank_name} {position.bank(side)}")
         if side == position.side and outcome is None:
             parts.append(("   <- to move", BOLD))

@@ -73,14 +73,20 @@ class Movetext(VerticalScroll, can_focus=True):
 
     DEFAULT_CSS = "Movetext { height: 1fr; border: round $primary-darken-2; } Movetext:focus { border: round $accent; }"
     BINDINGS = [
-        Binding("left", "app.back", "Back", show=False),
-        Binding("right", "app.forward", "Forward", show=False),
-        Binding("up", "app.back", "Back", show=False),
-        Binding("down", "app.forward", "Forward", show=False),
+        Binding("left", "app.step_back", "Back", show=False),
+        Binding("right", "app.step_forward", "Forward", show=False),
+        Binding("up", "app.step_back", "Back", show=False),
+        Binding("down", "app.step_forward", "Forward", show=False),
     ]
 
     def compose(self):  # type: ignore[no-untyped-def]
         yield Static("", id="moves")
 
     def show(self, edited: EditedGame) -> None:
+        """The movetext drawn again, scrolled to show the cursor's move (about where it is)."""
         self.query_one("#moves", Static).update(movetext_content(edited))
+        moves = edited.addresses() if edited.cursor else []
+        where = next((k for k, (address, *_) in enumerate(moves) if address == edited.cursor), 0)
+        share = where / len(moves) if moves else 0.0
+        self.call_after_refresh(lambda: self.scroll_to(y=max(0, share * self.virtual_size.height - 1),
+                                                       animate=False))
