@@ -18,7 +18,6 @@ from textual.widgets.option_list import Option
 from notation.pmn import read_games
 from notation.record import GameRecord
 
-from ..api import annotate
 from ..playing import GamePosition, Solution
 from ..solving.search import Solver
 from .board import Board
@@ -430,6 +429,9 @@ class EditorApp(App[None]):
 
     @work(thread=True, exclusive=True)
     def _annotate(self, record: GameRecord) -> None:
+        # (local: annotate brings the archives and the batch runs, 130 ms that the first frame does without)
+        from ..api import annotate
+
         annotated = annotate(record, time=ANNOTATE_SECONDS)
         self.call_from_thread(self._annotated, annotated)
 

@@ -273,6 +273,8 @@ class EditedGame:
             raise EditError(f"{label}: bad-mark: {error}") from None
         written = tried.line.token(move, self.coords, long_form=parts.destination is not None)
         self._enter(written)
+        self._cache.setdefault(self.cursor, Tried(line, self._tokens(line)))  # (the line just played: no replay)
+        self._fill_result()
         return written
 
     def _enter(self, written: str) -> None:
@@ -300,15 +302,14 @@ class EditedGame:
             moves.append(new)
             self.cursor = base + (nxt,)
         self._changed()
-        self._fill_result()
 
     @staticmethod
     def _same(node: MoveNode, new: MoveNode) -> bool:
         return node.hole == new.hole and (node.destination or new.destination) in (None, new.destination)
 
     def _fill_result(self) -> None:
-        """The result from the rules when the main line ends the game."""
-        if not self.record.moves:
+        """The result from the rules when the cursor's move ends the main line and the game."""
+        if not self.record.moves or self.cursor != (len(self.record.moves) - 1,):
             return
         try:
             outcome = self.tried((len(self.record.moves) - 1,)).line.outcome()
