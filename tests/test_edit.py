@@ -412,3 +412,56 @@ def test_refusals_before_the_editor_starts(args, message, tmp_path):
     with pytest.raises(Refused) as refused:
         prepare(str(ROOT / "examples" / "kingulu-tournament.pmn"), index=5)
     assert str(refused.value) == f"{ROOT / 'examples' / 'kingulu-tournament.pmn'} has 4 games: --index 5 names none"
+
+
+# -- the engine on demand ----------------------------------------------------------------
+
+ENDING = '[Game "kingulu"]\n[Setup "0,0,14*,0,0,1/4*,0,1,3,1,0 S 6-18 13"]\n[Result "*"]\n\n*\n'
+
+
+async def wait_for(pilot, app: EditorApp, start: str, seconds: float = 60) -> str:
+    for _ in range(int(seconds * 10)):
+        if message(app).startswith(start):
+            return message(app)
+        await pilot.pause(0.1)
+    raise AssertionError(f"{start!r} never said; the message: {message(app)!r}")
+
+
+def test_the_engine_solves_in_the_background_and_a_key_cancels_it(tmp_path):
+    target = tmp_path / "ending.pmn"
+    target.write_text(ENDING)
+    app = app_for(target)
+    said = []
+
+    async def steps(pilot):
+        await pilot.press("s")
+        said.append(await wait_for(pilot, app, "engine:"))
+        await pilot.press("home")  # (the screen answers while a search runs)
+        app.edited = EditedGame(GameRecord(tags=[("Game", "kimasai-klamroth")]))
+        app.show()
+        await pilot.press("s")
+        said.append(message(app))
+        await pilot.press("escape")
+        said.append(message(app))
+        await pilot.pause(0.5)
+        said.append(message(app))  # (the cancelled search says nothing afterwards)
+
+    run_app(app, steps)
+    assert said == ["engine: win (depth 10); best e1x1; d1=draw e1x1=win",
+                    "solving (at most 10 s; Esc cancels)…", "engine cancelled", "engine cancelled"]
+
+
+def test_annotating_from_the_editor_writes_what_annotate_writes(tmp_path):
+    target = tmp_path / "ending.pmn"
+    target.write_text(ENDING.replace('[Result "*"]\n', "").replace("\n*\n", "\n13. e1x1 1-0\n"))
+    app = app_for(target)
+
+    async def steps(pilot):
+        await pilot.press("A")
+        await wait_for(pilot, app, "annotated")
+        await pilot.press("ctrl+s")
+
+    run_app(app, steps)
+    expected = mancala.write(mancala.annotate(next(mancala.read(str(tmp_path / "ending.pmn"))), time=1.0))
+    assert target.read_text() == expected
+    assert "{Proven: win for South} 13. e1x1! 1-0" in expected
