@@ -465,3 +465,27 @@ def test_annotating_from_the_editor_writes_what_annotate_writes(tmp_path):
     expected = mancala.write(mancala.annotate(next(mancala.read(str(tmp_path / "ending.pmn"))), time=1.0))
     assert target.read_text() == expected
     assert "{Proven: win for South} 13. e1x1! 1-0" in expected
+
+
+# -- a good terminal citizen ---------------------------------------------------------------
+
+def test_help_resizing_and_no_color(tmp_path, monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = app_for(ROOT / "examples" / "kimasai-klamroth-annotated.pmn")
+    seen = []
+
+    async def steps(pilot):
+        await pilot.press("question_mark")
+        seen.append(type(app.screen).__name__)
+        await pilot.press("escape")
+        seen.append(type(app.screen).__name__)
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        seen.append((app.size.width, app.query_one(Board).size.height))
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        seen.append((app.size.width, app.query_one(Board).size.height, app.query_one("#keys").size.height))
+
+    run_app(app, steps, size=(80, 24))
+    assert app.no_color
+    assert seen == ["Choice", "Screen", (120, 11), (80, 11, 2)]

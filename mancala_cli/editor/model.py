@@ -264,7 +264,8 @@ class EditedGame:
                 if parts.destination is None and len(by_hole) > 1:
                     raise EditError(f"{label}: {parts.hole} has {len(by_hole)} moves: {' '.join(by_hole)}")
             line = tried.line.copy()
-            move = Line.play(line, token.strip())  # type: ignore[arg-type]
+            assert isinstance(line, Line)  # (copy() keeps the line's own type)
+            move = line.play(token.strip())
         except IllegalMove as error:
             raise EditError(f"{label}: {error}") from None
         except BadCoordinate as error:
