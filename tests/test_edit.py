@@ -489,3 +489,22 @@ def test_help_resizing_and_no_color(tmp_path, monkeypatch):
     run_app(app, steps, size=(80, 24))
     assert app.no_color
     assert seen == ["Choice", "Screen", (120, 11), (80, 11, 2)]
+
+
+@pytest.mark.parametrize("to", ["json", "xml"])
+def test_json_lines_and_xml_open_and_save_in_their_own_format(tmp_path, to):
+    target = tmp_path / f"tournament.{'jsonl' if to == 'json' else 'xml'}"
+    mancala.write(mancala.read(str(ROOT / "examples" / "kingulu-tournament.pmn")), target, format=to)
+    before = target.read_bytes()
+    opened = prepare(str(target), index=2)
+    assert opened.document.format == to
+    opened.edited.end()
+    opened.edited.back()
+    opened.edited.play("f2")
+    opened.document.save(2, opened.edited.record)
+    records = list(mancala.read(str(target)))
+    assert [len(r.moves[-1].variations) for r in records] == [0, 1, 0, 0]
+    assert records[1].moves[-1].variations[0][0].text == "f2"
+    if to == "json":  # the other games' lines, byte for byte
+        old, new = before.splitlines(), target.read_bytes().splitlines()
+        assert [k for k, (a, b) in enumerate(zip(old, new)) if a != b] == [1] and len(old) == len(new)
