@@ -508,3 +508,17 @@ def test_json_lines_and_xml_open_and_save_in_their_own_format(tmp_path, to):
     if to == "json":  # the other games' lines, byte for byte
         old, new = before.splitlines(), target.read_bytes().splitlines()
         assert [k for k, (a, b) in enumerate(zip(old, new)) if a != b] == [1] and len(old) == len(new)
+
+
+def test_a_click_on_a_move_of_the_movetext_goes_there(tmp_path):
+    app = app_for(tmp_path / "new.pmn", game="kingulu")
+    seen = []
+
+    async def steps(pilot):
+        await pilot.press("m", *"c1", "enter", *"d2", "enter", "escape")
+        seen.append(app.edited.cursor)
+        await pilot.click("#movetext", offset=(1 + 4, 1))  # "1. c1x6 d2 *": on c1x6
+        seen.append((app.edited.cursor, str(app.edited.position().side)))
+
+    run_app(app, steps)
+    assert seen == [(1,), ((0,), "N")]
