@@ -111,18 +111,14 @@ class EditedGame:
         return played + moves[:address[-1] + 1] if address else played
 
     def previous(self, address: Address) -> Address:
-        """The address of the move before ``address`` (``()``: the start)."""
+        """The address of the move before ``address`` (``()``: the start); a
+        variation's first move comes after the move before the one it replaces."""
         while address:
             if address[-1] > 0:
                 return address[:-1] + (address[-1] - 1,)
             if len(address) == 1:
                 return ()
-            address = address[:-2]
-            if address[-1] > 0:
-                return address[:-1] + (address[-1] - 1,)
-            if len(address) == 1:
-                return ()
-            address = address[:-2]  # (the variation began a variation's first move)
+            address = address[:-2]  # (the move the variation replaces: the one before it, in turn)
         return ()
 
     def addresses(self) -> list[tuple[Address, int, str, int]]:
