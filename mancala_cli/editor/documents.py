@@ -21,6 +21,7 @@ import os
 import time
 from dataclasses import dataclass, field
 
+from notation import pmn
 from notation.record import GameRecord
 
 from ..checking import replay
@@ -148,9 +149,12 @@ class Recovery:
         return os.path.join(recovery_folder(), f"{digest}.json")
 
     def keep(self, record: GameRecord, cursor: tuple[int, ...]) -> None:
+        """The game as it is now, written atomically (its PMN as written by
+        the PMN writer alone: the editor's moves carry their marks, and no
+        replay is needed to read it back)."""
         os.makedirs(recovery_folder(), mode=0o700, exist_ok=True)
         entry = {"file": os.path.abspath(self.file) if self.file else None, "index": self.index,
-                 "saved": time.strftime("%Y-%m-%d %H:%M:%S"), "cursor": list(cursor), "pmn": game_text(record)}
+                 "saved": time.strftime("%Y-%m-%d %H:%M:%S"), "cursor": list(cursor), "pmn": pmn.write_game(record)}
         with atomic_output(self.path) as stream:
             stream.write(json.dumps(entry, ensure_ascii=False) + "\n")
 
