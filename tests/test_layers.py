@@ -94,6 +94,20 @@ def test_only_the_language_servers_protocol_module_imports_pygls():
     assert _offending(modules("mancala_cli/lsp"), ["mancala_cli.cli", "typer", "rich"]) == []
 
 
+def test_only_the_editor_imports_textual():
+    """``mancala edit`` (``mancala_cli/editor``, the ``edit`` extra) alone
+    imports Textual; its model and files modules none of it, and no module
+    of it imports rich or typer: Textual draws with rich, which only the
+    command line imports directly (the editor builds Textual's own content)."""
+    users = [p.relative_to(ROOT).as_posix() for p in modules("mancala_cli") + modules("notation")
+             if _offending([p], ["textual"])]
+    assert users == ["mancala_cli/editor/app.py", "mancala_cli/editor/board.py", "mancala_cli/editor/movetext.py"]
+    editor = modules("mancala_cli/editor")
+    assert _offending(editor, ["typer", "rich", "mancala_cli.cli"]) == []
+    plain = [p for p in editor if p.stem in ("model", "documents", "launch")]
+    assert len(plain) == 3 and _offending(plain, ["textual", "mancala_cli.editor.app"]) == []
+
+
 def test_importing_the_library_loads_no_command_line():
     done = subprocess.run([sys.executable, "-c", "import mancala_cli, sys; "
                            "print(sorted({m.split('.')[0] for m in sys.modules} & {'typer', 'rich', 'click'}))"],
@@ -641,7 +655,7 @@ def test_the_command_line_is_thin():
 #: The most imports inside functions in the whole tree: only the entry's laziness
 #: (one command module per run) and what an optional extra or a costly module that
 #: most runs do without needs (each says which, in a comment on its line).
-MAX_LOCAL_IMPORTS = 30
+MAX_LOCAL_IMPORTS = 31
 
 
 def local_imports(root: pathlib.Path = ROOT) -> list[tuple[str, int, str]]:

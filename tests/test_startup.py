@@ -357,3 +357,13 @@ def test_a_finished_command_leaves_its_objects_out_of_the_exit_collections(tmp_p
     assert lines[-1].startswith("frozen ") and lines[-1].endswith(" enabled True\n"), done.stderr
     assert int(lines[-1].split()[1]) > 10_000
     assert "".join(lines[:-1]) == err
+
+
+def test_edit_loads_textual_only_when_it_edits():
+    """``mancala edit`` imports Textual (the ``edit`` extra) inside the
+    command, after its options are read: its help, and every other command,
+    load none of it."""
+    names, code = _modules_after("edit", "--help")
+    assert code == 0 and "textual" not in top(names) and "mancala_cli.editor" not in names
+    names, code = _modules_after("edit", "examples/kingulu-village-match.pmn")  # (no terminal: refused)
+    assert code == 2 and "textual" in top(names) and "mancala_cli.cli.edit" in names
