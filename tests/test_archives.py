@@ -415,7 +415,7 @@ def test_help_and_examples_of_the_help_run(tmp_path, monkeypatch):
     assert run("filter", "examples/kingulu-tournament.pmn", "--tag", "South=^Amani", "--result", "0-1",
                "--count").stdout == "1\n"
     assert run("split", "examples/kingulu-tournament.pmn", "--games", 3, "--out-dir", tmp_path).exit_code == 0
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["00001.pmn", "00002.pmn"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".mancala-split", "00001.pmn", "00002.pmn"]
 
 
 def test_a_game_xml_cannot_hold_is_left_out_as_convert_leaves_it(tmp_path):

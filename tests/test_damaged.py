@@ -229,7 +229,7 @@ def test_render_does_not_replace_standard_input(tmp_path):
     path = tmp_path / "g.pmn"
     path.write_text(GOOD)
     with open(path, "rb") as handle:
-        done = mancala(["render", "-", "-o", "g.pmn"], tmp_path, stdin=handle)
+        done = mancala(["render", "-", "-o", "g.pmn", "--format", "svg"], tmp_path, stdin=handle)
     assert (done.returncode, done.stderr) == (2, "mancala: error: g.pmn: is the input file; not replaced "
                                                  "(--force replaces it)\n")
     assert path.read_text() == GOOD

@@ -56,7 +56,7 @@ async def enter_line(pilot, moves: list[MoveNode]) -> None:
     for node in moves:
         tokens = app.edited.legal_tokens()
         if node.text in tokens and node.destination is None:  # a click on its hole
-            hole = app.edited.tried().line.legal_moves()[tokens.index(node.text)].origin
+            hole = app.edited.tried().line.legal_moves()[tokens.index(node.text)].move.origin
             await pilot.click("#board", offset=app.query_one(Board).cell_offset(hole))
             assert app.edited.node(app.edited.cursor).text == node.text
         else:

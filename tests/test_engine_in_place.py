@@ -16,7 +16,7 @@ def test_move_in_place_matches_play_at_every_ply(game_id, seed):
     now = MutablePosition(game.start())
     history = set()
     while (moves := line.legal_moves()) and len(line.moves) < 200:
-        origin = rng.choice(moves).origin
+        origin = rng.choice(moves).move.origin
         key = now.key()
         assert key == line.position.key()
         played = line.play(origin)

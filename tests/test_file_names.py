@@ -56,7 +56,7 @@ def test_a_folder_name_is_refused_by_the_library_too(tmp_path):
         with pytest.raises(OutputError) as raised, atomic_output(path):
             pass
         assert str(raised.value) == f"{path}: {problem}"
-    with pytest.raises(mancala_cli.errors.UnreadableInput, match="name/: a file name cannot end in /$"):
+    with pytest.raises(mancala_cli.errors.UnwritableOutput, match="name/: a file name cannot end in /$"):
         mancala_cli.write(list(mancala_cli.read(RECORD)), str(tmp_path / "name") + "/")
     assert os.listdir(tmp_path) == []
 

@@ -188,7 +188,7 @@ def test_a_read_only_target_is_refused(tmp_path):
     target.write_text("old\n")
     os.chmod(target, 0o444)
     one_error(run("convert", "--to", "json", VILLAGE, "-o", target), 2, f"{target}: cannot write: Permission denied")
-    one_error(run("render", VILLAGE, "-o", target), 2, f"{target}: cannot write: Permission denied")
+    one_error(run("render", VILLAGE, "-o", target, "--format", "svg"), 2, f"{target}: cannot write: Permission denied")
     assert target.read_text() == "old\n" and stat.S_IMODE(target.stat().st_mode) == 0o444
     assert leftovers(tmp_path) == []
 
@@ -410,10 +410,10 @@ def test_render_is_not_written_onto_its_input(tmp_path):
     link = tmp_path / "link.svg"
     link.symlink_to("game.pmn")
     for target in (source, link):
-        one_error(run("render", source, "-o", target), 2,
+        one_error(run("render", source, "-o", target, "--format", "svg"), 2,
                   f"{target}: is the input file; not replaced (--force replaces it)")
     assert source.read_bytes() == VILLAGE.read_bytes()
-    assert run("render", source, "--force", "-o", source).exit_code == 0
+    assert run("render", source, "--force", "-o", source, "--format", "svg").exit_code == 0
     assert source.read_bytes() == expected("render", VILLAGE)
 
 

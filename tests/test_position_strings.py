@@ -94,7 +94,7 @@ def test_random_games_conserve_seeds_and_round_trip_positions_and_coordinates(ga
         moves = line.legal_moves()
         if not moves:
             break
-        move = rng.choice(moves)
+        move = rng.choice(moves).move
         side = line.position.side
         for style in STYLES:
             token = format_hole(game.board, move.origin, style, side)

@@ -107,7 +107,7 @@ def test_kk4b_single_stones_never_repeat_a_position():
                 game, game.start().__class__(tuple(holes), "S", (22, 22), 1))))
             while line.outcome() is None:
                 (move,) = line.legal_moves()
-                line.play(move.origin)
+                line.play(move.move.origin)
             reasons.add(line.outcome().reason)
     assert reasons == {"KK-4a"}
 

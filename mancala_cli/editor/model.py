@@ -158,7 +158,7 @@ class EditedGame:
         return found
 
     def _tokens(self, line: Line) -> list[str]:
-        moves = line.legal_moves()
+        moves = [token.move for token in line.legal_moves()]
         origins = [move.origin for move in moves]
         return [line.token(move, self.coords, long_form=origins.count(move.origin) > 1) for move in moves]
 
@@ -167,7 +167,7 @@ class EditedGame:
 
     def last_move(self) -> Move | None:
         moves = self.tried().line.moves
-        return moves[-1] if self.cursor and moves else None
+        return moves[-1].move if self.cursor and moves else None
 
     def outcome(self) -> Outcome | None:
         return self.tried().line.outcome()
@@ -178,7 +178,7 @@ class EditedGame:
     def tokens_from(self, hole: int) -> list[str]:
         """The legal tokens of the moves from ``hole`` (more than one: a choice)."""
         tried = self.tried()
-        return [token for token, move in zip(tried.tokens, tried.line.legal_moves()) if move.origin == hole]
+        return [token for token, move in zip(tried.tokens, tried.line.legal_moves()) if move.move.origin == hole]
 
     def number(self) -> tuple[str, int]:
         """The side to move and its move number at the cursor."""
