@@ -1,0 +1,110 @@
+"""``mancala lsp`` fed raw bytes over a pipe: it always answers a request
+(an error where it cannot: InvalidParams, InvalidRequest after
+``shutdown``), resynchronises after a bad header (docs/lsp.md's rule), and
+stays within bounds of time and memory (each run under ``timeout`` and
+``prlimit``)."""
+import json
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+pytest.importorskip("pygls", reason="the language server tests need pygls: pip install 'mancala[lsp]' "
+                                    "(the test extra has it)")
+
+PRLIMIT = shutil.which("prlimit")
+#: Address space allowed to the server in these tests (the interpreter and pygls take about 250 MB).
+MEMORY = 1_500_000_000
+
+
+def message(obj):
+    body = json.dumps(obj).encode("utf-8")
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def responses(data):
+    """The messages of the server's standard output (its headers: Content-Length, Content-Type)."""
+    out = []
+    while data:
+        head, _, rest = data.partition(b"\r\n\r\n")
+        length = int(head.split(b"\r\n")[0].split(b":")[1])
+        out.append(json.loads(rest[:length]))
+        data = rest[length:]
+    return out
+
+
+INITIALIZE = message({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}) + \
+    message({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+URI = "untitled:a.pmn"
+OPEN = message({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+    "uri": URI, "languageId": "pmn", "version": 1, "text": '[Game "kingulu"]\n\n1. c1x6 d2 *\n'}}})
+
+
+def hover(number, line, character=3):
+    return message({"jsonrpc": "2.0", "id": number, "method": "textDocument/hover", "params": {
+        "textDocument": {"uri": URI}, "position": {"line": line, "character": character}}})
+
+
+def run(data, timeout=60):
+    """The server run on ``data`` (its input then ends): status, answers by id, standard error's lines."""
+    command = [sys.executable, "-m", "mancala_cli", "lsp"]
+    if PRLIMIT:
+        command = [PRLIMIT, f"--as={MEMORY}", "--"] + command
+    done = subprocess.run(command, input=data, capture_output=True, timeout=timeout)
+    answers = {m["id"]: m for m in responses(done.stdout) if "id" in m and m["id"] != 1}
+    return done.returncode, answers, done.stderr.decode().splitlines()
+
+
+def test_a_request_with_invalid_parameters_gets_an_invalid_params_error():
+    bad_range = message({"jsonrpc": "2.0", "id": 3, "method": "textDocument/rangeFormatting", "params": {
+        "textDocument": {"uri": URI}, "options": {"tabSize": 4, "insertSpaces": True},
+        "range": {"start": {"line": 0}, "end": "nowhere"}}})
+    status, answers, errors = run(INITIALIZE + OPEN + hover(2, -1) + bad_range + hover(4, 2))
+    assert status == 0
+    assert answers[2] == {"jsonrpc": "2.0", "id": 2, "error": {"code": -32602, "message": (
+        "textDocument/hover: invalid parameters: Position.line should be in range [0:2147483647], but was -1.")}}
+    assert answers[3]["error"]["code"] == -32602
+    assert answers[3]["error"]["message"].startswith("textDocument/rangeFormatting: invalid parameters: ")
+    assert answers[4]["result"]["contents"]["value"].startswith("1. c1x6")  # (and the server goes on)
+    assert errors[0] == "mancala lsp: " + answers[2]["error"]["message"] and len(errors) == 2
+
+
+def test_a_request_after_shutdown_gets_an_invalid_request_error():
+    shutdown = message({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
+    exit_ = message({"jsonrpc": "2.0", "method": "exit"})
+    status, answers, errors = run(INITIALIZE + OPEN + shutdown + hover(3, 2) + exit_)
+    assert status == 0 and answers[2]["result"] is None
+    assert answers[3] == {"jsonrpc": "2.0", "id": 3, "error": {"code": -32600, "message": (
+        "textDocument/hover: the server is shut down (only exit is accepted)")}}
+    assert errors == ["mancala lsp: textDocument/hover: the server is shut down (only exit is accepted)"]
+
+
+@pytest.mark.parametrize(("header", "reason"), [
+    (b"Content-Length: 99999999999\r\n\r\n{}",
+     "Content-Length '99999999999' is not a number of bytes from 0 to 268435456"),
+    (b"Content-Length: abc\r\n\r\n{}", "Content-Length 'abc' is not a number of bytes from 0 to 268435456"),
+    (b"Content-Length: -5\r\n\r\n{}", "Content-Length '-5' is not a number of bytes from 0 to 268435456"),
+    (b"X-Junk: 1\r\n" * 80_000 + b"\r\n{}", "more than 32 header lines"),
+    (b"junk without a colon\r\n\r\n{}", "not a header: 'junk without a colon'"),
+    (b"X" * 100_000 + b"\r\n\r\n{}", "a header line longer than 4096 bytes"),
+    (b"Content-Type: application/vscode-jsonrpc\r\n\r\n{}", "no Content-Length header"),
+], ids=["huge", "abc", "negative", "80k-lines", "no-colon", "long-line", "no-length"])
+def test_after_a_bad_header_the_server_resynchronises_and_answers(header, reason):
+    started = time.monotonic()
+    at = len(INITIALIZE + OPEN)
+    status, answers, errors = run(INITIALIZE + OPEN + header + hover(2, 2) + hover(3, 2))
+    assert status == 0
+    assert answers[2]["result"]["contents"]["value"].startswith("1. c1x6")
+    assert answers[3]["result"]["contents"]["value"].startswith("1. c1x6")
+    assert errors == [f"mancala lsp: bad message header at byte {at}: {reason}; "
+                      "skipped to the next Content-Length header"]
+    assert time.monotonic() - started < 30
+
+
+def test_junk_up_to_the_end_of_the_input_is_one_line():
+    status, answers, errors = run(INITIALIZE + OPEN + hover(2, 2) + b"x" * 200_000)
+    assert status == 0 and answers[2]["result"] is not None
+    assert errors == [f"mancala lsp: bad message header at byte {len(INITIALIZE + OPEN + hover(2, 2))}: "
+                      "a header line longer than 4096 bytes; skipped to the next Content-Length header"]
