@@ -108,3 +108,21 @@ def test_junk_up_to_the_end_of_the_input_is_one_line():
     assert status == 0 and answers[2]["result"] is not None
     assert errors == [f"mancala lsp: bad message header at byte {len(INITIALIZE + OPEN + hover(2, 2))}: "
                       "a header line longer than 4096 bytes; skipped to the next Content-Length header"]
+
+
+@pytest.mark.parametrize("images", [True, False, None])
+def test_hover_images_only_when_the_client_asks_for_them(images):
+    """``initializationOptions: {"hoverImages": true}`` adds the SVG
+    diagrams (two images of over 10,000 characters) to a Markdown hover;
+    without it the hover has the text boards alone."""
+    params = {"capabilities": {"textDocument": {"hover": {"contentFormat": ["markdown", "plaintext"]}}}}
+    if images is not None:
+        params["initializationOptions"] = {"hoverImages": images}
+    start = message({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": params}) + \
+        message({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    status, answers, errors = run(start + OPEN + hover(2, 2))
+    value = answers[2]["result"]["contents"]["value"]
+    assert (status, errors, answers[2]["result"]["contents"]["kind"]) == (0, [], "markdown")
+    assert value.count("```text") == 2
+    assert value.count("](data:image/svg+xml;base64,") == (2 if images else 0)
+    assert len(value) > 20_000 if images else len(value) < 1_000

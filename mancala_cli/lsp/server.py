@@ -139,6 +139,7 @@ class MancalaServer(LanguageServer):
         self.checking: dict[str, asyncio.Task[None]] = {}
         self.max_document = MAX_DOCUMENT
         self.shut_down = False  # (a shutdown request came)
+        self.hover_images = False  # (initializationOptions' hoverImages: SVG diagrams in hovers)
         self.exit_code = 0  # 1 after an exit notification without shutdown, as the protocol says
 
     def shutdown(self) -> None:
@@ -395,7 +396,7 @@ def hover(ls: MancalaServer, params: types.HoverParams) -> types.Hover | None:
         return None
     line0, column0 = ls.place(doc, params.position)
     markdown = ls.markdown()
-    found = features.hover(doc, line0, column0, markdown=markdown, images=markdown)
+    found = features.hover(doc, line0, column0, markdown=markdown, images=markdown and ls.hover_images)
     if found is None:
         return None
     kind = types.MarkupKind.Markdown if found.markdown else types.MarkupKind.PlainText
@@ -471,6 +472,15 @@ def document_symbol(ls: MancalaServer, params: types.DocumentSymbolParams) -> li
             for found in features.symbols(doc)]
 
 
+def initialize(ls: MancalaServer, params: types.InitializeParams) -> None:
+    """The client's options (``initializationOptions``): ``hoverImages``,
+    whether hovers carry the positions as SVG diagrams too (images of
+    10,000 characters and more, which only some clients show; off by
+    default)."""
+    options = params.initialization_options
+    ls.hover_images = isinstance(options, dict) and options.get("hoverImages") is True
+
+
 def shutdown(ls: MancalaServer, params: None) -> None:
     ls.shut_down = True
     for task in ls.checking.values():
@@ -491,6 +501,7 @@ def make_server() -> MancalaServer:
     server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
                    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))(code_action)
     server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)(document_symbol)
+    server.feature(types.INITIALIZE)(initialize)
     server.feature(types.SHUTDOWN)(shutdown)
     return server
 
