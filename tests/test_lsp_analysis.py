@@ -516,3 +516,31 @@ def test_one_symbol_per_game_named_from_its_tags():
 def test_problem_messages_name_the_move_as_validate_does():
     problem = mancala.check(next(mancala.read(DAMAGED))).problems[1]
     assert problem_message(problem).startswith("4... c1: c1 is not one of N's holes [position ")
+
+
+@pytest.mark.parametrize("before", ["", '[Game "kingulu"]\n\n1. c1x6 d2 '])
+def test_a_line_longer_than_validate_reads_is_its_problem_and_the_rest_is_not_read(tmp_path, before):
+    """A 33-million-character line: validate's ``line-too-long`` where
+    validate puts it (the game being read has it, or a game of its own),
+    and nothing after it is read, as validate reads nothing after it; the
+    line is never given to the reader (a second at most)."""
+    import time
+
+    text = before + ("1. c1 d2 " * 4_000_000)[:33_000_000] + '\n\n[Game "kingulu"]\n\n1. c1x5 *\n'
+    path = tmp_path / "long.pmn"
+    path.write_text(text, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "mancala_cli", "validate", "--format", "json", str(path)],
+                          capture_output=True, text=True, timeout=120)
+    expected = [(p["line"] - 1, p["column"] - 1, p["rule"], p["message"])
+                for line in done.stdout.splitlines() for p in json.loads(line)["problems"]]
+    started = time.perf_counter()
+    doc = analysed(text)
+    assert time.perf_counter() - started < 10
+    got = [(d.line, d.column, d.code, d.message) for d in doc.diagnostics()]
+    long = "the line is longer than 4194304 bytes; the rest of the input is not read"
+    line = 0 if not before else 2
+    assert (line, 0, "line-too-long", long) in got and len(doc.games) == 1
+    assert [g[:3] for g in got] == [e[:3] for e in expected]
+    # The line made short again: both games are read.
+    doc.replace(line, 30, line, 33_000_000, " *")
+    assert doc.advance() and len(doc.games) == 2 and "line-too-long" not in [d.code for d in doc.diagnostics()]

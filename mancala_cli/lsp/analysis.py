@@ -46,8 +46,9 @@ from notation.record import GameRecord, Problem
 
 from .. import check
 from ..files.reports import move_place, position_note
+from ..files.sources import MAX_LINE
 
-__all__ = ["MAX_DOCUMENT", "NO_MOVE_NUMBER", "Diagnostic", "Hint", "Game", "Document", "split_lines", "line_text",
+__all__ = ["MAX_DOCUMENT", "NO_MOVE_NUMBER", "too_long", "line_too_long", "Diagnostic", "Hint", "Game", "Document", "split_lines", "line_text",
            "problem_message", "token_end", "missing_numbers"]
 
 #: The largest document checked, in characters: a larger one gets one
@@ -55,6 +56,20 @@ __all__ = ["MAX_DOCUMENT", "NO_MOVE_NUMBER", "Diagnostic", "Hint", "Game", "Docu
 MAX_DOCUMENT = 32 << 20
 
 _BREAK = re.compile(r"(\r\n|\r|\n)")
+
+
+def too_long(line: str) -> bool:
+    """Whether ``line`` (with its line end) is longer than validate reads:
+    :data:`~mancala_cli.files.sources.MAX_LINE` bytes of UTF-8."""
+    if len(line) <= MAX_LINE // 4:
+        return False
+    return len(line) > MAX_LINE or len(line.encode("utf-8", "surrogatepass")) > MAX_LINE
+
+
+def line_too_long(line: int) -> Problem:
+    """validate's problem for a line longer than it reads (line ``line``, 1-based)."""
+    return Problem("error", "line-too-long", f"the line is longer than {MAX_LINE} bytes; "
+                   "the rest of the input is not read", line, 1)
 
 
 def split_lines(text: str) -> list[str]:
@@ -355,16 +370,28 @@ class Document:
         self._work = None
         return True
 
-    def _lines_from(self, line: int, stop: int | None = None) -> tuple[Iterable[str], int]:
+    def _lines_from(self, line: int, stop: int | None = None,
+                    long: list[int] | None = None) -> tuple[Iterable[str], int]:
         """The lines from ``line`` (1-based) to ``stop`` (exclusive; the end
         by default) for the reader, and the number it gives the first. The
         reader removes a byte-order mark from its first line: after the top,
-        a blank line goes first."""
-        lines = self.lines
-        rest = map(lines.__getitem__, range(line - 1, len(lines) if stop is None else min(stop - 1, len(lines))))
+        a blank line goes first. They stop before a line longer than
+        validate reads (:func:`too_long`: validate stops there), whose
+        number then goes in ``long``."""
+        rest = self._short_lines(line, len(self.lines) + 1 if stop is None else min(stop, len(self.lines) + 1),
+                                 [] if long is None else long)
         if line == 1:
             return rest, 1
         return itertools.chain(("",), rest), line - 1
+
+    def _short_lines(self, line: int, stop: int, long: list[int]) -> Iterator[str]:
+        lines = self.lines
+        for index in range(line - 1, stop - 1):
+            text = lines[index]
+            if len(text) > MAX_LINE // 4 and too_long(text):
+                long.append(index + 1)
+                return
+            yield text
 
     def _reading(self) -> Iterator[None]:
         """Read and check from line :attr:`resume` on, taking up the games set
@@ -381,7 +408,8 @@ class Document:
                 self.resume = reused.next_start
                 continue
             pending: GameRecord | None = None
-            lines, first = self._lines_from(line)
+            long: list[int] = []
+            lines, first = self._lines_from(line, long=long)
             met = None
             for record in read_games(lines, None, first):
                 if pending is not None:
@@ -395,6 +423,11 @@ class Document:
             if met is not None:
                 self.resume = met
                 continue
+            if long:
+                # validate reads no further: the problem is the last game's
+                # (a game of its own when none was being read), before its own
+                pending = pending or GameRecord(line=long[0])
+                pending.problems[:0] = [line_too_long(long[0])]
             if pending is not None:
                 self.games.append(self._finish(pending, count + 1))
             break
