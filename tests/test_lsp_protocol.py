@@ -126,3 +126,37 @@ def test_hover_images_only_when_the_client_asks_for_them(images):
     assert value.count("```text") == 2
     assert value.count("](data:image/svg+xml;base64,") == (2 if images else 0)
     assert len(value) > 20_000 if images else len(value) < 1_000
+
+
+def test_the_analyses_kept_are_bounded_the_least_recently_used_dropped():
+    """Past ``max_analysed`` characters of documents analysed, the analyses
+    of those least recently used are dropped (their text kept), and made
+    again when one is asked about."""
+    import asyncio
+    import io
+
+    from pygls.io_ import StdoutWriter
+
+    from mancala_cli.lsp import features
+    from mancala_cli.lsp.server import MAX_ANALYSED, make_server
+
+    assert MAX_ANALYSED == 64 << 20
+    text = '[Game "kingulu"]\n\n1. c1x6 d2 *\n\n' * 100  # (3,000 characters, 100 games)
+
+    async def session():
+        server = make_server()
+        server.protocol.set_writer(StdoutWriter(io.BytesIO()))
+        server.max_analysed = 7_000
+        for name in "abc":
+            server.opened(f"untitled:{name}", text, 1)
+            while any(not task.done() for task in server.checking.values()):
+                await asyncio.sleep(0.01)
+        kept = {uri: len(doc.games) for uri, doc in server.documents.items()}
+        assert kept == {"untitled:a": 0, "untitled:b": 100, "untitled:c": 100}
+        assert server.documents["untitled:a"].text == text
+        doc = server.document("untitled:a")  # (what each request about it does first)
+        found = features.hover(doc, 2, 4)
+        assert found is not None and found.text.startswith("**1. c1x6**")
+        assert list(server.analysed) == ["untitled:c", "untitled:a"] and server.documents["untitled:b"].games == []
+
+    asyncio.run(session())

@@ -343,6 +343,15 @@ class Document:
                 self.spare[game.start] = game
         self.resume = restart
 
+    def forget(self) -> None:
+        """Drop what reading and checking found (the text stays): the next
+        :meth:`advance` reads the whole document again."""
+        self.games = []
+        self.spare = {}
+        self.views.clear()
+        self._work = None
+        self.resume = 1
+
     # -- reading and checking
 
     def advance(self, budget: float | None = None, until_line: int | None = None) -> bool:

@@ -20,6 +20,7 @@ client goes away (standard input ends), the server ends with status 0.
 from __future__ import annotations
 
 import asyncio
+import collections
 import json
 import logging
 import sys
@@ -45,6 +46,11 @@ __all__ = ["MancalaServer", "make_server", "serve"]
 #: sent while a large document is being checked.
 STEP = 0.02
 PARTIAL = 1.0
+#: The most text, in characters, of the open documents whose analyses
+#: (games, problems, replays) are kept: past it, those of the documents
+#: least recently opened, edited or asked about are dropped (their text
+#: stays), and read again when one is edited or asked about.
+MAX_ANALYSED = 64 << 20
 
 log = logging.getLogger("mancala.lsp")
 
@@ -138,6 +144,9 @@ class MancalaServer(LanguageServer):
         self.versions: dict[str, int | None] = {}
         self.checking: dict[str, asyncio.Task[None]] = {}
         self.max_document = MAX_DOCUMENT
+        self.max_analysed = MAX_ANALYSED
+        #: The documents whose analyses are kept, the most recently used last.
+        self.analysed: collections.OrderedDict[str, None] = collections.OrderedDict()
         self.shut_down = False  # (a shutdown request came)
         self.hover_images = False  # (initializationOptions' hoverImages: SVG diagrams in hovers)
         self.exit_code = 0  # 1 after an exit notification without shutdown, as the protocol says
@@ -277,11 +286,30 @@ class MancalaServer(LanguageServer):
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=uri, version=self.versions.get(uri), diagnostics=[self.diagnostic(doc, d) for d in doc.diagnostics()]))
 
+    def used(self, uri: str) -> None:
+        """``uri`` is used now: its analysis is kept, and those of the
+        documents least recently used dropped while the documents analysed
+        hold more than :attr:`max_analysed` characters in all."""
+        self.analysed[uri] = None
+        self.analysed.move_to_end(uri)
+        total = sum(self.documents[u].size for u in self.analysed if u in self.documents)
+        while total > self.max_analysed and len(self.analysed) > 1:
+            old, _ = self.analysed.popitem(last=False)
+            doc = self.documents.get(old)
+            if doc is None:
+                continue
+            total -= doc.size
+            task = self.checking.pop(old, None)
+            if task is not None:
+                task.cancel()
+            doc.forget()
+
     def check_now(self, uri: str) -> None:
         """Check what the last edit left to check: at once when that is
         quick (the usual edit), else in steps, in a task that lets the other
         messages through between them."""
         doc = self.documents[uri]
+        self.used(uri)
         if self._step(uri, doc):
             self.publish(uri)
             return
@@ -342,6 +370,7 @@ class MancalaServer(LanguageServer):
         self.check_now(uri)
 
     def closed(self, uri: str) -> None:
+        self.analysed.pop(uri, None)
         self.documents.pop(uri, None)
         self.versions.pop(uri, None)
         task = self.checking.pop(uri, None)
@@ -353,6 +382,8 @@ class MancalaServer(LanguageServer):
         doc = self.documents.get(uri)
         if doc is None:
             self.note(f"{uri}: a request about a document that is not open: no answer")
+        else:
+            self.used(uri)
         return doc
 
     # -- what the client can take
