@@ -160,3 +160,63 @@ def test_the_analyses_kept_are_bounded_the_least_recently_used_dropped():
         assert list(server.analysed) == ["untitled:c", "untitled:a"] and server.documents["untitled:b"].games == []
 
     asyncio.run(session())
+
+
+def test_the_open_text_kept_unpacked_is_bounded_the_rest_packed():
+    """100 documents of 66,000 characters open (6.6 million characters),
+    ``max_analysed`` 400,000: the documents kept as lines hold at most
+    that, the others are packed (zlib), and the memory the documents hold
+    stays under 5 MB (2.9 MB here; all of them as lines took 21 MB). A packed document
+    gives its text back as it was, and takes an edit."""
+    import asyncio
+    import gc
+    import io
+    import random
+    import tracemalloc
+
+    from pygls.io_ import StdoutWriter
+
+    import mancala_cli as mancala
+    from mancala_cli.lsp import server as server_module
+    from mancala_cli.lsp.server import make_server
+
+    kingulu = mancala.get_game("kingulu")
+    rng = random.Random(3)
+    text = mancala.write(mancala.random_game(kingulu, rng, event=f"game {i}") for i in range(330))
+    assert 60_000 < len(text) < 70_000
+    texts = [text.replace('"game 1"', f'"game 1 of {n}"', 1) for n in range(100)]
+
+    async def session():
+        server = make_server()
+        server.protocol.set_writer(StdoutWriter(io.BytesIO()))
+        server.max_analysed = 400_000
+        gc.collect()
+        tracemalloc.start()
+        base = tracemalloc.get_traced_memory()[0]
+        for n, each in enumerate(texts):
+            server.opened(f"untitled:{n}", each, 1)
+        for task in server.checking.values():
+            task.cancel()
+        await asyncio.sleep(0)
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - base
+        tracemalloc.stop()
+        docs = server.documents
+        unpacked = [uri for uri, doc in docs.items() if not doc.packed]
+        assert unpacked == list(server.analysed) == [f"untitled:{n}" for n in range(94, 100)]
+        assert sum(docs[uri].size for uri in unpacked) <= server.max_analysed
+        assert all(doc.games == [] for doc in docs.values() if doc.packed)
+        assert sum(doc.footprint for doc in docs.values()) < 100 * len(text) // 3
+        assert held < 5_000_000, held
+        first = docs["untitled:0"]
+        assert first.packed and first.text == texts[0] and first.size == len(texts[0])
+        server.changed("untitled:0", server_module.types.DidChangeTextDocumentParams(
+            text_document=server_module.types.VersionedTextDocumentIdentifier(uri="untitled:0", version=2),
+            content_changes=[server_module.types.TextDocumentContentChangePartial(
+                range=server_module.types.Range(server_module.types.Position(0, 1),
+                                                server_module.types.Position(0, 5)),
+                text="Site")]))
+        assert not first.packed and first.text == texts[0].replace("[Game", "[Site", 1)
+        assert list(server.analysed)[-1] == "untitled:0" and docs["untitled:94"].packed
+
+    asyncio.run(session())

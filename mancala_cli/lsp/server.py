@@ -46,10 +46,11 @@ __all__ = ["MancalaServer", "make_server", "serve"]
 #: sent while a large document is being checked.
 STEP = 0.02
 PARTIAL = 1.0
-#: The most text, in characters, of the open documents whose analyses
-#: (games, problems, replays) are kept: past it, those of the documents
-#: least recently opened, edited or asked about are dropped (their text
-#: stays), and read again when one is edited or asked about.
+#: The most text, in characters, of the open documents kept as lines with
+#: their analyses (games, problems, replays): past it, the documents least
+#: recently opened, edited or asked about are packed (their text kept
+#: compressed, their analyses dropped: :meth:`~.analysis.Document.pack`),
+#: and unpacked and read again when one is edited or asked about.
 MAX_ANALYSED = 64 << 20
 
 log = logging.getLogger("mancala.lsp")
@@ -287,9 +288,10 @@ class MancalaServer(LanguageServer):
             uri=uri, version=self.versions.get(uri), diagnostics=[self.diagnostic(doc, d) for d in doc.diagnostics()]))
 
     def used(self, uri: str) -> None:
-        """``uri`` is used now: its analysis is kept, and those of the
-        documents least recently used dropped while the documents analysed
-        hold more than :attr:`max_analysed` characters in all."""
+        """``uri`` is used now: its lines and analysis are kept, and the
+        documents least recently used packed (text compressed, analysis
+        dropped) while the documents unpacked hold more than
+        :attr:`max_analysed` characters in all."""
         self.analysed[uri] = None
         self.analysed.move_to_end(uri)
         total = sum(self.documents[u].size for u in self.analysed if u in self.documents)
@@ -302,7 +304,7 @@ class MancalaServer(LanguageServer):
             task = self.checking.pop(old, None)
             if task is not None:
                 task.cancel()
-            doc.forget()
+            doc.pack()
 
     def check_now(self, uri: str) -> None:
         """Check what the last edit left to check: at once when that is
