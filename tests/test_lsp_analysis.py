@@ -516,3 +516,79 @@ def test_one_symbol_per_game_named_from_its_tags():
 def test_problem_messages_name_the_move_as_validate_does():
     problem = mancala.check(next(mancala.read(DAMAGED))).problems[1]
     assert problem_message(problem).startswith("4... c1: c1 is not one of N's holes [position ")
+
+
+@pytest.mark.parametrize("before", ["", '[Game "kingulu"]\n\n1. c1x6 d2 '])
+def test_a_line_longer_than_validate_reads_is_its_problem_and_the_rest_is_not_read(tmp_path, before):
+    """A 33-million-character line: validate's ``line-too-long`` where
+    validate puts it (the game being read has it, or a game of its own),
+    and nothing after it is read, as validate reads nothing after it; the
+    line is never given to the reader (a second at most)."""
+    import time
+
+    text = before + ("1. c1 d2 " * 4_000_000)[:33_000_000] + '\n\n[Game "kingulu"]\n\n1. c1x5 *\n'
+    path = tmp_path / "long.pmn"
+    path.write_text(text, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "mancala_cli", "validate", "--format", "json", str(path)],
+                          capture_output=True, text=True, timeout=120)
+    expected = [(p["line"] - 1, p["column"] - 1, p["rule"], p["message"])
+                for line in done.stdout.splitlines() for p in json.loads(line)["problems"]]
+    started = time.perf_counter()
+    doc = analysed(text)
+    assert time.perf_counter() - started < 10
+    got = [(d.line, d.column, d.code, d.message) for d in doc.diagnostics()]
+    long = "the line is longer than 4194304 bytes; the rest of the input is not read"
+    line = 0 if not before else 2
+    assert (line, 0, "line-too-long", long) in got and len(doc.games) == 1
+    assert [g[:3] for g in got] == [e[:3] for e in expected]
+    # The line made short again: both games are read.
+    doc.replace(line, 30, line, 33_000_000, " *")
+    assert doc.advance() and len(doc.games) == 2 and "line-too-long" not in [d.code for d in doc.diagnostics()]
+
+
+# -- bounds on one game: its hints, and the moves replayed ------------------------------------
+
+def test_a_game_has_at_most_validates_hundred_hints_and_one_that_says_there_are_more():
+    """As validate keeps at most MAX_PROBLEMS (100) warnings of a game and
+    says so in one more, with the same words; the closing hint has no fix."""
+    from notation.record import MAX_PROBLEMS
+
+    text = '[Game "kingulu"]\n\n1. c1x6 ' + "(d1) " * 150 + "*\n"  # (each variation's d1 wants "1.")
+    doc = analysed(text)
+    found = hints(doc)
+    assert len(found) == MAX_PROBLEMS + 1 == 101
+    assert found[0] == (2, 9, 11, "no move number before 1. d1 (canonical PMN writes it)")
+    assert found[-1] == (2, 9 + 5 * 100, 11 + 5 * 100, "more than 100 missing move numbers in this game; "
+                                                       "the others are not reported")
+    fixes = code_actions(doc, 2, 2)
+    assert len(fixes) == 100 and all(fix.title == "Add the move number 1." for fix in fixes)
+    assert doc.games[0].moves == 151
+
+
+def test_a_game_of_more_moves_than_replayed_is_not_replayed_and_hover_says_so():
+    """10,001 moves (main line and variations): hover says why there is
+    nothing, completion offers nothing, and neither replays the game (the
+    memory it takes stays under 1 MB; replaying took 14 MB, and a game's
+    text holds up to 800,000 such variations); 10,000 are replayed."""
+    import tracemalloc
+
+    from mancala_cli.lsp.replay import MAX_VIEW_MOVES
+
+    assert MAX_VIEW_MOVES == 10_000
+    over = analysed('[Game "kingulu"]\n\n1. c1x6 ' + "(d1) " * 10_000 + "*\n")
+    assert over.games[0].moves == 10_001
+    last = len("1. c1x6 ") + 5 * 9_999 + 1
+    tracemalloc.start()
+    found = hover(over, 2, last)
+    offered = completions(over, 2, last + 3)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert found is not None and found.text == (
+        "the game has 10,001 moves (its variations' with them), more than the 10,000 the language server "
+        "replays: no hover, completion or quick fix in it\n")
+    assert found.span == Span(2, 0, 2, len(over.line(2)))
+    assert offered == [] and peak < 1_000_000, peak
+    fits = analysed('[Game "kingulu"]\n\n1. c1x6 ' + "(d1) " * 9_999 + "*\n")
+    assert fits.games[0].moves == 10_000
+    found = hover(fits, 2, len("1. c1x6 ") + 5 * 9_998 + 1)
+    assert found is not None and found.text.startswith("**1. d1** — South's move, ply 1 (variation, depth 1)")

@@ -4,10 +4,11 @@ hold and what checking each game found, kept up to date edit by edit.
 Games are read by the PMN reader (:func:`notation.pmn.read_games`) and
 checked by :func:`mancala_cli.check`, exactly as ``mancala validate`` reads
 and checks a file, so the diagnostics are validate's problems at the same
-places; besides them, the server's own hints (:class:`Hint`, severity
-``hint``, code ``no-move-number``) where a game without errors has no move
-number before a move that canonical writing numbers
-(:func:`notation.pmn_writer.numbered_moves`), found with the game's check.
+places; besides them, the server's own hints (:class:`.hints.Hint`,
+severity ``hint``, code ``no-move-number``, at most 100 of a game) where a
+game without errors has no move number before a move that canonical
+writing numbers (:func:`notation.pmn_writer.numbered_moves`), found with
+the game's check.
 Lines are counted as the protocol counts them (LF, CRLF and CR end a
 line); lines and columns here are those of the reader, 1-based, except where
 a name says ``line0``/``column0`` (0-based, as in the protocol, in code
@@ -36,18 +37,19 @@ import bisect
 import itertools
 import re
 import time
+import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from notation.coords import move_label
 from notation.pmn import read_games
-from notation.pmn_writer import numbered_moves
-from notation.record import GameRecord, Problem
+from notation.record import MAX_PROBLEMS, GameRecord, Problem
 
 from .. import check
 from ..files.reports import move_place, position_note
+from ..files.sources import MAX_LINE
+from .hints import NO_MOVE_NUMBER, Hint, capped, count_moves, missing_numbers
 
-__all__ = ["MAX_DOCUMENT", "NO_MOVE_NUMBER", "Diagnostic", "Hint", "Game", "Document", "split_lines", "line_text",
+__all__ = ["MAX_DOCUMENT", "NO_MOVE_NUMBER", "count_moves", "too_long", "line_too_long", "Diagnostic", "Hint", "Game", "Document", "split_lines", "line_text",
            "problem_message", "token_end", "missing_numbers"]
 
 #: The largest document checked, in characters: a larger one gets one
@@ -55,6 +57,20 @@ __all__ = ["MAX_DOCUMENT", "NO_MOVE_NUMBER", "Diagnostic", "Hint", "Game", "Docu
 MAX_DOCUMENT = 32 << 20
 
 _BREAK = re.compile(r"(\r\n|\r|\n)")
+
+
+def too_long(line: str) -> bool:
+    """Whether ``line`` (with its line end) is longer than validate reads:
+    :data:`~mancala_cli.files.sources.MAX_LINE` bytes of UTF-8."""
+    if len(line) <= MAX_LINE // 4:
+        return False
+    return len(line) > MAX_LINE or len(line.encode("utf-8", "surrogatepass")) > MAX_LINE
+
+
+def line_too_long(line: int) -> Problem:
+    """validate's problem for a line longer than it reads (line ``line``, 1-based)."""
+    return Problem("error", "line-too-long", f"the line is longer than {MAX_LINE} bytes; "
+                   "the rest of the input is not read", line, 1)
 
 
 def split_lines(text: str) -> list[str]:
@@ -75,9 +91,6 @@ def line_text(line: str) -> str:
     """A line of :func:`split_lines` without its line end."""
     return line.rstrip("\r\n")
 
-
-#: The code of the server's hint where a move number is missing (no problem of validate's).
-NO_MOVE_NUMBER = "no-move-number"
 
 #: What ends a problem's range: white space and the delimiters of movetext.
 _WORD_END = re.compile(r"[\s(){};\[\]\"]")
@@ -118,37 +131,6 @@ class Diagnostic:
     message: str
 
 
-@dataclass(frozen=True)
-class Hint:
-    """A move that canonical writing writes with a move number and the text
-    has none before: where its token starts (1-based, as the reader counts,
-    like a problem's place), the number canonical writing puts before it
-    (``3.``, ``2...``) and the move as written."""
-
-    line: int
-    column: int
-    label: str
-    move: str
-
-    @property
-    def message(self) -> str:
-        return f"no move number before {self.label} {self.move} (canonical PMN writes it)"
-
-
-def missing_numbers(record: GameRecord) -> list[Hint]:
-    """The moves of ``record`` that canonical writing numbers
-    (:func:`notation.pmn_writer.numbered_moves`) and that have no number
-    written before them, in the order written.
-
-        >>> from notation.pmn import read_game
-        >>> [(h.line, h.column, h.label) for h in missing_numbers(read_game('c1x6 d2 c1 {a note} d2 *'))]
-        [(1, 1, '1.'), (1, 9, '2.'), (1, 21, '2...')]
-    """
-    return [Hint(step.node.line, step.node.column, move_label(step.number, step.side), step.node.text)
-            for step in numbered_moves(record)
-            if step.node.number is None and step.node.line is not None and step.node.column is not None]
-
-
 class Game:
     """One game of a document: where it is and what checking it found.
 
@@ -163,15 +145,18 @@ class Game:
     ``hints`` are the moves without the number canonical writing puts
     before them (:func:`missing_numbers`), at the lines of the text when it
     was read, like ``problems``; none for a game with an error (where
-    reading may have gone astray, the places of numbers are not certain).
+    reading may have gone astray, the places of numbers are not certain);
+    at most :data:`~notation.record.MAX_PROBLEMS` and one that says there
+    are more. ``moves`` counts its moves, those of variations with them
+    (:func:`count_moves`).
     """
 
     __slots__ = ("start", "next_start", "end", "read_at", "problems", "tags", "game", "result", "plies", "valid",
-                 "canonical", "hints", "_shown")
+                 "canonical", "hints", "moves", "_shown")
 
     def __init__(self, start: int, next_start: int, end: int, problems: list[Problem],
                  tags: list[tuple[str, str]], game: str | None, result: str | None, plies: int,
-                 hints: list[Hint] | None = None) -> None:
+                 hints: list[Hint] | None = None, moves: int = 0) -> None:
         self.start = start
         self.next_start = next_start
         self.end = end
@@ -183,6 +168,7 @@ class Game:
         self.plies = plies
         self.valid = not any(p.severity == "error" for p in problems)
         self.hints = hints if hints is not None else []
+        self.moves = moves
         self.canonical = False  # written as convert writes it (known once formatting found it so)
         self._shown: tuple[int, list[Diagnostic]] | None = None
 
@@ -213,6 +199,10 @@ def _start(game: Game) -> int:
 class Document:
     """A document's text as lines (each with its line end) and its games.
 
+    The text may be kept packed instead (:meth:`pack`: its UTF-8,
+    compressed with zlib, and no analysis): the server packs the documents
+    least recently used. :attr:`lines` unpacks it again when asked for.
+
     ``games`` are the games read and checked, in order, from the top;
     reading goes on at line ``resume`` (``None`` once the whole document is
     read); ``spare`` holds games read before an edit that lie after it,
@@ -223,7 +213,8 @@ class Document:
 
     def __init__(self, text: str = "", *, max_size: int = MAX_DOCUMENT) -> None:
         self.max_size = max_size
-        self.lines = split_lines(text)
+        self._lines: list[str] | None = split_lines(text)
+        self._packed: bytes | None = None
         self.size = len(text)
         self.games: list[Game] = []
         self.spare: dict[int, Game] = {}
@@ -236,8 +227,39 @@ class Document:
     # -- the text
 
     @property
+    def lines(self) -> list[str]:
+        """The lines, each with its line end (unpacked first if the text is packed)."""
+        if self._lines is None:
+            self._lines = split_lines(self._unpacked())
+            self._packed = None
+        return self._lines
+
+    @property
     def text(self) -> str:
-        return "".join(self.lines)
+        return self._unpacked() if self._lines is None else "".join(self._lines)
+
+    @property
+    def packed(self) -> bool:
+        """Whether the text is kept packed (:meth:`pack`)."""
+        return self._lines is None
+
+    @property
+    def footprint(self) -> int:
+        """The bytes the packed text takes (0 when it is not packed)."""
+        return len(self._packed) if self._packed is not None else 0
+
+    def pack(self) -> None:
+        """Keep the text as its UTF-8 compressed (zlib, fast level: PMN
+        takes about a quarter of its size) and drop the analyses
+        (:meth:`forget`); :attr:`lines` unpacks it when next asked for."""
+        if self._lines is not None:
+            self._packed = zlib.compress("".join(self._lines).encode("utf-8", "surrogatepass"), 1)
+            self._lines = None
+        self.forget()
+
+    def _unpacked(self) -> str:
+        assert self._packed is not None
+        return zlib.decompress(self._packed).decode("utf-8", "surrogatepass")
 
     @property
     def too_large(self) -> bool:
@@ -328,6 +350,15 @@ class Document:
                 self.spare[game.start] = game
         self.resume = restart
 
+    def forget(self) -> None:
+        """Drop what reading and checking found (the text stays): the next
+        :meth:`advance` reads the whole document again."""
+        self.games = []
+        self.spare = {}
+        self.views.clear()
+        self._work = None
+        self.resume = 1
+
     # -- reading and checking
 
     def advance(self, budget: float | None = None, until_line: int | None = None) -> bool:
@@ -355,16 +386,28 @@ class Document:
         self._work = None
         return True
 
-    def _lines_from(self, line: int, stop: int | None = None) -> tuple[Iterable[str], int]:
+    def _lines_from(self, line: int, stop: int | None = None,
+                    long: list[int] | None = None) -> tuple[Iterable[str], int]:
         """The lines from ``line`` (1-based) to ``stop`` (exclusive; the end
         by default) for the reader, and the number it gives the first. The
         reader removes a byte-order mark from its first line: after the top,
-        a blank line goes first."""
-        lines = self.lines
-        rest = map(lines.__getitem__, range(line - 1, len(lines) if stop is None else min(stop - 1, len(lines))))
+        a blank line goes first. They stop before a line longer than
+        validate reads (:func:`too_long`: validate stops there), whose
+        number then goes in ``long``."""
+        rest = self._short_lines(line, len(self.lines) + 1 if stop is None else min(stop, len(self.lines) + 1),
+                                 [] if long is None else long)
         if line == 1:
             return rest, 1
         return itertools.chain(("",), rest), line - 1
+
+    def _short_lines(self, line: int, stop: int, long: list[int]) -> Iterator[str]:
+        lines = self.lines
+        for index in range(line - 1, stop - 1):
+            text = lines[index]
+            if len(text) > MAX_LINE // 4 and too_long(text):
+                long.append(index + 1)
+                return
+            yield text
 
     def _reading(self) -> Iterator[None]:
         """Read and check from line :attr:`resume` on, taking up the games set
@@ -381,7 +424,8 @@ class Document:
                 self.resume = reused.next_start
                 continue
             pending: GameRecord | None = None
-            lines, first = self._lines_from(line)
+            long: list[int] = []
+            lines, first = self._lines_from(line, long=long)
             met = None
             for record in read_games(lines, None, first):
                 if pending is not None:
@@ -395,6 +439,11 @@ class Document:
             if met is not None:
                 self.resume = met
                 continue
+            if long:
+                # validate reads no further: the problem is the last game's
+                # (a game of its own when none was being read), before its own
+                pending = pending or GameRecord(line=long[0])
+                pending.problems[:0] = [line_too_long(long[0])]
             if pending is not None:
                 self.games.append(self._finish(pending, count + 1))
             break
@@ -411,14 +460,14 @@ class Document:
         try:
             report = check(record)
             valid = not any(p.severity == "error" for p in report.problems)
-            hints = missing_numbers(record) if valid else None
+            hints = capped(missing_numbers(record, limit=MAX_PROBLEMS + 1)) if valid else None
         except Exception as error:  # noqa: BLE001 (one game must not take the server down)
             problem = Problem("error", "internal", f"the game could not be checked: {type(error).__name__}: {error}",
                               record.line, 1)
             return Game(record.line, next_start, end, [problem], record.tags, record.tag("Game"), record.result, 0)
         return Game(record.line, next_start, end, report.problems, record.tags,
                     report.game.id if report.game is not None else record.tag("Game"), report.result, report.plies,
-                    hints)
+                    hints, count_moves(record))
 
     # -- what the features ask
 

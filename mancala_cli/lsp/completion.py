@@ -16,7 +16,7 @@ from .. import GAME_IDS, GamePosition, Line, get_game
 from .analysis import Document, Game
 from .answers import Completion, Span, TextEdit
 from .hover import outcome_marks
-from .replay import GameView, view
+from .replay import GameView, TooManyMoves, view
 
 __all__ = ["completions", "line_at", "TAGS", "VALUES"]
 
@@ -141,15 +141,19 @@ def line_at(doc: Document, line0: int, column0: int) -> tuple[Line, GameView] | 
     """The game played up to the place, in the line of play the place is
     in (a :class:`mancala_cli.Line`: its position, moves and history), and
     the game's view; ``None`` where no move goes (a tag line, a comment,
-    after the result, a game that cannot be replayed, or a move on the way
-    that cannot be played). The place is before what is typed there: a
+    after the result, a game that cannot be replayed or has more moves
+    than :data:`~.replay.MAX_VIEW_MOVES`, or a move on the way that cannot
+    be played). The place is before what is typed there: a
     move token that starts at it is not played."""
     if doc.too_large or doc.line(line0).lstrip().startswith("["):
         return None
     game = doc.game_at(line0)
     if game is None:
         return None
-    seen = view(doc, game)
+    try:
+        seen = view(doc, game)
+    except TooManyMoves:
+        return None
     if seen.rules is None or seen.start is None:
         return None
     line = _context(seen, doc, line0, min(column0, len(doc.line(line0))))

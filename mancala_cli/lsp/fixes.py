@@ -13,7 +13,7 @@ from notation.record import RESULTS, Problem
 from .. import Line
 from .analysis import Diagnostic, Document, Hint, problem_message, token_end
 from .answers import Fix, Span, TextEdit
-from .replay import GameView, view
+from .replay import GameView, TooManyMoves, view
 
 __all__ = ["code_actions"]
 
@@ -110,9 +110,12 @@ def code_actions(doc: Document, line0: int, end_line0: int) -> list[Fix]:
     fixes: list[Fix] = []
     for game in doc.games_between(line0, end_line0):
         if any(line0 <= d.line <= end_line0 and d.code in _FIXABLE for d in doc.game_diagnostics(game)):
-            fixes += _problem_fixes(doc, view(doc, game), line0, end_line0)
+            try:
+                fixes += _problem_fixes(doc, view(doc, game), line0, end_line0)
+            except TooManyMoves:
+                pass  # (not replayed: its hints' fixes alone)
         fixes += [_fix_missing_number(doc, diagnostic, hint) for diagnostic, hint in doc.hints(game)
-                  if line0 <= diagnostic.line <= end_line0]
+                  if line0 <= diagnostic.line <= end_line0 and not hint.more]
     return fixes
 
 

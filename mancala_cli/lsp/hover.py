@@ -12,7 +12,7 @@ from notation.coords import move_label
 from .. import Game as Rules, GamePosition, Line, Move, Position, svg, text
 from .analysis import Document, problem_message
 from .answers import HoverInfo, Span
-from .replay import view
+from .replay import GameView, MoveInfo, TooManyMoves, view
 
 __all__ = ["hover", "outcome_marks"]
 
@@ -63,16 +63,24 @@ def hover(doc: Document, line0: int, column0: int, *, markdown: bool = True, ima
     """What hovering at the place shows: for a move, the move (number, side,
     ply), its outcome marks explained with their rule ids, its problems
     (rule ids and messages), and the positions before and after it as text
-    boards (and, with ``markdown`` and ``images``, as SVG diagrams)."""
+    boards (and, with ``markdown`` and ``images``, as SVG diagrams). In a
+    game of more moves than :data:`~.replay.MAX_VIEW_MOVES`, anywhere, that
+    it is not replayed (:class:`~.replay.TooManyMoves`'s words)."""
     if doc.too_large:
         return None
     game = doc.game_at(line0)
     if game is None:
         return None
-    seen = view(doc, game)
+    try:
+        seen = view(doc, game)
+    except TooManyMoves as error:
+        return HoverInfo(f"{error}\n", Span(line0, 0, line0, len(doc.line(line0))), markdown)
     info = seen.move_at(line0, column0)
-    if info is None:
-        return None
+    return None if info is None else _about(seen, info, markdown, images)
+
+
+def _about(seen: GameView, info: MoveInfo, markdown: bool, images: bool) -> HoverInfo:
+    """The hover of the move of ``info``."""
     rules = seen.rules
     written = info.node.text
     label = move_label(info.number, info.side)

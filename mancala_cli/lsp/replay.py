@@ -5,7 +5,9 @@ Every answer about a move comes from the game's record read again from its
 lines and replayed (:func:`view`): each move of the record, main line and
 variations, with the position before it and after it, found by playing the
 record's moves on a :class:`mancala_cli.Line` (the repetition history
-counted).
+counted). A game of more than :data:`MAX_VIEW_MOVES` moves is not replayed
+(:class:`TooManyMoves`): the view's memory and time grow with the moves
+(a position before and after each), and a game's text may hold a million.
 """
 from __future__ import annotations
 
@@ -21,12 +23,27 @@ from notation.record import MoveNode, Problem, Step, walk
 from .. import Game as Rules, Line, MancalaError, Move, Position, Report, check
 from .analysis import Document, Game, token_end
 
-__all__ = ["MoveInfo", "GameView", "view"]
+__all__ = ["MAX_VIEW_MOVES", "TooManyMoves", "MoveInfo", "GameView", "view"]
+
+#: The most moves (main line and variations together) of a game replayed
+#: for hover, completion and quick fixes: 10,000 take about 15 MB and 2 s
+#: (a real game, annotated, has a few hundred).
+MAX_VIEW_MOVES = 10_000
 
 _MOVE = re.compile(rf"(?:{HOLE})(?:-(?:{HOLE}))?(?:x[0-9]+)?\^?")
 _GLYPH = re.compile(r"[!?][!?]?")
 #: Problems at a move that still let it be played (the others stop its line, as checking does).
 _PLAYABLE = frozenset(("bad-mark", "bad-destination", "move-number"))
+
+
+class TooManyMoves(ValueError):
+    """A game of more than :data:`MAX_VIEW_MOVES` moves: not replayed."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        super().__init__(f"the game has {game.moves:,} moves (its variations' with them), more than the "
+                         f"{MAX_VIEW_MOVES:,} the language server replays: no hover, completion or quick fix "
+                         "in it")
 
 
 @dataclass(eq=False)
@@ -207,7 +224,10 @@ class GameView:
 
 
 def view(doc: Document, game: Game) -> GameView:
-    """The :class:`GameView` of ``game``, kept until the document changes."""
+    """The :class:`GameView` of ``game``, kept until the document changes;
+    :class:`TooManyMoves` for a game of more than :data:`MAX_VIEW_MOVES` moves."""
+    if game.moves > MAX_VIEW_MOVES:
+        raise TooManyMoves(game)
     key = id(game)
     found = doc.views.get(key)
     if isinstance(found, GameView) and found.game is game:

@@ -20,32 +20,38 @@ client goes away (standard input ends), the server ends with status 0.
 from __future__ import annotations
 
 import asyncio
+import collections
+import json
 import logging
 import sys
+import threading
 from collections.abc import Generator, Iterator
-from typing import Any, BinaryIO, cast
+from typing import Any, BinaryIO
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidRequest
+from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
 from ..version import __version__
 from . import features
 from .analysis import MAX_DOCUMENT, Diagnostic, Document
+from .framing import Bad, MessageReader
 
-__all__ = ["MancalaServer", "make_server", "serve", "BoundedInput", "MAX_MESSAGE", "MAX_HEADER_LINE"]
+__all__ = ["MancalaServer", "make_server", "serve"]
 
-#: The longest message read, in bytes: a longer one is skipped unread
-#: (documents over :data:`MAX_DOCUMENT` characters are not checked anyway).
-MAX_MESSAGE = 256 << 20
-#: The longest header line read at once; a longer line is read in pieces,
-#: none of which is a header the server knows.
-MAX_HEADER_LINE = 1 << 16
 #: How long one step of checking a document may take before the server
 #: answers what else is waiting, in seconds; and how often diagnostics are
 #: sent while a large document is being checked.
 STEP = 0.02
 PARTIAL = 1.0
+#: The most text, in characters, of the open documents kept as lines with
+#: their analyses (games, problems, replays): past it, the documents least
+#: recently opened, edited or asked about are packed (their text kept
+#: compressed, their analyses dropped: :meth:`~.analysis.Document.pack`),
+#: and unpacked and read again when one is edited or asked about.
+MAX_ANALYSED = 64 << 20
 
 log = logging.getLogger("mancala.lsp")
 
@@ -75,33 +81,6 @@ def _setup_logging() -> None:
     # What goes wrong with a message reaches MancalaServer.report_server_error,
     # which says it in one line; pygls's own lines about it would be more.
     logging.getLogger("pygls").setLevel(logging.CRITICAL)
-
-
-class BoundedInput:
-    """Standard input as pygls reads it (``readline``, ``read``), with bounds:
-    a header line is read at most :data:`MAX_HEADER_LINE` bytes at a time,
-    and a message body over :data:`MAX_MESSAGE` bytes is read and thrown
-    away in pieces (what pygls then parses is no message: it logs it and
-    goes on)."""
-
-    def __init__(self, raw: BinaryIO, max_message: int = MAX_MESSAGE) -> None:
-        self.raw = raw
-        self.max_message = max_message
-
-    def readline(self) -> bytes:
-        return self.raw.readline(MAX_HEADER_LINE)
-
-    def read(self, size: int) -> bytes:
-        if size <= self.max_message:
-            return self.raw.read(size)
-        log.warning("a message of %d bytes is longer than %d: skipped", size, self.max_message)
-        left = size
-        while left > 0:
-            piece = self.raw.read(min(left, 1 << 20))
-            if not piece:
-                return b""  # (the input ended: so does the server)
-            left -= len(piece)
-        return b" "  # (not JSON: logged and skipped)
 
 
 class _Protocol(LanguageServerProtocol):
@@ -166,7 +145,11 @@ class MancalaServer(LanguageServer):
         self.versions: dict[str, int | None] = {}
         self.checking: dict[str, asyncio.Task[None]] = {}
         self.max_document = MAX_DOCUMENT
+        self.max_analysed = MAX_ANALYSED
+        #: The documents whose analyses are kept, the most recently used last.
+        self.analysed: collections.OrderedDict[str, None] = collections.OrderedDict()
         self.shut_down = False  # (a shutdown request came)
+        self.hover_images = False  # (initializationOptions' hoverImages: SVG diagrams in hovers)
         self.exit_code = 0  # 1 after an exit notification without shutdown, as the protocol says
 
     def shutdown(self) -> None:
@@ -198,11 +181,87 @@ class MancalaServer(LanguageServer):
         line0 = max(position.line, 0)
         return line0, _column(doc.line(line0), position.character, self.encoding)
 
+    # -- the messages
+
+    def run_stdio(self, stdin: BinaryIO, stdout: BinaryIO) -> None:
+        """Read messages from ``stdin`` (:class:`~.framing.MessageReader`:
+        bounded, resynchronised after a bad header) and handle them until
+        the input ends or the client says exit; answers go to ``stdout``."""
+        self._stop_event = threading.Event()
+        self.protocol.set_writer(StdoutWriter(stdout))
+        try:
+            asyncio.run(self._read_messages(MessageReader(stdin)))
+        except BrokenPipeError:
+            pass  # (the client went away)
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()
+
+    async def _read_messages(self, reader: MessageReader) -> None:
+        loop = asyncio.get_running_loop()
+        stop = self._stop_event
+        while stop is not None and not stop.is_set():
+            found = await loop.run_in_executor(self.thread_pool, reader.next)
+            if found is None:
+                return
+            if isinstance(found, Bad):
+                self.say(found.message)
+                continue
+            self.receive(found)
+
+    def receive(self, body: bytes) -> None:
+        """One message's body: handled, or, when it is a request that cannot
+        be (its parameters are not the method's, or it comes after
+        ``shutdown``), answered with an error (InvalidParams, InvalidRequest);
+        what is no message is logged in one line."""
+        try:
+            data = json.loads(body)
+        except ValueError as error:
+            self.say(f"a message that is not JSON: {error}")
+            return
+        if not isinstance(data, dict) or "jsonrpc" not in data:
+            self.say("a message that is no JSON-RPC message: ignored")
+            return
+        method = data.get("method")
+        request = "id" in data and isinstance(method, str)
+        if request and self.shut_down and method != types.EXIT:
+            self.refuse(data["id"], JsonRpcInvalidRequest(f"{method}: the server is shut down (only exit is "
+                                                          "accepted)"))
+            return
+        try:
+            message = self.protocol.structure_message(data)
+        except JsonRpcException as error:
+            reason = _reason(error)
+            if request:
+                self.refuse(data["id"], type(error)(f"{method}: invalid parameters: {reason}"
+                                                    if error.code == -32602 else f"{method}: {reason}"))
+            else:
+                self.say(f"{method or 'a message'}: {reason}: ignored")
+            return
+        self.protocol.handle_message(message)
+
+    def refuse(self, msg_id: Any, error: JsonRpcException) -> None:
+        """Answer request ``msg_id`` with ``error`` (and say it in one line)."""
+        self.say(error.message)
+        self.protocol._send_data({"jsonrpc": "2.0", "id": msg_id,
+                                  "error": {"code": error.code, "message": error.message}})
+
     # -- errors in one line
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         """An error pygls met: one line on standard error and in the client's log."""
         message = f"{type(error).__name__}: {error}".splitlines()[0] if str(error) else type(error).__name__
+        log.warning("%s", message)
+        try:
+            self.window_log_message(types.LogMessageParams(type=types.MessageType.Error,
+                                                           message=f"mancala lsp: {message}"))
+        except Exception:  # noqa: BLE001 (the client may be gone)
+            pass
+
+    def say(self, message: str) -> None:
+        """One line about a message that could not be handled, on standard
+        error and in the client's log (if it still listens)."""
         log.warning("%s", message)
         try:
             self.window_log_message(types.LogMessageParams(type=types.MessageType.Error,
@@ -228,11 +287,31 @@ class MancalaServer(LanguageServer):
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=uri, version=self.versions.get(uri), diagnostics=[self.diagnostic(doc, d) for d in doc.diagnostics()]))
 
+    def used(self, uri: str) -> None:
+        """``uri`` is used now: its lines and analysis are kept, and the
+        documents least recently used packed (text compressed, analysis
+        dropped) while the documents unpacked hold more than
+        :attr:`max_analysed` characters in all."""
+        self.analysed[uri] = None
+        self.analysed.move_to_end(uri)
+        total = sum(self.documents[u].size for u in self.analysed if u in self.documents)
+        while total > self.max_analysed and len(self.analysed) > 1:
+            old, _ = self.analysed.popitem(last=False)
+            doc = self.documents.get(old)
+            if doc is None:
+                continue
+            total -= doc.size
+            task = self.checking.pop(old, None)
+            if task is not None:
+                task.cancel()
+            doc.pack()
+
     def check_now(self, uri: str) -> None:
         """Check what the last edit left to check: at once when that is
         quick (the usual edit), else in steps, in a task that lets the other
         messages through between them."""
         doc = self.documents[uri]
+        self.used(uri)
         if self._step(uri, doc):
             self.publish(uri)
             return
@@ -293,6 +372,7 @@ class MancalaServer(LanguageServer):
         self.check_now(uri)
 
     def closed(self, uri: str) -> None:
+        self.analysed.pop(uri, None)
         self.documents.pop(uri, None)
         self.versions.pop(uri, None)
         task = self.checking.pop(uri, None)
@@ -304,6 +384,8 @@ class MancalaServer(LanguageServer):
         doc = self.documents.get(uri)
         if doc is None:
             self.note(f"{uri}: a request about a document that is not open: no answer")
+        else:
+            self.used(uri)
         return doc
 
     # -- what the client can take
@@ -347,7 +429,7 @@ def hover(ls: MancalaServer, params: types.HoverParams) -> types.Hover | None:
         return None
     line0, column0 = ls.place(doc, params.position)
     markdown = ls.markdown()
-    found = features.hover(doc, line0, column0, markdown=markdown, images=markdown)
+    found = features.hover(doc, line0, column0, markdown=markdown, images=markdown and ls.hover_images)
     if found is None:
         return None
     kind = types.MarkupKind.Markdown if found.markdown else types.MarkupKind.PlainText
@@ -423,6 +505,15 @@ def document_symbol(ls: MancalaServer, params: types.DocumentSymbolParams) -> li
             for found in features.symbols(doc)]
 
 
+def initialize(ls: MancalaServer, params: types.InitializeParams) -> None:
+    """The client's options (``initializationOptions``): ``hoverImages``,
+    whether hovers carry the positions as SVG diagrams too (images of
+    10,000 characters and more, which only some clients show; off by
+    default)."""
+    options = params.initialization_options
+    ls.hover_images = isinstance(options, dict) and options.get("hoverImages") is True
+
+
 def shutdown(ls: MancalaServer, params: None) -> None:
     ls.shut_down = True
     for task in ls.checking.values():
@@ -443,6 +534,7 @@ def make_server() -> MancalaServer:
     server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
                    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))(code_action)
     server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)(document_symbol)
+    server.feature(types.INITIALIZE)(initialize)
     server.feature(types.SHUTDOWN)(shutdown)
     return server
 
@@ -455,5 +547,22 @@ def serve(stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> int:
     process at once (``os._exit``), without waiting for it."""
     _setup_logging()
     server = make_server()
-    server.start_io(cast(BinaryIO, BoundedInput(stdin or sys.stdin.buffer)), stdout or sys.stdout.buffer)
+    server.run_stdio(stdin or sys.stdin.buffer, stdout or sys.stdout.buffer)
     return server.exit_code
+
+
+def _reason(error: JsonRpcException) -> str:
+    """What was wrong with a message pygls could not read, in a few words."""
+    cause = error.__cause__
+    leaves: list[BaseException] = []
+    while cause is not None:
+        inner = getattr(cause, "exceptions", None)
+        if not inner:
+            leaves.append(cause)
+            break
+        cause = inner[0]
+    if leaves:
+        note = getattr(leaves[0], "__notes__", None) or []
+        where = f" ({note[0]})" if note else ""
+        return f"{leaves[0]}{where}".splitlines()[0]
+    return error.message
