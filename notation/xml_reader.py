@@ -64,12 +64,23 @@ _TOO_MANY_ATTRIBUTES = etree.XPath(f"descendant-or-self::*[count(@*) > {_MAX_ATT
 _FIRST_ATTRIBUTES = etree.XPath(f"@*[position() <= {_MAX_ATTRIBUTES}]")
 
 
-class _BadGame(Exception):
-    """A value of a game that no record can hold: the game is reported, not read."""
+#: A start tag (its name in group 1), or what else starts with ``<`` (a
+#: comment, CDATA section, processing instruction, end tag), in the text of
+#: a document: what :class:`_Where` counts the elements by.
+_MARKUP = re.compile(r"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>|</[^>]*+>"
+                     r"|<([^\s/>!?]++)(?:[^>\"']++|\"[^\"]*+\"|'[^']*+')*+>", re.S)
+#: The most places of one game that are pruned (:func:`_prune`) before it is
+#: given up (read as an empty record holding the first problem found).
+_MAX_PRUNES = 10
 
-    def __init__(self, message: str, line: int | None, code: str = "syntax") -> None:
+
+class _BadGame(Exception):
+    """A value of a game that no record can hold, in ``element``: the game is
+    read up to that element (:func:`_prune`)."""
+
+    def __init__(self, message: str, element: etree._Element, code: str = "syntax") -> None:
         super().__init__(message)
-        self.message, self.line, self.code = message, line, code
+        self.message, self.element, self.code = message, element, code
 
 
 def _line(element: etree._Element) -> int | None:
@@ -132,6 +143,11 @@ class _BoundedLines:
         self.size = 0       # the bytes of the last chunk
         self.markup = 0     # and its < and =
         self.marks = (b"<", b"=")  # (their code units in UTF-16)
+        self.data = b""     # the last chunk
+        self.open: list[bytes] = []  # the bytes of the line being read (since the last line end)
+        self.before: tuple[list[bytes], int] = ([], 1)  # the same before the last chunk, and its line
+        self.kept: list[bytes] | None = None  # the input since :meth:`keep` (then :meth:`text`)
+        self.kept_line = 1  # the line where it starts
 
     def read(self, size: int = -1) -> bytes:
         """The next bytes, at least one unless the input has ended (a pipe
@@ -155,9 +171,36 @@ class _BoundedLines:
                 self.carry = b""
             if data or not more:
                 break
+        self.before = (self.open, self.lines + 1)
         self._count(data)
         self.size, self.markup = len(data), data.count(self.marks[0]) + data.count(self.marks[1])
+        self.data = data
+        if self.kept is not None:
+            self.kept.append(data)
         return data
+
+    def keep(self) -> None:
+        """Keep the input from the start of the line where the last chunk
+        starts on (at most a line, :data:`MAX_LINE`, and the input read
+        until :meth:`release`): where the ``<game>`` whose start has just
+        been read starts, so that :func:`_Where` can find its elements."""
+        parts, line = self.before
+        self.kept, self.kept_line = [*parts, self.data], line
+
+    def release(self) -> None:
+        self.kept = None
+
+    def text(self, encoding: str | None) -> str:
+        """The input kept, decoded (``encoding`` as the document declares it;
+        UTF-16 as told by its first bytes); a byte order mark left out."""
+        codec = ("utf-16-le" if self.end == b"\n\0" else "utf-16-be" if self.end == b"\0\n" else
+                 encoding or "utf-8")
+        data = b"".join(self.kept or ())
+        try:
+            text = data.decode(codec, "replace")
+        except LookupError:  # (a name libxml2 knows and Python does not)
+            text = data.decode("utf-8", "replace")
+        return text[1:] if self.kept_line == 1 and text.startswith("\ufeff") else text
 
     @property
     def line(self) -> int:
@@ -169,8 +212,10 @@ class _BoundedLines:
         if count:
             self._check(self.run + first + len(self.end), 0)
             self.run = len(data) - last - len(self.end)
+            self.open = [data[last + len(self.end):]]
         else:
             self.run += len(data)
+            self.open = [*self.open, data]  # (a new list: self.before keeps the old one)
         self._check(self.run, count)
         self.lines += count
 
@@ -276,6 +321,8 @@ def _read(handle: BinaryIO, file: str | None) -> Iterator[GameRecord]:
     validator = game_schema()
     stretch = _Stretch()
     last: etree._Element | None = None  # the game read last
+    games_on_line = (0, 0)  # the line where the start tag of the last game ends, and the games ending there
+    nth = 1
     try:
         for event, element in events:
             if element is None:  # (_FED)
@@ -292,10 +339,15 @@ def _read(handle: BinaryIO, file: str | None) -> Iterator[GameRecord]:
                 continue  # a <game> out of place is reported with what holds it
             if event == "start":
                 stretch = _Stretch(element, index + 1, fresh=True)
+                line = _line(element) or 0
+                nth = games_on_line[1] + 1 if line == games_on_line[0] else 1
+                games_on_line = (line, nth)
+                feeder.keep()
                 continue
             _check_between(root, element, file)
             index += 1
-            record = _valid_record(element, validator, file, index)
+            record = _valid_record(element, validator, file, index, _Where(feeder, element, nth))
+            feeder.release()
             element.clear(keep_tail=True)
             previous = element.getprevious()
             while previous is not None:
@@ -312,29 +364,159 @@ def _read(handle: BinaryIO, file: str | None) -> Iterator[GameRecord]:
         raise _syntax_error(exc, file) from None
 
 
-def _valid_record(game: etree._Element, validator: etree.RelaxNG, file: str | None, index: int) -> GameRecord:
-    """The record of a ``<game>``, or a record holding only what is wrong with it."""
-    line = _line(game) or 1
+def _valid_record(game: etree._Element, validator: etree.RelaxNG, file: str | None, index: int,
+                  where: _Where) -> GameRecord:
+    """The record of a ``<game>``. A game the schema refuses, or holding a
+    value no record can, is read up to the first such element (what comes
+    before it in the document: its tags, moves, variations and comments; a
+    bad ``<tag>`` alone is left out) with one ``syntax`` problem at that
+    element's ``<``, as a damaged PMN game keeps what precedes the damage."""
+    damage: list[Problem] = []  # a problem for each place pruned; the first in the document is reported
+    for _ in range(_MAX_PRUNES):
+        found = _first_damage(game, validator)
+        if found is None:
+            try:
+                record = _record(game, file, index, where)
+            except _BadGame as bad:
+                element, code, message = bad.element, bad.code, bad.message
+            else:
+                if damage:
+                    record.problems.append(min(damage, key=lambda p: (p.line or 0, p.column or 0)))
+                    record.problems.sort(key=lambda p: (p.line or 0, p.column or 0))
+                return record
+        else:
+            element, code, message = found[0], "syntax", f"not valid against the archive schema: {found[1]}"
+        damage.append(Problem("error", code, message, *where(element)))
+        if not _prune(game, element):
+            break
+    first = min(damage, key=lambda p: (p.line or 0, p.column or 0))
+    return GameRecord(file=file, index=index, line=_line(game) or 1, problems=[first])
+
+
+class _Where:
+    """Where the elements of one ``<game>`` start in the input: the line and
+    the column (1-based, in characters) of the ``<`` of an element's start
+    tag. lxml gives only the line where a start tag ends, so the input kept
+    since the game started (:meth:`_BoundedLines.keep`) is read again, once,
+    when first asked: the game's own start tag is the ``nth`` ``<game …>``
+    ending on the game's line, and its elements follow it in document order.
+    Where that cannot be told (a start tag spanning lines across the input
+    read before the game's, say), an element is at the line lxml gives and
+    column 1.
+
+    Made before the game is pruned: it holds the game's elements as read."""
+
+    def __init__(self, feeder: _BoundedLines, game: etree._Element, nth: int) -> None:
+        self.feeder, self.game, self.nth = feeder, game, nth
+        self.elements: list[etree._Element] | None = None
+        self.index: dict[int, int] = {}
+        self.starts: list[tuple[int, int]] = []  # (line, column) of each element's <, in document order
+
+    def __call__(self, element: etree._Element) -> tuple[int, int]:
+        if self.elements is None:
+            self.elements = list(self.game.iter(tag=etree.Element))
+            self.index = {id(known): k for k, known in enumerate(self.elements)}  # (the list keeps the ids)
+            self.starts = self._starts(self.elements)
+        index = self.index.get(id(element))
+        if self.starts and index is not None:
+            return self.starts[index]
+        return _line(element) or _line(self.game) or 1, 1
+
+    def _starts(self, elements: list[etree._Element]) -> list[tuple[int, int]]:
+        """The start of each element, or none where the input does not match them."""
+        text = self.feeder.text(self.game.getroottree().docinfo.encoding)
+        game_line = _line(self.game)
+        starts: list[tuple[int, int]] = []
+        line, line_start, at = self.feeder.kept_line, 0, 0  # the line at ``at`` and where it starts
+        seen = 0  # the start tags of games ending on the game's line
+        for match in _MARKUP.finditer(text):
+            name = match.group(1)
+            if name is None:
+                continue
+            for to in (match.start(), match.end()):
+                breaks = text.count("\n", at, to)
+                if breaks:
+                    line += breaks
+                    line_start = text.rfind("\n", at, to) + 1
+                at = to
+                if to == match.start():
+                    start = (line, to - line_start + 1)
+                if starts:
+                    break  # (after the game's start tag, only where each starts)
+            if not starts:
+                if name != "game" or line != game_line:
+                    continue
+                seen += 1
+                if seen < self.nth:
+                    continue
+            element = elements[len(starts)]
+            tag = element.tag
+            local = etree.QName(element).localname if isinstance(tag, str) and tag.startswith("{") else tag
+            if name.rpartition(":")[2] != local:
+                return []
+            starts.append(start)
+            if len(starts) == len(elements):
+                return starts
+        return []
+
+
+def _first_damage(game: etree._Element, validator: etree.RelaxNG) -> tuple[etree._Element, str] | None:
+    """The first element of ``game`` that the schema refuses, and why; ``None`` if it is valid."""
     crowded = cast("list[etree._Element]", _TOO_MANY_ATTRIBUTES(game))
     if crowded:
         count = cast(float, crowded[0].xpath("count(@*)"))
-        reason = f"element {crowded[0].tag} has {int(count)} attributes"
-        return _bad_game(file, index, line, "syntax",
-                         f"not valid against the archive schema: {reason}", _line(crowded[0]))
-    if not validator.validate(game):
-        error = validation_error(validator)
-        return _bad_game(file, index, line, "syntax", f"not valid against the archive schema: {error.reason}",
-                         error.line)
-    try:
-        return _record(game, file, index)
-    except _BadGame as bad:
-        return _bad_game(file, index, line, bad.code, bad.message, bad.line)
+        return crowded[0], f"element {crowded[0].tag} has {int(count)} attributes"
+    if validator.validate(game):
+        return None
+    errors = list(validator.error_log)
+    reason = validation_error(validator).reason
+    first = errors[0] if errors else None
+    path = first.path if first is not None else None
+    found: object = None
+    if path == "/game":
+        found = game
+    elif path and path.startswith("/game/"):
+        try:
+            found = game.xpath(path[len("/game/"):])
+        except etree.XPathError:  # (a step with a namespace prefix, say)
+            found = None
+    if isinstance(found, list):
+        found = found[0] if found else None
+    if isinstance(found, etree._Element) and (found is game or any(a is game for a in found.iterancestors())):
+        return found, reason
+    line = first.line if first is not None else None  # the first element on the validator's line
+    on_line = (element for element in game.iter(tag=etree.Element) if element is not game and _line(element) == line)
+    return next(on_line, game), reason
 
 
-def _bad_game(file: str | None, index: int, line: int, code: str, message: str,
-              at: int | None) -> GameRecord:
-    return GameRecord(file=file, index=index, line=line,
-                      problems=[Problem("error", code, message, at or line, None)])
+def _prune(game: etree._Element, bad: etree._Element) -> bool:
+    """Leave out of ``game`` the element ``bad`` and all that follows it in the
+    document, so that what comes before it can be read; a ``<tag>`` is left out
+    alone (as a bad tag is). For the game itself, its attributes and text
+    (what the schema can refuse in it) are dropped. False when nothing changed."""
+    if bad is game:
+        changed = bool(game.attrib) or bool(game.text and game.text.strip())
+        game.attrib.clear()
+        game.text = None
+        for child in game:
+            changed = changed or bool(child.tail and child.tail.strip())
+            child.tail = None
+        return changed
+    parent = bad.getparent()
+    if parent is None:  # pragma: no cover - bad is in the game
+        return False
+    if bad.tag == "tag" and parent.tag == "tags" and parent.getparent() is game:
+        parent.remove(bad)
+        return True
+    node: etree._Element = bad
+    while node is not game:
+        holder = node.getparent()
+        assert holder is not None  # (node is in the game)
+        for later in list(node.itersiblings()):
+            holder.remove(later)
+        node = holder
+    parent.remove(bad)
+    return True
 
 
 def _syntax_error(exc: etree.XMLSyntaxError, file: str | None) -> XMLArchiveError:
@@ -428,7 +610,7 @@ def _text(element: etree._Element) -> str:
     return "".join(cast("list[str]", element.xpath("text()")))  # around XML comments or processing instructions
 
 
-def _record(game: etree._Element, file: str | None, index: int) -> GameRecord:
+def _record(game: etree._Element, file: str | None, index: int, where: _Where) -> GameRecord:
     record = GameRecord(file=file, index=index, line=_line(game) or 1)
     for child in game:
         tag = child.tag
@@ -445,7 +627,7 @@ def _record(game: etree._Element, file: str | None, index: int) -> GameRecord:
                     continue
                 if bad > MAX_PROBLEMS:
                     problem = f"more than {MAX_PROBLEMS} bad tags in this game; the others are not reported"
-                record.problems.append(Problem("error", "bad-tag", problem, _line(tag_element), None))
+                record.problems.append(Problem("error", "bad-tag", problem, *where(tag_element)))
         elif tag == "comment":
             record.comment = _checked(child, "game comment")
         elif tag == "moves":
@@ -509,7 +691,7 @@ def _hole(element: etree._Element, name: str) -> str:
     value = element.get(name, "")
     if not _HOLE.fullmatch(value):
         raise _BadGame(f"move {value!r}: {name} {value!r} is not a hole" if name == "destination"
-                       else f"move {value!r} is not a hole", _line(element))
+                       else f"move {value!r} is not a hole", element)
     return value
 
 
@@ -521,8 +703,7 @@ def _count(element: etree._Element, name: str, value: str) -> int:
     if len(digits) > MAX_DIGITS:
         holder = element if element.tag == "move" else element.getparent()
         hole = None if holder is None else holder.get("hole")
-        raise _BadGame(f"move {hole!r}: {name} {digits[:12]}... has more than {MAX_DIGITS} digits",
-                       _line(element))
+        raise _BadGame(f"move {hole!r}: {name} {digits[:12]}... has more than {MAX_DIGITS} digits", element)
     return int(digits)
 
 
@@ -530,5 +711,5 @@ def _checked(element: etree._Element, what: str) -> str:
     text = _text(element)
     bad = bad_character(text)
     if bad:
-        raise _BadGame(f"{what}: {bad}", _line(element))
+        raise _BadGame(f"{what}: {bad}", element)
     return text

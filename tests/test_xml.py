@@ -318,23 +318,26 @@ def test_invalid_documents_refused_with_line_and_reason(body, line, reason):
         assert (error.column is not None) == reason.startswith("not well-formed XML")
 
 
-@pytest.mark.parametrize("game, line, reason", [
+@pytest.mark.parametrize("game, line, column, reason, holes", [
     ('<game>\n<moves>\n<move hole="c1"><nag>256</nag></move>\n</moves>\n</game>',
-     5, "unsignedByte doesn't allow value '256'"),
+     5, 17, "unsignedByte doesn't allow value '256'", ["c1"]),
     ('<game>\n<moves>\n<move hole="c1"><glyph>!!!</glyph></move>\n</moves>\n</game>',
-     5, "Element glyph failed to validate content"),
+     5, 17, "Element glyph failed to validate content", ["c1"]),
     ('<game>\n<moves>\n\n<move hole="c1" captured="-1"/>\n</moves>\n</game>',
-     6, "Invalid attribute captured for element move"),
-    ('<game>\n<moves>\n<move hole="c1"/>\n</moves>\n<tags/>\n</game>', 7, "Did not expect element tags there"),
-    ('<game>\n<moves><move/></moves>\n</game>', 4, "Element move failed to validate attributes"),
-    ('<game>\n<result>2-0</result>\n</game>', 4, "Element result"),
+     6, 1, "Invalid attribute captured for element move", []),
+    ('<game>\n<moves>\n<move hole="c1"/>\n</moves>\n<tags/>\n</game>', 7, 1, "Did not expect element tags there",
+     ["c1"]),
+    ('<game>\n<moves><move/></moves>\n</game>', 4, 8, "Element move failed to validate attributes", []),
+    ('<game>\n<result>2-0</result>\n</game>', 4, 1, "Element result", []),
 ])
-def test_an_invalid_game_is_reported_and_the_next_games_are_read(game, line, reason):
+def test_an_invalid_game_is_read_up_to_the_bad_element_and_the_next_games_are_read(game, line, column, reason,
+                                                                                     holes):
     document = HEAD + '<mancala version="1">\n' + game + '\n<game><result>*</result></game>\n</mancala>'
     bad, good = read_archive(document.encode(), file="a.xml")
-    assert (bad.index, bad.line, bad.tags, bad.moves, bad.result) == (1, 3, [], [], None)
+    assert (bad.index, bad.line, bad.tags, [m.hole for m in bad.moves], bad.result) == (1, 3, [], holes, None)
+    assert all(m.nags == [] and m.glyphs == [] for m in bad.moves)
     (problem,) = bad.problems
-    assert (problem.severity, problem.code, problem.line, problem.column) == ("error", "syntax", line, None)
+    assert (problem.severity, problem.code, problem.line, problem.column) == ("error", "syntax", line, column)
     assert problem.message.startswith("not valid against the archive schema: ") and reason in problem.message
     assert (good.index, good.result, good.problems) == (2, "*", [])
 
