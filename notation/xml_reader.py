@@ -70,7 +70,8 @@ _FIRST_ATTRIBUTES = etree.XPath(f"@*[position() <= {_MAX_ATTRIBUTES}]")
 _MARKUP = re.compile(r"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>|</[^>]*+>"
                      r"|<([^\s/>!?]++)(?:[^>\"']++|\"[^\"]*+\"|'[^']*+')*+>", re.S)
 #: The most places of one game that are pruned (:func:`_prune`) before it is
-#: given up (read as an empty record holding the first problem found).
+#: given up (read as an empty record holding the first problem found); past
+#: half of them, a bad ``<tag>`` is pruned with all that follows it.
 _MAX_PRUNES = 10
 
 
@@ -372,7 +373,7 @@ def _valid_record(game: etree._Element, validator: etree.RelaxNG, file: str | No
     bad ``<tag>`` alone is left out) with one ``syntax`` problem at that
     element's ``<``, as a damaged PMN game keeps what precedes the damage."""
     damage: list[Problem] = []  # a problem for each place pruned; the first in the document is reported
-    for _ in range(_MAX_PRUNES):
+    for pruned in range(_MAX_PRUNES):
         found = _first_damage(game, validator)
         if found is None:
             try:
@@ -387,7 +388,7 @@ def _valid_record(game: etree._Element, validator: etree.RelaxNG, file: str | No
         else:
             element, code, message = found[0], "syntax", f"not valid against the archive schema: {found[1]}"
         damage.append(Problem("error", code, message, *where(element)))
-        if not _prune(game, element):
+        if not _prune(game, element, alone=pruned < _MAX_PRUNES // 2):
             break
     first = min(damage, key=lambda p: (p.line or 0, p.column or 0))
     return GameRecord(file=file, index=index, line=_line(game) or 1, problems=[first])
@@ -489,11 +490,12 @@ def _first_damage(game: etree._Element, validator: etree.RelaxNG) -> tuple[etree
     return next(on_line, game), reason
 
 
-def _prune(game: etree._Element, bad: etree._Element) -> bool:
+def _prune(game: etree._Element, bad: etree._Element, *, alone: bool = True) -> bool:
     """Leave out of ``game`` the element ``bad`` and all that follows it in the
-    document, so that what comes before it can be read; a ``<tag>`` is left out
-    alone (as a bad tag is). For the game itself, its attributes and text
-    (what the schema can refuse in it) are dropped. False when nothing changed."""
+    document, so that what comes before it can be read (and a variation it
+    leaves empty); with ``alone``, a ``<tag>`` is left out alone (as a bad tag
+    is). For the game itself, its attributes and text (what the schema can
+    refuse in it) are dropped. False when nothing changed."""
     if bad is game:
         changed = bool(game.attrib) or bool(game.text and game.text.strip())
         game.attrib.clear()
@@ -505,7 +507,7 @@ def _prune(game: etree._Element, bad: etree._Element) -> bool:
     parent = bad.getparent()
     if parent is None:  # pragma: no cover - bad is in the game
         return False
-    if bad.tag == "tag" and parent.tag == "tags" and parent.getparent() is game:
+    if alone and bad.tag == "tag" and parent.tag == "tags" and parent.getparent() is game:
         parent.remove(bad)
         return True
     node: etree._Element = bad
@@ -516,6 +518,10 @@ def _prune(game: etree._Element, bad: etree._Element) -> bool:
             holder.remove(later)
         node = holder
     parent.remove(bad)
+    if parent.tag == "variation" and len(parent) == 0:
+        holder = parent.getparent()
+        assert holder is not None  # (a variation is in a move)
+        holder.remove(parent)
     return True
 
 
