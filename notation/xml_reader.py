@@ -29,6 +29,7 @@ from .record import (
     bad_character,
     tag_problem,
 )
+from .xml_damage import MAX_ATTRIBUTES, MAX_PRUNES, Where, first_damage, prune, source_line as _line
 from .xml_schema import SAFE_PARSING, game_schema, schema, validation_error
 
 __all__ = ["MAX_LINE", "MAX_GAME_BYTES", "MAX_GAME_MARKUP", "CHUNK", "read_archive"]
@@ -56,37 +57,17 @@ MAX_GAME_MARKUP = 500_000
 _AT = re.compile(r",? line \d+, column \d+\s*$")
 _HOLE = re.compile(HOLE)
 _COUNT = re.compile(r"\s*\+?0*([0-9]+)\s*\Z")
-#: No element of the schema has more attributes than this (``move`` has
-#: seven); an element with more is refused before the validator sees it
-#: (its time grows with the square of their number).
-_MAX_ATTRIBUTES = 8
-_TOO_MANY_ATTRIBUTES = etree.XPath(f"descendant-or-self::*[count(@*) > {_MAX_ATTRIBUTES}][1]")
-_FIRST_ATTRIBUTES = etree.XPath(f"@*[position() <= {_MAX_ATTRIBUTES}]")
-
-
-#: A start tag (its name in group 1), or what else starts with ``<`` (a
-#: comment, CDATA section, processing instruction, end tag), in the text of
-#: a document: what :class:`_Where` counts the elements by.
-_MARKUP = re.compile(r"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>|</[^>]*+>"
-                     r"|<([^\s/>!?]++)(?:[^>\"']++|\"[^\"]*+\"|'[^']*+')*+>", re.S)
-#: The most places of one game that are pruned (:func:`_prune`) before it is
-#: given up (read as an empty record holding the first problem found); past
-#: half of them, a bad ``<tag>`` is pruned with all that follows it.
-_MAX_PRUNES = 10
+#: The first :data:`~notation.xml_damage.MAX_ATTRIBUTES` attributes of an element (the root's are read so).
+_FIRST_ATTRIBUTES = etree.XPath(f"@*[position() <= {MAX_ATTRIBUTES}]")
 
 
 class _BadGame(Exception):
     """A value of a game that no record can hold, in ``element``: the game is
-    read up to that element (:func:`_prune`)."""
+    read up to that element (:func:`~notation.xml_damage.prune`)."""
 
     def __init__(self, message: str, element: etree._Element, code: str = "syntax") -> None:
         super().__init__(message)
         self.message, self.element, self.code = message, element, code
-
-
-def _line(element: etree._Element) -> int | None:
-    """The line where ``element`` starts (lxml-stubs 0.5 leave ``sourceline`` untyped)."""
-    return element.sourceline  # type: ignore[return-value]
 
 
 def read_archive(source: str | os.PathLike[str] | bytes | BinaryIO, file: str | None = None) -> Iterator[GameRecord]:
@@ -95,15 +76,17 @@ def read_archive(source: str | os.PathLike[str] | bytes | BinaryIO, file: str | 
     ``source`` is a path, the document's bytes or a binary file; ``file``
     names it in records and errors (a path names itself). Every game is
     validated against the schema before it is yielded; a move's ``line`` is
-    the line of its ``<move>`` element (``column`` is ``None``).
+    the line where its ``<move>`` start tag ends (``column`` is ``None``).
 
     A game that does not validate, or holds a value no record can (a count
     of more than :data:`~notation.record.MAX_DIGITS` digits, a move that is
     no hole token, a control character in a comment), is yielded as a record
-    holding only that problem (``syntax``, at the validator's line), and
-    reading goes on with the next game; a bad tag (its name not letters,
-    digits and ``_``, its value too long or holding a control character) is
-    left out with a ``bad-tag`` problem and the rest of the game is read.
+    of what comes before the first such element (tags, moves, variations,
+    comments) holding one ``syntax`` problem at the ``<`` of that element
+    (line and column from 1), and reading goes on with the next game; a
+    bad tag (its name not letters, digits and ``_``, its value too long or
+    holding a control character) is left out with a ``bad-tag`` problem
+    (at its ``<tag``) and the rest of the game is read.
 
     Raises :class:`XMLArchiveError` (with the line, the column when the
     parser gives one, and the parser's or the validator's reason) where the
@@ -184,7 +167,7 @@ class _BoundedLines:
         """Keep the input from the start of the line where the last chunk
         starts on (at most a line, :data:`MAX_LINE`, and the input read
         until :meth:`release`): where the ``<game>`` whose start has just
-        been read starts, so that :func:`_Where` can find its elements."""
+        been read starts, so that :class:`~notation.xml_damage.Where` can find its elements."""
         parts, line = self.before
         self.kept, self.kept_line = [*parts, self.data], line
 
@@ -347,7 +330,7 @@ def _read(handle: BinaryIO, file: str | None) -> Iterator[GameRecord]:
                 continue
             _check_between(root, element, file)
             index += 1
-            record = _valid_record(element, validator, file, index, _Where(feeder, element, nth))
+            record = _valid_record(element, validator, file, index, Where(feeder, element, nth))
             feeder.release()
             element.clear(keep_tail=True)
             previous = element.getprevious()
@@ -366,15 +349,15 @@ def _read(handle: BinaryIO, file: str | None) -> Iterator[GameRecord]:
 
 
 def _valid_record(game: etree._Element, validator: etree.RelaxNG, file: str | None, index: int,
-                  where: _Where) -> GameRecord:
+                  where: Where) -> GameRecord:
     """The record of a ``<game>``. A game the schema refuses, or holding a
     value no record can, is read up to the first such element (what comes
     before it in the document: its tags, moves, variations and comments; a
     bad ``<tag>`` alone is left out) with one ``syntax`` problem at that
     element's ``<``, as a damaged PMN game keeps what precedes the damage."""
     damage: list[Problem] = []  # a problem for each place pruned; the first in the document is reported
-    for pruned in range(_MAX_PRUNES):
-        found = _first_damage(game, validator)
+    for pruned in range(MAX_PRUNES):
+        found = first_damage(game, validator)
         if found is None:
             try:
                 record = _record(game, file, index, where)
@@ -388,141 +371,10 @@ def _valid_record(game: etree._Element, validator: etree.RelaxNG, file: str | No
         else:
             element, code, message = found[0], "syntax", f"not valid against the archive schema: {found[1]}"
         damage.append(Problem("error", code, message, *where(element)))
-        if not _prune(game, element, alone=pruned < _MAX_PRUNES // 2):
+        if not prune(game, element, alone=pruned < MAX_PRUNES // 2):
             break
     first = min(damage, key=lambda p: (p.line or 0, p.column or 0))
     return GameRecord(file=file, index=index, line=_line(game) or 1, problems=[first])
-
-
-class _Where:
-    """Where the elements of one ``<game>`` start in the input: the line and
-    the column (1-based, in characters) of the ``<`` of an element's start
-    tag. lxml gives only the line where a start tag ends, so the input kept
-    since the game started (:meth:`_BoundedLines.keep`) is read again, once,
-    when first asked: the game's own start tag is the ``nth`` ``<game …>``
-    ending on the game's line, and its elements follow it in document order.
-    Where that cannot be told (a start tag spanning lines across the input
-    read before the game's, say), an element is at the line lxml gives and
-    column 1.
-
-    Made before the game is pruned: it holds the game's elements as read."""
-
-    def __init__(self, feeder: _BoundedLines, game: etree._Element, nth: int) -> None:
-        self.feeder, self.game, self.nth = feeder, game, nth
-        self.elements: list[etree._Element] | None = None
-        self.index: dict[int, int] = {}
-        self.starts: list[tuple[int, int]] = []  # (line, column) of each element's <, in document order
-
-    def __call__(self, element: etree._Element) -> tuple[int, int]:
-        if self.elements is None:
-            self.elements = list(self.game.iter(tag=etree.Element))
-            self.index = {id(known): k for k, known in enumerate(self.elements)}  # (the list keeps the ids)
-            self.starts = self._starts(self.elements)
-        index = self.index.get(id(element))
-        if self.starts and index is not None:
-            return self.starts[index]
-        return _line(element) or _line(self.game) or 1, 1
-
-    def _starts(self, elements: list[etree._Element]) -> list[tuple[int, int]]:
-        """The start of each element, or none where the input does not match them."""
-        text = self.feeder.text(self.game.getroottree().docinfo.encoding)
-        game_line = _line(self.game)
-        starts: list[tuple[int, int]] = []
-        line, line_start, at = self.feeder.kept_line, 0, 0  # the line at ``at`` and where it starts
-        seen = 0  # the start tags of games ending on the game's line
-        for match in _MARKUP.finditer(text):
-            name = match.group(1)
-            if name is None:
-                continue
-            for to in (match.start(), match.end()):
-                breaks = text.count("\n", at, to)
-                if breaks:
-                    line += breaks
-                    line_start = text.rfind("\n", at, to) + 1
-                at = to
-                if to == match.start():
-                    start = (line, to - line_start + 1)
-                if starts:
-                    break  # (after the game's start tag, only where each starts)
-            if not starts:
-                if name != "game" or line != game_line:
-                    continue
-                seen += 1
-                if seen < self.nth:
-                    continue
-            element = elements[len(starts)]
-            tag = element.tag
-            local = etree.QName(element).localname if isinstance(tag, str) and tag.startswith("{") else tag
-            if name.rpartition(":")[2] != local:
-                return []
-            starts.append(start)
-            if len(starts) == len(elements):
-                return starts
-        return []
-
-
-def _first_damage(game: etree._Element, validator: etree.RelaxNG) -> tuple[etree._Element, str] | None:
-    """The first element of ``game`` that the schema refuses, and why; ``None`` if it is valid."""
-    crowded = cast("list[etree._Element]", _TOO_MANY_ATTRIBUTES(game))
-    if crowded:
-        count = cast(float, crowded[0].xpath("count(@*)"))
-        return crowded[0], f"element {crowded[0].tag} has {int(count)} attributes"
-    if validator.validate(game):
-        return None
-    errors = list(validator.error_log)
-    reason = validation_error(validator).reason
-    first = errors[0] if errors else None
-    path = first.path if first is not None else None
-    found: object = None
-    if path == "/game":
-        found = game
-    elif path and path.startswith("/game/"):
-        try:
-            found = game.xpath(path[len("/game/"):])
-        except etree.XPathError:  # (a step with a namespace prefix, say)
-            found = None
-    if isinstance(found, list):
-        found = found[0] if found else None
-    if isinstance(found, etree._Element) and (found is game or any(a is game for a in found.iterancestors())):
-        return found, reason
-    line = first.line if first is not None else None  # the first element on the validator's line
-    on_line = (element for element in game.iter(tag=etree.Element) if element is not game and _line(element) == line)
-    return next(on_line, game), reason
-
-
-def _prune(game: etree._Element, bad: etree._Element, *, alone: bool = True) -> bool:
-    """Leave out of ``game`` the element ``bad`` and all that follows it in the
-    document, so that what comes before it can be read (and a variation it
-    leaves empty); with ``alone``, a ``<tag>`` is left out alone (as a bad tag
-    is). For the game itself, its attributes and text (what the schema can
-    refuse in it) are dropped. False when nothing changed."""
-    if bad is game:
-        changed = bool(game.attrib) or bool(game.text and game.text.strip())
-        game.attrib.clear()
-        game.text = None
-        for child in game:
-            changed = changed or bool(child.tail and child.tail.strip())
-            child.tail = None
-        return changed
-    parent = bad.getparent()
-    if parent is None:  # pragma: no cover - bad is in the game
-        return False
-    if alone and bad.tag == "tag" and parent.tag == "tags" and parent.getparent() is game:
-        parent.remove(bad)
-        return True
-    node: etree._Element = bad
-    while node is not game:
-        holder = node.getparent()
-        assert holder is not None  # (node is in the game)
-        for later in list(node.itersiblings()):
-            holder.remove(later)
-        node = holder
-    parent.remove(bad)
-    if parent.tag == "variation" and len(parent) == 0:
-        holder = parent.getparent()
-        assert holder is not None  # (a variation is in a move)
-        holder.remove(parent)
-    return True
 
 
 def _syntax_error(exc: etree.XMLSyntaxError, file: str | None) -> XMLArchiveError:
@@ -616,7 +468,7 @@ def _text(element: etree._Element) -> str:
     return "".join(cast("list[str]", element.xpath("text()")))  # around XML comments or processing instructions
 
 
-def _record(game: etree._Element, file: str | None, index: int, where: _Where) -> GameRecord:
+def _record(game: etree._Element, file: str | None, index: int, where: Where) -> GameRecord:
     record = GameRecord(file=file, index=index, line=_line(game) or 1)
     for child in game:
         tag = child.tag
