@@ -37,7 +37,7 @@ class KeptInput(Protocol):
     #: The line where the input kept starts (at the start of that line).
     kept_line: int
 
-    def text(self, encoding: str | None) -> str:
+    def text(self) -> str:
         """The input kept, decoded."""
         ...
 
@@ -82,7 +82,7 @@ class Where:
 
     def _starts(self, elements: list[etree._Element]) -> list[tuple[int, int]]:
         """The start of each element, or none where the input does not match them."""
-        text = self.feeder.text(self.game.getroottree().docinfo.encoding)
+        text = self.feeder.text()
         game_line = _line(self.game)
         starts: list[tuple[int, int]] = []
         line, line_start, at = self.feeder.kept_line, 0, 0  # the line at ``at`` and where it starts

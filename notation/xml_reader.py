@@ -18,19 +18,11 @@ from typing import Any, BinaryIO, cast
 from lxml import etree
 
 from .errors import XMLArchiveError
-from .grammar import HOLE
-from .record import (
-    MAX_DIGITS,
-    MAX_PROBLEMS,
-    MAX_VARIATION_DEPTH,
-    GameRecord,
-    MoveNode,
-    Problem,
-    bad_character,
-    tag_problem,
-)
+from .record import MAX_VARIATION_DEPTH, GameRecord, Problem
 from .xml_damage import MAX_ATTRIBUTES, MAX_PRUNES, Where, first_damage, prune, source_line as _line
+from .xml_records import BadGame, game_record
 from .xml_schema import SAFE_PARSING, game_schema, schema, validation_error
+from .xml_starts import MoveStarts
 
 __all__ = ["MAX_LINE", "MAX_GAME_BYTES", "MAX_GAME_MARKUP", "CHUNK", "read_archive"]
 
@@ -55,19 +47,8 @@ MAX_GAME_BYTES = 16 << 20
 MAX_GAME_MARKUP = 500_000
 
 _AT = re.compile(r",? line \d+, column \d+\s*$")
-_HOLE = re.compile(HOLE)
-_COUNT = re.compile(r"\s*\+?0*([0-9]+)\s*\Z")
 #: The first :data:`~notation.xml_damage.MAX_ATTRIBUTES` attributes of an element (the root's are read so).
 _FIRST_ATTRIBUTES = etree.XPath(f"@*[position() <= {MAX_ATTRIBUTES}]")
-
-
-class _BadGame(Exception):
-    """A value of a game that no record can hold, in ``element``: the game is
-    read up to that element (:func:`~notation.xml_damage.prune`)."""
-
-    def __init__(self, message: str, element: etree._Element, code: str = "syntax") -> None:
-        super().__init__(message)
-        self.message, self.element, self.code = message, element, code
 
 
 def read_archive(source: str | os.PathLike[str] | bytes | BinaryIO, file: str | None = None) -> Iterator[GameRecord]:
@@ -75,8 +56,9 @@ def read_archive(source: str | os.PathLike[str] | bytes | BinaryIO, file: str | 
 
     ``source`` is a path, the document's bytes or a binary file; ``file``
     names it in records and errors (a path names itself). Every game is
-    validated against the schema before it is yielded; a move's ``line`` is
-    the line where its ``<move>`` start tag ends (``column`` is ``None``).
+    validated against the schema before it is yielded; a move's ``line`` and
+    ``column`` (from 1, in characters) are those of the ``<`` of its
+    ``<move>`` start tag (:class:`~notation.xml_starts.MoveStarts`).
 
     A game that does not validate, or holds a value no record can (a count
     of more than :data:`~notation.record.MAX_DIGITS` digits, a move that is
@@ -132,6 +114,7 @@ class _BoundedLines:
         self.before: tuple[list[bytes], int] = ([], 1)  # the same before the last chunk, and its line
         self.kept: list[bytes] | None = None  # the input since :meth:`keep` (then :meth:`text`)
         self.kept_line = 1  # the line where it starts
+        self.starts = MoveStarts()  # where the <move> start tags start
 
     def read(self, size: int = -1) -> bytes:
         """The next bytes, at least one unless the input has ended (a pipe
@@ -159,6 +142,7 @@ class _BoundedLines:
         self._count(data)
         self.size, self.markup = len(data), data.count(self.marks[0]) + data.count(self.marks[1])
         self.data = data
+        self.starts.feed(data, self._codec())
         if self.kept is not None:
             self.kept.append(data)
         return data
@@ -174,17 +158,15 @@ class _BoundedLines:
     def release(self) -> None:
         self.kept = None
 
-    def text(self, encoding: str | None) -> str:
-        """The input kept, decoded (``encoding`` as the document declares it;
-        UTF-16 as told by its first bytes); a byte order mark left out."""
-        codec = ("utf-16-le" if self.end == b"\n\0" else "utf-16-be" if self.end == b"\0\n" else
-                 encoding or "utf-8")
-        data = b"".join(self.kept or ())
-        try:
-            text = data.decode(codec, "replace")
-        except LookupError:  # (a name libxml2 knows and Python does not)
-            text = data.decode("utf-8", "replace")
+    def text(self) -> str:
+        """The input kept, decoded (UTF-16 as told by its first bytes, else
+        as the XML declaration says); a byte order mark left out."""
+        text = b"".join(self.kept or ()).decode(self._codec() or self.starts.codec, "replace")
         return text[1:] if self.kept_line == 1 and text.startswith("\ufeff") else text
+
+    def _codec(self) -> str | None:
+        """UTF-16's codec if the input is UTF-16."""
+        return "utf-16-le" if self.end == b"\n\0" else "utf-16-be" if self.end == b"\0\n" else None
 
     @property
     def line(self) -> int:
@@ -330,7 +312,11 @@ def _read(handle: BinaryIO, file: str | None) -> Iterator[GameRecord]:
                 continue
             _check_between(root, element, file)
             index += 1
-            record = _valid_record(element, validator, file, index, Where(feeder, element, nth))
+            starts = feeder.starts
+            first = starts.seek(_line(element) or 1)
+            record, count = _valid_record(element, validator, file, index, Where(feeder, element, nth),
+                                          (starts.lines, starts.columns), first)
+            starts.taken(count)
             feeder.release()
             element.clear(keep_tail=True)
             previous = element.getprevious()
@@ -349,32 +335,58 @@ def _read(handle: BinaryIO, file: str | None) -> Iterator[GameRecord]:
 
 
 def _valid_record(game: etree._Element, validator: etree.RelaxNG, file: str | None, index: int,
-                  where: Where) -> GameRecord:
+                  where: Where, starts: tuple[list[int], list[int]], first: int) -> tuple[GameRecord, int]:
     """The record of a ``<game>``. A game the schema refuses, or holding a
     value no record can, is read up to the first such element (what comes
     before it in the document: its tags, moves, variations and comments; a
     bad ``<tag>`` alone is left out) with one ``syntax`` problem at that
-    element's ``<``, as a damaged PMN game keeps what precedes the damage."""
+    element's ``<``, as a damaged PMN game keeps what precedes the damage.
+    ``starts``: the lines and the columns where each ``move`` of the game
+    (in any namespace) starts, in document order, from ``first`` on (those
+    of the games after it following); with the record, the number of
+    ``move`` elements the game holds."""
     damage: list[Problem] = []  # a problem for each place pruned; the first in the document is reported
+    moves: list[etree._Element] = []  # (of a damaged game, as read: kept, so that their ids stay theirs)
+    placed: dict[int, tuple[int, int]] = {}  # and their starts
     for pruned in range(MAX_PRUNES):
         found = first_damage(game, validator)
         if found is None:
+            if pruned:
+                starts, first = _left(game, placed), 0
             try:
-                record = _record(game, file, index, where)
-            except _BadGame as bad:
+                record, count = game_record(game, file, index, where, starts, first)
+            except BadGame as bad:
                 element, code, message = bad.element, bad.code, bad.message
             else:
                 if damage:
                     record.problems.append(min(damage, key=lambda p: (p.line or 0, p.column or 0)))
                     record.problems.sort(key=lambda p: (p.line or 0, p.column or 0))
-                return record
+                return record, len(moves) if pruned else count
         else:
             element, code, message = found[0], "syntax", f"not valid against the archive schema: {found[1]}"
+        if not pruned:
+            moves, placed = _placed(game, starts, first)
         damage.append(Problem("error", code, message, *where(element)))
         if not prune(game, element, alone=pruned < MAX_PRUNES // 2):
             break
-    first = min(damage, key=lambda p: (p.line or 0, p.column or 0))
-    return GameRecord(file=file, index=index, line=_line(game) or 1, problems=[first])
+    problem = min(damage, key=lambda p: (p.line or 0, p.column or 0))
+    return GameRecord(file=file, index=index, line=_line(game) or 1, problems=[problem]), len(moves)
+
+
+def _placed(game: etree._Element, starts: tuple[list[int], list[int]],
+            first: int) -> tuple[list[etree._Element], dict[int, tuple[int, int]]]:
+    """The ``move`` elements of a game about to be pruned (in any namespace:
+    to be kept while it is read, so that their ids stay theirs), and where
+    each starts by its ``id``."""
+    moves = list(game.iter("{*}move"))
+    end = first + len(moves)
+    return moves, {id(move): start for move, start in zip(moves, zip(starts[0][first:end], starts[1][first:end]))}
+
+
+def _left(game: etree._Element, placed: dict[int, tuple[int, int]]) -> tuple[list[int], list[int]]:
+    """The lines and the columns of the moves left in a pruned game, in document order."""
+    left = [placed[id(move)] for move in game.iter("move") if id(move) in placed]
+    return [line for line, _ in left], [column for _, column in left]
 
 
 def _syntax_error(exc: etree.XMLSyntaxError, file: str | None) -> XMLArchiveError:
@@ -460,114 +472,3 @@ def _refuse(shell: etree._Element, line: int | None, file: str | None) -> None:
     if full.validate(shell):  # pragma: no cover - the shell is invalid by construction
         raise XMLArchiveError("unexpected content in <mancala>", line, file=file)
     raise validation_error(full, line, file)
-
-
-def _text(element: etree._Element) -> str:
-    if len(element) == 0:
-        return element.text or ""
-    return "".join(cast("list[str]", element.xpath("text()")))  # around XML comments or processing instructions
-
-
-def _record(game: etree._Element, file: str | None, index: int, where: Where) -> GameRecord:
-    record = GameRecord(file=file, index=index, line=_line(game) or 1)
-    for child in game:
-        tag = child.tag
-        if tag == "tags":
-            bad = 0
-            for tag_element in child.iterchildren("tag"):
-                name, value = tag_element.get("name", ""), _text(tag_element)  # (valid: it has a name)
-                problem = tag_problem(name, value)
-                if problem is None:
-                    record.tags.append((name, value))
-                    continue
-                bad += 1  # reported as the PMN reader reports syntax errors: 100 at most
-                if bad > MAX_PROBLEMS + 1:
-                    continue
-                if bad > MAX_PROBLEMS:
-                    problem = f"more than {MAX_PROBLEMS} bad tags in this game; the others are not reported"
-                record.problems.append(Problem("error", "bad-tag", problem, *where(tag_element)))
-        elif tag == "comment":
-            record.comment = _checked(child, "game comment")
-        elif tag == "moves":
-            record.moves = _moves(child)
-        elif tag == "result":
-            record.result = _text(child).strip()
-    return record
-
-
-def _moves(container: etree._Element) -> list[MoveNode]:
-    """The moves under ``container``, with their variations, iteratively."""
-    moves: list[MoveNode] = []
-    is_hole = _HOLE.fullmatch
-    work = [(container, moves)]
-    while work:
-        parent, target = work.pop()
-        for element in parent.iterchildren("move"):
-            get = element.get
-            hole = get("hole", "")  # (valid: it has one)
-            if not is_hole(hole):
-                _hole(element, "hole")
-            node = MoveNode(hole, line=element.sourceline)  # type: ignore[arg-type]  # (see _line)
-            value = get("destination")
-            if value is not None:
-                node.destination = value if is_hole(value) else _hole(element, "destination")
-            value = get("captured")
-            if value is not None:  # (valid, so int() reads it when it is short)
-                node.captured = int(value) if len(value) <= MAX_DIGITS else _count(element, "captured", value)
-            value = get("reserved")
-            if value is not None:
-                node.reserved = value.strip() == "true"
-            value = get("number")
-            if value is not None:
-                node.number = int(value) if len(value) <= MAX_DIGITS else _count(element, "number", value)
-            value = get("dots")
-            if value is not None:
-                node.dots = value.strip()
-            value = get("position")
-            if value is not None:
-                node.position = value
-            if len(element):
-                for child in element:
-                    tag = child.tag
-                    if tag == "glyph":
-                        node.glyphs.append(_text(child).strip())
-                    elif tag == "nag":
-                        node.nags.append(_count(child, "NAG", _text(child)))
-                    elif tag == "comment":
-                        node.comment = _checked(child, f"comment after move {node.hole!r}")
-                    elif tag == "before":
-                        node.before = _checked(child, f"comment before move {node.hole!r}")
-                    elif tag == "variation":
-                        variation: list[MoveNode] = []
-                        node.variations.append(variation)
-                        work.append((child, variation))
-            target.append(node)
-    return moves
-
-
-def _hole(element: etree._Element, name: str) -> str:
-    value = element.get(name, "")
-    if not _HOLE.fullmatch(value):
-        raise _BadGame(f"move {value!r}: {name} {value!r} is not a hole" if name == "destination"
-                       else f"move {value!r} is not a hole", element)
-    return value
-
-
-def _count(element: etree._Element, name: str, value: str) -> int:
-    """A count as the schema allows it (blanks, ``+``, leading zeros), of at
-    most :data:`~notation.record.MAX_DIGITS` digits."""
-    match = _COUNT.match(value)
-    digits = match.group(1) if match else value
-    if len(digits) > MAX_DIGITS:
-        holder = element if element.tag == "move" else element.getparent()
-        hole = None if holder is None else holder.get("hole")
-        raise _BadGame(f"move {hole!r}: {name} {digits[:12]}... has more than {MAX_DIGITS} digits", element)
-    return int(digits)
-
-
-def _checked(element: etree._Element, what: str) -> str:
-    text = _text(element)
-    bad = bad_character(text)
-    if bad:
-        raise _BadGame(f"{what}: {bad}", element)
-    return text

@@ -399,6 +399,7 @@ def test_what_pmn_cannot_hold_is_a_warning_and_exit_1(tmp_path, change, message,
     args = [*command, path] + (["--out-dir", tmp_path / "parts"] if command[0] == "split" else [])
     result = run(*args)
     assert result.exit_code == 1
-    assert result.stderr == f"{path}:1:0: warning: pmn-inexact: {message}" + (
+    column = 1 if "after 1. c1x6" in message else 0  # a move of JSON Lines is at its record's line, column 1
+    assert result.stderr == f"{path}:1:{column}: warning: pmn-inexact: {message}" + (
         " (a tag value is one line)\n" if "tag" in message else "\n")
     assert run("convert", path, "--to", "xml").exit_code == 0  # XML holds it all: no warning

@@ -198,7 +198,7 @@ def test_lines_point_into_the_document():
         work = [record.moves]
         while work:
             for node in work.pop():
-                assert f'hole="{node.hole}"' in lines[node.line - 1] and node.column is None
+                assert lines[node.line - 1][node.column - 1:].startswith(f'<move hole="{node.hole}"')
                 work.extend(node.variations)
 
 
