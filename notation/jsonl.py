@@ -299,7 +299,8 @@ def _moves_from_json(moves: list[Any], out: list[MoveNode]) -> None:
 
 
 def json_records(lines: Iterable[str], file: str, first_line: int = 1) -> Iterator[GameRecord]:
-    """Records from JSON Lines; a bad line gives a record holding only its problem."""
+    """Records from JSON Lines; a bad line gives a record holding only its
+    problem. Every move of a record is at its line, column 1."""
     for number, text in enumerate(lines, first_line):
         if not text.strip():
             continue
@@ -311,6 +312,6 @@ def json_records(lines: Iterable[str], file: str, first_line: int = 1) -> Iterat
                                                   number, 1)])
         record.file = file
         record.line = number
-        for step in walk(record):
-            step.node.line = number
+        for step in walk(record):  # (a move is where its record's line starts: a JSON line holds a whole game)
+            step.node.line, step.node.column = number, 1
         yield record

@@ -18,18 +18,11 @@ from typing import Any, BinaryIO, cast
 from lxml import etree
 
 from .errors import XMLArchiveError
-from .grammar import HOLE
-from .record import (
-    MAX_DIGITS,
-    MAX_PROBLEMS,
-    MAX_VARIATION_DEPTH,
-    GameRecord,
-    MoveNode,
-    Problem,
-    bad_character,
-    tag_problem,
-)
+from .record import MAX_VARIATION_DEPTH, GameRecord, Problem
+from .xml_damage import MAX_ATTRIBUTES, MAX_PRUNES, Where, first_damage, prune, source_line as _line
+from .xml_records import BadGame, game_record
 from .xml_schema import SAFE_PARSING, game_schema, schema, validation_error
+from .xml_starts import MoveStarts
 
 __all__ = ["MAX_LINE", "MAX_GAME_BYTES", "MAX_GAME_MARKUP", "CHUNK", "read_archive"]
 
@@ -54,27 +47,8 @@ MAX_GAME_BYTES = 16 << 20
 MAX_GAME_MARKUP = 500_000
 
 _AT = re.compile(r",? line \d+, column \d+\s*$")
-_HOLE = re.compile(HOLE)
-_COUNT = re.compile(r"\s*\+?0*([0-9]+)\s*\Z")
-#: No element of the schema has more attributes than this (``move`` has
-#: seven); an element with more is refused before the validator sees it
-#: (its time grows with the square of their number).
-_MAX_ATTRIBUTES = 8
-_TOO_MANY_ATTRIBUTES = etree.XPath(f"descendant-or-self::*[count(@*) > {_MAX_ATTRIBUTES}][1]")
-_FIRST_ATTRIBUTES = etree.XPath(f"@*[position() <= {_MAX_ATTRIBUTES}]")
-
-
-class _BadGame(Exception):
-    """A value of a game that no record can hold: the game is reported, not read."""
-
-    def __init__(self, message: str, line: int | None, code: str = "syntax") -> None:
-        super().__init__(message)
-        self.message, self.line, self.code = message, line, code
-
-
-def _line(element: etree._Element) -> int | None:
-    """The line where ``element`` starts (lxml-stubs 0.5 leave ``sourceline`` untyped)."""
-    return element.sourceline  # type: ignore[return-value]
+#: The first :data:`~notation.xml_damage.MAX_ATTRIBUTES` attributes of an element (the root's are read so).
+_FIRST_ATTRIBUTES = etree.XPath(f"@*[position() <= {MAX_ATTRIBUTES}]")
 
 
 def read_archive(source: str | os.PathLike[str] | bytes | BinaryIO, file: str | None = None) -> Iterator[GameRecord]:
@@ -82,16 +56,19 @@ def read_archive(source: str | os.PathLike[str] | bytes | BinaryIO, file: str | 
 
     ``source`` is a path, the document's bytes or a binary file; ``file``
     names it in records and errors (a path names itself). Every game is
-    validated against the schema before it is yielded; a move's ``line`` is
-    the line of its ``<move>`` element (``column`` is ``None``).
+    validated against the schema before it is yielded; a move's ``line`` and
+    ``column`` (from 1, in characters) are those of the ``<`` of its
+    ``<move>`` start tag (:class:`~notation.xml_starts.MoveStarts`).
 
     A game that does not validate, or holds a value no record can (a count
     of more than :data:`~notation.record.MAX_DIGITS` digits, a move that is
     no hole token, a control character in a comment), is yielded as a record
-    holding only that problem (``syntax``, at the validator's line), and
-    reading goes on with the next game; a bad tag (its name not letters,
-    digits and ``_``, its value too long or holding a control character) is
-    left out with a ``bad-tag`` problem and the rest of the game is read.
+    of what comes before the first such element (tags, moves, variations,
+    comments) holding one ``syntax`` problem at the ``<`` of that element
+    (line and column from 1), and reading goes on with the next game; a
+    bad tag (its name not letters, digits and ``_``, its value too long or
+    holding a control character) is left out with a ``bad-tag`` problem
+    (at its ``<tag``) and the rest of the game is read.
 
     Raises :class:`XMLArchiveError` (with the line, the column when the
     parser gives one, and the parser's or the validator's reason) where the
@@ -132,6 +109,12 @@ class _BoundedLines:
         self.size = 0       # the bytes of the last chunk
         self.markup = 0     # and its < and =
         self.marks = (b"<", b"=")  # (their code units in UTF-16)
+        self.data = b""     # the last chunk
+        self.open: list[bytes] = []  # the bytes of the line being read (since the last line end)
+        self.before: tuple[list[bytes], int] = ([], 1)  # the same before the last chunk, and its line
+        self.kept: list[bytes] | None = None  # the input since :meth:`keep` (then :meth:`text`)
+        self.kept_line = 1  # the line where it starts
+        self.starts = MoveStarts()  # where the <move> start tags start
 
     def read(self, size: int = -1) -> bytes:
         """The next bytes, at least one unless the input has ended (a pipe
@@ -155,9 +138,35 @@ class _BoundedLines:
                 self.carry = b""
             if data or not more:
                 break
+        self.before = (self.open, self.lines + 1)
         self._count(data)
         self.size, self.markup = len(data), data.count(self.marks[0]) + data.count(self.marks[1])
+        self.data = data
+        self.starts.feed(data, self._codec())
+        if self.kept is not None:
+            self.kept.append(data)
         return data
+
+    def keep(self) -> None:
+        """Keep the input from the start of the line where the last chunk
+        starts on (at most a line, :data:`MAX_LINE`, and the input read
+        until :meth:`release`): where the ``<game>`` whose start has just
+        been read starts, so that :class:`~notation.xml_damage.Where` can find its elements."""
+        parts, line = self.before
+        self.kept, self.kept_line = [*parts, self.data], line
+
+    def release(self) -> None:
+        self.kept = None
+
+    def text(self) -> str:
+        """The input kept, decoded (UTF-16 as told by its first bytes, else
+        as the XML declaration says); a byte order mark left out."""
+        text = b"".join(self.kept or ()).decode(self._codec() or self.starts.codec, "replace")
+        return text[1:] if self.kept_line == 1 and text.startswith("\ufeff") else text
+
+    def _codec(self) -> str | None:
+        """UTF-16's codec if the input is UTF-16."""
+        return "utf-16-le" if self.end == b"\n\0" else "utf-16-be" if self.end == b"\0\n" else None
 
     @property
     def line(self) -> int:
@@ -169,8 +178,10 @@ class _BoundedLines:
         if count:
             self._check(self.run + first + len(self.end), 0)
             self.run = len(data) - last - len(self.end)
+            self.open = [data[last + len(self.end):]]
         else:
             self.run += len(data)
+            self.open = [*self.open, data]  # (a new list: self.before keeps the old one)
         self._check(self.run, count)
         self.lines += count
 
@@ -276,6 +287,8 @@ def _read(handle: BinaryIO, file: str | None) -> Iterator[GameRecord]:
     validator = game_schema()
     stretch = _Stretch()
     last: etree._Element | None = None  # the game read last
+    games_on_line = (0, 0)  # the line where the start tag of the last game ends, and the games ending there
+    nth = 1
     try:
         for event, element in events:
             if element is None:  # (_FED)
@@ -292,10 +305,19 @@ def _read(handle: BinaryIO, file: str | None) -> Iterator[GameRecord]:
                 continue  # a <game> out of place is reported with what holds it
             if event == "start":
                 stretch = _Stretch(element, index + 1, fresh=True)
+                line = _line(element) or 0
+                nth = games_on_line[1] + 1 if line == games_on_line[0] else 1
+                games_on_line = (line, nth)
+                feeder.keep()
                 continue
             _check_between(root, element, file)
             index += 1
-            record = _valid_record(element, validator, file, index)
+            starts = feeder.starts
+            first = starts.seek(_line(element) or 1)
+            record, count = _valid_record(element, validator, file, index, Where(feeder, element, nth),
+                                          (starts.lines, starts.columns), first)
+            starts.taken(count)
+            feeder.release()
             element.clear(keep_tail=True)
             previous = element.getprevious()
             while previous is not None:
@@ -312,29 +334,59 @@ def _read(handle: BinaryIO, file: str | None) -> Iterator[GameRecord]:
         raise _syntax_error(exc, file) from None
 
 
-def _valid_record(game: etree._Element, validator: etree.RelaxNG, file: str | None, index: int) -> GameRecord:
-    """The record of a ``<game>``, or a record holding only what is wrong with it."""
-    line = _line(game) or 1
-    crowded = cast("list[etree._Element]", _TOO_MANY_ATTRIBUTES(game))
-    if crowded:
-        count = cast(float, crowded[0].xpath("count(@*)"))
-        reason = f"element {crowded[0].tag} has {int(count)} attributes"
-        return _bad_game(file, index, line, "syntax",
-                         f"not valid against the archive schema: {reason}", _line(crowded[0]))
-    if not validator.validate(game):
-        error = validation_error(validator)
-        return _bad_game(file, index, line, "syntax", f"not valid against the archive schema: {error.reason}",
-                         error.line)
-    try:
-        return _record(game, file, index)
-    except _BadGame as bad:
-        return _bad_game(file, index, line, bad.code, bad.message, bad.line)
+def _valid_record(game: etree._Element, validator: etree.RelaxNG, file: str | None, index: int,
+                  where: Where, starts: tuple[list[int], list[int]], first: int) -> tuple[GameRecord, int]:
+    """The record of a ``<game>``. A game the schema refuses, or holding a
+    value no record can, is read up to the first such element (what comes
+    before it in the document: its tags, moves, variations and comments; a
+    bad ``<tag>`` alone is left out) with one ``syntax`` problem at that
+    element's ``<``, as a damaged PMN game keeps what precedes the damage.
+    ``starts``: the lines and the columns where each ``move`` of the game
+    (in any namespace) starts, in document order, from ``first`` on (those
+    of the games after it following); with the record, the number of
+    ``move`` elements the game holds."""
+    damage: list[Problem] = []  # a problem for each place pruned; the first in the document is reported
+    moves: list[etree._Element] = []  # (of a damaged game, as read: kept, so that their ids stay theirs)
+    placed: dict[int, tuple[int, int]] = {}  # and their starts
+    for pruned in range(MAX_PRUNES):
+        found = first_damage(game, validator)
+        if found is None:
+            if pruned:
+                starts, first = _left(game, placed), 0
+            try:
+                record, count = game_record(game, file, index, where, starts, first)
+            except BadGame as bad:
+                element, code, message = bad.element, bad.code, bad.message
+            else:
+                if damage:
+                    record.problems.append(min(damage, key=lambda p: (p.line or 0, p.column or 0)))
+                    record.problems.sort(key=lambda p: (p.line or 0, p.column or 0))
+                return record, len(moves) if pruned else count
+        else:
+            element, code, message = found[0], "syntax", f"not valid against the archive schema: {found[1]}"
+        if not pruned:
+            moves, placed = _placed(game, starts, first)
+        damage.append(Problem("error", code, message, *where(element)))
+        if not prune(game, element, alone=pruned < MAX_PRUNES // 2):
+            break
+    problem = min(damage, key=lambda p: (p.line or 0, p.column or 0))
+    return GameRecord(file=file, index=index, line=_line(game) or 1, problems=[problem]), len(moves)
 
 
-def _bad_game(file: str | None, index: int, line: int, code: str, message: str,
-              at: int | None) -> GameRecord:
-    return GameRecord(file=file, index=index, line=line,
-                      problems=[Problem("error", code, message, at or line, None)])
+def _placed(game: etree._Element, starts: tuple[list[int], list[int]],
+            first: int) -> tuple[list[etree._Element], dict[int, tuple[int, int]]]:
+    """The ``move`` elements of a game about to be pruned (in any namespace:
+    to be kept while it is read, so that their ids stay theirs), and where
+    each starts by its ``id``."""
+    moves = list(game.iter("{*}move"))
+    end = first + len(moves)
+    return moves, {id(move): start for move, start in zip(moves, zip(starts[0][first:end], starts[1][first:end]))}
+
+
+def _left(game: etree._Element, placed: dict[int, tuple[int, int]]) -> tuple[list[int], list[int]]:
+    """The lines and the columns of the moves left in a pruned game, in document order."""
+    left = [placed[id(move)] for move in game.iter("move") if id(move) in placed]
+    return [line for line, _ in left], [column for _, column in left]
 
 
 def _syntax_error(exc: etree.XMLSyntaxError, file: str | None) -> XMLArchiveError:
@@ -420,115 +472,3 @@ def _refuse(shell: etree._Element, line: int | None, file: str | None) -> None:
     if full.validate(shell):  # pragma: no cover - the shell is invalid by construction
         raise XMLArchiveError("unexpected content in <mancala>", line, file=file)
     raise validation_error(full, line, file)
-
-
-def _text(element: etree._Element) -> str:
-    if len(element) == 0:
-        return element.text or ""
-    return "".join(cast("list[str]", element.xpath("text()")))  # around XML comments or processing instructions
-
-
-def _record(game: etree._Element, file: str | None, index: int) -> GameRecord:
-    record = GameRecord(file=file, index=index, line=_line(game) or 1)
-    for child in game:
-        tag = child.tag
-        if tag == "tags":
-            bad = 0
-            for tag_element in child.iterchildren("tag"):
-                name, value = tag_element.get("name", ""), _text(tag_element)  # (valid: it has a name)
-                problem = tag_problem(name, value)
-                if problem is None:
-                    record.tags.append((name, value))
-                    continue
-                bad += 1  # reported as the PMN reader reports syntax errors: 100 at most
-                if bad > MAX_PROBLEMS + 1:
-                    continue
-                if bad > MAX_PROBLEMS:
-                    problem = f"more than {MAX_PROBLEMS} bad tags in this game; the others are not reported"
-                record.problems.append(Problem("error", "bad-tag", problem, _line(tag_element), None))
-        elif tag == "comment":
-            record.comment = _checked(child, "game comment")
-        elif tag == "moves":
-            record.moves = _moves(child)
-        elif tag == "result":
-            record.result = _text(child).strip()
-    return record
-
-
-def _moves(container: etree._Element) -> list[MoveNode]:
-    """The moves under ``container``, with their variations, iteratively."""
-    moves: list[MoveNode] = []
-    is_hole = _HOLE.fullmatch
-    work = [(container, moves)]
-    while work:
-        parent, target = work.pop()
-        for element in parent.iterchildren("move"):
-            get = element.get
-            hole = get("hole", "")  # (valid: it has one)
-            if not is_hole(hole):
-                _hole(element, "hole")
-            node = MoveNode(hole, line=element.sourceline)  # type: ignore[arg-type]  # (see _line)
-            value = get("destination")
-            if value is not None:
-                node.destination = value if is_hole(value) else _hole(element, "destination")
-            value = get("captured")
-            if value is not None:  # (valid, so int() reads it when it is short)
-                node.captured = int(value) if len(value) <= MAX_DIGITS else _count(element, "captured", value)
-            value = get("reserved")
-            if value is not None:
-                node.reserved = value.strip() == "true"
-            value = get("number")
-            if value is not None:
-                node.number = int(value) if len(value) <= MAX_DIGITS else _count(element, "number", value)
-            value = get("dots")
-            if value is not None:
-                node.dots = value.strip()
-            value = get("position")
-            if value is not None:
-                node.position = value
-            if len(element):
-                for child in element:
-                    tag = child.tag
-                    if tag == "glyph":
-                        node.glyphs.append(_text(child).strip())
-                    elif tag == "nag":
-                        node.nags.append(_count(child, "NAG", _text(child)))
-                    elif tag == "comment":
-                        node.comment = _checked(child, f"comment after move {node.hole!r}")
-                    elif tag == "before":
-                        node.before = _checked(child, f"comment before move {node.hole!r}")
-                    elif tag == "variation":
-                        variation: list[MoveNode] = []
-                        node.variations.append(variation)
-                        work.append((child, variation))
-            target.append(node)
-    return moves
-
-
-def _hole(element: etree._Element, name: str) -> str:
-    value = element.get(name, "")
-    if not _HOLE.fullmatch(value):
-        raise _BadGame(f"move {value!r}: {name} {value!r} is not a hole" if name == "destination"
-                       else f"move {value!r} is not a hole", _line(element))
-    return value
-
-
-def _count(element: etree._Element, name: str, value: str) -> int:
-    """A count as the schema allows it (blanks, ``+``, leading zeros), of at
-    most :data:`~notation.record.MAX_DIGITS` digits."""
-    match = _COUNT.match(value)
-    digits = match.group(1) if match else value
-    if len(digits) > MAX_DIGITS:
-        holder = element if element.tag == "move" else element.getparent()
-        hole = None if holder is None else holder.get("hole")
-        raise _BadGame(f"move {hole!r}: {name} {digits[:12]}... has more than {MAX_DIGITS} digits",
-                       _line(element))
-    return int(digits)
-
-
-def _checked(element: etree._Element, what: str) -> str:
-    text = _text(element)
-    bad = bad_character(text)
-    if bad:
-        raise _BadGame(f"{what}: {bad}", _line(element))
-    return text

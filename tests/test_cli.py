@@ -201,7 +201,7 @@ def test_invalid_and_hostile_xml_is_refused_with_exit_1(tmp_path):
     result = run("convert", "--to", "pmn", "-", input=invalid)
     assert result.exit_code == 1
     assert result.stderr == ("<stdin>:3:1: error: unknown-game: no Game tag (give the game with --game)\n"
-                             "<stdin>:4:0: error: syntax: not valid against the archive schema: "
+                             "<stdin>:4:5: error: syntax: not valid against the archive schema: "
                              "Did not expect element bogus there\n")
     assert result.stdout == "*\n"
     laughs = (b'<?xml version="1.0"?>\n<!DOCTYPE m [<!ENTITY a "ha"><!ENTITY b "&a;&a;&a;&a;">]>\n'

@@ -403,3 +403,39 @@ def test_render_positions_tells_at_most_100_bad_lines(tmp_path):
     assert result.exit_code == 1 and len(lines) == 101
     assert lines[0].startswith(f"{listing}:1: error: bad position for kingulu: ")
     assert lines[100] == f"{listing}:101: error: more than 100 bad lines; the others are not reported"
+
+
+# -- a damaged XML game keeps what comes before the damage, as a damaged PMN game does ------------
+
+TOURNAMENT = pathlib.Path(__file__).parent.parent / "examples" / "kingulu-tournament.pmn"
+
+
+def test_a_damaged_xml_game_keeps_its_tags_and_the_moves_before_the_damage(tmp_path):
+    (tmp_path / "t.pmn").write_bytes(TOURNAMENT.read_bytes())
+    assert mancala(["convert", "t.pmn", "-o", "t.xml"], tmp_path).returncode == 0
+    lines = (tmp_path / "t.xml").read_text().split("\n")
+    assert lines[19] == '      <move hole="f1" number="3" dots="."/>'  # 3. f1 of the first game
+    lines[19] = '      <move hole="z9" number="3" dots="."/>'
+    (tmp_path / "bad.xml").write_text("\n".join(lines))
+    validated = mancala(["validate", "bad.xml"], tmp_path)
+    assert (validated.returncode, validated.stderr) == (1, "")
+    # One error, where the <move starts (line 20, column 7); no unknown-game: the game keeps its Game tag.
+    assert validated.stdout == ("bad.xml:20:7: error: syntax: move 'z9' is not a hole\n"
+                                "4 games, 94 moves, 1 error, 0 warnings\n")
+    intact = mancala(["convert", "t.xml", "--to", "json"], tmp_path).stdout.splitlines()
+    converted = mancala(["convert", "bad.xml", "--to", "json", "-o", "bad.jsonl"], tmp_path)
+    assert (converted.returncode, converted.stderr) == (1, "bad.xml:20:7: error: syntax: move 'z9' is not a hole\n")
+    records = (tmp_path / "bad.jsonl").read_text().splitlines()
+    first = json.loads(intact[0])
+    assert [m["move"] for m in first["moves"][:5]] == ["c1", "d2", "a1", "a2", "f1"]
+    first["moves"], first["result"] = first["moves"][:4], None  # the moves before 3. z9; <result> follows it
+    assert records[0] == json.dumps(first, ensure_ascii=False)
+    assert json.loads(records[0])["tags"]["Game"] == "kingulu"
+    assert records[1:] == intact[1:]
+    as_pmn = mancala(["convert", "bad.xml", "--to", "pmn"], tmp_path)
+    assert as_pmn.returncode == 1
+    games = as_pmn.stdout.split("\n\n[Game ")
+    assert games[0] == ('[Game "kingulu"]\n[Event "Morogoro kingulu cup"]\n[Site "Morogoro"]\n[Date "2026.11.14"]\n'
+                        '[Round "1"]\n[South "Amani"]\n[North "Baraka"]\n[Result "0-1"]\n[Score "22-26"]\n\n'
+                        '1. c1x6 d2 2. a1x1 a2^ *')
+    assert games[1:] == mancala(["convert", "t.xml", "--to", "pmn"], tmp_path).stdout.split("\n\n[Game ")[1:]

@@ -83,7 +83,7 @@ def test_a_skipped_variation_is_neither_visited_nor_ended():
 def _json_record(pmn: str) -> GameRecord:
     line = record_to_json(read_game(pmn), "kingulu", None)
     (record,) = json_records([line], "game.jsonl")
-    assert all(s.node.column is None and s.node.line == 1 for s in walk(record))
+    assert all(s.node.column == 1 and s.node.line == 1 for s in walk(record))
     return record
 
 

@@ -198,7 +198,7 @@ def test_lines_point_into_the_document():
         work = [record.moves]
         while work:
             for node in work.pop():
-                assert f'hole="{node.hole}"' in lines[node.line - 1] and node.column is None
+                assert lines[node.line - 1][node.column - 1:].startswith(f'<move hole="{node.hole}"')
                 work.extend(node.variations)
 
 
@@ -318,23 +318,26 @@ def test_invalid_documents_refused_with_line_and_reason(body, line, reason):
         assert (error.column is not None) == reason.startswith("not well-formed XML")
 
 
-@pytest.mark.parametrize("game, line, reason", [
+@pytest.mark.parametrize("game, line, column, reason, holes", [
     ('<game>\n<moves>\n<move hole="c1"><nag>256</nag></move>\n</moves>\n</game>',
-     5, "unsignedByte doesn't allow value '256'"),
+     5, 17, "unsignedByte doesn't allow value '256'", ["c1"]),
     ('<game>\n<moves>\n<move hole="c1"><glyph>!!!</glyph></move>\n</moves>\n</game>',
-     5, "Element glyph failed to validate content"),
+     5, 17, "Element glyph failed to validate content", ["c1"]),
     ('<game>\n<moves>\n\n<move hole="c1" captured="-1"/>\n</moves>\n</game>',
-     6, "Invalid attribute captured for element move"),
-    ('<game>\n<moves>\n<move hole="c1"/>\n</moves>\n<tags/>\n</game>', 7, "Did not expect element tags there"),
-    ('<game>\n<moves><move/></moves>\n</game>', 4, "Element move failed to validate attributes"),
-    ('<game>\n<result>2-0</result>\n</game>', 4, "Element result"),
+     6, 1, "Invalid attribute captured for element move", []),
+    ('<game>\n<moves>\n<move hole="c1"/>\n</moves>\n<tags/>\n</game>', 7, 1, "Did not expect element tags there",
+     ["c1"]),
+    ('<game>\n<moves><move/></moves>\n</game>', 4, 8, "Element move failed to validate attributes", []),
+    ('<game>\n<result>2-0</result>\n</game>', 4, 1, "Element result", []),
 ])
-def test_an_invalid_game_is_reported_and_the_next_games_are_read(game, line, reason):
+def test_an_invalid_game_is_read_up_to_the_bad_element_and_the_next_games_are_read(game, line, column, reason,
+                                                                                     holes):
     document = HEAD + '<mancala version="1">\n' + game + '\n<game><result>*</result></game>\n</mancala>'
     bad, good = read_archive(document.encode(), file="a.xml")
-    assert (bad.index, bad.line, bad.tags, bad.moves, bad.result) == (1, 3, [], [], None)
+    assert (bad.index, bad.line, bad.tags, [m.hole for m in bad.moves], bad.result) == (1, 3, [], holes, None)
+    assert all(m.nags == [] and m.glyphs == [] for m in bad.moves)
     (problem,) = bad.problems
-    assert (problem.severity, problem.code, problem.line, problem.column) == ("error", "syntax", line, None)
+    assert (problem.severity, problem.code, problem.line, problem.column) == ("error", "syntax", line, column)
     assert problem.message.startswith("not valid against the archive schema: ") and reason in problem.message
     assert (good.index, good.result, good.problems) == (2, "*", [])
 
@@ -471,3 +474,87 @@ def test_ten_thousand_deep_document_refused_cleanly_on_read():
 ])
 def test_is_xml(first, expected):
     assert is_xml(first) is expected
+
+
+# -- a damaged game: read up to the damage, one problem at the bad element's "<" --------------------
+
+_GAME = ('<game><tags><tag name="Game">kingulu</tag></tags><moves><move hole="c1"/><move hole="{hole}"/></moves>'
+         '<result>*</result></game>')
+_OK, _BAD = _GAME.format(hole="d2"), _GAME.format(hole="z9")
+_Z9 = "move 'z9' is not a hole"
+_KG = [("Game", "kingulu")]
+
+
+def damaged(document: str, encoding: str = "utf-8"):
+    return [(g.tags, [m.hole for m in g.moves], [[[m.hole for m in v] for v in m.variations] for m in g.moves],
+             g.result, [(p.code, p.line, p.column, p.message) for p in g.problems])
+            for g in read_archive(document.encode(encoding))]
+
+
+@pytest.mark.parametrize("body, games", [
+    # A document of one line: the games before count on that line.
+    (_OK + _BAD + _OK + _BAD, [(_KG, ["c1", "d2"], [[], []], "*", []), (_KG, ["c1"], [[]], None, [("syntax", 2, 218, _Z9)]),
+                               (_KG, ["c1", "d2"], [[], []], "*", []), (_KG, ["c1"], [[]], None, [("syntax", 2, 464, _Z9)])]),
+    # Start tags over several lines: the line and column of the "<".
+    ('\n<game\n start="4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1"><tags><tag name="Game">kingulu</tag></tags>\n'
+     '<moves><move hole="c1"/>\n<move\n  hole="z9"\n  number="2"/></moves></game>\n',
+     [(_KG, ["c1"], [[]], None, [("syntax", 6, 1, _Z9)])]),
+    # A game in an XML comment, in a CDATA section: not an element.
+    ('\n<!-- <game><moves><move hole="a1"/></moves></game> -->' + _BAD.replace(
+        '<move hole="c1"/>', '<move hole="c1"><comment><![CDATA[<move hole="q">]]><!-- <x> --></comment></move>'),
+     [(_KG, ["c1"], [[]], None, [("syntax", 3, 192, _Z9)])]),
+    # Columns count characters.
+    ('\n  <game><tags><tag name="Event">é€𝄞</tag></tags><moves><move hole="z9"/></moves></game>\n',
+     [([("Event", "é€𝄞")], [], [], None, [("syntax", 3, 56, _Z9)])]),
+    # A bad attribute of the game: the rest is read.
+    ('\n<game bogus="1"><tags><tag name="Game">kingulu</tag></tags><moves><move hole="c1"/></moves>'
+     '<result>*</result></game>\n',
+     [(_KG, ["c1"], [[]], "*", [("syntax", 3, 1, "not valid against the archive schema: "
+                                                  "Invalid attribute bogus for element game")])]),
+    # A variation is cut where the damage is; what follows it on the main line too.
+    ('\n<game><tags><tag name="Game">kingulu</tag></tags><moves><move hole="c1"><variation><move hole="d1"/>'
+     '<move hole="e2" reserved="x"/><move hole="a1"/></variation></move><move hole="d2"/></moves></game>\n',
+     [(_KG, ["c1"], [[["d1"]]], None, [("syntax", 3, 101, "not valid against the archive schema: "
+                                                           "Invalid attribute reserved for element move")])]),
+    # The first damage in the document is the one reported; a variation left empty goes.
+    ('\n<game><moves><move hole="c1"><variation><move hole="z9"/></variation></move><move hole="d2"/>'
+     '<move hole="y7"/></moves></game>\n', [([], ["c1"], [[]], None, [("syntax", 3, 41, _Z9)])]),
+    # A <tag> the schema refuses is left out alone, as a bad tag is.
+    ('\n<game><tags><tag>x</tag><tag name="Game">kingulu</tag></tags><moves><move hole="c1"/></moves>'
+     '<result>*</result></game>\n',
+     [(_KG, ["c1"], [[]], "*", [("syntax", 3, 13, "not valid against the archive schema: "
+                                                   "Element tag failed to validate attributes")])]),
+    # Several damaged games, a bad tag beside the damage.
+    ('\n' + _BAD + '\n' + _OK + '\n  <game><tags><tag name="Game">kingulu</tag><tag name="a b">v</tag></tags>'
+     '<moves><move hole="c1" captured="q"/></moves></game>\n',
+     [(_KG, ["c1"], [[]], None, [("syntax", 3, 74, _Z9)]), (_KG, ["c1", "d2"], [[], []], "*", []),
+      (_KG, [], [], None, [("bad-tag", 5, 45, "tag name 'a b' is not letters, digits and _"),
+                           ("syntax", 5, 82, "not valid against the archive schema: "
+                                             "Invalid attribute captured for element move")])]),
+])
+def test_a_damaged_game_is_read_up_to_the_damage(body, games):
+    assert damaged(HEAD + '<mancala version="1">' + body + "</mancala>\n") == games
+
+
+def test_a_damaged_game_in_utf16_is_located_in_characters():
+    document = HEAD.replace("UTF-8", "UTF-16") + '<mancala version="1">\n  ' + _BAD.replace("kingulu", "kingulu é")
+    assert damaged(document + "\n</mancala>", "utf-16") == [
+        ([("Game", "kingulu é")], ["c1"], [[]], None, [("syntax", 3, 78, _Z9)])]
+
+
+def test_a_damaged_game_past_the_first_chunks_is_located():
+    moves = "\n".join('    <move hole="c1"/>' for _ in range(5000))  # (about 110 kB: several chunks)
+    document = (HEAD + '<mancala version="1">\n' + _OK + '\n  <game><tags><tag name="Game">kingulu</tag></tags>\n'
+                '   <moves>\n' + moves + '\n    <move hole="z9"/>\n   </moves>\n  </game>\n</mancala>')
+    first, second = read_archive(document.encode())
+    assert (first.problems, len(second.moves), second.tags) == ([], 5000, _KG)
+    assert [(p.line, p.column, p.message) for p in second.problems] == [(5006, 5, _Z9)]
+
+
+def test_a_game_with_very_many_bad_places_keeps_what_comes_before_the_first():
+    tags = '<tag name="Game">kingulu</tag>' + "<tag>v</tag>" * 50
+    document = f'{HEAD}<mancala version="1">\n  <game><tags>{tags}</tags><moves><move hole="c1"/></moves></game></mancala>'
+    (game,) = read_archive(document.encode())
+    assert (game.tags, game.moves) == (_KG, [])
+    assert [(p.line, p.column, p.message) for p in game.problems] == [
+        (3, 45, "not valid against the archive schema: Element tag failed to validate attributes")]
