@@ -13,8 +13,6 @@ from collections.abc import Iterator
 
 import pytest
 
-import notation
-
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
@@ -417,73 +415,6 @@ def test_no_module_reaches_into_the_import_system():
     assert set(found) == set(HIDDEN_LINKS), found
 
 
-# -- the solving package and its old names ---------------------------------------------
-
-#: The modules that moved to ``mancala_cli.solving``, by their old names: each
-#: old name re-exports its new module's public names for one release.
-MOVED = {
-    "mancala_cli.rules.solver": "mancala_cli.solving.search",
-    "mancala_cli.rules.solution": "mancala_cli.solving.solution",
-    "mancala_cli.rules.tablefile": "mancala_cli.solving.table_file",
-    "mancala_cli.tablebase": "mancala_cli.solving.tablebase",
-    "mancala_cli.proof": "mancala_cli.solving.proofs",
-    "mancala_cli.spread_solve": "mancala_cli.solving.cluster",
-    "mancala_cli.annotating": "mancala_cli.solving.annotation",
-    "mancala_cli.criteria": "mancala_cli.archives.criteria",
-}
-
-#: Who may still import an old name, and why.
-OLD_NAME_IMPORTERS: dict[str, set[str]] = {}
-
-
-def test_the_old_names_re_export_the_solving_modules_without_a_warning():
-    program = ("import importlib, warnings\n"
-               "warnings.simplefilter('error')\n"
-               f"for old, new in {MOVED!r}.items():\n"
-               "    old_module, new_module = importlib.import_module(old), importlib.import_module(new)\n"
-               "    assert old_module.__doc__.startswith(f'Deprecated: moved to {new};'), old\n"
-               "    assert old_module.__all__, old\n"
-               "    for name in old_module.__all__:\n"
-               "        assert getattr(old_module, name) is getattr(new_module, name), (old, name)\n"
-               "print('ok')\n")
-    done = subprocess.run([sys.executable, "-W", "error", "-c", program], capture_output=True, text=True, timeout=60)
-    assert done.stdout == "ok\n" and done.stderr == "", done.stderr
-
-
-def test_the_record_layers_package_gives_its_old_names_with_a_warning():
-    """``from notation import NAME`` (the package's names of the last release)
-    gives the module's object with a DeprecationWarning that says where it
-    lives; the package itself defines no name, and nothing here uses them."""
-    program = ("import warnings, importlib, notation\n"
-               "assert not [n for n in vars(notation) if not n.startswith('_') and n not in "
-               "('annotations', 'importlib', 'warnings', 'Any')], vars(notation)\n"
-               "for name, module in notation._MOVED.items():\n"
-               "    with warnings.catch_warnings(record=True) as caught:\n"
-               "        warnings.simplefilter('always')\n"
-               "        value = getattr(notation, name)\n"
-               "    assert value is getattr(importlib.import_module('notation.' + module), name), name\n"
-               "    assert [str(w.message) for w in caught] == "
-               "[f'notation.{name} is deprecated: import it from notation.{module}'], name\n"
-               "    assert caught[0].category is DeprecationWarning\n"
-               "print('ok')\n")
-    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60)
-    assert done.stdout == "ok\n", done.stderr
-    uses = [f"{path}:{node.lineno}" for folder in ("mancala_cli", "notation", "tests", "benchmarks")
-            for path in modules(folder) for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-            if isinstance(node, ast.ImportFrom) and node.module == "notation" and node.level == 0
-            and any(alias.name in notation._MOVED for alias in node.names)]
-    assert uses == []
-
-
-def test_nothing_imports_the_old_names():
-    paths = [p for folder in ("mancala_cli", "notation", "tests", "benchmarks") for p in modules(folder)]
-    old_files = {ROOT.joinpath(*name.split(".")).with_suffix(".py") for name in MOVED}
-    found = [bad for path in paths if path not in old_files
-             for bad in _offending([path], sorted(set(MOVED) - OLD_NAME_IMPORTERS.get(
-                 str(path.relative_to(ROOT)), set())))]
-    assert found == []
-
-
 # -- short files and functions ---------------------------------------------------------
 
 #: The most lines a module may have, and a function (from its ``def`` line to
@@ -647,3 +578,85 @@ def test_the_local_import_count_sees_nested_functions(tmp_path):
         "import os\n\ndef f():\n    import re  # (why)\n\n    def g():\n        from os import path\n", encoding="utf-8")
     assert [(line, text.splitlines()[-1].strip()) for _, line, text in local_imports(tmp_path)] == [
         (4, "import re  # (why)"), (7, "from os import path")]
+
+
+# -- one name, one path ------------------------------------------------------------------
+
+#: The package's entry: its lazy table (``_LATER``) is the one place a name
+#: may be imported from beside its home.
+ENTRY = "mancala_cli"
+
+
+def _top_level(tree: ast.Module) -> Iterator[ast.stmt]:
+    """The statements run at import (into ``if``/``try`` blocks, but not
+    ``if TYPE_CHECKING:``, which only type checkers run)."""
+    work = list(tree.body)
+    while work:
+        node = work.pop(0)
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            work[:0] = node.orelse
+            continue
+        yield node
+        if isinstance(node, ast.If):
+            work[:0] = [*node.body, *node.orelse]
+        elif isinstance(node, ast.Try):
+            work[:0] = [*node.body, *[s for h in node.handlers for s in h.body], *node.orelse, *node.finalbody]
+
+
+def defined_names(path: pathlib.Path) -> set[str]:
+    """The names a module defines itself (functions, classes, assignments),
+    not those it imports."""
+    found: set[str] = set()
+    for node in _top_level(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                found.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+    return found
+
+
+def lazy_table(root: pathlib.Path = ROOT) -> dict[str, str]:
+    """The entry's lazy table, ``_LATER``: each name and the module (relative
+    to the package) that defines it."""
+    tree = ast.parse((root / ENTRY / "__init__.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and any(
+                isinstance(t, ast.Name) and t.id == "_LATER"
+                for t in (node.targets if isinstance(node, ast.Assign) else [node.target])):
+            assert node.value is not None
+            value = eval(compile(ast.Expression(node.value), "_LATER", "eval"), {})  # (our own source)
+            assert isinstance(value, dict)
+            return value
+    return {}
+
+
+def second_paths(root: pathlib.Path = ROOT, folders: tuple[str, ...] = ("mancala_cli", "notation", "tests",
+                                                                       "benchmarks")) -> list[str]:
+    """Every import of a project's name from a module that does not define
+    it (a second path to the name), but the entry's lazy table; every
+    ``__all__`` that lists a name its module does not define."""
+    paths = {_module_name(p, root): p for package in ("mancala_cli", "notation") for p in (root / package).rglob("*.py")}
+    defined = {name: defined_names(path) for name, path in paths.items()}
+    later = set(lazy_table(root))
+    bad = []
+    for folder in folders:
+        for path in sorted((root / folder).rglob("*.py")):
+            where = path.relative_to(root).as_posix()
+            for module, names in _imported(path, root):
+                if module not in paths:
+                    continue
+                for name in names:
+                    if (name == "*" or f"{module}.{name}" in paths or name in defined[module]
+                            or (module == ENTRY and name in later) or name == "__version__" and module == ENTRY):
+                        continue
+                    bad.append(f"{where} imports {name} from {module}")
+    for module, path in paths.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:
+            if (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
+                    and isinstance(node.value, (ast.List, ast.Tuple))):
+                listed = {e.value for e in node.value.elts if isinstance(e, ast.Constant)}
+                extra = listed - defined[module] - (later | {"__version__"} if module == ENTRY else set())
+                bad.extend(f"{path.relative_to(root).as_posix()} lists {name} in __all__" for name in sorted(extra))
+    return bad

@@ -14,7 +14,7 @@ import pytest
 
 from mancala_cli.rules import core
 from mancala_cli.rules.core import MutablePosition
-from mancala_cli.solving import search as solver, tablebase
+from mancala_cli.solving import alpha_beta, proof_numbers, search, tablebase
 
 native = pytest.importorskip("mancala_cli.rules.native", reason="the native kernel is not built here")
 from mancala_cli.rules import _native  # noqa: E402
@@ -69,9 +69,9 @@ def test_native_py_reads_the_codes_from_the_module(monkeypatch):
 
 def test_the_constants_both_cores_share():
     assert (_native.LAP_LIMIT, _native.WATCH_FROM) == (core.LAP_LIMIT, core.WATCH_FROM)
-    assert (_native.ETC, _native.HISTORY, _native.PN) == (solver.ETC, solver.HISTORY, solver.PN)
-    assert (_native.PN_INF, _native.HISTORY_MAX) == (solver.PN_INF, solver.HISTORY_MAX)
-    assert (_native.CLOCK_EVERY, _native.PROGRESS_EVERY) == (solver.CLOCK_EVERY, solver.PROGRESS_EVERY)
+    assert (_native.ETC, _native.HISTORY, _native.PN) == (alpha_beta.ETC, alpha_beta.HISTORY, proof_numbers.PN)
+    assert (_native.PN_INF, _native.HISTORY_MAX) == (proof_numbers.PN_INF, alpha_beta.HISTORY_MAX)
+    assert (_native.CLOCK_EVERY, _native.PROGRESS_EVERY) == (search.CLOCK_EVERY, search.PROGRESS_EVERY)
     assert (_native.TABLEBASE_MAX_STONES, _native.TABLEBASE_PLACES, _native.TABLEBASE_DEEP) == (
         tablebase.MAX_STONES, tablebase.PLACES, tablebase.DEEP)
     assert (_native.TABLEBASE_WIN, _native.TABLEBASE_DRAW, _native.TABLEBASE_LOSS) == (

@@ -13,8 +13,9 @@ from ..files.output import OutputError
 from ..rules.core import Game, Position
 from ..solving.cluster import ClusterSolveError, ClusterSolver
 from ..solving.proofs import ProofError
-from ..solving.search import DEFAULT_MEMORY, DEFAULT_SECONDS, Solver, TableFileError
+from ..solving.search import DEFAULT_MEMORY, DEFAULT_SECONDS, Solver
 from ..solving.stopping import Solved, cluster_conflict, exit_status, solve_here, solve_on_cluster
+from ..solving.table_file import TableFileError
 from ..solving.written import solution_text
 from .engine_files import proof_book, tablebase_file
 from .options import (

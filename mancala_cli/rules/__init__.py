@@ -16,9 +16,6 @@ holds it to loading no ``rules.core``.
 The search for game values and what is built on it (the solver, endgame
 tables, proofs, annotation) is in :mod:`mancala_cli.solving`; the native
 kernel's search stays here, in :mod:`.native`, beside the rules it runs on.
-``rules.solver``, ``rules.solution`` and ``rules.tablefile`` are the old
-names of :mod:`mancala_cli.solving.search`, ``.solution`` and
-``.table_file``, kept for one release.
 """
 from __future__ import annotations
 

@@ -60,7 +60,8 @@ from typing import Any, Final
 
 from ..rules.core import Game, MancalaError, Move, Position, PositionKey
 from ..rules.registry import get_game
-from .search import DEFAULT_MEMORY, LOSS, RESULT_NAMES, WIN, Solution, Solver, TableKey, result_name
+from .search import DEFAULT_MEMORY, Solver
+from .solution import LOSS, RESULT_NAMES, WIN, Solution, TableKey, result_name
 
 #: The deepest the tree is split (plies from the position).
 MAX_SPLIT_PLIES: Final = 12

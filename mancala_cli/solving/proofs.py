@@ -38,7 +38,8 @@ from typing import TYPE_CHECKING, Any
 from ..files import open_regular
 from ..positions import format_position
 from ..rules.core import Game, MancalaError, Move, Position, Side
-from .search import Solution, Solver
+from .search import Solver
+from .solution import Solution
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

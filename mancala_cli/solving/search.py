@@ -64,27 +64,23 @@ from collections.abc import Collection
 from typing import Any, Final
 
 from ..rules.core import DRAW, SOUTH, Game, Move, Position, PositionKey
-from .alpha_beta import ETC, HISTORY, HISTORY_MAX, AlphaBeta
-from .proof_numbers import NUMBERS_BYTES, PN, PN_INF, PROOF_FIRST, PROOF_SHARE, ProofNumbers
+from .alpha_beta import ETC, HISTORY, AlphaBeta
+from .proof_numbers import PN, ProofNumbers
 from .solution import (
     DRAW_VALUE,
     LOSS,
     MAX_PLIES,
     RESULT_NAMES,
-    STOP_REASONS,
     WIN,
     Progress,
     Solution,
     TableKey,
     result_name,
 )
-from .table_file import CHUNK_ENTRIES, SAVE_EVERY, TABLE_HEADER, TABLE_MAGIC, TABLE_VERSION, TableFile, TableFileError
+from .table_file import SAVE_EVERY, TableFile
 
-__all__ = ["Solver", "Solution", "Progress", "TableKey", "TableFileError", "result_name", "RESULT_NAMES",
-           "STOP_REASONS", "WIN", "DRAW_VALUE", "LOSS", "MAX_PLIES", "DEFAULT_MEMORY", "DEFAULT_SECONDS",
-           "ENTRY_BYTES", "OTHER_ENTRY_BYTES", "DEEPENING_SHARE", "DEEPENING_NODES", "CLOCK_EVERY", "PROGRESS_EVERY",
-           "ETC", "HISTORY", "PN", "ALL_FEATURES", "PROOF_SHARE", "PROOF_FIRST", "PN_INF", "NUMBERS_BYTES",
-           "HISTORY_MAX", "SAVE_EVERY", "TABLE_MAGIC", "TABLE_VERSION", "TABLE_HEADER", "CHUNK_ENTRIES"]
+__all__ = ["Solver", "DEFAULT_MEMORY", "DEFAULT_SECONDS", "ENTRY_BYTES", "OTHER_ENTRY_BYTES", "DEEPENING_SHARE",
+           "DEEPENING_NODES", "CLOCK_EVERY", "PROGRESS_EVERY", "ALL_FEATURES"]
 
 #: The table's memory when none is given (bytes): once it is spent,
 #: positions not in the table are searched again rather than stored, so
