@@ -30,7 +30,7 @@ def main() -> None:
     from mancala_cli.solving.annotation import Limits, annotate_record
     from mancala_cli.solving.proofs import ProofBook
     from mancala_cli.solving.tablebase import Tablebase
-    from notation.pmn import read_games
+    from notation.pmn_reader import read_games
 
     files = [pathlib.Path(f) for f in args.files] or sorted((ROOT / "examples").glob("*.pmn"))
     table = Tablebase.read(args.tablebase) if args.tablebase else None

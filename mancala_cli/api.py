@@ -19,13 +19,11 @@ from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
 from notation.errors import XMLArchiveError
-from notation.record import GameRecord, Problem, copy_record
+from notation.record import GameRecord, Problem
 
-from .archives import Criteria
-from .batch.runs import check_files
+from .archives.criteria import Criteria
 from .checking import replay
 from .diagrams.page import game_page
-from .drawing import png, sheet, svg, text
 from .errors import UnreadableInput, library_error
 from .files import InputError
 from .files.batches import read_records
@@ -35,23 +33,18 @@ from .files.sources import open_any
 from .files.writing import RecordWriter, open_writer
 from .playing import (
     GamePosition,
-    Line,
-    MoveToken,
-    Solution,
     check_coords,
     check_limits,
     endgame_tables,
     proof_book,
-    solve,
 )
-from .rules.core import Game, Outcome
+from .rules.game import Game, Outcome
 from .rules.registry import get_game
 from .solving.annotation import Limits, annotate_record
 from .solving.proofs import ProofBook
 from .solving.tablebase import Tablebase
 
-__all__ = ["read", "write", "check", "check_files", "annotate", "solve", "svg", "png", "sheet", "text", "page", "Report",
-           "GamePosition", "Line", "MoveToken", "Solution", "copy_record"]
+__all__ = ["read", "write", "check", "annotate", "page", "Report"]
 
 FORMATS = ("pmn", "json", "xml")
 

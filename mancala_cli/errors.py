@@ -29,12 +29,10 @@ from __future__ import annotations
 from notation.errors import CoordinateError, NotationError, QueryError, XMLArchiveError
 
 from .files import InputError
-from .positions import BadPosition
-from .rules.core import IllegalMove, InvalidPosition, MancalaError
-from .rules.registry import UnknownGame
+from .rules.game import MancalaError
 
-__all__ = ["MancalaError", "UnknownGame", "BadCoordinate", "BadPosition", "InvalidPosition", "BadMove",
-           "IllegalMove", "BadQuery", "BadArchive", "UnreadableInput", "BadSheet", "PngUnavailable", "BadImage"]
+__all__ = ["BadCoordinate", "BadMove", "BadQuery", "BadArchive", "UnreadableInput", "BadSheet", "PngUnavailable",
+           "BadImage"]
 
 
 #: How to install what PNG output needs.

@@ -16,11 +16,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from notation.coords import STYLES, format_move
+from notation.position import format_position
 
 from .drawing import svg
-from .positions import format_position, parse_position
-from .rules import core
-from .rules.core import Game, Move, Outcome, Position, PositionKey
+from .positions import parse_position
+from .rules.game import Game, GameInProgress, Move, Outcome
+from .rules.position import Position, PositionKey
 from .rules.registry import get_game
 from .solving import solution as found_solution
 from .solving.proofs import ProofBook
@@ -216,7 +217,7 @@ def _position(position: Position | GamePosition | str, game: Game) -> Position:
     return position
 
 
-class Line(core.GameInProgress):
+class Line(GameInProgress):
     """A game in progress that plays moves by their tokens, as chess's
     ``board.push_san`` does; the repetition history is the line's own.
 
@@ -293,7 +294,7 @@ def check_limits(*, time: float | None, depth: int | None, nodes: int | None) ->
 def _searched(position: Position | GamePosition | Line | str,
               game: Game | str | None) -> tuple[Game, Position, Iterable[PositionKey]]:
     """The rules, the position and the earlier positions (KK-4b) of what :func:`solve` is given."""
-    if isinstance(position, core.GameInProgress):
+    if isinstance(position, GameInProgress):
         return position.game, position.position, position.history
     if isinstance(position, GamePosition):
         return position.game, position.position, ()

@@ -22,8 +22,8 @@ from typing import Literal, NamedTuple, Protocol
 
 from .errors import CoordinateError
 
-__all__ = ["STYLES", "CoordinateError", "Side", "Shape", "format_hole", "parse_hole", "format_move", "move_token",
-           "hole_names", "relative_numbers", "hole_table", "MoveToken", "parse_move_token", "move_label"]
+__all__ = ["STYLES", "Side", "Shape", "format_hole", "parse_hole", "format_move", "move_token", "hole_names",
+           "relative_numbers", "hole_table", "MoveToken", "parse_move_token", "move_label"]
 
 
 #: A side of the board, as records write it: South (``"S"``, the first

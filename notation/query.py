@@ -36,8 +36,7 @@ from typing import Any, Union
 
 from .errors import QueryError
 
-__all__ = ["FIELDS", "TESTS", "OPERATORS", "Comparison", "Test", "Not", "And", "Or", "Node", "parse", "QueryError",
-           "text_column"]
+__all__ = ["FIELDS", "TESTS", "OPERATORS", "Comparison", "Test", "Not", "And", "Or", "Node", "parse", "text_column"]
 
 #: The fields and their types (``tag.NAME`` is any tag: text, or a number
 #: when compared with one). Text is written in double quotes, or as a bare

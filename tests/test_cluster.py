@@ -13,7 +13,9 @@ import time
 import pytest
 from typer.testing import CliRunner
 
-from mancala_cli.cli import app
+from mancala_cli.cli.commands import whole
+
+app = whole()
 
 pytestmark = pytest.mark.skipif(os.environ.get("MANCALA_PURE", "") not in ("", "0"),
                                 reason="the cluster tests run once, on the native-core run")
@@ -176,9 +178,9 @@ def _set_stamp(value):
 
 
 def test_a_worker_of_another_version_is_one_line(cluster, archive):
-    from mancala_cli.batch import BatchError
     from mancala_cli.batch.cluster import stamp
     from mancala_cli.batch.dask_client import connect
+    from mancala_cli.batch.lifetime import BatchError
     from mancala_cli.batch.pipeline import Options, results
     from mancala_cli.files.sources import open_source
 
@@ -230,8 +232,8 @@ def _show_project():
 
 
 def test_a_worker_without_the_project_is_one_line(cluster, archive):
-    from mancala_cli.batch import BatchError
     from mancala_cli.batch.dask_client import connect
+    from mancala_cli.batch.lifetime import BatchError
     from mancala_cli.batch.pipeline import Options, results
     from mancala_cli.files.sources import open_source
 

@@ -15,8 +15,10 @@ import time
 import pytest
 from typer.testing import CliRunner
 
-from mancala_cli.cli import app
+from mancala_cli.cli.commands import whole
 from mancala_cli.solving.cluster import GRACE_SECONDS
+
+app = whole()
 
 pytestmark = pytest.mark.skipif(os.environ.get("MANCALA_PURE", "") not in ("", "0"),
                                 reason="the cluster tests run once, on the native-core run")

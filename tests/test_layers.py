@@ -57,7 +57,7 @@ def _offending(paths, forbidden, root: pathlib.Path = ROOT) -> list[str]:
 
 
 def test_the_import_scan_sees_relative_and_nested_imports():
-    assert "mancala_cli.rules.core" in imports(ROOT / "mancala_cli" / "rules" / "kingulu.py")
+    assert "mancala_cli.rules.game" in imports(ROOT / "mancala_cli" / "rules" / "kingulu.py")
     assert "mancala_cli.checking" in imports(ROOT / "mancala_cli" / "cli" / "render_records.py")
 
 
@@ -647,7 +647,7 @@ def second_paths(root: pathlib.Path = ROOT, folders: tuple[str, ...] = ("mancala
                 if module not in paths:
                     continue
                 for name in names:
-                    if (name == "*" or f"{module}.{name}" in paths or name in defined[module]
+                    if (name == "*" or _is_module(f"{module}.{name}", set(paths), root) or name in defined[module]
                             or (module == ENTRY and name in later) or name == "__version__" and module == ENTRY):
                         continue
                     bad.append(f"{where} imports {name} from {module}")
@@ -660,3 +660,99 @@ def second_paths(root: pathlib.Path = ROOT, folders: tuple[str, ...] = ("mancala
                 extra = listed - defined[module] - (later | {"__version__"} if module == ENTRY else set())
                 bad.extend(f"{path.relative_to(root).as_posix()} lists {name} in __all__" for name in sorted(extra))
     return bad
+
+
+def module_getattrs(root: pathlib.Path = ROOT) -> list[str]:
+    """The modules of the project with a module-level ``__getattr__`` (PEP 562)."""
+    return sorted(path.relative_to(root).as_posix() for package in ("mancala_cli", "notation")
+                  for path in (root / package).rglob("*.py")
+                  if any(isinstance(node, ast.FunctionDef) and node.name == "__getattr__"
+                         for node in _top_level(ast.parse(path.read_text(encoding="utf-8")))))
+
+
+def re_export_modules(root: pathlib.Path = ROOT) -> list[str]:
+    """The modules that only re-export: they import names of the project and
+    define none of their own."""
+    found = []
+    for package in ("mancala_cli", "notation"):
+        for path in sorted((root / package).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            takes = [node for node in _top_level(tree) if isinstance(node, ast.ImportFrom)
+                     and (node.level or (node.module or "").split(".")[0] in ("mancala_cli", "notation"))
+                     and node.module != "__future__"]
+            if takes and not defined_names(path) - {"__all__"} and not any(
+                    isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) for node in tree.body):
+                found.append(path.relative_to(root).as_posix())
+    return found
+
+
+def entry_stubs(root: pathlib.Path = ROOT) -> dict[str, str]:
+    """The entry's type stubs (its ``if TYPE_CHECKING:`` imports): each name
+    and the module it is imported from, as absolute names."""
+    path = root / ENTRY / "__init__.py"
+    stubs = {}
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            for statement in node.body:
+                if isinstance(statement, ast.ImportFrom) and statement.module != "typing":
+                    module = ((ENTRY + "." if statement.level else "") + (statement.module or "")).rstrip(".")
+                    stubs.update({alias.asname or alias.name: module for alias in statement.names})
+    return stubs
+
+
+def test_each_name_is_imported_from_the_module_that_defines_it():
+    """One path per name: nothing of the project is imported from a module
+    that does not define it (no facade, no re-export), but the package's
+    lazy table (``mancala_cli.NAME``), and no ``__all__`` lists a name
+    defined elsewhere."""
+    assert second_paths() == []
+
+
+def test_only_the_entry_has_a_module_level_getattr():
+    assert module_getattrs() == ["mancala_cli/__init__.py"]
+
+
+def test_no_module_only_re_exports():
+    assert re_export_modules() == []
+
+
+def test_the_entrys_type_stubs_are_its_lazy_table():
+    """The ``if TYPE_CHECKING:`` imports of ``mancala_cli/__init__.py`` name
+    exactly the names of ``_LATER``, each from the module the table loads it
+    from, and that module defines it."""
+    later, stubs = lazy_table(), entry_stubs()
+    assert later and stubs == later
+    paths = {_module_name(p, ROOT): p for package in ("mancala_cli", "notation") for p in (ROOT / package).rglob("*.py")}
+    assert [name for name, module in later.items() if name not in defined_names(paths[module])] == []
+    import mancala_cli
+
+    assert set(mancala_cli.__all__) - {"__version__"} <= set(later)
+
+
+def test_one_type_checking_constant():
+    """``TYPE_CHECKING`` is defined once (``mancala_cli/version.py``, for the
+    modules ``mancala --version`` loads); the others import typing's."""
+    found = [path.relative_to(ROOT).as_posix() for package in ("mancala_cli", "notation")
+             for path in (ROOT / package).rglob("*.py") if "TYPE_CHECKING" in defined_names(path)]
+    assert found == ["mancala_cli/version.py"]
+
+
+def test_the_one_path_scans_see_re_exports_getattrs_and_stubs(tmp_path):
+    files = {
+        "mancala_cli/__init__.py": ("TYPE_CHECKING = False\nif TYPE_CHECKING:\n    from .a import thing as thing\n"
+                                    "_LATER = {'thing': 'mancala_cli.a', 'other': 'mancala_cli.a'}\n"
+                                    "def __getattr__(name):\n    pass\n"),
+        "mancala_cli/a.py": "thing = 1\nother = 2\n",
+        "mancala_cli/b.py": "from .a import thing\n__all__ = ['thing']\n",
+        "mancala_cli/c.py": "from .b import thing\nfrom . import thing as x, a\nfrom mancala_cli import other\ny = x\n",
+        "mancala_cli/d.py": "if True:\n    def __getattr__(name):\n        pass\n",
+        "notation/__init__.py": "",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    assert second_paths(tmp_path, ("mancala_cli",)) == ["mancala_cli/c.py imports thing from mancala_cli.b",
+                                                         "mancala_cli/b.py lists thing in __all__"]
+    assert module_getattrs(tmp_path) == ["mancala_cli/__init__.py", "mancala_cli/d.py"]
+    assert re_export_modules(tmp_path) == ["mancala_cli/b.py"]
+    assert entry_stubs(tmp_path) == {"thing": "mancala_cli.a"} != lazy_table(tmp_path)

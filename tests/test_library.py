@@ -9,9 +9,11 @@ import pytest
 from typer.testing import CliRunner
 
 import mancala_cli as mancala
-from mancala_cli.cli import app
+from mancala_cli.cli.commands import whole
 from notation.errors import PositionError
-from notation.pmn import write_game
+from notation.pmn_writer import write_game
+
+app = whole()
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "examples").rglob("*.pmn"))
@@ -426,7 +428,7 @@ def test_check_files_takes_where_format_and_strict():
 
 
 def test_check_files_on_a_scheduler_that_is_not_there_is_one_error():
-    from mancala_cli.batch import BatchError
+    from mancala_cli.batch.lifetime import BatchError
 
     with pytest.raises(BatchError, match="127.0.0.1:9"):
         next(mancala.check_files(VILLAGE, scheduler="tcp://127.0.0.1:9", scheduler_timeout=2))

@@ -23,9 +23,9 @@ pytestmark = pytest.mark.skipif(os.environ.get("MANCALA_PURE", "") not in ("", "
                                 reason="the run on the default core compares both")
 
 PAIRS = {
-    "kimasai-mackay": (kimasai_mackay.KimasaiMackay(), native.KimasaiMackay()),
-    "kimasai-klamroth": (kimasai_klamroth.KimasaiKlamroth(), native.KimasaiKlamroth()),
-    "kingulu": (kingulu.Kingulu(), native.Kingulu()),
+    "kimasai-mackay": (kimasai_mackay.KimasaiMackay(), native.game_class("KimasaiMackay")()),
+    "kimasai-klamroth": (kimasai_klamroth.KimasaiKlamroth(), native.game_class("KimasaiKlamroth")()),
+    "kingulu": (kingulu.Kingulu(), native.game_class("Kingulu")()),
 }
 #: Positions per game (the issue asks for at least 1,000).
 POSITIONS = 1000

@@ -110,7 +110,7 @@ def test_random_games_conserve_seeds_and_round_trip_positions_and_coordinates(ga
 @given(game_id=st.sampled_from(sorted(STARTS)), seed=st.integers(0, 2**32))
 def test_same_seed_same_games(game_id, seed):
     from mancala_cli.random_records import random_game
-    from notation.pmn import write_game
+    from notation.pmn_writer import write_game
     game = get_game(game_id)
     first = write_game(random_game(game, random.Random(seed), max_plies=60))
     assert first == write_game(random_game(game, random.Random(seed), max_plies=60))

@@ -15,7 +15,7 @@ import sys
 import pytest
 
 from mancala_cli import get_game
-from mancala_cli.rules.core import Position
+from mancala_cli.rules.position import Position
 from mancala_cli.rules.randomgames import random_line
 from mancala_cli.rules.selection import CORE
 from mancala_cli.solving.search import Solver
@@ -199,7 +199,7 @@ def test_the_proofs_agree_with_the_solver_along_the_principal_variation(book):
 @pytest.mark.skipif(CORE != "native", reason="the pure core searches a million nodes a position too slowly")
 def test_annotate_proves_every_move_of_an_example_game_with_the_proofs(book):
     from mancala_cli.solving.annotation import Limits, annotate_record
-    from notation.pmn import read_game
+    from notation.pmn_reader import read_game
 
     record = read_game((EXAMPLES / "kingulu-relative.pmn").read_text(encoding="utf-8"))
     limits = Limits(nodes=1_000_000, seconds=None)

@@ -14,7 +14,8 @@ from mancala_cli.files.writing import GameFormat, RecordWriter, open_writer
 from notation.coords import MoveToken, move_label, parse_move_token
 from notation.errors import XMLArchiveError
 from notation.record import GameRecord, MoveNode
-from notation.xml import ARCHIVE_HEAD, ARCHIVE_TAIL, ArchiveWriter, game_xml, read_archive, write_archive
+from notation.xml_reader import read_archive
+from notation.xml_writer import ARCHIVE_HEAD, ARCHIVE_TAIL, ArchiveWriter, game_xml, write_archive
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "examples").glob("*.pmn"))

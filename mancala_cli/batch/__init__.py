@@ -27,8 +27,3 @@ The run that ``mancala validate --jobs 2`` makes:
     >>> [(result.index, result.errors) for _, result in check_files("examples/kingulu-tournament.pmn", jobs=2)]
     [(1, 0), (2, 0), (3, 0), (4, 0)]
 """
-from __future__ import annotations
-
-from .lifetime import BatchError, ClusterError, live, stop_live
-
-__all__ = ["BatchError", "ClusterError", "live", "stop_live"]

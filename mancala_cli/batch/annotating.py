@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from notation.errors import XMLArchiveError
 from notation.record import Problem
 
-from ..archives import Picked
+from ..archives.tasks import Picked
 from ..errors import library_error
 from ..files import InputError
 from ..files.output import refuse_damaged_input

@@ -25,7 +25,7 @@ from ..files import InputError
 from ..files.output import refuse_damaged_input
 from ..files.reports import unwritable_line
 from ..files.writing import RecordWriter, check_target, open_writer
-from ..rules.core import MancalaError
+from ..rules.game import MancalaError
 from ..rules.registry import get_game
 from .pipeline import GameResult, Options
 from .runs import Advancing, game_results, tell_stderr, workers

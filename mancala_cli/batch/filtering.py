@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING
 
 from notation.errors import XMLArchiveError
 
-from ..archives import Criteria, DigestSet, FilterTask, Picked as PickedGame
+from ..archives.criteria import Criteria
+from ..archives.tasks import DigestSet, FilterTask, Picked as PickedGame
 from ..errors import library_error
 from ..files import InputError
 from ..files.output import refuse_damaged_input, same_file

@@ -27,7 +27,7 @@ from ..files.reports import game_report, problem_line, report_line, sorted_probl
 from ..files.sources import Source, sniff
 
 if TYPE_CHECKING:
-    from ..archives import Criteria
+    from ..archives.criteria import Criteria
     from ..files.writing import GameFormat, WrittenGame
     from .cluster import Cluster, DaskExecutor
     from .pool import WorkerPool
@@ -104,7 +104,7 @@ def task_results(source: Source, task: Task, jobs: int | Cluster = 1,
     for an input without games). Raises InputError or XMLArchiveError."""
     kind = sniff(source)
     if kind == "xml":
-        from notation.xml import read_archive  # (lxml: 10 ms of start-up that a PMN input does without)
+        from notation.xml_reader import read_archive  # (lxml: 10 ms of start-up that a PMN input does without)
 
         records = read_archive(source.stream, file=source.name)
         done: Iterable[Any] = _read_through(source, task, records, advance)

@@ -8,7 +8,7 @@ import sys
 from typer._click.core import ParameterSource
 from typer._click.globals import get_current_context
 
-from ..diagrams.png import PngUnavailable
+from ..errors import PngUnavailable
 from .options import fail
 from .render_output import RenderOptions
 

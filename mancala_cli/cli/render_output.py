@@ -13,7 +13,8 @@ from ..diagrams.svg import board_svg
 from ..diagrams.text import FROM_POSITION, FromPosition, board_text, caption_state, outcome_of
 from ..files import InputError
 from ..files.output import atomic_output, names_input
-from ..rules.core import Game, Move, Outcome, Position
+from ..rules.game import Game, Move, Outcome
+from ..rules.position import Position
 from .options import fail
 
 #: PNG pixels per SVG unit, unless told.

@@ -10,7 +10,8 @@ import typer
 
 from ..documents import proof_glob
 from ..files.output import OutputError
-from ..rules.core import Game, Position
+from ..rules.game import Game
+from ..rules.position import Position
 from ..solving.cluster import ClusterSolveError, ClusterSolver
 from ..solving.proofs import ProofError
 from ..solving.search import DEFAULT_MEMORY, DEFAULT_SECONDS, Solver

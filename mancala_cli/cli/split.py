@@ -11,7 +11,7 @@ import typer
 
 from notation.errors import XMLArchiveError
 
-from ..archives import FilterTask
+from ..archives.tasks import FilterTask
 from ..batch.filtering import Problems
 from ..batch.runs import answers
 from ..files import InputError

@@ -12,9 +12,8 @@ import os
 import sys
 
 from ..rules.selection import CORE
-from ..version import __version__
+from ..version import TYPE_CHECKING, __version__
 
-TYPE_CHECKING = False  # (not typing's: typing and what it loads cost 11 ms of `mancala --version`, see tests/test_startup.py)
 if TYPE_CHECKING:
     from typing import Any, NoReturn
 

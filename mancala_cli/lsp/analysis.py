@@ -40,7 +40,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from notation.coords import move_label
-from notation.pmn import read_games
+from notation.pmn_reader import read_games
 from notation.pmn_writer import numbered_moves
 from notation.record import GameRecord, Problem
 
@@ -140,7 +140,7 @@ def missing_numbers(record: GameRecord) -> list[Hint]:
     (:func:`notation.pmn_writer.numbered_moves`) and that have no number
     written before them, in the order written.
 
-        >>> from notation.pmn import read_game
+        >>> from notation.pmn_reader import read_game
         >>> [(h.line, h.column, h.label) for h in missing_numbers(read_game('c1x6 d2 c1 {a note} d2 *'))]
         [(1, 1, '1.'), (1, 9, '2.'), (1, 21, '2...')]
     """

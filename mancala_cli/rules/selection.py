@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import os
 
-TYPE_CHECKING = False  # (not typing's: typing and what it loads cost 11 ms of `mancala --version`, see tests/test_startup.py)
+from ..version import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Literal
 

@@ -34,16 +34,3 @@ call it. (Its name is not ``solve``: a subpackage ``mancala_cli.solve``
 would replace the function :func:`mancala_cli.solve` as an
 attribute of the package once imported.)
 """
-from __future__ import annotations
-
-from .annotation import AnnotateTask, Limits, annotate_record
-from .cluster import ClusterSolution, ClusterSolveError, ClusterSolver
-from .proofs import NoProof, Proof, ProofBook, ProofError, write_proof
-from .search import DEFAULT_MEMORY, DEFAULT_SECONDS, Solver
-from .solution import Solution, result_name
-from .table_file import TableFileError
-from .tablebase import Tablebase, TablebaseError
-
-__all__ = ["Solver", "DEFAULT_MEMORY", "DEFAULT_SECONDS", "Solution", "result_name", "TableFileError", "Tablebase",
-           "TablebaseError", "ProofBook", "Proof", "ProofError", "NoProof", "write_proof", "ClusterSolver",
-           "ClusterSolution", "ClusterSolveError", "annotate_record", "Limits", "AnnotateTask"]

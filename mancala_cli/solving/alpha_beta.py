@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..rules.core import Move, Position, PositionKey
+from ..rules.game import Move
+from ..rules.position import Position, PositionKey
 from .solution import LOSS, MAX_PLIES, WIN, SearchSteps, TableKey
 
 #: What the search adds to plain alpha-beta (:attr:`~.search.Solver.features`, a

@@ -24,7 +24,8 @@ on two lines); a glyph or comment already there is not added again, so
 annotating an annotated record changes nothing. Only valid records are
 annotated (:func:`annotate_record` leaves the others as they are).
 
-    >>> from notation.pmn import read_game, write_game
+    >>> from notation.pmn_reader import read_game
+    >>> from notation.pmn_writer import write_game
     >>> record = read_game('[Game "kingulu"]\\n[Setup "0,4,14*,0,0,1/2,0,1,2,0,0 N 6-18 11"]\\n\\n'
     ...                    '11... b2 12. b1 a2^ 13. e1x1 1-0\\n')
     >>> print(write_game(annotate_record(record).record), end="")
@@ -43,10 +44,12 @@ from dataclasses import dataclass
 from notation.coords import format_move
 from notation.record import GameRecord, MoveNode, copy_record
 
-from ..archives import Picked, write_picked
+from ..archives.tasks import Picked, write_picked
 from ..checking import Replay, replay
 from ..files.writing import GameFormat
-from ..rules.core import NORTH, SOUTH, Game, Move, Position, PositionKey, side_name
+from ..rules.board import NORTH, SOUTH, side_name
+from ..rules.game import Game, Move
+from ..rules.position import Position, PositionKey
 from .proofs import ProofBook
 from .search import Solver
 from .tablebase import Tablebase

@@ -58,7 +58,8 @@ import uuid
 from collections.abc import Callable, Collection
 from typing import Any, Final
 
-from ..rules.core import Game, MancalaError, Move, Position, PositionKey
+from ..rules.game import Game, MancalaError, Move
+from ..rules.position import Position, PositionKey
 from ..rules.registry import get_game
 from .search import DEFAULT_MEMORY, Solver
 from .solution import LOSS, RESULT_NAMES, WIN, Solution, TableKey, result_name

@@ -17,7 +17,9 @@ from __future__ import annotations
 import time
 from typing import Any, Final
 
-from ..rules.core import NORTH, SOUTH, Game, Move, Position, PositionKey, Side
+from ..rules.board import NORTH, SOUTH, Side
+from ..rules.game import Game, Move
+from ..rules.position import Position, PositionKey
 from .solution import DRAW_VALUE, LOSS, MAX_PLIES, WIN, SearchSteps, TableKey
 
 #: A proof-number search (df-pn, :meth:`ProofNumbers.prove`) of the

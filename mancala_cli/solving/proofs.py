@@ -35,9 +35,12 @@ import lzma
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from notation.position import format_position
+
 from ..files import open_regular
-from ..positions import format_position
-from ..rules.core import Game, MancalaError, Move, Position, Side
+from ..rules.board import Side
+from ..rules.game import Game, MancalaError, Move
+from ..rules.position import Position
 from .search import Solver
 from .solution import Solution
 

@@ -63,7 +63,9 @@ import time
 from collections.abc import Collection
 from typing import Any, Final
 
-from ..rules.core import DRAW, SOUTH, Game, Move, Position, PositionKey
+from ..rules.board import SOUTH
+from ..rules.game import DRAW, Game, Move
+from ..rules.position import Position, PositionKey
 from .alpha_beta import ETC, HISTORY, AlphaBeta
 from .proof_numbers import PN, ProofNumbers
 from .solution import (

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from ..rules.core import Move, Outcome, Position, PositionKey
+from ..rules.game import Move, Outcome
+from ..rules.position import Position, PositionKey
 
 WIN: Final = 1
 DRAW_VALUE: Final = 0

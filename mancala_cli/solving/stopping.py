@@ -22,7 +22,7 @@ from collections.abc import Callable, Collection
 from types import FrameType
 from typing import Any
 
-from ..rules.core import Position
+from ..rules.position import Position
 from .cluster import ClusterSolver, Progress as ClusterProgress
 from .proofs import ProofBook
 from .search import Solver

@@ -16,7 +16,8 @@ import time
 from typing import Any, Final
 
 from ..files.output import atomic_output, regular_output
-from ..rules.core import Game, MancalaError, Position, PositionKey
+from ..rules.game import Game, MancalaError
+from ..rules.position import Position, PositionKey
 from .solution import LOSS, MAX_PLIES, WIN, TableKey
 
 try:  # the interpreter's own SHA-256, which loads faster than OpenSSL's (the library imports this module)

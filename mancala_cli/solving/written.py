@@ -6,9 +6,10 @@ import json
 from typing import Any
 
 from notation.coords import format_move
+from notation.position import format_position
 
-from ..positions import format_position
-from ..rules.core import Game, Move, Position
+from ..rules.game import Game, Move
+from ..rules.position import Position
 
 __all__ = ["solution_text"]
 
