@@ -76,8 +76,8 @@ def main() -> None:
 
     from mancala_cli import CORE
     from mancala_cli.checking import replay
+    from mancala_cli.solving.endgame import Tablebase
     from mancala_cli.solving.search import Solver
-    from mancala_cli.solving.tablebase import Tablebase
     from notation.pmn_reader import read_game
 
     memory = args.memory

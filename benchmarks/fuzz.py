@@ -19,8 +19,8 @@ from concurrent.futures import ProcessPoolExecutor
 from mancala_cli import InvalidPosition, all_games, format_position, parse_position
 from mancala_cli.checking import replay
 from mancala_cli.random_records import random_game
-from notation.errors import XMLArchiveError
 from notation.jsonl import JSONRecordError, json_line_to_record, record_to_json
+from notation.notation_errors import XMLArchiveError
 from notation.pmn_reader import read_games
 from notation.pmn_writer import write_game
 from notation.xml_reader import read_archive

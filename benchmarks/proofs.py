@@ -65,7 +65,7 @@ def main() -> None:
     shares = [float(share) for share in args.shares.split(",")] if args.shares else [solver_module.DEEPENING_SHARE]
     tables = [None]
     if args.tablebase:
-        from mancala_cli.solving.tablebase import Tablebase
+        from mancala_cli.solving.endgame import Tablebase
 
         table = Tablebase.read(args.tablebase)
         tables = [None, table] if args.compare_tablebase else [table]

@@ -57,7 +57,7 @@ from .version import TYPE_CHECKING, __version__
 if TYPE_CHECKING:
     from typing import Any
 
-    from notation.position import format_position as format_position
+    from notation.position_strings import format_position as format_position
     from notation.record import copy_record as copy_record
 
     from .api import Report as Report, annotate as annotate, check as check, page as page, read as read, write as write
@@ -95,6 +95,7 @@ if TYPE_CHECKING:
     from .positions import BadPosition as BadPosition, parse_position as parse_position
     from .random_records import random_game as random_game
     from .rules.board import NORTH as NORTH, SOUTH as SOUTH, Board as Board, other as other
+    from .rules.counting import divide as divide, perft as perft
     from .rules.game import (
         LAP_LIMIT as LAP_LIMIT,
         Game as Game,
@@ -104,7 +105,6 @@ if TYPE_CHECKING:
         Move as Move,
         Outcome as Outcome,
     )
-    from .rules.perft import divide as divide, perft as perft
     from .rules.position import MutablePosition as MutablePosition, Position as Position
     from .rules.registry import (
         GAME_IDS as GAME_IDS,
@@ -123,7 +123,7 @@ _LATER = {
         "MancalaError", "Move", "Outcome")},
     **{name: "mancala_cli.rules.board" for name in ("NORTH", "SOUTH", "Board", "other")},
     **{name: "mancala_cli.rules.position" for name in ("MutablePosition", "Position")},
-    **{name: "mancala_cli.rules.perft" for name in ("divide", "perft")},
+    **{name: "mancala_cli.rules.counting" for name in ("divide", "perft")},
     "CORE": "mancala_cli.rules.selection",
     **{name: "mancala_cli.api" for name in ("Report", "annotate", "check", "page", "read", "write")},
     "check_files": "mancala_cli.batch.runs",
@@ -133,7 +133,7 @@ _LATER = {
     **{name: "mancala_cli.errors" for name in ("BadArchive", "BadCoordinate", "BadImage", "BadMove", "BadQuery",
         "BadSheet", "PngUnavailable", "UnreadableInput")},
     **{name: "mancala_cli.positions" for name in ("BadPosition", "parse_position")},
-    "format_position": "notation.position",
+    "format_position": "notation.position_strings",
     "random_game": "mancala_cli.random_records",
     **{name: "mancala_cli.batch.conversion" for name in ("NotWritten", "write_files")},
     "stats_files": "mancala_cli.batch.statistics",

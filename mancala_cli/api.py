@@ -18,7 +18,7 @@ import os
 from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
-from notation.errors import XMLArchiveError
+from notation.notation_errors import XMLArchiveError
 from notation.record import GameRecord, Problem
 
 from .archives.criteria import Criteria
@@ -40,9 +40,9 @@ from .playing import (
 )
 from .rules.game import Game, Outcome
 from .rules.registry import get_game
-from .solving.annotation import Limits, annotate_record
+from .solving.endgame import Tablebase
+from .solving.engine_facts import Limits, annotate_record
 from .solving.proofs import ProofBook
-from .solving.tablebase import Tablebase
 
 __all__ = ["read", "write", "check", "annotate", "page", "Report"]
 
@@ -227,7 +227,7 @@ def annotate(record: GameRecord, *, depth: int | None = None, nodes: int | None 
     invalid record (see :func:`check`) comes back unannotated; ``record``
     itself is left untouched. ``game`` is the game when the record has no
     ``Game`` tag. The searches ask the endgame tables ``tablebase`` (a
-    :class:`~mancala_cli.solving.tablebase.Tablebase` or the path of a file of
+    :class:`~mancala_cli.solving.endgame.Tablebase` or the path of a file of
     ``mancala tablebase build``), and what they leave unknown is taken from
     ``proofs`` where they cover it (a :class:`~mancala_cli.solving.proofs.ProofBook`
     or the paths of proof files, such as ``docs/kingulu-proof*.txt.xz``), as

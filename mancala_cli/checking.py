@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 
 from notation.coords import STYLES, format_hole, format_move, hole_table, move_label, parse_hole
-from notation.errors import CoordinateError
-from notation.position import format_position
+from notation.notation_errors import CoordinateError
+from notation.position_strings import format_position
 from notation.record import SKIP, GameRecord, MoveNode, Problem, SkipType, Step, Visitor, visit
 from notation.tokenizer import kernel as _tokenizer
 

@@ -26,7 +26,7 @@ also derives from the error of the layer it comes from (``KeyError``,
 """
 from __future__ import annotations
 
-from notation.errors import CoordinateError, NotationError, QueryError, XMLArchiveError
+from notation.notation_errors import CoordinateError, NotationError, QueryError, XMLArchiveError
 
 from .files import InputError
 from .rules.game import MancalaError

@@ -16,18 +16,18 @@ from collections.abc import Iterable
 from typing import Any
 
 from notation.coords import STYLES, format_move
-from notation.position import format_position
+from notation.position_strings import format_position
 
 from .drawing import svg
 from .positions import parse_position
 from .rules.game import Game, GameInProgress, Move, Outcome
 from .rules.position import Position, PositionKey
 from .rules.registry import get_game
-from .solving import solution as found_solution
+from .solving import search_result as found_solution
+from .solving.endgame import Tablebase
 from .solving.proofs import ProofBook
 from .solving.search import DEFAULT_MEMORY, DEFAULT_SECONDS, Solver
-from .solving.solution import Progress
-from .solving.tablebase import Tablebase
+from .solving.search_result import Progress
 from .tokens import move_token, play_token
 
 __all__ = ["GamePosition", "Line", "MoveToken", "Solution", "solve"]
@@ -168,11 +168,11 @@ class Solution:
     and ``complete`` that it ran to its end; ``outcome`` the rules' end of
     the game for a finished position; ``position`` the
     :class:`GamePosition` solved. ``found`` is the search's own
-    :class:`mancala_cli.solving.solution.Solution` (its moves as :class:`Move`
+    :class:`mancala_cli.solving.search_result.SearchResult` (its moves as :class:`Move`
     objects), as :class:`~mancala_cli.solving.search.Solver` gives it.
     """
 
-    def __init__(self, position: GamePosition, found: found_solution.Solution) -> None:
+    def __init__(self, position: GamePosition, found: found_solution.SearchResult) -> None:
         self.position = position
         self.found = found
         game, where = position.game, position.position

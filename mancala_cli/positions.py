@@ -1,5 +1,5 @@
 """Position strings for the rules: the record layer reads the text
-(:func:`notation.position.parse_position`), the rules check what it says
+(:func:`notation.position_strings.parse_position`), the rules check what it says
 (:meth:`Game.validate <mancala_cli.rules.game.Game.validate>`).
 
     >>> from mancala_cli import get_game
@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from notation.errors import PositionError
-from notation.position import parse_position as parse_fields
+from notation.notation_errors import PositionError
+from notation.position_strings import parse_position as parse_fields
 
 from .rules.game import Game, InvalidPosition
 from .rules.position import Position

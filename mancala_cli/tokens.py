@@ -17,7 +17,7 @@ criteria (``--opening``) do too.
 from __future__ import annotations
 
 from notation.coords import format_move, parse_hole, parse_move_token
-from notation.errors import CoordinateError
+from notation.notation_errors import CoordinateError
 
 from .errors import BadCoordinate, BadMove
 from .rules.board import Board, Side

@@ -11,7 +11,7 @@ Each name is imported from the module that defines it, as
 ``from notation.record import GameRecord, walk``; the package itself holds
 none.
 
-    >>> from notation.position import format_position, parse_position
+    >>> from notation.position_strings import format_position, parse_position
     >>> from mancala_cli import get_game
     >>> game = get_game("kingulu")
     >>> format_position(game, parse_position(game, "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1"))

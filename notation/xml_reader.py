@@ -17,8 +17,8 @@ from typing import Any, BinaryIO, cast
 
 from lxml import etree
 
-from .errors import XMLArchiveError
 from .grammar import HOLE
+from .notation_errors import XMLArchiveError
 from .record import (
     MAX_DIGITS,
     MAX_PROBLEMS,

@@ -16,7 +16,7 @@ from typing import TypedDict
 
 from lxml import etree
 
-from .errors import XMLArchiveError
+from .notation_errors import XMLArchiveError
 
 __all__ = ["VERSION", "SAFE_PARSING", "ParserSettings", "schema", "game_schema", "validation_error"]
 

@@ -14,8 +14,8 @@ from typing import BinaryIO, Generic, TypeVar
 
 from lxml import etree
 
-from .errors import XMLArchiveError
 from .grammar import HOLE
+from .notation_errors import XMLArchiveError
 from .record import (
     GLYPHS,
     MAX_DIGITS,

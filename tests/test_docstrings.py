@@ -20,15 +20,15 @@ EXPORTED = {
     "mancala_cli.rules.game": ["DRAW", "LAP_LIMIT", "Game", "GameInProgress", "IllegalMove", "InvalidPosition",
                                "MancalaError", "Move", "Outcome"],
     "mancala_cli.rules.position": ["MutablePosition", "Position"],
-    "mancala_cli.rules.perft": ["divide", "perft"],
+    "mancala_cli.rules.counting": ["divide", "perft"],
     "mancala_cli.rules.registry": ["GAME_IDS", "UnknownGame", "all_games", "get_game"],
     "mancala_cli.solving.search": ["Solver", "DEFAULT_MEMORY", "DEFAULT_SECONDS"],
-    "mancala_cli.solving.solution": ["Solution", "result_name"],
+    "mancala_cli.solving.search_result": ["SearchResult", "result_name"],
     "mancala_cli.solving.table_file": ["TableFileError"],
-    "mancala_cli.solving.tablebase": ["Tablebase", "TablebaseError"],
+    "mancala_cli.solving.endgame": ["Tablebase", "TablebaseError"],
     "mancala_cli.solving.proofs": ["ProofBook", "Proof", "ProofError", "NoProof", "write_proof"],
-    "mancala_cli.solving.cluster": ["ClusterSolver", "ClusterSolution", "ClusterSolveError"],
-    "mancala_cli.solving.annotation": ["annotate_record", "Limits", "AnnotateTask"],
+    "mancala_cli.solving.cluster_search": ["ClusterSolver", "ClusterSolution", "ClusterSolveError"],
+    "mancala_cli.solving.engine_facts": ["annotate_record", "Limits", "AnnotateTask"],
 }
 MODULES = [importlib.import_module(name) for name in EXPORTED]
 

@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from mancala_cli import InvalidPosition, get_game, parse_position
 from mancala_cli.checking import replay
-from notation.errors import XMLArchiveError
 from notation.jsonl import JSONRecordError, json_line_to_record
+from notation.notation_errors import XMLArchiveError
 from notation.pmn_reader import read_games
 from notation.pmn_writer import write_game
 from notation.xml_reader import read_archive

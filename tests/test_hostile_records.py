@@ -15,8 +15,8 @@ from hypothesis import given, settings, strategies as st
 from typer.testing import CliRunner
 
 from mancala_cli.cli.commands import whole
-from notation.errors import XMLArchiveError
 from notation.jsonl import JSONRecordError, json_line_to_record
+from notation.notation_errors import XMLArchiveError
 from notation.pmn_reader import read_games
 from notation.pmn_writer import write_game
 from notation.record import MAX_TAG_VALUE

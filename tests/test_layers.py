@@ -756,3 +756,51 @@ def test_the_one_path_scans_see_re_exports_getattrs_and_stubs(tmp_path):
     assert module_getattrs(tmp_path) == ["mancala_cli/__init__.py", "mancala_cli/d.py"]
     assert re_export_modules(tmp_path) == ["mancala_cli/b.py"]
     assert entry_stubs(tmp_path) == {"thing": "mancala_cli.a"} != lazy_table(tmp_path)
+
+
+# -- names that explain themselves, once ---------------------------------------------------
+
+def shared_file_names(root: pathlib.Path = ROOT) -> dict[str, list[str]]:
+    """The file names (``__init__.py`` aside) that more than one module of
+    ``mancala_cli`` and ``notation`` has, with those modules."""
+    found: dict[str, list[str]] = {}
+    for package in ("mancala_cli", "notation"):
+        for path in sorted((root / package).rglob("*.py")):
+            if path.name != "__init__.py":
+                found.setdefault(path.name, []).append(path.relative_to(root).as_posix())
+    return {name: paths for name, paths in found.items() if len(paths) > 1}
+
+
+def shared_class_names(root: pathlib.Path = ROOT) -> dict[str, list[str]]:
+    """The public class names that more than one module defines (at its top
+    level), with those modules."""
+    found: dict[str, list[str]] = {}
+    for package in ("mancala_cli", "notation"):
+        for path in sorted((root / package).rglob("*.py")):
+            for node in _top_level(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                    found.setdefault(node.name, []).append(path.relative_to(root).as_posix())
+    return {name: paths for name, paths in found.items() if len(paths) > 1}
+
+
+def test_no_two_modules_share_a_file_name():
+    assert shared_file_names() == {}
+
+
+def test_no_two_public_classes_share_a_name():
+    assert shared_class_names() == {}
+
+
+def test_the_name_scans_see_a_shared_file_name_and_class(tmp_path):
+    files = {
+        "mancala_cli/__init__.py": "",
+        "mancala_cli/errors.py": "class Fault(Exception):\n    pass\nclass _Own:\n    pass\n",
+        "mancala_cli/cli/solve.py": "if True:\n    class Fault:\n        pass\nclass _Own:\n    pass\n",
+        "notation/__init__.py": "",
+        "notation/errors.py": "",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    assert shared_file_names(tmp_path) == {"errors.py": ["mancala_cli/errors.py", "notation/errors.py"]}
+    assert shared_class_names(tmp_path) == {"Fault": ["mancala_cli/cli/solve.py", "mancala_cli/errors.py"]}

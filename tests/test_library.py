@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 import mancala_cli as mancala
 from mancala_cli.cli.commands import whole
-from notation.errors import PositionError
+from notation.notation_errors import PositionError
 from notation.pmn_writer import write_game
 
 app = whole()
@@ -488,7 +488,7 @@ def test_filter_files_writes_what_filter_writes(jobs, tmp_path):
     assert output.read_bytes() == done.stdout_bytes and done.exit_code == 1
     assert dropped.read_bytes() == (tmp_path / "cli-dropped.json").read_bytes() != b""
     assert "".join(line + "\n" for line in told) == done.stderr
-    assert picked == mancala_filtering().Picked(done.stdout.count("\n"), picked.errors) and picked.errors > 0
+    assert picked == mancala_filtering().FilterCounts(done.stdout.count("\n"), picked.errors) and picked.errors > 0
     counted = mancala.filter_files(sources, where='game = "kingulu"', invert=True, count=True, jobs=jobs,
                                    tell=told.append)
     inverted = CliRunner().invoke(app, ["filter", "--where", 'game = "kingulu"', "--invert", "--count", *sources])

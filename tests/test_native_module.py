@@ -15,7 +15,7 @@ import pytest
 from mancala_cli.rules.board import NORTH, SOUTH
 from mancala_cli.rules.game import LAP_LIMIT, WATCH_FROM, Move
 from mancala_cli.rules.position import MutablePosition, Position
-from mancala_cli.solving import alpha_beta, proof_numbers, search, tablebase
+from mancala_cli.solving import alpha_beta, endgame as tablebase, proof_numbers, search
 
 native = pytest.importorskip("mancala_cli.rules.native", reason="the native kernel is not built here")
 from mancala_cli.rules import _native  # noqa: E402

@@ -6,7 +6,7 @@ from hypothesis import given, settings, strategies as st
 
 from mancala_cli import InvalidPosition, Line, format_position, get_game, parse_position
 from notation.coords import STYLES, format_hole, hole_table, parse_hole
-from notation.errors import CoordinateError
+from notation.notation_errors import CoordinateError
 
 STARTS = {
     "kingulu": "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1",

@@ -17,7 +17,7 @@ import mancala_cli as mancala
 from mancala_cli.archives.criteria import Criteria
 from mancala_cli.archives.tasks import FilterTask
 from mancala_cli.cli.commands import whole
-from notation.errors import NotationError, QueryError
+from notation.notation_errors import NotationError, QueryError
 from notation.query import And, Comparison, Not, Or, Test, parse
 from tests.test_archives import make_games
 

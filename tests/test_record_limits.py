@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 
 from mancala_cli.cli.commands import whole
 from mancala_cli.files.sources import MAX_LINE as MAX_TEXT_LINE
-from notation.errors import XMLArchiveError
 from notation.jsonl import JSONRecordError, json_line_to_record
+from notation.notation_errors import XMLArchiveError
 from notation.xml_reader import CHUNK, MAX_GAME_BYTES, MAX_GAME_MARKUP, MAX_LINE, read_archive
 
 app = whole()

@@ -16,7 +16,7 @@ from mancala_cli.files.reports import error_lines
 from mancala_cli.positions import position_lines
 from mancala_cli.rules.registry import get_game
 from notation.pmn_reader import read_game
-from notation.position import format_position
+from notation.position_strings import format_position
 
 EXAMPLES = pathlib.Path(__file__).resolve().parents[1] / "examples"
 MATCH = str(EXAMPLES / "kingulu-village-match.pmn")

@@ -276,7 +276,7 @@ def test_a_command_loads_its_own_module_and_no_other_command(tmp_path):
         assert {name for name in names if name.removeprefix("mancala_cli.cli.") in commands} == {
             f"mancala_cli.cli.{module}" for module in own}, args
         assert {"distributed", "asyncio", "pygls", "lxml"} & top(names) == set(), args
-        assert ("mancala_cli.solving.tablebase" in names) == (args[0] == "tablebase"), args
+        assert ("mancala_cli.solving.endgame" in names) == (args[0] == "tablebase"), args
 
 
 #: A run of the command line where pygls and lsprotocol cannot be imported.

@@ -92,7 +92,7 @@ def _cases() -> dict[str, tuple[list[str], bytes | None]]:
 
 def _start(game: str) -> str:
     from mancala_cli import get_game
-    from notation.position import format_position
+    from notation.position_strings import format_position
     rules = get_game(game)
     return format_position(rules, rules.start())
 

@@ -8,8 +8,8 @@ import pytest
 
 import notation.record
 from mancala_cli.checking import replay
-from notation.errors import XMLArchiveError
 from notation.jsonl import json_records, record_to_json
+from notation.notation_errors import XMLArchiveError
 from notation.pmn_reader import read_game
 from notation.record import BEGIN, END, MOVE, SKIP, GameRecord, MoveNode, Step, Visitor, visit, walk
 from notation.xml_writer import write_archive

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from lxml import etree
 
-from notation.errors import XMLArchiveError
+from notation.notation_errors import XMLArchiveError
 from notation.record import GLYPHS, MAX_VARIATION_DEPTH, RESULTS, GameRecord, MoveNode
 from notation.sniffing import is_xml
 from notation.xml_reader import read_archive

@@ -23,8 +23,8 @@ import re
 from functools import lru_cache
 from typing import Any, Callable, Sequence
 
-from notation.errors import QueryError
-from notation.position import format_position
+from notation.notation_errors import QueryError
+from notation.position_strings import format_position
 from notation.query import And, Comparison, Node, Not, Or, Test, parse, text_column
 from notation.record import RESULTS, GameRecord
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from notation.coords import hole_names
-from notation.position import format_position
+from notation.position_strings import format_position
 from notation.record import RESULTS, GameRecord, Problem
 
 from ..checking import Replay, replay

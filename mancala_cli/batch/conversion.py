@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from notation.errors import XMLArchiveError
+from notation.notation_errors import XMLArchiveError
 
 from ..files import InputError
 from ..files.output import refuse_damaged_input
@@ -31,7 +31,7 @@ from .pipeline import GameResult, Options
 from .runs import Advancing, game_results, tell_stderr, workers
 
 if TYPE_CHECKING:
-    from .cluster import Cluster
+    from .dask_executor import Cluster
 
 __all__ = ["Conversion", "NotWritten", "write_files"]
 

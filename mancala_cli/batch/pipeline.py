@@ -29,7 +29,7 @@ from ..files.sources import Source, sniff
 if TYPE_CHECKING:
     from ..archives.criteria import Criteria
     from ..files.writing import GameFormat, WrittenGame
-    from .cluster import Cluster, DaskExecutor
+    from .dask_executor import Cluster, DaskExecutor
     from .pool import WorkerPool
 
 

@@ -31,7 +31,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Protocol
 
-from notation.errors import XMLArchiveError
+from notation.notation_errors import XMLArchiveError
 
 from ..errors import BadArchive, UnreadableInput, library_error
 from ..files import InputError
@@ -43,9 +43,9 @@ from .pipeline import GameResult, Options, results, task_results, usable_cores
 
 if TYPE_CHECKING:
     from ..archives.criteria import Criteria
-    from .cluster import Cluster
+    from .dask_executor import Cluster
 
-__all__ = ["Advancing", "answers", "check_files", "cluster", "game_results", "paths_of", "tell_stderr", "workers"]
+__all__ = ["Advancing", "answers", "check_files", "connected_cluster", "game_results", "paths_of", "tell_stderr", "workers"]
 
 
 class Advancing(Protocol):
@@ -74,12 +74,12 @@ def workers(*, jobs: int = 1, scheduler: str | None = None, timeout: float = 10.
     if scheduler is None:
         yield usable_cores() if jobs == 0 else jobs
         return
-    with cluster(scheduler, timeout=timeout) as connected:
+    with connected_cluster(scheduler, timeout=timeout) as connected:
         yield connected
 
 
 @contextlib.contextmanager
-def cluster(scheduler: str, *, timeout: float = 10.0) -> Iterator[Cluster]:
+def connected_cluster(scheduler: str, *, timeout: float = 10.0) -> Iterator[Cluster]:
     """The Dask cluster of ``scheduler`` for the block (see :func:`workers`)."""
     try:
         from .dask_client import connect  # (Dask distributed, the optional dask extra, with asyncio: 40 ms)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ..solving.endgame import Tablebase, TablebaseError
 from ..solving.proofs import ProofBook
-from ..solving.tablebase import Tablebase, TablebaseError
 from .options import fail
 
 

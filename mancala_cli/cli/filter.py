@@ -8,7 +8,7 @@ from typing import Any, Optional
 
 import typer
 
-from notation.errors import XMLArchiveError
+from notation.notation_errors import XMLArchiveError
 
 from ..archives.criteria import Criteria, RegexTimeout
 from ..archives.texts import BadCriterion, known_game

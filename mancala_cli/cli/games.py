@@ -5,7 +5,7 @@ import json
 
 import typer
 
-from notation.position import format_position
+from notation.position_strings import format_position
 
 from ..rules.registry import all_games
 from .options import choice_option

@@ -11,11 +11,11 @@ from typer._click.globals import get_current_context
 
 from ..batch.lifetime import ClusterError
 from ..batch.pipeline import usable_cores
-from ..batch.runs import cluster
+from ..batch.runs import connected_cluster
 from .options import fail
 
 if TYPE_CHECKING:
-    from ..batch.cluster import Cluster
+    from ..batch.dask_executor import Cluster
 
 
 def workers_for(jobs: int, scheduler: Optional[str] = None, timeout: float = 10.0) -> int | Cluster:
@@ -71,7 +71,7 @@ def cluster_for(address: str, timeout: float) -> Cluster:
 def _connected(address: str, timeout: float) -> Cluster:
     """The cluster of ``address``, closed with the command; one that cannot run the batches ends it in one line."""
     try:
-        connected: Cluster = get_current_context().with_resource(cluster(address, timeout=timeout))
+        connected: Cluster = get_current_context().with_resource(connected_cluster(address, timeout=timeout))
     except ClusterError as error:
         fail(str(error))
     return connected

@@ -112,7 +112,7 @@ def render(
         if value == "":
             fail(f"{option}: empty {what} name")
     if format == "html":
-        from .page import draw_page  # (the page, its scripts and styles: 12 ms of start-up, for html alone)
+        from .render_page import draw_page  # (the page, its scripts and styles: 12 ms of start-up, for html alone)
 
         draw_page(options)
     elif position is not None and positions is None:

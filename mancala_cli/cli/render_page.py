@@ -6,7 +6,7 @@ from typing import Any
 
 import typer
 
-from notation.errors import XMLArchiveError
+from notation.notation_errors import XMLArchiveError
 
 from ..diagrams.page import PageTooLarge, check_page_budget, game_page, record_positions, record_text
 from ..files import InputError

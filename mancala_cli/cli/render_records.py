@@ -10,7 +10,7 @@ import os
 
 import typer
 
-from notation.errors import XMLArchiveError
+from notation.notation_errors import XMLArchiveError
 
 from ..checking import Replay, replay
 from ..diagrams.plies import Plies

@@ -1,6 +1,6 @@
 """``mancala solve``: a position's result with best play
 (:class:`mancala_cli.solving.search.Solver`, or
-:class:`mancala_cli.solving.cluster.ClusterSolver` on a Dask cluster),
+:class:`mancala_cli.solving.cluster_search.ClusterSolver` on a Dask cluster),
 stopped by signals as :mod:`mancala_cli.solving.stopping` runs it."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from ..documents import proof_glob
 from ..files.output import OutputError
 from ..rules.game import Game
 from ..rules.position import Position
-from ..solving.cluster import ClusterSolveError, ClusterSolver
+from ..solving.cluster_search import ClusterSolveError, ClusterSolver
 from ..solving.proofs import ProofError
 from ..solving.search import DEFAULT_MEMORY, DEFAULT_SECONDS, Solver
 from ..solving.stopping import Solved, cluster_conflict, exit_status, solve_here, solve_on_cluster

@@ -26,7 +26,7 @@ from importlib import resources
 from typing import Any
 
 from notation.coords import STYLES, format_move, move_label, parse_hole
-from notation.position import format_position
+from notation.position_strings import format_position
 from notation.record import MOVE, SKIP, GameRecord, Problem, SkipType, Step, Visitor, copy_record, visit, walk
 
 from ..checking import Replay, replay

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from notation.position import format_position
+from notation.position_strings import format_position
 
 from ..rules.board import FILES, NORTH, SIDES, SOUTH, Side, side_name
 from ..rules.game import Game, Move, Outcome

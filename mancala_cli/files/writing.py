@@ -31,8 +31,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any, BinaryIO, cast
 
-from notation.errors import XMLArchiveError
-from notation.position import format_position
+from notation.notation_errors import XMLArchiveError
+from notation.position_strings import format_position
 from notation.record import GameRecord, Problem, copy_record
 
 from ..checking import Replay, replay
@@ -88,7 +88,7 @@ class GameFormat:
 
     def data(self, record: GameRecord, replayed: Replay) -> str | bytes:
         """The text (bytes for XML) of ``record`` replayed as ``replayed``;
-        raises :class:`~notation.errors.XMLArchiveError` for a game an XML
+        raises :class:`~notation.notation_errors.XMLArchiveError` for a game an XML
         archive cannot hold."""
         if self.format == "pmn":
             from notation.pmn_writer import write_game  # (local: validate loads this module and writes nothing)
@@ -149,7 +149,7 @@ class RecordWriter:
 
     def write(self, record: GameRecord, *, game: str | None = None) -> WrittenGame:
         """Add ``record`` (``game``: the game of a record without a ``Game``
-        tag); raises :class:`~notation.errors.XMLArchiveError`, writing
+        tag); raises :class:`~notation.notation_errors.XMLArchiveError`, writing
         nothing, for a game an XML archive cannot hold."""
         twin = copy_record(record)
         data = self.style.data(twin, self.style.replay(twin, game))

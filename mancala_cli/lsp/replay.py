@@ -19,7 +19,7 @@ from notation.grammar import HOLE
 from notation.record import MoveNode, Problem, Step, walk
 
 from .. import Game as Rules, Line, MancalaError, Move, Position, Report, check
-from .analysis import Document, Game, token_end
+from .analysis import Document, DocumentGame, token_end
 
 __all__ = ["MoveInfo", "GameView", "view"]
 
@@ -119,7 +119,7 @@ class GameView:
     and every move (:class:`MoveInfo`) in the order written, with the
     walk's events (``move``, ``begin`` and ``end`` of variations)."""
 
-    def __init__(self, doc: Document, game: Game) -> None:
+    def __init__(self, doc: Document, game: DocumentGame) -> None:
         self.game = game
         self.record = doc.record_of(game)
         self.report: Report = check(self.record)
@@ -206,7 +206,7 @@ class GameView:
         return line
 
 
-def view(doc: Document, game: Game) -> GameView:
+def view(doc: Document, game: DocumentGame) -> GameView:
     """The :class:`GameView` of ``game``, kept until the document changes."""
     key = id(game)
     found = doc.views.get(key)

@@ -40,7 +40,7 @@ _kernel_ended = _native.ended
 
 def build_tablebase(stones: int, out: bytearray, progress: Callable[[int, int, int], None] | None) -> None:
     """Build the kimasai-klamroth endgame table of at most ``stones`` stones
-    into ``out`` on the kernel (the layout of :mod:`mancala_cli.solving.tablebase`);
+    into ``out`` on the kernel (the layout of :mod:`mancala_cli.solving.endgame`);
     ``progress``, where given, hears of the build as the pure build tells it."""
     _native.tablebase_build(stones, out, progress)
 

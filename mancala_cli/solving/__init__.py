@@ -10,7 +10,7 @@
   heuristic, a mix-in of :class:`Solver`;
 - :mod:`.proof_numbers`: the proof-number search (df-pn) of each goal that
   settles the value, a mix-in of :class:`Solver`;
-- :mod:`.solution`: what a solve finds (:class:`Solution`), the values and
+- :mod:`.solution`: what a solve finds (:class:`SearchResult`), the values and
   their names, the progress callback's type;
 - :mod:`.table_file`: a solve's table in a file (``solve --table``), a
   mix-in of :class:`Solver`;

@@ -17,7 +17,7 @@ from typing import Any, Final
 
 from ..rules.game import Move
 from ..rules.position import Position, PositionKey
-from .solution import LOSS, MAX_PLIES, WIN, SearchSteps, TableKey
+from .search_result import LOSS, MAX_PLIES, WIN, SearchSteps, TableKey
 
 #: What the search adds to plain alpha-beta (:attr:`~.search.Solver.features`, a
 #: bit set): enhanced transposition cutoffs (before searching any move, the

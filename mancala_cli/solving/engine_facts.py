@@ -50,9 +50,9 @@ from ..files.writing import GameFormat
 from ..rules.board import NORTH, SOUTH, side_name
 from ..rules.game import Game, Move
 from ..rules.position import Position, PositionKey
+from .endgame import Tablebase
 from .proofs import ProofBook
 from .search import Solver
-from .tablebase import Tablebase
 
 __all__ = ["Limits", "Annotated", "annotate_record", "AnnotateTask", "AnnotatedPicked", "DEFAULT_SECONDS",
            "watch_positions"]

@@ -20,7 +20,7 @@ from typing import Any, Final
 from ..rules.board import NORTH, SOUTH, Side
 from ..rules.game import Game, Move
 from ..rules.position import Position, PositionKey
-from .solution import DRAW_VALUE, LOSS, MAX_PLIES, WIN, SearchSteps, TableKey
+from .search_result import DRAW_VALUE, LOSS, MAX_PLIES, WIN, SearchSteps, TableKey
 
 #: A proof-number search (df-pn, :meth:`ProofNumbers.prove`) of the
 #: position's value, once deepening stops and before every line is searched

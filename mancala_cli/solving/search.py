@@ -68,14 +68,14 @@ from ..rules.game import DRAW, Game, Move
 from ..rules.position import Position, PositionKey
 from .alpha_beta import ETC, HISTORY, AlphaBeta
 from .proof_numbers import PN, ProofNumbers
-from .solution import (
+from .search_result import (
     DRAW_VALUE,
     LOSS,
     MAX_PLIES,
     RESULT_NAMES,
     WIN,
     Progress,
-    Solution,
+    SearchResult,
     TableKey,
     result_name,
 )
@@ -209,7 +209,7 @@ class Solver(AlphaBeta, ProofNumbers, TableFile):
 
     def solve(self, position: Position, *, depth: int | None = None, nodes: int | None = None,
               seconds: float | None = None, history: Collection[PositionKey] = (),
-              progress: Progress | None = None, table: str | os.PathLike[str] | None = None) -> Solution:
+              progress: Progress | None = None, table: str | os.PathLike[str] | None = None) -> SearchResult:
         """Solve ``position`` for the side to move, within the limits given
         (``depth`` plies, ``nodes`` positions, ``seconds``); ``history`` holds
         the keys of earlier positions of the game (KK-4b). ``progress`` is
@@ -234,7 +234,7 @@ class Solver(AlphaBeta, ProofNumbers, TableFile):
             outcome = game.outcome(position, history=past, moves=[])
             value = DRAW_VALUE if outcome is None else self.value_of(outcome.result, position)
             self.nodes = 1
-            return Solution(RESULT_NAMES[value], [], [], 1, time.monotonic() - started, 0, outcome=outcome)
+            return SearchResult(RESULT_NAMES[value], [], [], 1, time.monotonic() - started, 0, outcome=outcome)
         self.nodes = 1
         bounds = [(LOSS, WIN) for _ in children]
         limited = depth is not None or nodes is not None or seconds is not None
@@ -341,7 +341,7 @@ class Solver(AlphaBeta, ProofNumbers, TableFile):
                 break
 
     def _answer(self, children: list[tuple[Move, Position]], bounds: list[tuple[int, int]],
-                reached: int) -> Solution:
+                reached: int) -> SearchResult:
         """The solution: each first move's interval, and the table saved where there is a file."""
         if self.stopped:
             self.stop_reason = "interrupted" if self.interrupted else self.stop_reason or "time"
@@ -354,7 +354,7 @@ class Solver(AlphaBeta, ProofNumbers, TableFile):
             reached = min(self.longest, MAX_PLIES)
         if self.table_file is not None:
             self.save_table(self.table_file)
-        return Solution(result, moves, best, self.nodes, time.monotonic() - self.started, reached,
+        return SearchResult(result, moves, best, self.nodes, time.monotonic() - self.started, reached,
                         bounds=(RESULT_NAMES[low], RESULT_NAMES[high]),
                         move_bounds=[(RESULT_NAMES[b[0]], RESULT_NAMES[b[1]]) for b in bounds],
                         stopped=self.stop_reason)

@@ -1,4 +1,4 @@
-"""What a solve finds (:class:`Solution`), and the values the search
+"""What a solve finds (:class:`SearchResult`), and the values the search
 gives a position for the side to move: win 1, draw 0, loss -1
 (:mod:`.search`)."""
 from __future__ import annotations
@@ -34,11 +34,11 @@ def result_name(low: int, high: int) -> str:
     return RESULT_NAMES[low] if low == high else "unknown"
 
 
-#: Why a search stopped before its end (:attr:`Solution.stopped`).
+#: Why a search stopped before its end (:attr:`SearchResult.stopped`).
 STOP_REASONS: Final = ("depth", "nodes", "time", "interrupted")
 
 
-class Solution:
+class SearchResult:
     """What :meth:`Solver.solve` found for the side to move.
 
     ``result`` is ``win``, ``draw``, ``loss`` or ``unknown``, and ``bounds``

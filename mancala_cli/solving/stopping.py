@@ -23,10 +23,10 @@ from types import FrameType
 from typing import Any
 
 from ..rules.position import Position
-from .cluster import ClusterSolver, Progress as ClusterProgress
+from .cluster_search import ClusterSolver, Progress as ClusterProgress
 from .proofs import ProofBook
 from .search import Solver
-from .solution import Progress
+from .search_result import Progress
 
 __all__ = ["SOLVE_STOPPED", "Solved", "StopSignals", "cluster_conflict", "exit_status", "solve_here",
            "solve_on_cluster"]

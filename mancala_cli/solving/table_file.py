@@ -18,7 +18,7 @@ from typing import Any, Final
 from ..files.output import atomic_output, regular_output
 from ..rules.game import Game, MancalaError
 from ..rules.position import Position, PositionKey
-from .solution import LOSS, MAX_PLIES, WIN, TableKey
+from .search_result import LOSS, MAX_PLIES, WIN, TableKey
 
 try:  # the interpreter's own SHA-256, which loads faster than OpenSSL's (the library imports this module)
     from _sha256 import sha256  # type: ignore[import-not-found, unused-ignore]

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from notation.coords import format_move
-from notation.position import format_position
+from notation.position_strings import format_position
 
 from ..rules.game import Game, Move
 from ..rules.position import Position
