@@ -2,7 +2,7 @@
 and the parser settings for anything read.
 
 The first link of the XML archive's modules (:mod:`notation.xml_schema` →
-:mod:`notation.xml_writer`, :mod:`notation.xml_reader` → :mod:`notation.xml`).
+:mod:`notation.xml_writer`, :mod:`notation.xml_reader`).
 
     >>> schema().validate(etree.fromstring('<mancala version="1"/>'))
     True

@@ -9,7 +9,7 @@ results in input order and the same bytes whichever runs them.
 - :mod:`.pool`: the local worker processes (:class:`.pool.WorkerPool`), which
   never outlive the run: they end with it, with their parent, or when
   killed, each death one line (:class:`.lifetime.BatchError`);
-- :mod:`.cluster`: the Dask executor and the stamp that tells a worker of
+- :mod:`.dask_executor`: the Dask executor and the stamp that tells a worker of
   this very project; :mod:`.dask_client` connects to a cluster
   (:func:`.dask_client.connect`, loaded for ``--scheduler`` alone), which
   makes a cluster that cannot run the batches fail in one line;

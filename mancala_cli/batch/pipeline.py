@@ -225,7 +225,7 @@ def run(task: Task, work: Iterable[Batch],
         jobs: int | Cluster = 1) -> Iterator[tuple[Batch, list[Any]]]:
     """Process batches in order, over worker processes when ``jobs`` is more
     than one: at most ``jobs``, the usable cores and the number of batches;
-    or on the Dask cluster ``jobs`` (:mod:`.cluster`). However the run ends
+    or on the Dask cluster ``jobs`` (:mod:`.dask_executor`). However the run ends
     (done, an error, an interrupt, a closed pipe), the workers end with it."""
     work = iter(work)
     if not isinstance(jobs, int):

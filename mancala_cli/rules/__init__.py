@@ -3,7 +3,7 @@ and the board's geometry; :mod:`.position`: positions; :mod:`.game`: games,
 moves, sowing, results and the errors that name a rule), one module per game
 that reads like its section of ``docs/rules.md`` (:mod:`.kimasai_mackay`,
 :mod:`.kimasai_klamroth`, :mod:`.kingulu`), the registry of games by id
-(:mod:`.registry`), perft (:mod:`.perft`) and random games
+(:mod:`.registry`), perft (:mod:`.counting`) and random games
 (:mod:`.randomgames`). The rules know no notation, no diagrams and no
 command line: a hole is an integer, a position a tuple.
 

@@ -10,20 +10,20 @@
   heuristic, a mix-in of :class:`Solver`;
 - :mod:`.proof_numbers`: the proof-number search (df-pn) of each goal that
   settles the value, a mix-in of :class:`Solver`;
-- :mod:`.solution`: what a solve finds (:class:`SearchResult`), the values and
+- :mod:`.search_result`: what a solve finds (:class:`SearchResult`), the values and
   their names, the progress callback's type;
 - :mod:`.table_file`: a solve's table in a file (``solve --table``), a
   mix-in of :class:`Solver`;
-- :mod:`.tablebase`: the endgame tables of ``kimasai-klamroth``
+- :mod:`.endgame`: the endgame tables of ``kimasai-klamroth``
   (:class:`Tablebase`, ``mancala tablebase build``), which the search asks;
 - :mod:`.proofs`: proofs of a won position that a reader can check without
   the solver (:func:`write_proof`), and the stored proofs a solve or an
   annotation reads (:class:`ProofBook`, ``--proof``);
-- :mod:`.cluster`: one position solved on a Dask cluster
+- :mod:`.cluster_search`: one position solved on a Dask cluster
   (:class:`ClusterSolver`, ``solve --scheduler``);
 - :mod:`.stopping`: a solve that signals stop with what it found so far,
   here or on a cluster, and ``solve``'s exit status;
-- :mod:`.annotation`: the engine's facts for a record's main line
+- :mod:`.engine_facts`: the engine's facts for a record's main line
   (:func:`annotate_record`, ``mancala annotate``).
 
 The rules (:mod:`mancala_cli.rules`) do not use this package, save

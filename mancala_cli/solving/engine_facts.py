@@ -127,7 +127,7 @@ def annotate_record(record: GameRecord, default_game: str | None = None, *,
     record is left untouched); ``default_game`` is the game of a record
     without a ``Game`` tag; ``progress`` is told of every position solved
     (see :data:`PositionProgress`). The searches ask ``tablebase``
-    (:mod:`.tablebase`) where it is of the record's game, and what the
+    (:mod:`.endgame`) where it is of the record's game, and what the
     searches leave unknown is taken from ``proofs`` where they cover it
     (:class:`.proof.ProofBook`)."""
     report = replay(record, default_game, positions=True)
@@ -264,7 +264,7 @@ class AnnotateTask:
     target: str = "pmn"
     limits: Limits = Limits()
     default_game: str | None = None
-    #: The endgame tables the searches ask (a file, :mod:`.tablebase`).
+    #: The endgame tables the searches ask (a file, :mod:`.endgame`).
     tablebase: str | None = None
     #: Proof files (:class:`.proofs.ProofBook`) that give what the searches leave unknown.
     proofs: tuple[str, ...] = ()
