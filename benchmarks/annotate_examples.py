@@ -27,10 +27,10 @@ def main() -> None:
     args = parser.parse_args()
 
     from mancala_cli import CORE
-    from mancala_cli.solving.annotation import Limits, annotate_record
+    from mancala_cli.solving.endgame import Tablebase
+    from mancala_cli.solving.engine_facts import Limits, annotate_record
     from mancala_cli.solving.proofs import ProofBook
-    from mancala_cli.solving.tablebase import Tablebase
-    from notation.pmn import read_games
+    from notation.pmn_reader import read_games
 
     files = [pathlib.Path(f) for f in args.files] or sorted((ROOT / "examples").glob("*.pmn"))
     table = Tablebase.read(args.tablebase) if args.tablebase else None

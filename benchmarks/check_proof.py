@@ -28,7 +28,7 @@ import time
 if __name__ == "__main__":
     os.environ.setdefault("MANCALA_PURE", "1")  # the reference rules, before they load
 
-from mancala_cli.rules.core import Position  # noqa: E402
+from mancala_cli.rules.position import Position  # noqa: E402
 from mancala_cli.rules.registry import get_game  # noqa: E402
 
 DEFAULTS = pathlib.Path(__file__).resolve().parents[1] / "docs"

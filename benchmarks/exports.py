@@ -18,7 +18,8 @@ from mancala_cli import Line, all_games, format_position, get_game
 from mancala_cli.checking import replay
 from mancala_cli.diagrams.svg import board_svg
 from mancala_cli.random_records import random_game
-from notation.xml import read_archive, write_archive
+from notation.xml_reader import read_archive
+from notation.xml_writer import write_archive
 
 
 def positions(game, count: int, rng: random.Random):

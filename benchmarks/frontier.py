@@ -76,9 +76,9 @@ def main() -> None:
 
     from mancala_cli import CORE
     from mancala_cli.checking import replay
+    from mancala_cli.solving.endgame import Tablebase
     from mancala_cli.solving.search import Solver
-    from mancala_cli.solving.tablebase import Tablebase
-    from notation.pmn import read_game
+    from notation.pmn_reader import read_game
 
     memory = args.memory
     table = None if args.tablebase is None else Tablebase.read(args.tablebase)

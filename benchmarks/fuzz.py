@@ -20,8 +20,11 @@ from mancala_cli import InvalidPosition, all_games, format_position, parse_posit
 from mancala_cli.checking import replay
 from mancala_cli.random_records import random_game
 from notation.jsonl import JSONRecordError, json_line_to_record, record_to_json
-from notation.pmn import read_games, write_game
-from notation.xml import XMLArchiveError, read_archive, write_archive
+from notation.notation_errors import XMLArchiveError
+from notation.pmn_reader import read_games
+from notation.pmn_writer import write_game
+from notation.xml_reader import read_archive
+from notation.xml_writer import write_archive
 
 TOKENS = ["{", "}", "(", ")", "[", "]", '"', "\\", ";", "\n", "\r\n", "\r", "1.", "12...", "x", "^", "$300",
           "$", "!!", "?!", "*", "1-0", "1/2-1/2", "-", "c1", "S7", "99", "\x00", "\ufeff", "é", "[Game \"kingulu\"]",

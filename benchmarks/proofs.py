@@ -52,10 +52,12 @@ def main() -> None:
     from mancala_cli.api import read
     from mancala_cli.checking import replay
     from mancala_cli.solving import search as solver_module
+    from mancala_cli.solving.alpha_beta import ETC, HISTORY
+    from mancala_cli.solving.proof_numbers import PN
     from mancala_cli.solving.search import Solver
 
-    named = {"none": 0, "etc": solver_module.ETC, "history": solver_module.HISTORY,
-             "pn": solver_module.PN, "alphabeta": solver_module.ETC | solver_module.HISTORY,
+    named = {"none": 0, "etc": ETC, "history": HISTORY,
+             "pn": PN, "alphabeta": ETC | HISTORY,
              "all": solver_module.ALL_FEATURES}
     features = [name.strip() for name in args.features.split(",")]
     if any(name not in named for name in features):
@@ -63,7 +65,7 @@ def main() -> None:
     shares = [float(share) for share in args.shares.split(",")] if args.shares else [solver_module.DEEPENING_SHARE]
     tables = [None]
     if args.tablebase:
-        from mancala_cli.solving.tablebase import Tablebase
+        from mancala_cli.solving.endgame import Tablebase
 
         table = Tablebase.read(args.tablebase)
         tables = [None, table] if args.compare_tablebase else [table]

@@ -26,7 +26,8 @@ import time
 from mancala_cli import MutablePosition, get_game
 from mancala_cli.files.batches import fewer_collections
 from mancala_cli.random_records import random_game
-from notation.pmn import read_games, write_games
+from notation.pmn_reader import read_games
+from notation.pmn_writer import write_games
 
 MIX = ("kingulu", "kingulu", "kimasai-mackay", "kimasai-klamroth")
 

@@ -63,7 +63,7 @@ def worker(args: argparse.Namespace) -> None:
 def same_run(args: argparse.Namespace) -> None:
     """Both searches on the same positions in this one process."""
     from mancala_cli.rules import kimasai_klamroth, kimasai_mackay, kingulu
-    from mancala_cli.rules.core import GameInProgress
+    from mancala_cli.rules.game import GameInProgress
     from mancala_cli.rules.randomgames import random_line
     from mancala_cli.solving.search import Solver
     try:

@@ -29,10 +29,10 @@ def main() -> None:
 
     from mancala_cli import CORE
     from mancala_cli.checking import replay
-    from mancala_cli.solving.annotation import Limits, annotate_record
+    from mancala_cli.solving.endgame import Tablebase
+    from mancala_cli.solving.engine_facts import Limits, annotate_record
     from mancala_cli.solving.search import Solver
-    from mancala_cli.solving.tablebase import Tablebase
-    from notation.pmn import read_game
+    from notation.pmn_reader import read_game
 
     table = Tablebase.read(args.table)
     record = read_game(EXAMPLE.read_text(encoding="utf-8"))

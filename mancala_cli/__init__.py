@@ -52,26 +52,19 @@ from __future__ import annotations
 
 import importlib
 
-from .version import __version__
-
-TYPE_CHECKING = False  # (not typing's, which slows `mancala --version`: docs/performance.md, 'Start-up')
+from .version import TYPE_CHECKING, __version__
 
 if TYPE_CHECKING:
     from typing import Any
 
-    from .api import (
-        Report as Report,
-        annotate as annotate,
-        check as check,
-        check_files as check_files,
-        copy_record as copy_record,
-        page as page,
-        read as read,
-        write as write,
-    )
+    from notation.position_strings import format_position as format_position
+    from notation.record import copy_record as copy_record
+
+    from .api import Report as Report, annotate as annotate, check as check, page as page, read as read, write as write
     from .batch.annotating import annotate_files as annotate_files
     from .batch.conversion import NotWritten as NotWritten, write_files as write_files
     from .batch.filtering import filter_files as filter_files
+    from .batch.runs import check_files as check_files
     from .batch.statistics import stats_files as stats_files
     from .drawing import (
         PngImage as PngImage,
@@ -87,7 +80,6 @@ if TYPE_CHECKING:
         BadCoordinate as BadCoordinate,
         BadImage as BadImage,
         BadMove as BadMove,
-        BadPosition as BadPosition,
         BadQuery as BadQuery,
         BadSheet as BadSheet,
         PngUnavailable as PngUnavailable,
@@ -102,53 +94,55 @@ if TYPE_CHECKING:
         Solution as Solution,
         solve as solve,
     )
-    from .positions import format_position as format_position, parse_position as parse_position
+    from .positions import BadPosition as BadPosition, parse_position as parse_position
     from .random_records import random_game as random_game
     from .rendering import render as render
-    from .rules import (
-        GAME_IDS as GAME_IDS,
+    from .rules.board import NORTH as NORTH, SOUTH as SOUTH, Board as Board, other as other
+    from .rules.counting import divide as divide, perft as perft
+    from .rules.game import (
         LAP_LIMIT as LAP_LIMIT,
-        NORTH as NORTH,
-        SOUTH as SOUTH,
-        Board as Board,
         Game as Game,
         IllegalMove as IllegalMove,
         InvalidPosition as InvalidPosition,
         MancalaError as MancalaError,
         Move as Move,
-        MutablePosition as MutablePosition,
         Outcome as Outcome,
-        Position as Position,
+    )
+    from .rules.position import MutablePosition as MutablePosition, Position as Position
+    from .rules.registry import (
+        GAME_IDS as GAME_IDS,
         UnknownGame as UnknownGame,
         all_games as all_games,
         get_game as get_game,
-        other as other,
     )
-    from .rules.perft import divide as divide, perft as perft
     from .rules.selection import CORE as CORE
 
 
-#: Where each name that loads when first used lives.
+#: Where each name that loads when first used lives: the module that defines
+#: it (tests/test_layers.py holds the stubs above to this table).
 _LATER = {
-    **{name: "rules" for name in ("GAME_IDS", "LAP_LIMIT", "NORTH", "SOUTH", "Board", "Game", "IllegalMove",
-                                  "InvalidPosition", "MancalaError", "Move", "MutablePosition", "Outcome", "Position",
-                                  "UnknownGame", "all_games", "get_game", "other")},
-    **{name: "rules.perft" for name in ("divide", "perft")},
-    "CORE": "rules.selection",
-    **{name: "api" for name in ("Report", "annotate", "check", "check_files", "copy_record", "page", "read",
-                                "write")},
-    **{name: "playing" for name in ("GamePosition", "Line", "MoveToken", "Solution", "solve")},
-    **{name: "drawing" for name in ("PngImage", "SvgDiagram", "TextBoard", "png", "sheet", "svg",
-                                    "text")},
-    **{name: "errors" for name in ("BadArchive", "BadCoordinate", "BadImage", "BadMove", "BadPosition", "BadQuery",
-                                   "BadSheet", "PngUnavailable", "RenderError", "UnreadableInput", "UnwritableOutput")},
-    **{name: "positions" for name in ("format_position", "parse_position")},
-    "random_game": "random_records",
-    "render": "rendering",
-    **{name: "batch.conversion" for name in ("NotWritten", "write_files")},
-    "stats_files": "batch.statistics",
-    "filter_files": "batch.filtering",
-    "annotate_files": "batch.annotating",
+    **{name: "mancala_cli.rules.registry" for name in ("GAME_IDS", "UnknownGame", "all_games", "get_game")},
+    **{name: "mancala_cli.rules.game" for name in ("LAP_LIMIT", "Game", "IllegalMove", "InvalidPosition",
+        "MancalaError", "Move", "Outcome")},
+    **{name: "mancala_cli.rules.board" for name in ("NORTH", "SOUTH", "Board", "other")},
+    **{name: "mancala_cli.rules.position" for name in ("MutablePosition", "Position")},
+    **{name: "mancala_cli.rules.counting" for name in ("divide", "perft")},
+    "CORE": "mancala_cli.rules.selection",
+    **{name: "mancala_cli.api" for name in ("Report", "annotate", "check", "page", "read", "write")},
+    "check_files": "mancala_cli.batch.runs",
+    "copy_record": "notation.record",
+    **{name: "mancala_cli.playing" for name in ("GamePosition", "Line", "MoveToken", "Solution", "solve")},
+    **{name: "mancala_cli.drawing" for name in ("PngImage", "SvgDiagram", "TextBoard", "png", "sheet", "svg", "text")},
+    **{name: "mancala_cli.errors" for name in ("BadArchive", "BadCoordinate", "BadImage", "BadMove", "BadQuery",
+        "BadSheet", "PngUnavailable", "RenderError", "UnreadableInput", "UnwritableOutput")},
+    **{name: "mancala_cli.positions" for name in ("BadPosition", "parse_position")},
+    "format_position": "notation.position_strings",
+    "random_game": "mancala_cli.random_records",
+    "render": "mancala_cli.rendering",
+    **{name: "mancala_cli.batch.conversion" for name in ("NotWritten", "write_files")},
+    "stats_files": "mancala_cli.batch.statistics",
+    "filter_files": "mancala_cli.batch.filtering",
+    "annotate_files": "mancala_cli.batch.annotating",
 }
 
 #: What ``help(mancala_cli)`` and ``from mancala_cli import *`` show: the
@@ -162,7 +156,7 @@ def __getattr__(name: str) -> Any:
     module = _LATER.get(name)
     if module is None:
         raise AttributeError(f"module 'mancala_cli' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
 

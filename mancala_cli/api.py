@@ -18,14 +18,12 @@ import os
 from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
-from notation.errors import XMLArchiveError
-from notation.record import GameRecord, Problem, copy_record
+from notation.notation_errors import XMLArchiveError
+from notation.record import GameRecord, Problem
 
-from .archives import Criteria
-from .batch.runs import check_files
+from .archives.criteria import Criteria
 from .checking import replay
 from .diagrams.page import game_page
-from .drawing import png, sheet, svg, text
 from .errors import UnreadableInput, library_error
 from .files import InputError
 from .files.batches import read_records
@@ -34,25 +32,15 @@ from .files.formats import FORMATS, RECORD_EXTENSIONS, chosen_format
 from .files.output import atomic_output
 from .files.sources import open_any
 from .files.writing import RecordWriter, open_writer
-from .playing import (
-    GamePosition,
-    Line,
-    MoveToken,
-    Solution,
-    check_coords,
-    check_limits,
-    endgame_tables,
-    proof_book,
-    solve,
-)
-from .rules.core import Game, Outcome
+from .playing import GamePosition, check_coords
+from .rules.game import Game, Outcome
 from .rules.registry import game_id
-from .solving.annotation import Limits, annotate_record
+from .solving.endgame import Tablebase
+from .solving.engine_facts import Limits, annotate_record
+from .solving.engine_files import check_limits, endgame_tables, proof_book
 from .solving.proofs import ProofBook
-from .solving.tablebase import Tablebase
 
-__all__ = ["read", "write", "check", "check_files", "annotate", "solve", "svg", "png", "sheet", "text", "page", "Report",
-           "GamePosition", "Line", "MoveToken", "Solution", "copy_record"]
+__all__ = ["read", "write", "check", "annotate", "page", "Report"]
 
 
 
@@ -252,7 +240,7 @@ def annotate(record: GameRecord, *, depth: int | None = None, nodes: int | None 
     invalid record (see :func:`check`) comes back unannotated; ``record``
     itself is left untouched. ``game`` is the game when the record has no
     ``Game`` tag. The searches ask the endgame tables ``tablebase`` (a
-    :class:`~mancala_cli.solving.tablebase.Tablebase` or the path of a file of
+    :class:`~mancala_cli.solving.endgame.Tablebase` or the path of a file of
     ``mancala tablebase build``), and what they leave unknown is taken from
     ``proofs`` where they cover it (a :class:`~mancala_cli.solving.proofs.ProofBook`
     or the paths of proof files, such as ``docs/kingulu-proof*.txt.xz``), as

@@ -1,7 +1,7 @@
 """Replaying a record against the rules: every check of docs/notation.md,
 "Checking a record".
 
-    >>> from notation.pmn import read_game
+    >>> from notation.pmn_reader import read_game
     >>> report = replay(read_game('[Game "kingulu"]\\n\\n1. c1x5 *\\n'))
     >>> [(p.code, p.line, p.column) for p in report.problems]
     [('bad-mark', 3, 4)]
@@ -11,8 +11,8 @@ position before the move it replaces, with the repetition history up to
 there) along :func:`notation.record.walk`, without recursion, so deeply
 nested records are safe; a record without variations is played move after
 move without the walk. Each line is played in place on one
-:class:`~mancala_cli.rules.core.MutablePosition` (:meth:`Game.move
-<mancala_cli.rules.core.Game.move>`): no position is built per move unless
+:class:`~mancala_cli.rules.position.MutablePosition` (:meth:`Game.move
+<mancala_cli.rules.game.Game.move>`): no position is built per move unless
 ``positions`` asks for them.
 """
 from __future__ import annotations
@@ -21,12 +21,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from operator import attrgetter
 
-from notation.coords import STYLES, CoordinateError, format_hole, format_move, hole_table, move_label, parse_hole
+from notation.coords import STYLES, format_hole, format_move, hole_table, move_label, parse_hole
+from notation.notation_errors import CoordinateError
+from notation.position_strings import format_position
 from notation.record import SKIP, GameRecord, MoveNode, Problem, SkipType, Step, Visitor, visit
 from notation.tokenizer import kernel as _tokenizer
 
-from .positions import format_position, parse_position
-from .rules.core import Game, IllegalMove, InvalidPosition, Move, MutablePosition, Outcome, Position, PositionKey, Side
+from .positions import parse_position
+from .rules.board import Side
+from .rules.game import Game, IllegalMove, InvalidPosition, Move, Outcome
+from .rules.position import MutablePosition, Position, PositionKey
 from .rules.registry import UnknownGame, get_game
 
 

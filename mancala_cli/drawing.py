@@ -29,7 +29,8 @@ from .diagrams.svg import board_svg
 from .diagrams.text import board_text
 from .errors import BadSheet
 from .positions import parse_position
-from .rules.core import Game, Move, Position
+from .rules.game import Game, Move
+from .rules.position import Position
 from .rules.registry import game_id, get_game
 
 __all__ = ["svg", "png", "text", "sheet", "SvgDiagram", "PngImage", "TextBoard"]

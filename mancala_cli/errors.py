@@ -28,17 +28,14 @@ also derives from the error of the layer it comes from (``KeyError``,
 """
 from __future__ import annotations
 
-from notation.errors import CoordinateError, NotationError, QueryError, XMLArchiveError
+from notation.notation_errors import CoordinateError, NotationError, QueryError, XMLArchiveError
 
 from .files import InputError
 from .files.output import OutputError
-from .positions import BadPosition
-from .rules.core import IllegalMove, InvalidPosition, MancalaError
-from .rules.registry import UnknownGame
+from .rules.game import MancalaError
 
-__all__ = ["MancalaError", "UnknownGame", "BadCoordinate", "BadPosition", "InvalidPosition", "BadMove",
-           "IllegalMove", "BadQuery", "BadArchive", "UnreadableInput", "UnwritableOutput",
-           "BadSheet", "PngUnavailable", "BadImage", "RenderError"]
+__all__ = ["BadCoordinate", "BadMove", "BadQuery", "BadArchive", "UnreadableInput", "UnwritableOutput", "BadSheet",
+           "PngUnavailable", "BadImage", "RenderError"]
 
 
 #: How to install what PNG output needs.

@@ -16,21 +16,22 @@ from collections.abc import Iterable
 from typing import Any
 
 from notation.coords import STYLES, format_move
+from notation.position_strings import format_position
 
 from .drawing import svg
-from .positions import format_position, parse_position
-from .rules import core
-from .rules.core import Game, Move, Outcome, Position, PositionKey
+from .positions import parse_position
+from .rules.game import Game, GameInProgress, Move, Outcome
+from .rules.position import Position, PositionKey
 from .rules.registry import get_game
-from .solving import solution as found_solution
+from .solving import search_result as found_solution
+from .solving.endgame import Tablebase
 from .solving.engine_files import check_limits, endgame_tables, proof_book
 from .solving.proofs import ProofBook
 from .solving.search import DEFAULT_MEMORY, DEFAULT_SECONDS, Solver
-from .solving.solution import Progress
-from .solving.tablebase import Tablebase
+from .solving.search_result import Progress
 from .tokens import move_token, play_token
 
-__all__ = ["GamePosition", "Line", "MoveToken", "Solution", "solve", "check_limits", "endgame_tables", "proof_book"]
+__all__ = ["GamePosition", "Line", "MoveToken", "Solution", "solve"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -169,11 +170,11 @@ class Solution:
     and ``complete`` that it ran to its end; ``outcome`` the rules' end of
     the game for a finished position; ``position`` the
     :class:`GamePosition` solved. ``found`` is the search's own
-    :class:`mancala_cli.solving.solution.Solution` (its moves as :class:`Move`
+    :class:`mancala_cli.solving.search_result.SearchResult` (its moves as :class:`Move`
     objects), as :class:`~mancala_cli.solving.search.Solver` gives it.
     """
 
-    def __init__(self, position: GamePosition, found: found_solution.Solution) -> None:
+    def __init__(self, position: GamePosition, found: found_solution.SearchResult) -> None:
         self.position = position
         self.found = found
         game, where = position.game, position.position
@@ -218,7 +219,7 @@ def _position(position: Position | GamePosition | str, game: Game) -> Position:
     return position
 
 
-class Line(core.GameInProgress):
+class Line(GameInProgress):
     """A game in progress that plays moves by their tokens, as chess's
     ``board.push_san`` does; the repetition history is the line's own.
     ``game`` is a :class:`Game` or a game id, ``start`` a position or a
@@ -299,7 +300,7 @@ class Line(core.GameInProgress):
 def _searched(position: Position | GamePosition | Line | str,
               game: Game | str | None) -> tuple[Game, Position, Iterable[PositionKey]]:
     """The rules, the position and the earlier positions (KK-4b) of what :func:`solve` is given."""
-    if isinstance(position, core.GameInProgress):
+    if isinstance(position, GameInProgress):
         return position.game, position.position, position.history
     if isinstance(position, GamePosition):
         return position.game, position.position, ()

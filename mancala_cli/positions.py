@@ -1,6 +1,6 @@
 """Position strings for the rules: the record layer reads the text
-(:func:`notation.position.parse_position`), the rules check what it says
-(:meth:`Game.validate <mancala_cli.rules.core.Game.validate>`).
+(:func:`notation.position_strings.parse_position`), the rules check what it says
+(:meth:`Game.validate <mancala_cli.rules.game.Game.validate>`).
 
     >>> from mancala_cli import get_game
     >>> game = get_game("kingulu")
@@ -18,12 +18,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from notation.errors import PositionError
-from notation.position import format_position, parse_position as parse_fields
+from notation.notation_errors import PositionError
+from notation.position_strings import parse_position as parse_fields
 
-from .rules.core import Game, InvalidPosition, Position
+from .rules.game import Game, InvalidPosition
+from .rules.position import Position
 
-__all__ = ["BadPosition", "parse_position", "format_position", "position_lines"]
+__all__ = ["BadPosition", "parse_position", "position_lines"]
 
 
 class BadPosition(InvalidPosition, PositionError):

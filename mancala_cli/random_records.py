@@ -13,7 +13,7 @@ import random as _random
 from notation.coords import hole_names
 from notation.record import GameRecord, MoveNode
 
-from .rules.core import Game
+from .rules.game import Game
 from .rules.randomgames import random_line
 
 __all__ = ["random_game"]

@@ -5,7 +5,7 @@ its token. :class:`mancala_cli.Line` plays tokens with these; the archive
 criteria (``--opening``) do too.
 
     >>> from mancala_cli import get_game
-    >>> from mancala_cli.rules.core import GameInProgress
+    >>> from mancala_cli.rules.game import GameInProgress
     >>> line = GameInProgress(get_game("kingulu"))
     >>> play_token(line, "S3x6").captured, line.position.side
     (6, 'N')
@@ -17,10 +17,11 @@ criteria (``--opening``) do too.
 from __future__ import annotations
 
 from notation.coords import format_move, parse_hole, parse_move_token
-from notation.errors import CoordinateError
+from notation.notation_errors import CoordinateError
 
 from .errors import BadCoordinate, BadMove
-from .rules.core import Board, GameInProgress, Move, Side
+from .rules.board import Board, Side
+from .rules.game import GameInProgress, Move
 
 __all__ = ["play_token", "move_token"]
 

@@ -20,10 +20,10 @@ import re
 from functools import lru_cache
 from typing import Literal, NamedTuple, Protocol
 
-from .errors import CoordinateError
+from .notation_errors import CoordinateError
 
-__all__ = ["STYLES", "CoordinateError", "Side", "Shape", "format_hole", "parse_hole", "format_move", "move_token",
-           "hole_names", "relative_numbers", "hole_table", "MoveToken", "parse_move_token", "move_label"]
+__all__ = ["STYLES", "Side", "Shape", "format_hole", "parse_hole", "format_move", "move_token", "hole_names",
+           "relative_numbers", "hole_table", "TokenParts", "parse_move_token", "move_label"]
 
 
 #: A side of the board, as records write it: South (``"S"``, the first
@@ -190,7 +190,7 @@ _MOVE_TOKEN = (r"(?P<hole>[SN]?[0-9]+|[a-z][0-9]+)(?:-(?P<to>[SN]?[0-9]+|[a-z][0
                r"(?:x(?P<taken>[0-9]{1,9}))?(?P<reserves>\^)?\Z")
 
 
-class MoveToken(NamedTuple):
+class TokenParts(NamedTuple):
     """The parts of a move token as written: ``hole`` and ``destination``
     in the token's own coordinate ``style``, the marks ``captured`` (``xN``,
     ``None`` when not written) and ``reserved`` (``^``)."""
@@ -207,12 +207,12 @@ class MoveToken(NamedTuple):
         return "relative" if first in "SN" else "numeric" if first.isdigit() else "algebraic"
 
 
-def parse_move_token(token: str) -> MoveToken | None:
+def parse_move_token(token: str) -> TokenParts | None:
     """The parts of ``token``, ``None`` when it is no move token (which
     holes exist is the board's to say: :func:`parse_hole`).
 
         >>> parse_move_token("b2-a2x2")
-        MoveToken(hole='b2', destination='a2', captured=2, reserved=False)
+        TokenParts(hole='b2', destination='a2', captured=2, reserved=False)
         >>> parse_move_token("N3^").style, parse_move_token("c1 d2")
         ('relative', None)
     """
@@ -220,7 +220,7 @@ def parse_move_token(token: str) -> MoveToken | None:
     if match is None:
         return None
     taken = match["taken"]
-    return MoveToken(match["hole"], match["to"], None if taken is None else int(taken), bool(match["reserves"]))
+    return TokenParts(match["hole"], match["to"], None if taken is None else int(taken), bool(match["reserves"]))
 
 
 def move_label(number: int | str, side: Side | str) -> str:

@@ -2,18 +2,17 @@
 
 The grammar is lexical: a game is a tag section (one or more tag pairs) and a
 movetext, a flat stream of tokens whose nesting (variations, comments that
-span lines) the reader in :mod:`notation.pmn` tracks with an explicit stack.
+span lines) the reader in :mod:`notation.pmn_reader` tracks with an explicit stack.
 To read 100,000-game files quickly every expression here is one large
 :class:`pyparsing.Regex`, and the reader drives their compiled patterns
-(``TOKEN_RE`` is ``TOKEN.re``, and so on) directly, so no ``ParseResults``
-object is made per token. The compiled patterns are made here with
-:mod:`re`; pyparsing itself loads when an expression is first asked for, so
-that reading a record does not wait for it.
+(``TOKEN_RE`` is ``expression("TOKEN").re``, and so on) directly, so no
+``ParseResults`` object is made per token. The compiled patterns are made
+here with :mod:`re`; pyparsing itself loads when an expression is first
+asked for (:func:`expression`), so that reading a record does not wait for it.
 
-    >>> from notation.grammar import TAG_PAIR, TOKEN
-    >>> [(t["name"], unescape(t["value"])) for t, _, _ in TAG_PAIR.scan_string('[Round "1"] [X "a\\\\"b"]')]
+    >>> [(t["name"], unescape(t["value"])) for t, _, _ in expression("TAG_PAIR").scan_string('[Round "1"] [X "a\\\\"b"]')]
     [('Round', '1'), ('X', 'a"b')]
-    >>> [t[0].strip() for t, _, _ in TOKEN.scan_string("12. c1x6! $3 (12... d2^) 1-0")]
+    >>> [t[0].strip() for t, _, _ in expression("TOKEN").scan_string("12. c1x6! $3 (12... d2^) 1-0")]
     ['12.', 'c1x6!', '$3', '(', '12...', 'd2^', ')', '1-0']
     >>> movetext_tokens("14-13 1-0")
     [('MOVE', '14-13'), ('RESULT', '1-0')]
@@ -21,7 +20,7 @@ that reading a record does not wait for it.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import pyparsing as pp
@@ -101,13 +100,11 @@ PLAIN_MOVE_PATTERN = (
 )
 
 #: The compiled patterns of the expressions (the reader's: ``TOKEN_RE`` is
-#: ``TOKEN.re``). ``TAG_LINE_RE``, which reads every tag line, is compiled
-#: here; the others when first asked for (as the expressions):
-#: ``TAG_PAIR_RE`` and ``PLAIN_MOVE_RE``, which the reader does not use,
-#: ``TOKEN_RE``, which it uses only for what is not a plain move (the native
-#: tokenizer reads a record of plain moves without it), and
-#: ``PLAIN_LINE_RE``, which only the pure tokenizer uses.
+#: ``expression("TOKEN").re``).
+TAG_PAIR_RE = re.compile(TAG_PAIR_PATTERN)
 TAG_LINE_RE = re.compile(TAG_LINE_PATTERN)
+TOKEN_RE = re.compile(TOKEN_PATTERN, re.DOTALL)
+PLAIN_MOVE_RE = re.compile(PLAIN_MOVE_PATTERN)
 
 #: A line of plain movetext read in one scan (``finditer``). Each match is
 #: a plain move (the groups of :data:`PLAIN_MOVE`), a result token that ends
@@ -116,38 +113,26 @@ TAG_LINE_RE = re.compile(TAG_LINE_PATTERN)
 #: regular-expression engine per line of plain moves, result included.
 PLAIN_LINE_PATTERN = rf"{PLAIN_MOVE_PATTERN}|\s*+(?P<result>1-0|0-1|1/2-1/2|\*)\Z|\s*+(?P<other>\S)"
 
-#: The pyparsing expressions by name, each made from its compiled pattern
-#: when first used; and the compiled patterns not made above.
-_EXPRESSIONS = frozenset(("TAG_PAIR", "TAG_LINE", "TOKEN", "PLAIN_MOVE", "PLAIN_LINE"))
-_LATER_PATTERNS = {"TAG_PAIR_RE": (TAG_PAIR_PATTERN, 0), "PLAIN_MOVE_RE": (PLAIN_MOVE_PATTERN, 0),
-                    "TOKEN_RE": (TOKEN_PATTERN, re.DOTALL), "PLAIN_LINE_RE": (PLAIN_LINE_PATTERN, 0)}
+PLAIN_LINE_RE = re.compile(PLAIN_LINE_PATTERN)
 
-if TYPE_CHECKING:
-    TAG_PAIR_RE: re.Pattern[str]
-    PLAIN_MOVE_RE: re.Pattern[str]
-    TOKEN_RE: re.Pattern[str]
-    PLAIN_LINE_RE: re.Pattern[str]
-    TAG_PAIR: pp.Regex
-    TAG_LINE: pp.Regex
-    TOKEN: pp.Regex
-    PLAIN_MOVE: pp.Regex
-    PLAIN_LINE: pp.Regex
+#: The compiled pattern of each pyparsing expression, by the expression's name.
+_PATTERNS = {"TAG_PAIR": TAG_PAIR_RE, "TAG_LINE": TAG_LINE_RE, "TOKEN": TOKEN_RE, "PLAIN_MOVE": PLAIN_MOVE_RE,
+             "PLAIN_LINE": PLAIN_LINE_RE}
+_EXPRESSIONS: dict[str, pp.Regex] = {}
 
 
-def __getattr__(name: str) -> Any:
-    later = _LATER_PATTERNS.get(name)
-    if later is not None:
-        compiled = re.compile(*later)
-        globals()[name] = compiled
-        return compiled
-    if name not in _EXPRESSIONS:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import pyparsing as pp  # (local: not for validate, which loads this module; docs/performance.md, 'Start-up')
+def expression(name: str) -> pp.Regex:
+    """The pyparsing expression ``name`` (``TAG_PAIR``, ``TAG_LINE``,
+    ``TOKEN``, ``PLAIN_MOVE``, ``PLAIN_LINE``), made from its compiled
+    pattern when first asked for; ``KeyError`` for another name."""
+    made = _EXPRESSIONS.get(name)
+    if made is None:
+        compiled = _PATTERNS[name]
+        import pyparsing as pp  # (local: not for validate, which loads this module; docs/performance.md, 'Start-up')
 
-    compiled = globals().get(f"{name}_RE") or __getattr__(f"{name}_RE")
-    expression = pp.Regex(compiled.pattern, flags=compiled.flags)
-    globals()[name] = expression
-    return expression
+        made = _EXPRESSIONS[name] = pp.Regex(compiled.pattern, flags=compiled.flags)
+    return made
+
 
 RESULTS = frozenset(("1-0", "0-1", "1/2-1/2", "*"))
 

@@ -22,8 +22,8 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .coords import Side
-from .errors import NotationError
 from .grammar import HOLE
+from .notation_errors import NotationError
 from .record import (
     GLYPHS,
     MAX_DIGITS,

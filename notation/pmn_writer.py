@@ -280,7 +280,7 @@ def numbered_moves(record: GameRecord) -> list[Step]:
     move, and a North move that opens the movetext or a variation or
     follows a comment or a variation. Writing's own rule, without writing.
 
-        >>> from notation.pmn import read_game
+        >>> from notation.pmn_reader import read_game
         >>> record = read_game('[Game "kingulu"]\\n\\nc1x6 {a note} d2 e1 f2 (b2) *\\n')
         >>> [(move_label(s.number, s.side), s.node.text) for s in numbered_moves(record)]
         [('1.', 'c1x6'), ('1...', 'd2'), ('2.', 'e1'), ('2...', 'b2')]
@@ -429,7 +429,7 @@ def unheld(record: GameRecord) -> list[Problem]:
     from PMN, but where an empty variation was dropped between a move and
     a comment.
 
-        >>> from notation.pmn import read_game
+        >>> from notation.pmn_reader import read_game
         >>> record = read_game('[Game "kingulu"]\\n\\n1. c1 *\\n')
         >>> record.tags.append(("Event", "a\\nb"))
         >>> [p.message for p in unheld(record)]
@@ -504,7 +504,7 @@ def unreadable(text: str, record: GameRecord) -> list[Problem]:
     reports ``game-too-long``): a comment of 200,000 lines read from JSON,
     say. Empty for any game read from PMN.
 
-        >>> from notation.pmn import read_game
+        >>> from notation.pmn_reader import read_game
         >>> record = read_game('[Game "kingulu"]\\n\\n1. c1 {a} *\\n')
         >>> record.moves[0].comment = "\\n" * 100_000
         >>> [p.message for p in unreadable(write_game(record), record)]  # doctest: +NORMALIZE_WHITESPACE

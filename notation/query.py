@@ -21,11 +21,11 @@ A mistake is a :class:`QueryError` that names the column:
     >>> parse("game = kingulu and )")
     Traceback (most recent call last):
     ...
-    notation.errors.QueryError: expected a comparison at column 20: ")"
+    notation.notation_errors.QueryError: expected a comparison at column 20: ")"
     >>> parse('plies ~ "x"')
     Traceback (most recent call last):
     ...
-    notation.errors.QueryError: plies is a number: compare it with =, !=, <, <=, > or >=, not ~ at column 7
+    notation.notation_errors.QueryError: plies is a number: compare it with =, !=, <, <=, > or >=, not ~ at column 7
 """
 from __future__ import annotations
 
@@ -34,10 +34,9 @@ from dataclasses import dataclass, field as _field, replace
 from functools import lru_cache
 from typing import Any, Union
 
-from .errors import QueryError
+from .notation_errors import QueryError
 
-__all__ = ["FIELDS", "TESTS", "OPERATORS", "Comparison", "Test", "Not", "And", "Or", "Node", "parse", "QueryError",
-           "text_column"]
+__all__ = ["FIELDS", "TESTS", "OPERATORS", "Comparison", "Test", "Not", "And", "Or", "Node", "parse", "text_column"]
 
 #: The fields and their types (``tag.NAME`` is any tag: text, or a number
 #: when compared with one). Text is written in double quotes, or as a bare

@@ -1,7 +1,7 @@
 """Which tokenizer the PMN reader runs: the native one, where the install
 built it from these very sources, else the pure-Python one.
 
-The pure tokenizer (:mod:`notation.pmn` with the regular expressions of
+The pure tokenizer (:mod:`notation.pmn_movetext` with the regular expressions of
 :mod:`notation.grammar`) is the reference and the fallback. An install that
 finds a C compiler also builds ``_tokenize.c`` beside this file into
 ``notation._tokenize`` (``setup.py``); it carries the SHA-256 of the source

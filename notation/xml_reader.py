@@ -5,7 +5,7 @@ definition, and the root element and whatever lies between the games
 against the whole schema. No DTD, no entity, no network. Memory stays
 bounded whatever the input: a line holds at most :data:`MAX_LINE` bytes, and
 a game, or what lies between two games, at most :data:`MAX_GAME_BYTES` bytes
-and :data:`MAX_GAME_MARKUP` ``<`` and ``=``. Also in :mod:`notation.xml`.
+and :data:`MAX_GAME_MARKUP` ``<`` and ``=``.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from typing import Any, BinaryIO, cast
 
 from lxml import etree
 
-from .errors import XMLArchiveError
+from .notation_errors import XMLArchiveError
 from .record import MAX_VARIATION_DEPTH, GameRecord, Problem
 from .xml_damage import MAX_ATTRIBUTES, MAX_PRUNES, Where, first_damage, prune, source_line as _line
 from .xml_records import BadGame, game_record

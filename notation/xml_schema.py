@@ -2,7 +2,7 @@
 and the parser settings for anything read.
 
 The first link of the XML archive's modules (:mod:`notation.xml_schema` →
-:mod:`notation.xml_writer`, :mod:`notation.xml_reader` → :mod:`notation.xml`).
+:mod:`notation.xml_writer`, :mod:`notation.xml_reader`).
 
     >>> schema().validate(etree.fromstring('<mancala version="1"/>'))
     True
@@ -16,7 +16,7 @@ from typing import TypedDict
 
 from lxml import etree
 
-from .errors import XMLArchiveError
+from .notation_errors import XMLArchiveError
 
 __all__ = ["VERSION", "SAFE_PARSING", "ParserSettings", "schema", "game_schema", "validation_error"]
 

@@ -1,7 +1,7 @@
 """Writing XML archives: :class:`ArchiveWriter` writes a document game by
 game (one game's element tree in memory at a time) and checks every value
 the schema restricts before a game is written, so that every document
-written validates. Also in :mod:`notation.xml`.
+written validates.
 
     >>> game_xml(GameRecord(tags=[("Game", "kingulu")], result="*")).decode().splitlines()[:3]
     ['', '  <game>', '    <tags>']
@@ -14,8 +14,8 @@ from typing import BinaryIO, Generic, TypeVar
 
 from lxml import etree
 
-from .errors import XMLArchiveError
 from .grammar import HOLE
+from .notation_errors import XMLArchiveError
 from .record import (
     GLYPHS,
     MAX_DIGITS,

@@ -8,9 +8,11 @@ from typer.testing import CliRunner
 
 import mancala_cli as mancala
 from mancala_cli.checking import replay
-from mancala_cli.cli import app
-from mancala_cli.solving.annotation import Limits, annotate_record
+from mancala_cli.cli.commands import whole
+from mancala_cli.solving.engine_facts import Limits, annotate_record
 from mancala_cli.solving.search import Solver
+
+app = whole()
 
 runner = CliRunner()
 

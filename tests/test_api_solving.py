@@ -11,13 +11,13 @@ import pytest
 
 import mancala_cli
 from mancala_cli import get_game
-from mancala_cli.rules.core import Position
+from mancala_cli.rules.position import Position
 from mancala_cli.rules.selection import CORE
-from mancala_cli.solving.cluster import ClusterSolveError
+from mancala_cli.solving.cluster_search import ClusterSolveError
+from mancala_cli.solving.endgame import Tablebase, TablebaseError
 from mancala_cli.solving.proofs import NoProof, ProofError
 from mancala_cli.solving.table_file import TableFileError
-from mancala_cli.solving.tablebase import Tablebase, TablebaseError
-from notation.pmn import read_game
+from notation.pmn_reader import read_game
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 KLAMROTH = get_game("kimasai-klamroth")

@@ -11,10 +11,13 @@ from typer.testing import CliRunner
 
 import mancala_cli as mancala
 from mancala_cli import get_game, parse_position
-from mancala_cli.cli import app
+from mancala_cli.cli.commands import whole
 from mancala_cli.files.batches import BATCH_LINES
 from mancala_cli.random_records import random_game
-from notation.pmn import read_game, write_game
+from notation.pmn_reader import read_game
+from notation.pmn_writer import write_game
+
+app = whole()
 
 runner = CliRunner()
 PLAYERS = ("Amani", "Baraka", "Chausiku", "Daudi")
@@ -189,7 +192,7 @@ def test_dedupe_ignores_tags_and_comments(archive, records, tmp_path):
 def test_the_digest_set_is_a_set_in_at_most_40_bytes_a_digest():
     import hashlib
 
-    from mancala_cli.archives import DigestSet
+    from mancala_cli.archives.tasks import DigestSet
 
     seen, plain = DigestSet(), set()
     rng = random.Random(9)

@@ -14,16 +14,9 @@ from pathlib import Path
 import pytest
 
 from mancala_cli import Line, get_game, parse_position
-from mancala_cli.diagrams.svg import (
-    BACKGROUND,
-    HOLE_FILL,
-    HOLE_R,
-    SEED_FILL,
-    SIDE_COLOURS,
-    board_svg,
-    hole_centre,
-    viewbox_size,
-)
+from mancala_cli.diagrams.layout import HOLE_R, hole_centre, viewbox_size
+from mancala_cli.diagrams.style import BACKGROUND, HOLE_FILL, SEED_FILL, SIDE_COLOURS
+from mancala_cli.diagrams.svg import board_svg
 
 from .cdp import chromium as chromium_path
 
@@ -188,7 +181,7 @@ def test_empty_holes_show_the_hole_colour_at_their_centre(screenshots, name):
 
 @pytest.mark.parametrize("name", ["kingulu", "mackay-flipped", "klamroth"])
 def test_a_single_seed_is_a_light_dot(screenshots, name):
-    from mancala_cli.diagrams.svg import CLUSTER_DY
+    from mancala_cli.diagrams.layout import CLUSTER_DY
     cases, pictures = screenshots
     game, position, _, flip = cases[name]
     singles = [h for h in range(game.board.size) if position.holes[h] == 1]
@@ -207,7 +200,7 @@ def test_reserved_ring_in_the_reservers_colour(screenshots):
 
 
 def test_last_move_end_ring(screenshots):
-    from mancala_cli.diagrams.svg import END_COLOUR, ORIGIN_COLOUR
+    from mancala_cli.diagrams.style import END_COLOUR, ORIGIN_COLOUR
     cases, pictures = screenshots
     game, _, move, flip = cases["kingulu-c1"]
     x, y = hole_centre(game, move.end, flip)
@@ -309,7 +302,7 @@ def test_sheet_legend_in_the_browser_is_below_the_boards(image_screenshots):
     """Below the last row of boards: a sample of each ring in its colour and
     dark words beside it, on the background."""
     from mancala_cli.diagrams.sheet import CAPTION_H, board_origin
-    from mancala_cli.diagrams.svg import END_COLOUR, ORIGIN_COLOUR
+    from mancala_cli.diagrams.style import END_COLOUR, ORIGIN_COLOUR
 
     record, game, lines, pictures, _ = image_screenshots
     assert sheet_rings(record, game) == ["last-origin", "last-end", "reserved-by-south"]
@@ -323,7 +316,7 @@ def test_sheet_legend_in_the_browser_is_below_the_boards(image_screenshots):
 
 
 def test_png_in_the_browser_shows_the_holes_where_the_geometry_puts_them(image_screenshots):
-    from mancala_cli.diagrams.svg import CLUSTER_DY
+    from mancala_cli.diagrams.layout import CLUSTER_DY
 
     _, game, _, pictures, ours = image_screenshots
     shown = pictures["png"]

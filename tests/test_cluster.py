@@ -13,7 +13,9 @@ import time
 import pytest
 from typer.testing import CliRunner
 
-from mancala_cli.cli import app
+from mancala_cli.cli.commands import whole
+
+app = whole()
 
 pytestmark = pytest.mark.skipif(os.environ.get("MANCALA_PURE", "") not in ("", "0"),
                                 reason="the cluster tests run once, on the native-core run")
@@ -170,15 +172,15 @@ def test_scheduler_with_jobs_is_a_usage_error(archive):
 
 
 def _set_stamp(value):
-    from mancala_cli.batch import cluster
+    from mancala_cli.batch import dask_executor as cluster
 
     cluster._stamp = value
 
 
 def test_a_worker_of_another_version_is_one_line(cluster, archive):
-    from mancala_cli.batch import BatchError
-    from mancala_cli.batch.cluster import stamp
     from mancala_cli.batch.dask_client import connect
+    from mancala_cli.batch.dask_executor import stamp
+    from mancala_cli.batch.lifetime import BatchError
     from mancala_cli.batch.pipeline import Options, results
     from mancala_cli.files.sources import open_source
 
@@ -202,7 +204,7 @@ def test_a_worker_of_another_version_is_one_line(cluster, archive):
 
 
 def test_every_batch_carries_the_stamp():
-    from mancala_cli.batch.cluster import ProjectMismatch, checked, stamp
+    from mancala_cli.batch.dask_executor import ProjectMismatch, checked, stamp
 
     assert checked(stamp(), len, "abc") == 3
     with pytest.raises(ProjectMismatch, match=r"^a worker runs mancala 0\.1\.0 [0-9a-f]{16}, this command other$"):
@@ -230,8 +232,8 @@ def _show_project():
 
 
 def test_a_worker_without_the_project_is_one_line(cluster, archive):
-    from mancala_cli.batch import BatchError
     from mancala_cli.batch.dask_client import connect
+    from mancala_cli.batch.lifetime import BatchError
     from mancala_cli.batch.pipeline import Options, results
     from mancala_cli.files.sources import open_source
 

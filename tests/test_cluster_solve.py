@@ -15,8 +15,10 @@ import time
 import pytest
 from typer.testing import CliRunner
 
-from mancala_cli.cli import app
-from mancala_cli.solving.cluster import GRACE_SECONDS
+from mancala_cli.cli.commands import whole
+from mancala_cli.solving.cluster_search import GRACE_SECONDS
+
+app = whole()
 
 pytestmark = pytest.mark.skipif(os.environ.get("MANCALA_PURE", "") not in ("", "0"),
                                 reason="the cluster tests run once, on the native-core run")
@@ -145,7 +147,7 @@ def test_the_history_travels_with_the_tasks(cluster):
     task (a split of one ply) or in the split tree (a deep split), the
     cluster finds what one process finds."""
     from mancala_cli import get_game, parse_position
-    from mancala_cli.solving.cluster import ClusterSolver
+    from mancala_cli.solving.cluster_search import ClusterSolver
     from mancala_cli.solving.search import Solver
 
     _, client = cluster
@@ -220,7 +222,7 @@ def test_a_task_asks_whether_to_stop(cluster):
     and stop at once when the variable is gone (the command has ended)."""
     from distributed import Variable
 
-    from mancala_cli.solving.cluster import ASK_SECONDS, _told_to_stop
+    from mancala_cli.solving.cluster_search import ASK_SECONDS, _told_to_stop
 
     _, client = cluster
     name = "mancala-solve-probe"
@@ -315,7 +317,7 @@ def test_bad_addresses_and_options_are_one_line():
 def test_a_task_that_fails_everywhere_is_one_line(cluster):
     """A worker that cannot load the project fails its task: one line, exit 2."""
     from mancala_cli import get_game, parse_position
-    from mancala_cli.solving.cluster import ClusterSolveError, ClusterSolver
+    from mancala_cli.solving.cluster_search import ClusterSolveError, ClusterSolver
     from tests.test_cluster import _hide_project, _show_project
 
     _, client = cluster

@@ -17,7 +17,7 @@ from mancala_cli.batch.annotating import AnnotateTotals, AnnotateWatch
 from mancala_cli.batch.filtering import filter_conflict
 from mancala_cli.cli.progress import SolveProgress, on_terminal
 from mancala_cli.files.output import same_file
-from mancala_cli.solving.annotation import Annotated
+from mancala_cli.solving.engine_facts import Annotated
 from mancala_cli.solving.proofs import ProofBook, proofs_among
 from mancala_cli.solving.search import Solver
 from mancala_cli.solving.stopping import (

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from mancala_cli import IllegalMove, Line, format_position, get_game, parse_position
-from mancala_cli.rules.perft import perft
+from mancala_cli.rules.counting import perft
 from notation.coords import format_move
 
 from .conftest import conformance_dir

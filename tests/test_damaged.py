@@ -10,9 +10,11 @@ import threading
 import pytest
 from typer.testing import CliRunner
 
-from mancala_cli.cli import app
+from mancala_cli.cli.commands import whole
 from mancala_cli.files.encodings import KEPT_RUNS, decode_marking
 from mancala_cli.files.sources import MAX_ENCODING_PROBLEMS
+
+app = whole()
 
 runner = CliRunner()
 GOOD = '[Game "kingulu"]\n[Event "intact"]\n[Result "*"]\n\n1. c1x6 d2 2. e1 *\n'

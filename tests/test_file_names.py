@@ -15,8 +15,8 @@ import pytest
 import mancala_cli
 import mancala_cli.errors
 from mancala_cli.files.output import OutputError, atomic_output
+from mancala_cli.solving.endgame import Tablebase, TablebaseError
 from mancala_cli.solving.proofs import ProofBook, ProofError, is_proof_file
-from mancala_cli.solving.tablebase import Tablebase, TablebaseError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RECORD = os.path.join(ROOT, "examples", "kingulu-tournament.pmn")

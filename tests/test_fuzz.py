@@ -10,8 +10,10 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from mancala_cli import InvalidPosition, get_game, parse_position
 from mancala_cli.checking import replay
 from notation.jsonl import JSONRecordError, json_line_to_record
-from notation.pmn import read_games, write_game
-from notation.xml import XMLArchiveError, read_archive
+from notation.notation_errors import XMLArchiveError
+from notation.pmn_reader import read_games
+from notation.pmn_writer import write_game
+from notation.xml_reader import read_archive
 
 PMN_ALPHABET = string.ascii_letters + string.digits + ' \n\r\t[]{}()";.-/!?$*^x\\' + "é\u00a0\ufeff"
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -17,7 +17,9 @@ from typer.testing import CliRunner
 
 from mancala_cli import MancalaError, read
 from mancala_cli.archives import criteria
-from mancala_cli.cli import app
+from mancala_cli.cli.commands import whole
+
+app = whole()
 
 runner = CliRunner()
 LONG_EVENT = "a" * 9000 + "!"

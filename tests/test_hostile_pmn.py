@@ -7,7 +7,7 @@ import subprocess
 import sys
 import textwrap
 
-from notation.pmn import MAX_PROBLEMS, MAX_TAG_VALUE
+from notation.record import MAX_PROBLEMS, MAX_TAG_VALUE
 
 
 def child(code: str, timeout: int = 60) -> str:
@@ -20,7 +20,7 @@ def child(code: str, timeout: int = 60) -> str:
 def bounded(code: str) -> str:
     """The output of a child running ``code``, then ``True`` if its peak
     resident memory grew by less than 150 MB while it ran."""
-    return child("import resource\nfrom notation.pmn import read_games\n"
+    return child("import resource\nfrom notation.pmn_reader import read_games\n"
                  "base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n" + textwrap.dedent(code)
                  + "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base < 150_000)\n").rstrip("\n")
 
@@ -68,7 +68,7 @@ def test_floods_of_warnings_are_capped_like_syntax_errors():
 
 
 def test_the_tag_value_limit_counts_characters_as_meant():
-    from notation.pmn import read_game
+    from notation.pmn_reader import read_game
     for careful in ("", " ["):  # one tag on its line, or the careful scanner
         at_limit = read_game('[Event "' + '\\"' * MAX_TAG_VALUE + '"]' + careful + '\n\n*\n')
         assert at_limit.tags[0] == ("Event", '"' * MAX_TAG_VALUE)
@@ -94,7 +94,7 @@ from hypothesis import (  # noqa: E402
 
 import notation.pmn_reader as pmn_reader  # noqa: E402  (where the reader reads its bound)
 from mancala_cli.files import batches as pipeline  # noqa: E402
-from notation.pmn import MAX_GAME_TEXT, read_games  # noqa: E402
+from notation.pmn_reader import MAX_GAME_TEXT, read_games  # noqa: E402
 
 TOO_LONG = (f"the game's text is longer than {MAX_GAME_TEXT:,} characters; the rest of it, up to a line that "
             "starts with '[' after a blank line, is not read")

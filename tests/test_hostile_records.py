@@ -14,10 +14,15 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from typer.testing import CliRunner
 
-from mancala_cli.cli import app
+from mancala_cli.cli.commands import whole
 from notation.jsonl import JSONRecordError, json_line_to_record
-from notation.pmn import MAX_TAG_VALUE, read_games, write_game
-from notation.xml import XMLArchiveError, read_archive
+from notation.notation_errors import XMLArchiveError
+from notation.pmn_reader import read_games
+from notation.pmn_writer import write_game
+from notation.record import MAX_TAG_VALUE
+from notation.xml_reader import read_archive
+
+app = whole()
 
 runner = CliRunner()
 
@@ -87,7 +92,7 @@ def test_badly_formed_xml_still_stops_the_document_with_line_and_column():
 def test_a_root_with_very_many_attributes_is_refused_quickly():
     out = child("""
         import sys
-        from notation.xml import read_archive
+        from notation.xml_reader import read_archive
         attrs = " ".join(f'a{i}="x"' for i in range(200_000))
         document = f'<mancala version="1" {attrs}><game/></mancala>'.encode()
         try:
@@ -100,7 +105,7 @@ def test_a_root_with_very_many_attributes_is_refused_quickly():
 
 def test_a_game_with_very_many_attributes_is_refused_quickly():
     out = child("""
-        from notation.xml import read_archive
+        from notation.xml_reader import read_archive
         attrs = " ".join(f'a{i}="x"' for i in range(200_000))
         document = ('<mancala version="1">\\n<game><moves><move hole="c1" ' + attrs
                     + '/></moves></game>\\n<game/>\\n</mancala>').encode()
@@ -329,7 +334,8 @@ def test_xml_bad_tags_are_reported_a_hundred_at_most():
 # -- JSON → PMN: what PMN cannot hold is said, the rest comes back byte for byte -------------------
 
 from notation.jsonl import record_to_json  # noqa: E402
-from notation.pmn import read_game, unheld  # noqa: E402
+from notation.pmn_reader import read_game  # noqa: E402
+from notation.pmn_writer import unheld  # noqa: E402
 
 #: Text with every character that PMN treats specially, but no space (the
 #: canonical writer may break a long line at a comment's space, which reads

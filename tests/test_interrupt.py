@@ -9,7 +9,7 @@ import pytest
 
 from mancala_cli import get_game
 from mancala_cli.random_records import random_game
-from notation.pmn import write_game
+from notation.pmn_writer import write_game
 
 from .test_stopping import wait_writing
 

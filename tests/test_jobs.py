@@ -7,12 +7,14 @@ import pytest
 from typer.testing import CliRunner
 
 from mancala_cli import get_game
-from mancala_cli.cli import app
+from mancala_cli.cli.commands import whole
 from mancala_cli.files.batches import BATCH_LINES
 from mancala_cli.random_records import random_game
-from notation.pmn import write_game
+from notation.pmn_writer import write_game
 
 from .conftest import on_terminal
+
+app = whole()
 
 runner = CliRunner()
 

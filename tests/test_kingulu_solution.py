@@ -46,7 +46,7 @@ def _check(*paths: pathlib.Path) -> subprocess.CompletedProcess:
                f"    runpy.run_path({str(CHECKER)!r}, run_name='__main__')\n"
                "finally:\n"
                "    print('loaded:', sorted(m for m in sys.modules if m.startswith(('notation', 'mancala_cli.rules.s',"
-               " 'mancala_cli.solving', 'mancala_cli.proof'))))\n")
+               " 'mancala_cli.solving'))))\n")
     env = dict(os.environ)
     env.pop("MANCALA_PURE", None)
     return subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=600, env=env,

@@ -16,8 +16,6 @@ from collections.abc import Iterator
 
 import pytest
 
-import notation
-
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
@@ -62,7 +60,7 @@ def _offending(paths, forbidden, root: pathlib.Path = ROOT) -> list[str]:
 
 
 def test_the_import_scan_sees_relative_and_nested_imports():
-    assert "mancala_cli.rules.core" in imports(ROOT / "mancala_cli" / "rules" / "kingulu.py")
+    assert "mancala_cli.rules.game" in imports(ROOT / "mancala_cli" / "rules" / "kingulu.py")
     assert "mancala_cli.checking" in imports(ROOT / "mancala_cli" / "rendering" / "records.py")
 
 
@@ -84,7 +82,7 @@ def test_only_the_command_line_imports_typer_or_rich():
 
 
 def test_only_the_language_servers_protocol_module_imports_pygls():
-    """The language server's logic (``lsp.analysis``, ``lsp.features``) is
+    """The language server's logic (``lsp.analysis`` and the feature modules) is
     plain functions over the library; ``lsp.server`` alone speaks the
     protocol (pygls, lsprotocol), and the command line loads it only in
     ``mancala lsp``."""
@@ -468,73 +466,6 @@ def test_no_module_reaches_into_the_import_system():
     assert set(found) == set(HIDDEN_LINKS), found
 
 
-# -- the solving package and its old names ---------------------------------------------
-
-#: The modules that moved to ``mancala_cli.solving``, by their old names: each
-#: old name re-exports its new module's public names for one release.
-MOVED = {
-    "mancala_cli.rules.solver": "mancala_cli.solving.search",
-    "mancala_cli.rules.solution": "mancala_cli.solving.solution",
-    "mancala_cli.rules.tablefile": "mancala_cli.solving.table_file",
-    "mancala_cli.tablebase": "mancala_cli.solving.tablebase",
-    "mancala_cli.proof": "mancala_cli.solving.proofs",
-    "mancala_cli.spread_solve": "mancala_cli.solving.cluster",
-    "mancala_cli.annotating": "mancala_cli.solving.annotation",
-    "mancala_cli.criteria": "mancala_cli.archives.criteria",
-}
-
-#: Who may still import an old name, and why.
-OLD_NAME_IMPORTERS: dict[str, set[str]] = {}
-
-
-def test_the_old_names_re_export_the_solving_modules_without_a_warning():
-    program = ("import importlib, warnings\n"
-               "warnings.simplefilter('error')\n"
-               f"for old, new in {MOVED!r}.items():\n"
-               "    old_module, new_module = importlib.import_module(old), importlib.import_module(new)\n"
-               "    assert old_module.__doc__.startswith(f'Deprecated: moved to {new};'), old\n"
-               "    assert old_module.__all__, old\n"
-               "    for name in old_module.__all__:\n"
-               "        assert getattr(old_module, name) is getattr(new_module, name), (old, name)\n"
-               "print('ok')\n")
-    done = subprocess.run([sys.executable, "-W", "error", "-c", program], capture_output=True, text=True, timeout=60)
-    assert done.stdout == "ok\n" and done.stderr == "", done.stderr
-
-
-def test_the_record_layers_package_gives_its_old_names_with_a_warning():
-    """``from notation import NAME`` (the package's names of the last release)
-    gives the module's object with a DeprecationWarning that says where it
-    lives; the package itself defines no name, and nothing here uses them."""
-    program = ("import warnings, importlib, notation\n"
-               "assert not [n for n in vars(notation) if not n.startswith('_') and n not in "
-               "('annotations', 'importlib', 'warnings', 'Any')], vars(notation)\n"
-               "for name, module in notation._MOVED.items():\n"
-               "    with warnings.catch_warnings(record=True) as caught:\n"
-               "        warnings.simplefilter('always')\n"
-               "        value = getattr(notation, name)\n"
-               "    assert value is getattr(importlib.import_module('notation.' + module), name), name\n"
-               "    assert [str(w.message) for w in caught] == "
-               "[f'notation.{name} is deprecated: import it from notation.{module}'], name\n"
-               "    assert caught[0].category is DeprecationWarning\n"
-               "print('ok')\n")
-    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60)
-    assert done.stdout == "ok\n", done.stderr
-    uses = [f"{path}:{node.lineno}" for folder in ("mancala_cli", "notation", "tests", "benchmarks")
-            for path in modules(folder) for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-            if isinstance(node, ast.ImportFrom) and node.module == "notation" and node.level == 0
-            and any(alias.name in notation._MOVED for alias in node.names)]
-    assert uses == []
-
-
-def test_nothing_imports_the_old_names():
-    paths = [p for folder in ("mancala_cli", "notation", "tests", "benchmarks") for p in modules(folder)]
-    old_files = {ROOT.joinpath(*name.split(".")).with_suffix(".py") for name in MOVED}
-    found = [bad for path in paths if path not in old_files
-             for bad in _offending([path], sorted(set(MOVED) - OLD_NAME_IMPORTERS.get(
-                 str(path.relative_to(ROOT)), set())))]
-    assert found == []
-
-
 # -- short files and functions ---------------------------------------------------------
 
 #: The most lines a module may have, and a function (from its ``def`` line to
@@ -763,3 +694,229 @@ def test_the_timing_scan_sees_comments_docstrings_and_c_but_not_limits(tmp_path)
         "mancala_cli/a.py: 9 µs": 1, "mancala_cli/a.py: 27 ms": 2, "mancala_cli/a.py: 4.4 s": 3,
         "mancala_cli/a.py: 3 × faster": 3, "mancala_cli/a.py: 10 s": 5,
         "notation/k.c: 0.8 ms": 1, "notation/k.c: 2,5 seconds": 3}
+
+
+# -- one name, one path ------------------------------------------------------------------
+
+#: The package's entry: its lazy table (``_LATER``) is the one place a name
+#: may be imported from beside its home.
+ENTRY = "mancala_cli"
+
+
+def _top_level(tree: ast.Module) -> Iterator[ast.stmt]:
+    """The statements run at import (into ``if``/``try`` blocks, but not
+    ``if TYPE_CHECKING:``, which only type checkers run)."""
+    work = list(tree.body)
+    while work:
+        node = work.pop(0)
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            work[:0] = node.orelse
+            continue
+        yield node
+        if isinstance(node, ast.If):
+            work[:0] = [*node.body, *node.orelse]
+        elif isinstance(node, ast.Try):
+            work[:0] = [*node.body, *[s for h in node.handlers for s in h.body], *node.orelse, *node.finalbody]
+
+
+def defined_names(path: pathlib.Path) -> set[str]:
+    """The names a module defines itself (functions, classes, assignments),
+    not those it imports."""
+    found: set[str] = set()
+    for node in _top_level(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                found.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+    return found
+
+
+def lazy_table(root: pathlib.Path = ROOT) -> dict[str, str]:
+    """The entry's lazy table, ``_LATER``: each name and the module (relative
+    to the package) that defines it."""
+    tree = ast.parse((root / ENTRY / "__init__.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and any(
+                isinstance(t, ast.Name) and t.id == "_LATER"
+                for t in (node.targets if isinstance(node, ast.Assign) else [node.target])):
+            assert node.value is not None
+            value = eval(compile(ast.Expression(node.value), "_LATER", "eval"), {})  # (our own source)
+            assert isinstance(value, dict)
+            return value
+    return {}
+
+
+def second_paths(root: pathlib.Path = ROOT, folders: tuple[str, ...] = ("mancala_cli", "notation", "tests",
+                                                                       "benchmarks")) -> list[str]:
+    """Every import of a project's name from a module that does not define
+    it (a second path to the name), but the entry's lazy table; every
+    ``__all__`` that lists a name its module does not define."""
+    paths = {_module_name(p, root): p for package in ("mancala_cli", "notation") for p in (root / package).rglob("*.py")}
+    defined = {name: defined_names(path) for name, path in paths.items()}
+    later = set(lazy_table(root))
+    bad = []
+    for folder in folders:
+        for path in sorted((root / folder).rglob("*.py")):
+            where = path.relative_to(root).as_posix()
+            for module, names in _imported(path, root):
+                if module not in paths:
+                    continue
+                for name in names:
+                    if (name == "*" or _is_module(f"{module}.{name}", set(paths), root) or name in defined[module]
+                            or (module == ENTRY and name in later) or name == "__version__" and module == ENTRY):
+                        continue
+                    bad.append(f"{where} imports {name} from {module}")
+    for module, path in paths.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:
+            if (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
+                    and isinstance(node.value, (ast.List, ast.Tuple))):
+                listed = {e.value for e in node.value.elts if isinstance(e, ast.Constant)}
+                extra = listed - defined[module] - (later | {"__version__"} if module == ENTRY else set())
+                bad.extend(f"{path.relative_to(root).as_posix()} lists {name} in __all__" for name in sorted(extra))
+    return bad
+
+
+def module_getattrs(root: pathlib.Path = ROOT) -> list[str]:
+    """The modules of the project with a module-level ``__getattr__`` (PEP 562)."""
+    return sorted(path.relative_to(root).as_posix() for package in ("mancala_cli", "notation")
+                  for path in (root / package).rglob("*.py")
+                  if any(isinstance(node, ast.FunctionDef) and node.name == "__getattr__"
+                         for node in _top_level(ast.parse(path.read_text(encoding="utf-8")))))
+
+
+def re_export_modules(root: pathlib.Path = ROOT) -> list[str]:
+    """The modules that only re-export: they import names of the project and
+    define none of their own."""
+    found = []
+    for package in ("mancala_cli", "notation"):
+        for path in sorted((root / package).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            takes = [node for node in _top_level(tree) if isinstance(node, ast.ImportFrom)
+                     and (node.level or (node.module or "").split(".")[0] in ("mancala_cli", "notation"))
+                     and node.module != "__future__"]
+            if takes and not defined_names(path) - {"__all__"} and not any(
+                    isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) for node in tree.body):
+                found.append(path.relative_to(root).as_posix())
+    return found
+
+
+def entry_stubs(root: pathlib.Path = ROOT) -> dict[str, str]:
+    """The entry's type stubs (its ``if TYPE_CHECKING:`` imports): each name
+    and the module it is imported from, as absolute names."""
+    path = root / ENTRY / "__init__.py"
+    stubs = {}
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            for statement in node.body:
+                if isinstance(statement, ast.ImportFrom) and statement.module != "typing":
+                    module = ((ENTRY + "." if statement.level else "") + (statement.module or "")).rstrip(".")
+                    stubs.update({alias.asname or alias.name: module for alias in statement.names})
+    return stubs
+
+
+def test_each_name_is_imported_from_the_module_that_defines_it():
+    """One path per name: nothing of the project is imported from a module
+    that does not define it (no facade, no re-export), but the package's
+    lazy table (``mancala_cli.NAME``), and no ``__all__`` lists a name
+    defined elsewhere."""
+    assert second_paths() == []
+
+
+def test_only_the_entry_has_a_module_level_getattr():
+    assert module_getattrs() == ["mancala_cli/__init__.py"]
+
+
+def test_no_module_only_re_exports():
+    assert re_export_modules() == []
+
+
+def test_the_entrys_type_stubs_are_its_lazy_table():
+    """The ``if TYPE_CHECKING:`` imports of ``mancala_cli/__init__.py`` name
+    exactly the names of ``_LATER``, each from the module the table loads it
+    from, and that module defines it."""
+    later, stubs = lazy_table(), entry_stubs()
+    assert later and stubs == later
+    paths = {_module_name(p, ROOT): p for package in ("mancala_cli", "notation") for p in (ROOT / package).rglob("*.py")}
+    assert [name for name, module in later.items() if name not in defined_names(paths[module])] == []
+    import mancala_cli
+
+    assert set(mancala_cli.__all__) - {"__version__"} <= set(later)
+
+
+def test_one_type_checking_constant():
+    """``TYPE_CHECKING`` is defined once (``mancala_cli/version.py``, for the
+    modules ``mancala --version`` loads); the others import typing's."""
+    found = [path.relative_to(ROOT).as_posix() for package in ("mancala_cli", "notation")
+             for path in (ROOT / package).rglob("*.py") if "TYPE_CHECKING" in defined_names(path)]
+    assert found == ["mancala_cli/version.py"]
+
+
+def test_the_one_path_scans_see_re_exports_getattrs_and_stubs(tmp_path):
+    files = {
+        "mancala_cli/__init__.py": ("TYPE_CHECKING = False\nif TYPE_CHECKING:\n    from .a import thing as thing\n"
+                                    "_LATER = {'thing': 'mancala_cli.a', 'other': 'mancala_cli.a'}\n"
+                                    "def __getattr__(name):\n    pass\n"),
+        "mancala_cli/a.py": "thing = 1\nother = 2\n",
+        "mancala_cli/b.py": "from .a import thing\n__all__ = ['thing']\n",
+        "mancala_cli/c.py": "from .b import thing\nfrom . import thing as x, a\nfrom mancala_cli import other\ny = x\n",
+        "mancala_cli/d.py": "if True:\n    def __getattr__(name):\n        pass\n",
+        "notation/__init__.py": "",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    assert second_paths(tmp_path, ("mancala_cli",)) == ["mancala_cli/c.py imports thing from mancala_cli.b",
+                                                         "mancala_cli/b.py lists thing in __all__"]
+    assert module_getattrs(tmp_path) == ["mancala_cli/__init__.py", "mancala_cli/d.py"]
+    assert re_export_modules(tmp_path) == ["mancala_cli/b.py"]
+    assert entry_stubs(tmp_path) == {"thing": "mancala_cli.a"} != lazy_table(tmp_path)
+
+
+# -- names that explain themselves, once ---------------------------------------------------
+
+def shared_file_names(root: pathlib.Path = ROOT) -> dict[str, list[str]]:
+    """The file names (``__init__.py`` aside) that more than one module of
+    ``mancala_cli`` and ``notation`` has, with those modules."""
+    found: dict[str, list[str]] = {}
+    for package in ("mancala_cli", "notation"):
+        for path in sorted((root / package).rglob("*.py")):
+            if path.name != "__init__.py":
+                found.setdefault(path.name, []).append(path.relative_to(root).as_posix())
+    return {name: paths for name, paths in found.items() if len(paths) > 1}
+
+
+def shared_class_names(root: pathlib.Path = ROOT) -> dict[str, list[str]]:
+    """The public class names that more than one module defines (at its top
+    level), with those modules."""
+    found: dict[str, list[str]] = {}
+    for package in ("mancala_cli", "notation"):
+        for path in sorted((root / package).rglob("*.py")):
+            for node in _top_level(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                    found.setdefault(node.name, []).append(path.relative_to(root).as_posix())
+    return {name: paths for name, paths in found.items() if len(paths) > 1}
+
+
+def test_no_two_modules_share_a_file_name():
+    assert shared_file_names() == {}
+
+
+def test_no_two_public_classes_share_a_name():
+    assert shared_class_names() == {}
+
+
+def test_the_name_scans_see_a_shared_file_name_and_class(tmp_path):
+    files = {
+        "mancala_cli/__init__.py": "",
+        "mancala_cli/errors.py": "class Fault(Exception):\n    pass\nclass _Own:\n    pass\n",
+        "mancala_cli/cli/solve.py": "if True:\n    class Fault:\n        pass\nclass _Own:\n    pass\n",
+        "notation/__init__.py": "",
+        "notation/errors.py": "",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    assert shared_file_names(tmp_path) == {"errors.py": ["mancala_cli/errors.py", "notation/errors.py"]}
+    assert shared_class_names(tmp_path) == {"Fault": ["mancala_cli/cli/solve.py", "mancala_cli/errors.py"]}

@@ -9,9 +9,11 @@ import pytest
 from typer.testing import CliRunner
 
 import mancala_cli as mancala
-from mancala_cli.cli import app
-from notation.errors import PositionError
-from notation.pmn import write_game
+from mancala_cli.cli.commands import whole
+from notation.notation_errors import PositionError
+from notation.pmn_writer import write_game
+
+app = whole()
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "examples").rglob("*.pmn"))
@@ -428,7 +430,7 @@ def test_check_files_takes_where_format_and_strict():
 
 
 def test_check_files_on_a_scheduler_that_is_not_there_is_one_error():
-    from mancala_cli.batch import BatchError
+    from mancala_cli.batch.lifetime import BatchError
 
     with pytest.raises(BatchError, match="127.0.0.1:9"):
         next(mancala.check_files(VILLAGE, scheduler="tcp://127.0.0.1:9", scheduler_timeout=2))
@@ -488,7 +490,7 @@ def test_filter_files_writes_what_filter_writes(jobs, tmp_path):
     assert output.read_bytes() == done.stdout_bytes and done.exit_code == 1
     assert dropped.read_bytes() == (tmp_path / "cli-dropped.json").read_bytes() != b""
     assert "".join(line + "\n" for line in told) == done.stderr
-    assert picked == mancala_filtering().Picked(done.stdout.count("\n"), picked.errors) and picked.errors > 0
+    assert picked == mancala_filtering().FilterCounts(done.stdout.count("\n"), picked.errors) and picked.errors > 0
     counted = mancala.filter_files(sources, where='game = "kingulu"', invert=True, count=True, jobs=jobs,
                                    tell=told.append)
     inverted = CliRunner().invoke(app, ["filter", "--where", 'game = "kingulu"', "--invert", "--count", *sources])

@@ -13,17 +13,12 @@ import pytest
 
 import mancala_cli as mancala
 from mancala_cli.lsp.analysis import NO_MOVE_NUMBER, Document, missing_numbers, problem_message, split_lines, token_end
-from mancala_cli.lsp.features import (
-    Span,
-    TextEdit,
-    code_actions,
-    completions,
-    format_document,
-    format_range,
-    hover,
-    line_at,
-    symbols,
-)
+from mancala_cli.lsp.answers import Span, TextEdit
+from mancala_cli.lsp.completion import completions, line_at
+from mancala_cli.lsp.fixes import code_actions
+from mancala_cli.lsp.formatting import format_document, format_range
+from mancala_cli.lsp.hover import hover
+from mancala_cli.lsp.outline import symbols
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 DAMAGED = ROOT / "examples" / "broken" / "damaged-records.pmn"

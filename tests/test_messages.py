@@ -11,11 +11,13 @@ import typer.main
 from typer.testing import CliRunner
 
 from mancala_cli import get_game
-from mancala_cli.cli import app
+from mancala_cli.cli.commands import whole
 from mancala_cli.rules.registry import GAME_IDS
 from notation.coords import format_hole
 
 from .conftest import on_terminal
+
+app = whole()
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"

@@ -10,9 +10,10 @@ import pathlib
 from typer.testing import CliRunner
 
 from mancala_cli.cli import app
-from notation.pmn import read_games
+from notation.pmn_reader import read_games
 from notation.record import GameRecord
-from notation.xml import read_archive, write_archive
+from notation.xml_reader import read_archive
+from notation.xml_writer import write_archive
 
 runner = CliRunner()
 TOURNAMENT = pathlib.Path(__file__).parent.parent / "examples" / "kingulu-tournament.pmn"

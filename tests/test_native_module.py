@@ -12,9 +12,10 @@ import weakref
 
 import pytest
 
-from mancala_cli.rules import core
-from mancala_cli.rules.core import MutablePosition
-from mancala_cli.solving import search as solver, tablebase
+from mancala_cli.rules.board import NORTH, SOUTH
+from mancala_cli.rules.game import LAP_LIMIT, WATCH_FROM, Move
+from mancala_cli.rules.position import MutablePosition, Position
+from mancala_cli.solving import alpha_beta, endgame as tablebase, proof_numbers, search
 
 native = pytest.importorskip("mancala_cli.rules.native", reason="the native kernel is not built here")
 from mancala_cli.rules import _native  # noqa: E402
@@ -57,7 +58,7 @@ def test_native_py_reads_the_codes_from_the_module(monkeypatch):
     spec = importlib.util.spec_from_file_location("mancala_cli.rules._native_codes_copy", native.__file__)
     copy = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(copy)
-    game = copy.Kingulu()
+    game = copy.game_class("Kingulu")()
     now = MutablePosition(game.start())
     for name, rule in CODES.items():
         error = game._illegal((getattr(fake, name), 1, 2, 1), now, 0, None)
@@ -68,10 +69,10 @@ def test_native_py_reads_the_codes_from_the_module(monkeypatch):
 
 
 def test_the_constants_both_cores_share():
-    assert (_native.LAP_LIMIT, _native.WATCH_FROM) == (core.LAP_LIMIT, core.WATCH_FROM)
-    assert (_native.ETC, _native.HISTORY, _native.PN) == (solver.ETC, solver.HISTORY, solver.PN)
-    assert (_native.PN_INF, _native.HISTORY_MAX) == (solver.PN_INF, solver.HISTORY_MAX)
-    assert (_native.CLOCK_EVERY, _native.PROGRESS_EVERY) == (solver.CLOCK_EVERY, solver.PROGRESS_EVERY)
+    assert (_native.LAP_LIMIT, _native.WATCH_FROM) == (LAP_LIMIT, WATCH_FROM)
+    assert (_native.ETC, _native.HISTORY, _native.PN) == (alpha_beta.ETC, alpha_beta.HISTORY, proof_numbers.PN)
+    assert (_native.PN_INF, _native.HISTORY_MAX) == (proof_numbers.PN_INF, alpha_beta.HISTORY_MAX)
+    assert (_native.CLOCK_EVERY, _native.PROGRESS_EVERY) == (search.CLOCK_EVERY, search.PROGRESS_EVERY)
     assert (_native.TABLEBASE_MAX_STONES, _native.TABLEBASE_PLACES, _native.TABLEBASE_DEEP) == (
         tablebase.MAX_STONES, tablebase.PLACES, tablebase.DEEP)
     assert (_native.TABLEBASE_WIN, _native.TABLEBASE_DRAW, _native.TABLEBASE_LOSS) == (
@@ -89,7 +90,7 @@ def test_each_module_object_has_its_own_state():
         other.tablebase_probe((0,) * 48, "S")
     _native.Search(2, 1000, 10, -1, -1.0, None)
     # A table in use by one module is not the other's.
-    other.init(core.Move, core.Position, core.SOUTH, core.NORTH)
+    other.init(Move, Position, SOUTH, NORTH)
     stones = 2
     data = bytearray(tablebase.entries(stones))
     other.tablebase_build(stones, data, None)

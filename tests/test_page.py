@@ -15,10 +15,12 @@ from typer.testing import CliRunner
 
 import mancala_cli
 from mancala_cli import Line, check, get_game, parse_position, read
-from mancala_cli.cli import app
+from mancala_cli.cli.commands import whole
 from mancala_cli.diagrams.page import game_page
 from mancala_cli.diagrams.text import result_words
 from notation.record import MOVE, walk
+
+app = whole()
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -214,7 +216,7 @@ def test_the_legend_says_what_the_rings_the_page_can_draw_mean():
     each kind of ring a position of the page can show: the last move's
     origin and end where a game has a move, a hole reserved by South or by
     North where a position has one; none at all when no position has a ring."""
-    from mancala_cli.diagrams.svg import RING_MEANINGS
+    from mancala_cli.diagrams.caption import RING_MEANINGS
 
     def entries(*kinds: str) -> list[tuple[str, str]]:
         return [(kind, RING_MEANINGS[kind]) for kind in kinds]

@@ -405,7 +405,7 @@ def test_the_page_fits_the_screen_and_keeps_the_current_move_in_view(browser, pa
         for button in shown["controls"]:
             assert 0 <= button[0] and button[2] <= width, shown
         natural = get_game(next(read(EXAMPLES / f"{name}.pmn")).tag("Game"))
-        from mancala_cli.diagrams.svg import viewbox_size
+        from mancala_cli.diagrams.layout import viewbox_size
         natural_width = viewbox_size(natural)[0]
         if width < natural_width + 40:
             assert right - left < natural_width  # scaled down to the width

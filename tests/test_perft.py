@@ -3,7 +3,7 @@ in docs/rules.md."""
 import pytest
 
 from mancala_cli import get_game
-from mancala_cli.rules.perft import divide, perft
+from mancala_cli.rules.counting import divide, perft
 
 REFERENCE = {
     "kimasai-mackay": [8, 64, 416, 2912],

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from notation.grammar import escape, movetext_tokens, unescape
-from notation.pmn import MAX_PROBLEMS, read_game, read_games
-from notation.record import GLYPHS, MAX_VARIATION_DEPTH
+from notation.pmn_reader import read_game, read_games
+from notation.record import GLYPHS, MAX_PROBLEMS, MAX_VARIATION_DEPTH
 
 
 def one(text: str):
@@ -561,7 +561,7 @@ def test_read_game_reads_game_after_game_from_one_handle():
 def test_after_tag_line_says_where_the_reader_stands_after_a_tag_line():
     """What the cutter into batches follows: the phase a tag-section line
     leaves its game in, and whether a comment is left open."""
-    from notation.pmn import after_tag_line
+    from notation.pmn_reader import after_tag_line
     assert after_tag_line('[Event "x"]') == ("tags", False)
     assert after_tag_line('[Event "x"] [Site "y"') == ("tags", False)  # an unterminated tag: still tags
     assert after_tag_line('[Event "x"] 1. c1 {a') == ("moves", True)

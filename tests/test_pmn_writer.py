@@ -10,7 +10,8 @@ import textwrap
 import pytest
 from hypothesis import assume, given, settings, strategies as st
 
-from notation.pmn import WIDTH, read_game, read_games, write_game, write_games
+from notation.pmn_reader import read_game, read_games
+from notation.pmn_writer import WIDTH, write_game, write_games
 from notation.record import GLYPHS, SEVEN_TAGS, GameRecord, MoveNode
 
 SHARED = pathlib.Path(__file__).parents[1] / ".." / "shared"

@@ -13,20 +13,16 @@ import pytest
 from typer.testing import CliRunner
 
 from mancala_cli import get_game, png
-from mancala_cli.cli import app
-from mancala_cli.diagrams.png import FONT_FILES, INSTALL_HINT, png_size, svg_to_png
-from mancala_cli.diagrams.svg import (
-    COUNT_DY,
-    HOLE_FILL,
-    ORIGIN_COLOUR,
-    RESULT_H,
-    board_svg,
-    hole_centre,
-    result_box,
-    viewbox_size,
-)
+from mancala_cli.cli.commands import whole
+from mancala_cli.diagrams.layout import COUNT_DY, RESULT_H, hole_centre, result_box, viewbox_size
+from mancala_cli.diagrams.png import FONT_FILES, png_size, svg_to_png
+from mancala_cli.diagrams.style import HOLE_FILL, ORIGIN_COLOUR
+from mancala_cli.diagrams.svg import board_svg
+from mancala_cli.errors import INSTALL_HINT
 
 from .test_browser import Picture, _close
+
+app = whole()
 
 pytestmark = [
     pytest.mark.skipif(os.environ.get("MANCALA_PURE", "") not in ("", "0"),

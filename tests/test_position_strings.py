@@ -6,7 +6,7 @@ from hypothesis import given, settings, strategies as st
 
 from mancala_cli import InvalidPosition, Line, format_position, get_game, parse_position
 from notation.coords import STYLES, format_hole, hole_table, parse_hole
-from notation.errors import CoordinateError
+from notation.notation_errors import CoordinateError
 
 STARTS = {
     "kingulu": "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 1",
@@ -110,7 +110,7 @@ def test_random_games_conserve_seeds_and_round_trip_positions_and_coordinates(ga
 @given(game_id=st.sampled_from(sorted(STARTS)), seed=st.integers(0, 2**32))
 def test_same_seed_same_games(game_id, seed):
     from mancala_cli.random_records import random_game
-    from notation.pmn import write_game
+    from notation.pmn_writer import write_game
     game = get_game(game_id)
     first = write_game(random_game(game, random.Random(seed), max_plies=60))
     assert first == write_game(random_game(game, random.Random(seed), max_plies=60))

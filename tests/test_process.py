@@ -15,10 +15,12 @@ import pytest
 from typer.testing import CliRunner
 
 from mancala_cli.batch import pipeline
-from mancala_cli.cli import app
+from mancala_cli.cli.commands import whole
 from mancala_cli.files.batches import Batch
 
 from .test_stopping import wait_writing
+
+app = whole()
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -106,7 +108,7 @@ def test_all_cores_by_default_give_the_output_of_one_job(archive):
 def test_auto_is_the_usable_cores_and_a_small_input_starts_no_worker(monkeypatch, tmp_path):
     from typer.testing import CliRunner
 
-    from mancala_cli.cli import app, reading
+    from mancala_cli.cli import reading
     from mancala_cli.cli.reading import workers_for
 
     asked = []

@@ -9,7 +9,7 @@ position with a hundred times the budget."""
 import pytest
 
 from mancala_cli.rules import kimasai_klamroth, kimasai_mackay, kingulu
-from mancala_cli.solving import search as solver_module
+from mancala_cli.solving.alpha_beta import ETC, HISTORY
 from mancala_cli.solving.search import Solver
 
 from .test_native_search import endgame_positions
@@ -24,7 +24,7 @@ GAMES = {
     "kimasai-klamroth": kimasai_klamroth.KimasaiKlamroth,
     "kingulu": kingulu.Kingulu,
 }
-ALPHA_BETA = solver_module.ETC | solver_module.HISTORY
+ALPHA_BETA = ETC | HISTORY
 
 
 def fastest(game_id):

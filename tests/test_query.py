@@ -14,11 +14,14 @@ import pytest
 from typer.testing import CliRunner
 
 import mancala_cli as mancala
-from mancala_cli.archives import Criteria, FilterTask
-from mancala_cli.cli import app
-from notation.errors import NotationError, QueryError
+from mancala_cli.archives.criteria import Criteria
+from mancala_cli.archives.tasks import FilterTask
+from mancala_cli.cli.commands import whole
+from notation.notation_errors import NotationError, QueryError
 from notation.query import And, Comparison, Not, Or, Test, parse
 from tests.test_archives import make_games
+
+app = whole()
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 BIN = pathlib.Path(sys.executable).parent

@@ -14,11 +14,14 @@ from typer.testing import CliRunner
 
 from mancala_cli import get_game
 from mancala_cli.batch.pipeline import Options
-from mancala_cli.cli import app
+from mancala_cli.cli.commands import whole
 from mancala_cli.files.batches import batches, process_batch
 from mancala_cli.files.sources import MAX_LINE, Source
 from mancala_cli.random_records import random_game
-from notation.pmn import MAX_PROBLEMS, write_game
+from notation.pmn_writer import write_game
+from notation.record import MAX_PROBLEMS
+
+app = whole()
 
 runner = CliRunner()
 GOOD = '[Game "kingulu"]\n[Event "intact"]\n[Result "*"]\n\n1. c1x6 d2 2. e1 *\n'

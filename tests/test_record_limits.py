@@ -11,12 +11,13 @@ import textwrap
 import pytest
 from typer.testing import CliRunner
 
-from mancala_cli.cli import app
+from mancala_cli.cli.commands import whole
 from mancala_cli.files.sources import MAX_LINE as MAX_TEXT_LINE
-from notation.errors import XMLArchiveError
 from notation.jsonl import JSONRecordError, json_line_to_record
-from notation.xml import MAX_GAME_BYTES, MAX_GAME_MARKUP, MAX_LINE, read_archive
-from notation.xml_reader import CHUNK
+from notation.notation_errors import XMLArchiveError
+from notation.xml_reader import CHUNK, MAX_GAME_BYTES, MAX_GAME_MARKUP, MAX_LINE, read_archive
+
+app = whole()
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 VILLAGE = ROOT / "examples" / "kingulu-village-match.pmn"

@@ -13,9 +13,10 @@ from mancala_cli.checking import replay
 from mancala_cli.diagrams.plies import Plies, caption_head
 from mancala_cli.files.batches import NoSuchGame, read_game_number, read_input
 from mancala_cli.files.reports import error_lines
-from mancala_cli.positions import format_position, position_lines
+from mancala_cli.positions import position_lines
 from mancala_cli.rules.registry import get_game
-from notation.pmn import read_game
+from notation.pmn_reader import read_game
+from notation.position_strings import format_position
 
 EXAMPLES = pathlib.Path(__file__).resolve().parents[1] / "examples"
 MATCH = str(EXAMPLES / "kingulu-village-match.pmn")

@@ -13,8 +13,10 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from mancala_cli.cli import app
+from mancala_cli.cli.commands import whole
 from mancala_cli.files.sources import MAX_POSITION_LINE
+
+app = whole()
 
 runner = CliRunner()
 

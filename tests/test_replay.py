@@ -9,7 +9,8 @@ from mancala_cli import Line, format_position, get_game
 from mancala_cli.checking import replay
 from mancala_cli.random_records import random_game
 from notation.jsonl import object_to_record, record_to_object
-from notation.pmn import read_game, read_games, write_game
+from notation.pmn_reader import read_game, read_games
+from notation.pmn_writer import write_game
 
 
 def problems(text, **options):

@@ -14,7 +14,9 @@ from typer.testing import CliRunner
 import mancala_cli
 from mancala_cli import BadSheet, get_game, read, sheet
 from mancala_cli.checking import replay
-from mancala_cli.cli import app
+from mancala_cli.cli.commands import whole
+from mancala_cli.diagrams.caption import RING_MEANINGS
+from mancala_cli.diagrams.layout import LEGEND_LEADING, MARGIN, viewbox_size
 from mancala_cli.diagrams.sheet import (
     CAPTION_H,
     GAP,
@@ -29,8 +31,10 @@ from mancala_cli.diagrams.sheet import (
     sheet_legend,
     sheet_size,
 )
-from mancala_cli.diagrams.svg import LEGEND_LEADING, MARGIN, RING_MEANINGS, board_element, viewbox_size
+from mancala_cli.diagrams.svg import board_element
 from mancala_cli.diagrams.tree import tostring
+
+app = whole()
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"

@@ -13,8 +13,9 @@ import pytest
 
 from mancala_cli import CORE, get_game
 from mancala_cli.positions import parse_position
-from mancala_cli.solving import search as solver_module
-from mancala_cli.solving.search import Solver, TableFileError
+from mancala_cli.solving import search as solver_module, table_file
+from mancala_cli.solving.search import Solver
+from mancala_cli.solving.table_file import TableFileError
 
 #: Positions of examples/kingulu-tournament.pmn (after plies 2, 4 and 5)
 #: that the search proves in a few seconds (the first on the native core,
@@ -43,7 +44,7 @@ def test_a_search_stopped_by_a_node_limit_goes_on_from_its_table(tmp_path, text)
         limit //= 2
     first = Solver(KINGULU).solve(position, nodes=limit, table=table)
     assert first.stopped == "nodes"
-    assert table.stat().st_size > solver_module.TABLE_HEADER
+    assert table.stat().st_size > table_file.TABLE_HEADER
     solver = Solver(KINGULU)
     resumed = solver.solve(position, table=table)
     assert solver.loaded > 0

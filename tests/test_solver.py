@@ -10,7 +10,7 @@ import re
 import pytest
 
 from mancala_cli.positions import parse_position
-from mancala_cli.rules.core import Position
+from mancala_cli.rules.position import Position
 from mancala_cli.rules.randomgames import random_line
 from mancala_cli.rules.registry import get_game
 from mancala_cli.solving.search import ENTRY_BYTES, Solver
@@ -268,7 +268,7 @@ def test_a_solves_state_is_one_object_its_parts_are_given(tmp_path, table):
     search and the table file, which share it (nothing of it on the solver)."""
     from mancala_cli.solving.alpha_beta import AlphaBeta
     from mancala_cli.solving.proof_numbers import ProofNumbers
-    from mancala_cli.solving.solution import SearchState
+    from mancala_cli.solving.search_result import SearchState
     from mancala_cli.solving.table_file import TableFile
 
     assert Solver.__mro__ == (Solver, object)
@@ -382,7 +382,8 @@ def test_a_time_limit_prints_what_is_known_so_far():
 def test_the_default_limits_are_the_solvers_and_the_help_says_them():
     import typer.main
 
-    from mancala_cli.cli import app
+    from mancala_cli.cli.commands import whole
+    app = whole()
     from mancala_cli.solving.search import DEFAULT_MEMORY, DEFAULT_SECONDS
 
     command = typer.main.get_command(app).commands["solve"]

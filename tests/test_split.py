@@ -16,11 +16,13 @@ from typer.testing import CliRunner
 
 import mancala_cli.cli.split as split
 from mancala_cli import get_game
-from mancala_cli.cli import app
+from mancala_cli.cli.commands import whole
 from mancala_cli.files import output
 from mancala_cli.files.writing import open_writer
 from mancala_cli.random_records import random_game
-from notation.pmn import write_game
+from notation.pmn_writer import write_game
+
+app = whole()
 
 runner = CliRunner()
 

@@ -37,7 +37,7 @@ def test_importing_the_library_loads_no_heavy_dependency():
     assert set(eval(packages)) & HEAVY == set(), done.stderr
     # Only the game asked for is loaded, with the shared core.
     native = ["mancala_cli.rules._native", "mancala_cli.rules.native"] if CORE == "native" else []
-    assert eval(rules) == sorted(["mancala_cli.rules.board", "mancala_cli.rules.core", "mancala_cli.rules.game",
+    assert eval(rules) == sorted(["mancala_cli.rules.board", "mancala_cli.rules.game",
                                   "mancala_cli.rules.kingulu", "mancala_cli.rules.position",
                                   "mancala_cli.rules.registry", "mancala_cli.rules.selection", *native])
 
@@ -52,7 +52,7 @@ def test_version_loads_neither_the_command_line_nor_the_rules():
     assert "typing" not in names
     # Nor signal, whose enums (6 ms with the enum module) it does without.
     assert "signal" not in names
-    assert not any(name.startswith(("mancala_cli.rules.core", "mancala_cli.rules.board", "mancala_cli.rules.position",
+    assert not any(name.startswith(("mancala_cli.rules.board", "mancala_cli.rules.position",
                                     "mancala_cli.rules.game", "mancala_cli.cli.commands", "notation"))
                    for name in names)
 
@@ -122,32 +122,26 @@ def test_validating_a_pmn_file_loads_no_xml_no_pyparsing_and_no_pydantic(tmp_pat
 
 
 def test_names_made_when_first_asked_for_are_those_made_at_import_before():
-    """The PMN writer's names in ``notation.pmn``, the patterns that
-    ``notation.grammar`` compiles when first asked for, and the patterns
-    that coords and record now leave to :mod:`re` (in a fresh process, so
-    that nothing was asked for before)."""
+    """Reading loads no PMN writer and no pyparsing: the grammar's pyparsing
+    expressions are made from its compiled patterns when first asked for;
+    and the patterns that coords and record leave to :mod:`re` (in a fresh
+    process, so that nothing was asked for before)."""
     script = """if True:
         import re, sys
-        import notation.grammar as grammar, notation.pmn as pmn
-        assert "notation.pmn_writer" not in sys.modules
-        assert "TAG_PAIR_RE" not in vars(grammar) and "PLAIN_MOVE_RE" not in vars(grammar)
-        from notation import pmn_writer
-        from notation.pmn import WIDTH, unheld, write_game, write_games
-        assert (WIDTH, unheld, write_game, write_games) == (pmn_writer.WIDTH, pmn_writer.unheld,
-                                                            pmn_writer.write_game, pmn_writer.write_games)
+        import notation.grammar as grammar, notation.pmn_reader
+        assert "notation.pmn_writer" not in sys.modules and "pyparsing" not in sys.modules
         assert grammar.TAG_PAIR_RE == re.compile(grammar.TAG_PAIR_PATTERN)
         assert grammar.PLAIN_MOVE_RE == re.compile(grammar.PLAIN_MOVE_PATTERN)
-        assert grammar.TAG_PAIR_RE is grammar.TAG_PAIR_RE
-        for name in ("nothing", "TAG_PAIR_PATTERNS"):
-            for module in (grammar, pmn):
-                try:
-                    getattr(module, name)
-                except AttributeError:
-                    pass
-                else:
-                    raise AssertionError(name)
-        # The expressions are made from the same compiled patterns as before.
-        assert (grammar.TAG_PAIR.re, grammar.TOKEN.re) == (grammar.TAG_PAIR_RE, grammar.TOKEN_RE)
+        assert grammar.expression("TAG_PAIR") is grammar.expression("TAG_PAIR")
+        try:
+            grammar.expression("TAG_PAIR_PATTERNS")
+        except KeyError:
+            pass
+        else:
+            raise AssertionError("TAG_PAIR_PATTERNS")
+        # The expressions are made from the same compiled patterns.
+        assert (grammar.expression("TAG_PAIR").re, grammar.expression("TOKEN").re) == (grammar.TAG_PAIR_RE,
+                                                                                       grammar.TOKEN_RE)
         from notation.coords import parse_hole, parse_move_token
         from notation.record import bad_character, tag_problem
         from mancala_cli import get_game
@@ -185,8 +179,9 @@ def test_typer_values_are_still_checked_without_pydantic():
     checked by our parsers, lists of files as lists."""
     from typer.testing import CliRunner
 
-    from mancala_cli.cli import app
+    from mancala_cli.cli.commands import whole
 
+    app = whole()
     runner = CliRunner()
     assert runner.invoke(app, ["perft", "--game", "kingulu", "--depth", "x"]).output == (
         "mancala: error: --depth must be a whole number (got 'x')\n")
@@ -199,8 +194,9 @@ def test_a_command_runs_from_an_app_of_that_command_alone():
     help, its usage errors and its output are those of the whole app."""
     from typer.testing import CliRunner
 
-    from mancala_cli.cli import app
-    from mancala_cli.cli.commands import app_for
+    from mancala_cli.cli.commands import app_for, whole
+
+    app = whole()
 
     runner = CliRunner()
     names = [info.name or info.callback.__name__ for info in app.registered_commands]
@@ -280,7 +276,7 @@ def test_a_command_loads_its_own_module_and_no_other_command(tmp_path):
         assert {name for name in names if name.removeprefix("mancala_cli.cli.") in commands} == {
             f"mancala_cli.cli.{module}" for module in own}, args
         assert {"distributed", "asyncio", "pygls", "lxml"} & top(names) == set(), args
-        assert ("mancala_cli.solving.tablebase" in names) == (args[0] == "tablebase"), args
+        assert ("mancala_cli.solving.endgame" in names) == (args[0] == "tablebase"), args
         assert ("mancala_cli.rendering.records" in names) == (args == ["render", str(record)]), args
 
 

@@ -18,7 +18,7 @@ import pytest
 
 from mancala_cli import get_game
 from mancala_cli.random_records import random_game
-from notation.pmn import write_game
+from notation.pmn_writer import write_game
 
 pytestmark = pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc")
 

@@ -14,17 +14,11 @@ import pytest
 from lxml import etree
 
 from mancala_cli import Line, get_game, parse_position
-from mancala_cli.diagrams.svg import (
-    DOT_LIMIT,
-    RESULT_H,
-    RING_MEANINGS,
-    SVG_NS,
-    board_svg,
-    hole_centre,
-    result_box,
-    viewbox_size,
-)
+from mancala_cli.diagrams.caption import RING_MEANINGS
+from mancala_cli.diagrams.layout import DOT_LIMIT, RESULT_H, hole_centre, result_box, viewbox_size
+from mancala_cli.diagrams.svg import board_svg
 from mancala_cli.diagrams.text import result_words
+from mancala_cli.diagrams.tree import SVG_NS
 
 GOLDEN = Path(__file__).parent / "golden"
 NS = {"svg": SVG_NS}
@@ -295,7 +289,7 @@ def test_a_finished_game_names_the_winner_and_the_final_score_in_neither_bank(fl
 
 
 def test_the_result_line_names_winner_draw_and_score():
-    from mancala_cli.rules.core import Outcome
+    from mancala_cli.rules.game import Outcome
 
     assert result_words(Outcome("1-0", "KG-7", "", (35, 13))) == "South wins 35–13 (KG-7)"
     assert result_words(Outcome("0-1", "KG-7", "", (22, 26))) == "North wins 26–22 (KG-7)"
@@ -304,8 +298,9 @@ def test_the_result_line_names_winner_draw_and_score():
 
 
 def test_caption_lines_above_the_diagram_fit_its_width():
-    from mancala_cli.diagrams.sheet import _text_width
-    from mancala_cli.diagrams.svg import CAPTION_SIZE, MARGIN, caption_lines
+    from mancala_cli.diagrams.caption import caption_lines
+    from mancala_cli.diagrams.fontwidths import text_width as _text_width
+    from mancala_cli.diagrams.layout import CAPTION_SIZE, MARGIN
 
     game = get_game("kingulu")
     head = "Bao Kingulu · Amani – Baraka · Village match · Mhonda, Morogoro · 2026.11.02 · Round 1"
@@ -341,7 +336,9 @@ def test_render_caption_names_players_move_and_side_to_move(tmp_path):
     a position string gets the game and the move; --all captions each file."""
     from typer.testing import CliRunner
 
-    from mancala_cli.cli import app
+    from mancala_cli.cli.commands import whole
+
+    app = whole()
 
     runner = CliRunner()
     village = Path(__file__).resolve().parents[1] / "examples" / "kingulu-village-match.pmn"
@@ -385,7 +382,9 @@ def test_render_caption_adds_a_legend_of_exactly_the_rings_drawn(tmp_path):
     caption is drawn as it was before the legend (the same bytes)."""
     from typer.testing import CliRunner
 
-    from mancala_cli.cli import app
+    from mancala_cli.cli.commands import whole
+
+    app = whole()
 
     runner = CliRunner()
     village = Path(__file__).resolve().parents[1] / "examples" / "kingulu-village-match.pmn"

@@ -19,9 +19,9 @@ import pytest
 
 from mancala_cli import CORE, get_game
 from mancala_cli.positions import parse_position
-from mancala_cli.solving.search import Solver, TableFileError
-from mancala_cli.solving.table_file import TABLE_HEADER
-from mancala_cli.solving.tablebase import HEADER_BYTES, Tablebase, TablebaseError
+from mancala_cli.solving.endgame import HEADER_BYTES, Tablebase, TablebaseError
+from mancala_cli.solving.search import Solver
+from mancala_cli.solving.table_file import TABLE_HEADER, TableFileError
 
 KINGULU = get_game("kingulu")
 KLAMROTH = get_game("kimasai-klamroth")

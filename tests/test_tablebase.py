@@ -1,4 +1,4 @@
-"""The endgame tables of kimasai-klamroth (mancala_cli/solving/tablebase.py,
+"""The endgame tables of kimasai-klamroth (mancala_cli/solving/endgame.py,
 native_tablebase.c): the value the solver finds for every position it
 proves, on random positions of at most N stones; the same search results
 with and without the tables inside searches with a history; the native
@@ -15,11 +15,11 @@ import sys
 import pytest
 
 from mancala_cli import get_game
-from mancala_cli.rules.core import Position
+from mancala_cli.rules.position import Position
 from mancala_cli.rules.randomgames import random_line
 from mancala_cli.rules.selection import CORE
+from mancala_cli.solving.endgame import HEADER_BYTES, Tablebase, TablebaseError, build_bytes, entries
 from mancala_cli.solving.search import Solver
-from mancala_cli.solving.tablebase import HEADER_BYTES, Tablebase, TablebaseError, build_bytes, entries
 
 GAME = get_game("kimasai-klamroth")
 #: The table the tests build: larger on the native core, which builds it in a fraction of a second.
@@ -198,8 +198,8 @@ def test_the_proofs_agree_with_the_solver_along_the_principal_variation(book):
 
 @pytest.mark.skipif(CORE != "native", reason="the pure core searches a million nodes a position too slowly")
 def test_annotate_proves_every_move_of_an_example_game_with_the_proofs(book):
-    from mancala_cli.solving.annotation import Limits, annotate_record
-    from notation.pmn import read_game
+    from mancala_cli.solving.engine_facts import Limits, annotate_record
+    from notation.pmn_reader import read_game
 
     record = read_game((EXAMPLES / "kingulu-relative.pmn").read_text(encoding="utf-8"))
     limits = Limits(nodes=1_000_000, seconds=None)

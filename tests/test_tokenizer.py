@@ -26,7 +26,8 @@ from mancala_cli.checking import replay
 from mancala_cli.random_records import random_game
 from notation import tokenizer
 from notation.grammar import PLAIN_LINE_RE
-from notation.pmn import read_games, write_game
+from notation.pmn_reader import read_games
+from notation.pmn_writer import write_game
 from notation.record import MoveNode
 
 from .conftest import CONFORMANCE, ROOT

@@ -2,8 +2,8 @@
 from typing import get_args
 
 import notation.coords
-from mancala_cli import rules
-from mancala_cli.rules import get_game
+from mancala_cli.rules import board as rules
+from mancala_cli.rules.registry import get_game
 
 
 def test_both_layers_name_the_same_sides_in_the_same_order():

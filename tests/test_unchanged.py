@@ -17,7 +17,9 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from mancala_cli.cli import app
+from mancala_cli.cli.commands import whole
+
+app = whole()
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 STORED = ROOT / "tests" / "outputs"
@@ -90,7 +92,7 @@ def _cases() -> dict[str, tuple[list[str], bytes | None]]:
 
 def _start(game: str) -> str:
     from mancala_cli import get_game
-    from notation.position import format_position
+    from notation.position_strings import format_position
     rules = get_game(game)
     return format_position(rules, rules.start())
 

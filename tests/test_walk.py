@@ -9,9 +9,10 @@ import pytest
 import notation.record
 from mancala_cli.checking import replay
 from notation.jsonl import json_records, record_to_json
-from notation.pmn import read_game
+from notation.notation_errors import XMLArchiveError
+from notation.pmn_reader import read_game
 from notation.record import BEGIN, END, MOVE, SKIP, GameRecord, MoveNode, Step, Visitor, visit, walk
-from notation.xml import XMLArchiveError, write_archive
+from notation.xml_writer import write_archive
 
 
 def test_the_doctests_of_the_record_module_pass():

@@ -11,10 +11,11 @@ import pytest
 
 import mancala_cli as mancala
 from mancala_cli.files.writing import GameFormat, RecordWriter, open_writer
-from notation.coords import MoveToken, move_label, parse_move_token
-from notation.errors import XMLArchiveError
+from notation.coords import TokenParts, move_label, parse_move_token
+from notation.notation_errors import XMLArchiveError
 from notation.record import GameRecord, MoveNode
-from notation.xml import ARCHIVE_HEAD, ARCHIVE_TAIL, ArchiveWriter, game_xml, read_archive, write_archive
+from notation.xml_reader import read_archive
+from notation.xml_writer import ARCHIVE_HEAD, ARCHIVE_TAIL, ArchiveWriter, game_xml, write_archive
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "examples").glob("*.pmn"))
@@ -135,12 +136,12 @@ def test_a_bad_format_is_refused():
 
 
 @pytest.mark.parametrize("token, parts, style", [
-    ("c1", MoveToken("c1", None, None, False), "algebraic"),
-    ("c1x6", MoveToken("c1", None, 6, False), "algebraic"),
-    ("e2^", MoveToken("e2", None, None, True), "algebraic"),
-    ("b2-a2x2", MoveToken("b2", "a2", 2, False), "algebraic"),
-    ("N3x10^", MoveToken("N3", None, 10, True), "relative"),
-    ("13", MoveToken("13", None, None, False), "numeric"),
+    ("c1", TokenParts("c1", None, None, False), "algebraic"),
+    ("c1x6", TokenParts("c1", None, 6, False), "algebraic"),
+    ("e2^", TokenParts("e2", None, None, True), "algebraic"),
+    ("b2-a2x2", TokenParts("b2", "a2", 2, False), "algebraic"),
+    ("N3x10^", TokenParts("N3", None, 10, True), "relative"),
+    ("13", TokenParts("13", None, None, False), "numeric"),
 ])
 def test_move_tokens_are_cut_into_their_parts(token, parts, style):
     assert parse_move_token(token) == parts and parts.style == style

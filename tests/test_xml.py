@@ -10,8 +10,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from lxml import etree
 
-from notation.record import GLYPHS, RESULTS, GameRecord, MoveNode
-from notation.xml import MAX_VARIATION_DEPTH, XMLArchiveError, is_xml, read_archive, write_archive
+from notation.notation_errors import XMLArchiveError
+from notation.record import GLYPHS, MAX_VARIATION_DEPTH, RESULTS, GameRecord, MoveNode
+from notation.sniffing import is_xml
+from notation.xml_reader import read_archive
+from notation.xml_writer import write_archive
 
 # -- helpers -----------------------------------------------------------------------------------
 

@@ -13,24 +13,9 @@ them up (``mancala filter``, ``split`` and ``stats``).
   bounded and compiled.
 
     >>> from mancala_cli import read
+    >>> from mancala_cli.archives.criteria import Criteria
+    >>> from mancala_cli.archives.tasks import FilterTask
     >>> record = next(read('[Game "kingulu"]\\n[Result "*"]\\n\\n1. c1 d2 *\\n'))
     >>> FilterTask(Criteria.where('result = "*" and plies = 2')).process(record).selected
     True
 """
-from __future__ import annotations
-
-from .criteria import (
-    REGEX_SECONDS,
-    BadCriterion,
-    Criteria,
-    RegexTimeout,
-    known_game,
-    parse_opening,
-    parse_reaches,
-    parse_tag,
-    recorded_result,
-    regex_test,
-)
-from .tasks import TARGETS, DigestSet, Figures, FilterTask, Picked, StatsTask, Summary, write_picked
-
-__all__ = ["BadCriterion", "Criteria", "FilterTask", "Picked", "DigestSet", "StatsTask", "Figures", "Summary", "parse_tag", "parse_reaches", "parse_opening", "recorded_result", "regex_test", "TARGETS", "RegexTimeout", "known_game", "REGEX_SECONDS", "write_picked"]

@@ -23,14 +23,16 @@ import re
 from functools import lru_cache
 from typing import Any, Callable, Sequence
 
-from notation.errors import QueryError
+from notation.notation_errors import QueryError
+from notation.position_strings import format_position
 from notation.query import MAX_NUMBER_DIGITS, And, Comparison, Node, Not, Or, Test, parse, text_column
 from notation.record import RESULTS, GameRecord
 
 from ..checking import Replay, replay
 from ..errors import BadCoordinate, BadMove, BadQuery
-from ..positions import format_position, parse_position
-from ..rules.core import GameInProgress, IllegalMove, MancalaError, MutablePosition
+from ..positions import parse_position
+from ..rules.game import GameInProgress, IllegalMove, MancalaError
+from ..rules.position import MutablePosition
 from ..rules.registry import GAME_IDS, get_game
 from ..tokens import play_token
 from .patterns import (
@@ -43,8 +45,7 @@ from .patterns import (
 )
 from .texts import BadCriterion, Target as Target, known_game, parse_opening, parse_reaches
 
-__all__ = ["BadCriterion", "Criteria", "RegexTimeout", "parse_tag", "parse_reaches", "parse_opening",
-           "recorded_result", "regex_test", "known_game", "REGEX_SECONDS"]
+__all__ = ["Criteria", "RegexTimeout", "recorded_result", "regex_test", "REGEX_SECONDS"]
 
 
 # -- the criteria --------------------------------------------------------------

@@ -5,7 +5,7 @@ the answers are put together in input order (:class:`Summary` for the
 figures; :class:`DigestSet` for ``--dedupe``).
 
     >>> from mancala_cli import read
-    >>> from mancala_cli.archives import Criteria
+    >>> from mancala_cli.archives.criteria import Criteria
     >>> record = next(read('[Game "kingulu"]\\n[Result "*"]\\n\\n1. c1 d2 *\\n'))
     >>> FilterTask(Criteria.from_options(opening="c1", result="*")).process(record).selected
     True
@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from notation.coords import hole_names
+from notation.position_strings import format_position
 from notation.record import RESULTS, GameRecord, Problem
 
 from ..checking import Replay, replay
 from ..files.writing import GameFormat, WrittenGame
-from ..positions import format_position
 from ..rules.registry import GAME_IDS
 from .criteria import Criteria, recorded_result
 

@@ -13,7 +13,7 @@ from typing import Literal, NoReturn
 from notation.coords import hole_table, parse_move_token
 
 from ..positions import parse_position
-from ..rules.core import Game, InvalidPosition
+from ..rules.game import Game, InvalidPosition
 from ..rules.registry import GAME_IDS, UnknownGame, get_game
 
 #: A position to reach: the game's id, then the holes, the reserved holes

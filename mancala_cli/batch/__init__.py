@@ -9,7 +9,7 @@ results in input order and the same bytes whichever runs them.
 - :mod:`.pool`: the local worker processes (:class:`.pool.WorkerPool`), which
   never outlive the run: they end with it, with their parent, or when
   killed, each death one line (:class:`.lifetime.BatchError`);
-- :mod:`.cluster`: the Dask executor and the stamp that tells a worker of
+- :mod:`.dask_executor`: the Dask executor and the stamp that tells a worker of
   this very project; :mod:`.dask_client` connects to a cluster
   (:func:`.dask_client.connect`, loaded for ``--scheduler`` alone), which
   makes a cluster that cannot run the batches fail in one line;
@@ -27,8 +27,3 @@ The run that ``mancala validate --jobs 2`` makes:
     >>> [(result.index, result.errors) for _, result in check_files("examples/kingulu-tournament.pmn", jobs=2)]
     [(1, 0), (2, 0), (3, 0), (4, 0)]
 """
-from __future__ import annotations
-
-from .lifetime import BatchError, ClusterError, live, stop_live
-
-__all__ = ["BatchError", "ClusterError", "live", "stop_live"]

@@ -1,6 +1,6 @@
 """``annotate``'s run as a library function: every game of many files
 written back with the engine's proven results
-(:class:`~mancala_cli.solving.annotation.AnnotateTask`, in this process,
+(:class:`~mancala_cli.solving.engine_facts.AnnotateTask`, in this process,
 on worker processes or on a Dask cluster) to one output, in input order.
 
     >>> import os, tempfile
@@ -20,24 +20,24 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from notation.errors import XMLArchiveError
+from notation.notation_errors import XMLArchiveError
 from notation.record import Problem
 
-from ..archives import Picked
+from ..archives.tasks import Picked
 from ..errors import library_error
 from ..files import InputError
 from ..files.formats import target_format
 from ..files.output import refuse_damaged_input
 from ..files.reports import counted, problem_line, sorted_problems, unwritable_line
 from ..files.writing import RecordWriter, open_writer
-from ..rules.core import Game
+from ..rules.game import Game
 from ..rules.registry import game_id
-from ..solving.annotation import Annotated, AnnotateTask, Limits, knowledge
+from ..solving.engine_facts import Annotated, AnnotateTask, Limits, knowledge
 from ..solving.engine_files import check_limits, proof_paths, unreadable
 from .runs import answers, paths_of, tell_stderr, workers
 
 if TYPE_CHECKING:
-    from .cluster import Cluster
+    from .dask_executor import Cluster
 
 __all__ = ["AnnotateTotals", "AnnotateWatch", "Annotation", "Watcher", "annotate_files"]
 
@@ -146,7 +146,7 @@ class AnnotateWatch:
     :class:`Watcher` to show (:meth:`show`, ``annotate``'s progress line):
     the input and game being annotated, the position being searched when
     the work is done in this process (:meth:`position`, given to
-    :func:`~mancala_cli.solving.annotation.watch_positions`), the positions
+    :func:`~mancala_cli.solving.engine_facts.watch_positions`), the positions
     searched and proven and the marks added, and the time taken.
 
         >>> watch = AnnotateWatch()

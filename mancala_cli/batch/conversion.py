@@ -19,20 +19,20 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from notation.errors import XMLArchiveError
+from notation.notation_errors import XMLArchiveError
 
 from ..files import InputError
 from ..files.formats import target_format
 from ..files.output import refuse_damaged_input
 from ..files.reports import unwritable_line
 from ..files.writing import RecordWriter, open_writer
-from ..rules.core import Game, MancalaError
+from ..rules.game import Game, MancalaError
 from ..rules.registry import game_id
 from .pipeline import GameResult, Options
 from .runs import Advancing, game_results, tell_stderr, workers
 
 if TYPE_CHECKING:
-    from .cluster import Cluster
+    from .dask_executor import Cluster
 
 __all__ = ["Conversion", "NotWritten", "write_files"]
 

@@ -2,7 +2,7 @@
 within a time and a size, its workers asked which project they run
 (:func:`~.cluster.stamp`), the :class:`~.cluster.Cluster` made. This module
 imports Dask distributed (the ``dask`` extra) and asyncio:
-:func:`mancala_cli.batch.runs.cluster` loads it only for a run with a
+:func:`mancala_cli.batch.runs.connected_cluster` loads it only for a run with a
 scheduler, and says in one line when Dask is not installed."""
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from distributed.comm import tcp
 from distributed.comm.addressing import get_address_host_port
 from distributed.comm.core import CommClosedError, connect as comm_connect
 
-from .cluster import CONNECTING_BYTES, HANDSHAKE_BYTES, Cluster, one_line, stamp, worker_stamp
+from .dask_executor import CONNECTING_BYTES, HANDSHAKE_BYTES, Cluster, one_line, stamp, worker_stamp
 from .lifetime import ClusterError
 
 __all__ = ["connect"]

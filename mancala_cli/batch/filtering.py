@@ -10,7 +10,7 @@ order to one output, the duplicates dropped to another, run as
     ...     picked = filter_files(["examples/kingulu-tournament.pmn"], output, where="plies > 30", jobs=2)
     ...     games = open(output, encoding="utf-8").read().count("[Game ")
     >>> picked, games
-    (Picked(written=2, errors=0), 2)
+    (FilterCounts(written=2, errors=0), 2)
 """
 from __future__ import annotations
 
@@ -20,9 +20,10 @@ import os
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from notation.errors import XMLArchiveError
+from notation.notation_errors import XMLArchiveError
 
-from ..archives import Criteria, DigestSet, FilterTask, Picked as PickedGame
+from ..archives.criteria import Criteria
+from ..archives.tasks import DigestSet, FilterTask, Picked
 from ..errors import library_error
 from ..files import InputError
 from ..files.formats import target_format
@@ -32,13 +33,13 @@ from ..files.writing import open_writer
 from .runs import Advancing, answers, paths_of, tell_stderr, workers
 
 if TYPE_CHECKING:
-    from .cluster import Cluster
+    from .dask_executor import Cluster
 
-__all__ = ["Picked", "Problems", "filter_conflict", "filter_files"]
+__all__ = ["FilterCounts", "Problems", "filter_conflict", "filter_files"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class Picked:
+class FilterCounts:
     """What :func:`filter_files` did: the games written (or counted) and the
     errors found while reading."""
 
@@ -54,7 +55,7 @@ class Problems:
         self.errors = 0
         self.tell = tell
 
-    def report(self, name: str, index: int, picked: PickedGame) -> None:
+    def report(self, name: str, index: int, picked: Picked) -> None:
         """The problems of game ``index`` of input ``name``."""
         for problem in sorted_problems(picked.problems):
             self.tell(problem_line(name, problem))
@@ -68,7 +69,7 @@ def filter_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[st
                  where: str | Criteria | None = None, to: str | None = None, invert: bool = False, dedupe: bool = False,
                  duplicates: str | None = None, count: bool = False, force: bool = False, encoding: str = "utf-8",
                  jobs: int = 1, scheduler: str | None = None, scheduler_timeout: float = 10.0,
-                 progress: Advancing | None = None, tell: Callable[[str], None] = tell_stderr) -> Picked:
+                 progress: Advancing | None = None, tell: Callable[[str], None] = tell_stderr) -> FilterCounts:
     """The games of the files ``sources`` that match ``where`` (an
     expression of ``--where``, or :class:`~mancala_cli.archives.Criteria`,
     such as ``Criteria.from_options(result="1-0")``; none: every game), or
@@ -131,7 +132,7 @@ def filter_conflict(*, valid: bool = False, invalid: bool = False, min_plies: in
 
 def _write_picked(paths: list[str], encoding: str, task: FilterTask, jobs: int | Cluster,
                   progress: Advancing | None, *, output: str | None, duplicates: str | None, count: bool,
-                  force: bool, tell: Callable[[str], None]) -> Picked:
+                  force: bool, tell: Callable[[str], None]) -> FilterCounts:
     """:func:`filter_files`' work."""
     problems = Problems(tell)
     seen = DigestSet()
@@ -159,4 +160,4 @@ def _write_picked(paths: list[str], encoding: str, task: FilterTask, jobs: int |
         # (inside the blocks: their temporary files are dropped)
         for target in (output, duplicates):
             refuse_damaged_input(target, paths, problems.errors, force)
-    return Picked(written, problems.errors)
+    return FilterCounts(written, problems.errors)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..rules.core import MancalaError
+from ..rules.game import MancalaError
 
 __all__ = ["INSTALL", "BatchError", "ClusterError", "live", "stop_live"]
 

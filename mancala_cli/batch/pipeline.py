@@ -27,9 +27,9 @@ from ..files.reports import game_report, problem_line, report_line, sorted_probl
 from ..files.sources import Source, sniff
 
 if TYPE_CHECKING:
-    from ..archives import Criteria
+    from ..archives.criteria import Criteria
     from ..files.writing import GameFormat, WrittenGame
-    from .cluster import Cluster, DaskExecutor
+    from .dask_executor import Cluster, DaskExecutor
     from .pool import WorkerPool
 
 
@@ -104,7 +104,7 @@ def task_results(source: Source, task: Task, jobs: int | Cluster = 1,
     for an input without games). Raises InputError or XMLArchiveError."""
     kind = sniff(source)
     if kind == "xml":
-        from notation.xml import read_archive  # (lxml: a PMN input does without it; docs/performance.md, 'Start-up')
+        from notation.xml_reader import read_archive  # (lxml: not for PMN input; docs/performance.md, 'Start-up')
 
         records = read_archive(source.stream, file=source.name)
         done: Iterable[Any] = _read_through(source, task, records, advance)
@@ -225,7 +225,7 @@ def run(task: Task, work: Iterable[Batch],
         jobs: int | Cluster = 1) -> Iterator[tuple[Batch, list[Any]]]:
     """Process batches in order, over worker processes when ``jobs`` is more
     than one: at most ``jobs``, the usable cores and the number of batches;
-    or on the Dask cluster ``jobs`` (:mod:`.cluster`). However the run ends
+    or on the Dask cluster ``jobs`` (:mod:`.dask_executor`). However the run ends
     (done, an error, an interrupt, a closed pipe), the workers end with it."""
     work = iter(work)
     if not isinstance(jobs, int):

@@ -31,23 +31,23 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Protocol
 
-from notation.errors import XMLArchiveError
+from notation.notation_errors import XMLArchiveError
 
 from ..errors import BadArchive, UnreadableInput, input_error
 from ..files import InputError
 from ..files.batches import Task
 from ..files.sources import open_source
-from ..rules.core import Game
+from ..rules.game import Game
 from ..rules.registry import game_id
 from .lifetime import INSTALL, ClusterError
 from .pipeline import GameResult, Options, results, task_results, usable_cores
 
 if TYPE_CHECKING:
-    from ..archives import Criteria
-    from .cluster import Cluster
+    from ..archives.criteria import Criteria
+    from .dask_executor import Cluster
 
-__all__ = ["Advancing", "MAX_TIMEOUT", "answers", "check_files", "check_run", "cluster", "game_results", "paths_of",
-           "tell_stderr", "workers"]
+__all__ = ["Advancing", "MAX_TIMEOUT", "answers", "check_files", "check_run", "connected_cluster", "game_results",
+           "paths_of", "tell_stderr", "workers"]
 
 #: The most seconds a cluster is given to answer (``--scheduler-timeout``, ``scheduler_timeout=``): a day.
 MAX_TIMEOUT = 86_400
@@ -78,7 +78,7 @@ def workers(*, jobs: int = 1, scheduler: str | None = None, timeout: float = 10.
     if scheduler is None:
         yield usable_cores() if jobs == 0 else jobs
         return
-    with cluster(scheduler, timeout=timeout) as connected:
+    with connected_cluster(scheduler, timeout=timeout) as connected:
         yield connected
 
 
@@ -104,7 +104,7 @@ def check_run(*, jobs: int, timeout: float) -> None:
 
 
 @contextlib.contextmanager
-def cluster(scheduler: str, *, timeout: float = 10.0) -> Iterator[Cluster]:
+def connected_cluster(scheduler: str, *, timeout: float = 10.0) -> Iterator[Cluster]:
     """The Dask cluster of ``scheduler`` for the block (see :func:`workers`)."""
     try:
         from .dask_client import connect  # (Dask distributed, the optional dask extra; docs/performance.md, 'Start-up')
@@ -180,7 +180,7 @@ def check_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str
     game = None if game is None else game_id(game)
     paths = paths_of(sources)
     if isinstance(where, str):
-        from ..archives import Criteria  # (the query language: docs/performance.md, 'Start-up')
+        from ..archives.criteria import Criteria  # (the query language: docs/performance.md, 'Start-up')
 
         where = Criteria.where(where)
     options = Options("validate", format, game, strict, where=where)

@@ -6,9 +6,10 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable
 
-from notation.errors import XMLArchiveError
+from notation.notation_errors import XMLArchiveError
 
-from ..archives import Criteria, StatsTask, Summary
+from ..archives.criteria import Criteria
+from ..archives.tasks import StatsTask, Summary
 from ..errors import library_error
 from ..files import InputError
 from ..files.reports import problem_line, sorted_problems

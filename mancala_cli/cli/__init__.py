@@ -15,10 +15,6 @@ import sys
 
 from .streams import end_now, version_line, write_stdout
 
-TYPE_CHECKING = False  # (not typing's, which slows `mancala --version`: docs/performance.md, 'Start-up')
-if TYPE_CHECKING:
-    from typing import Any
-
 
 def main() -> None:
     """The console script ``mancala``. ``mancala --version`` alone is
@@ -28,10 +24,3 @@ def main() -> None:
     from .commands import main as run  # (the one laziness of the command line: typer and the app)
     run()
 
-
-def __getattr__(name: str) -> Any:
-    if name == "app":  # the typer app (every command loaded), for typer's test runner
-        from .commands import whole  # (as in main)
-
-        return whole()
-    raise AttributeError(name)

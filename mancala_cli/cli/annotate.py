@@ -1,5 +1,5 @@
 """``mancala annotate``: every game written back with the engine's proven
-results (:class:`mancala_cli.solving.annotation.AnnotateTask`, in this process or
+results (:class:`mancala_cli.solving.engine_facts.AnnotateTask`, in this process or
 in worker processes), through the library's record writer."""
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ from typing import Any, Optional
 
 import typer
 
-from notation.errors import XMLArchiveError
+from notation.notation_errors import XMLArchiveError
 
 from ..batch.annotating import AnnotateTotals, AnnotateWatch, annotate_files
 from ..documents import proof_glob
 from ..files import InputError
-from ..solving.annotation import watch_positions
+from ..solving.engine_facts import watch_positions
 from ..solving.proofs import proofs_among
 from .engine_files import proof_files, tablebase_file
 from .formats import RECORD_EXTENSIONS, output_format

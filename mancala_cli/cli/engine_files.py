@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Optional
 
 from ..errors import UnreadableInput
+from ..solving.endgame import Tablebase, TablebaseError
 from ..solving.engine_files import endgame_tables, proof_book as read_proofs
 from ..solving.proofs import ProofBook
-from ..solving.tablebase import Tablebase, TablebaseError
 from .options import fail
 
 

@@ -8,9 +8,10 @@ from typing import Any, Optional
 
 import typer
 
-from notation.errors import XMLArchiveError
+from notation.notation_errors import XMLArchiveError
 
-from ..archives import BadCriterion, Criteria, RegexTimeout, known_game
+from ..archives.criteria import Criteria, RegexTimeout
+from ..archives.texts import BadCriterion, known_game
 from ..batch.filtering import filter_conflict, filter_files
 from ..errors import BadQuery
 from ..files import InputError

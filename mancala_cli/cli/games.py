@@ -5,7 +5,8 @@ import json
 
 import typer
 
-from ..positions import format_position
+from notation.position_strings import format_position
+
 from ..rules.registry import all_games
 from .options import choice_option
 

@@ -14,7 +14,8 @@ from ..files.encodings import check_encoding
 from ..files.formats import FORMATS
 from ..files.output import file_name_problem
 from ..positions import parse_position
-from ..rules.core import Game, InvalidPosition, Position
+from ..rules.game import Game, InvalidPosition
+from ..rules.position import Position
 from ..rules.registry import GAME_IDS, UnknownGame, get_game
 from .values import choice, choices_metavar, completion, integer, jobs as jobs_parser, seconds, usage_error
 

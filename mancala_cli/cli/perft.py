@@ -1,4 +1,4 @@
-"""``mancala perft``: the number of move sequences of a given depth (:func:`mancala_cli.rules.perft.divide`)."""
+"""``mancala perft``: the number of move sequences of a given depth (:func:`mancala_cli.rules.counting.divide`)."""
 from __future__ import annotations
 
 from typing import Optional
@@ -7,7 +7,7 @@ import typer
 
 from notation.coords import format_move
 
-from ..rules.perft import divide
+from ..rules.counting import divide
 from .options import GAME_OPTION, POSITION_OPTION, game_rules, int_option, position_of
 
 #: The deepest perft asked for.

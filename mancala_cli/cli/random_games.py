@@ -5,7 +5,7 @@ import random
 import sys
 from typing import Optional
 
-from notation.pmn import write_games
+from notation.pmn_writer import write_games
 
 from ..random_records import random_game
 from .options import GAME_OPTION, game_rules, int_option

@@ -9,12 +9,12 @@ import typer
 
 from ..batch.lifetime import ClusterError
 from ..batch.pipeline import usable_cores
-from ..batch.runs import cluster
+from ..batch.runs import connected_cluster
 from .options import fail
 from .typer_adapter import current_context, given_on_command_line
 
 if TYPE_CHECKING:
-    from ..batch.cluster import Cluster
+    from ..batch.dask_executor import Cluster
 
 
 def workers_for(jobs: int, scheduler: Optional[str] = None, timeout: float = 10.0) -> int | Cluster:
@@ -68,7 +68,7 @@ def cluster_for(address: str, timeout: float) -> Cluster:
 def _connected(address: str, timeout: float) -> Cluster:
     """The cluster of ``address``, closed with the command; one that cannot run the batches ends it in one line."""
     try:
-        connected: Cluster = current_context().with_resource(cluster(address, timeout=timeout))
+        connected: Cluster = current_context().with_resource(connected_cluster(address, timeout=timeout))
     except ClusterError as error:
         fail(str(error))
     return connected

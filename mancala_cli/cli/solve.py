@@ -1,6 +1,6 @@
 """``mancala solve``: a position's result with best play
 (:class:`mancala_cli.solving.search.Solver`, or
-:class:`mancala_cli.solving.cluster.ClusterSolver` on a Dask cluster),
+:class:`mancala_cli.solving.cluster_search.ClusterSolver` on a Dask cluster),
 stopped by signals as :mod:`mancala_cli.solving.stopping` runs it."""
 from __future__ import annotations
 
@@ -9,11 +9,13 @@ from typing import Optional
 import typer
 
 from ..files.output import OutputError
-from ..rules.core import Game, Position
-from ..solving.cluster import ClusterSolveError, ClusterSolver
+from ..rules.game import Game
+from ..rules.position import Position
+from ..solving.cluster_search import ClusterSolveError, ClusterSolver
 from ..solving.proofs import ProofError
-from ..solving.search import Solver, TableFileError
+from ..solving.search import Solver
 from ..solving.stopping import Solved, cluster_conflict, exit_status, solve_here, solve_on_cluster
+from ..solving.table_file import TableFileError
 from ..solving.written import solution_text
 from .engine_files import proof_book, tablebase_file
 from .options import (

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Optional
 
 import typer
 
-from notation.errors import XMLArchiveError
+from notation.notation_errors import XMLArchiveError
 
-from ..archives import FilterTask
+from ..archives.tasks import FilterTask
 from ..batch.filtering import Problems
 from ..batch.runs import answers
 from ..files import InputError
@@ -39,7 +39,7 @@ from .reading import workers_for
 from .where import where_criteria, where_stops
 
 if TYPE_CHECKING:
-    from ..batch.cluster import Cluster
+    from ..batch.dask_executor import Cluster
 
 #: How split names its files: five digits at least, then the format's suffix.
 SPLIT_SUFFIXES = {"pmn": "pmn", "json": "jsonl", "xml": "xml"}

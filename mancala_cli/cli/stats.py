@@ -8,7 +8,7 @@ from typing import Optional
 
 import typer
 
-from notation.errors import XMLArchiveError
+from notation.notation_errors import XMLArchiveError
 
 from ..batch.statistics import stats_files
 from ..files import InputError

@@ -12,9 +12,8 @@ import os
 import sys
 
 from ..rules.selection import CORE
-from ..version import __version__
+from ..version import TYPE_CHECKING, __version__
 
-TYPE_CHECKING = False  # (not typing's, which slows `mancala --version`: docs/performance.md, 'Start-up')
 if TYPE_CHECKING:
     from typing import Any, NoReturn
 

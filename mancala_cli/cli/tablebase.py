@@ -1,5 +1,5 @@
 """``mancala tablebase build``: the endgame tables of ``kimasai-klamroth``
-(:mod:`mancala_cli.solving.tablebase`), which ``solve`` and ``annotate`` read with
+(:mod:`mancala_cli.solving.endgame`), which ``solve`` and ``annotate`` read with
 ``--tablebase FILE``."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import typer
 
 from ..files.output import OutputError
 from ..files.reports import counted
-from ..solving.tablebase import GAME, MAX_STONES, Tablebase, build_bytes, entries, work_bytes
+from ..solving.endgame import GAME, MAX_STONES, Tablebase, build_bytes, entries, work_bytes
 from .options import GAME_COMPLETION, fail, int_option as _int_option, output_file
 from .values import size_parser as _size
 

@@ -7,7 +7,8 @@ import contextlib
 from collections.abc import Callable, Iterator
 from typing import Any, Optional
 
-from ..archives import BadCriterion, Criteria, RegexTimeout
+from ..archives.criteria import Criteria, RegexTimeout
+from ..archives.texts import BadCriterion
 from ..errors import BadQuery
 from .options import fail
 from .streams import error_line

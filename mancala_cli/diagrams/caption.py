@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..rules.core import NORTH, SOUTH, Game, Move, Position, side_name
+from ..rules.board import NORTH, SOUTH, side_name
+from ..rules.game import Game, Move
+from ..rules.position import Position
 from .fontwidths import text_width
 from .layout import (
     CAPTION_LEADING,

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 
-from ..rules.core import Game
+from ..rules.game import Game
 from .tree import Element
 
 # -- sizes (viewBox units = CSS pixels at width/height) ----------------------

@@ -9,7 +9,7 @@ variation. The page embeds those positions as JSON, with the SVG diagram
 of :func:`~mancala_cli.diagrams.svg.board_svg` and its geometry; its script
 only shows them (it knows no rules). Nothing is loaded from elsewhere.
 
-    >>> from notation.pmn import read_game
+    >>> from notation.pmn_reader import read_game
     >>> page = game_page([read_game('[Game "kingulu"]\\n\\n1. c1 (1. d1^) d2 *\\n')])
     >>> page.html.startswith("<!DOCTYPE html>"), page.plies, len(page.games[0].nodes)
     (True, 3, 4)
@@ -26,12 +26,14 @@ from importlib import resources
 from typing import Any
 
 from notation.coords import STYLES, format_move, move_label, parse_hole
+from notation.position_strings import format_position
 from notation.record import MOVE, SKIP, GameRecord, Problem, SkipType, Step, Visitor, copy_record, visit, walk
 
 from ..checking import Replay, replay
-from ..positions import format_position
-from ..rules.core import Game, MancalaError, Outcome, Position, PositionKey
-from .svg import RING_MEANINGS, board_svg, legend_sample, page_geometry
+from ..rules.game import Game, MancalaError, Outcome
+from ..rules.position import Position, PositionKey
+from .caption import RING_MEANINGS, legend_sample
+from .svg import board_svg, page_geometry
 from .text import default_title, result_words
 
 __all__ = ["game_page", "Page", "PageGame", "PageTooLarge", "MAX_PAGE_POSITIONS", "MAX_PAGE_TEXT",
@@ -75,7 +77,7 @@ def record_positions(record: GameRecord) -> int:
     variations too (whether or not the moves can be played), counted
     without playing them.
 
-        >>> from notation.pmn import read_game
+        >>> from notation.pmn_reader import read_game
         >>> record_positions(read_game('[Game "kingulu"]\\n\\n1. c1 (1. d1 (1. e1) b2) d2 *\\n'))
         6
     """
@@ -90,7 +92,7 @@ def record_text(record: GameRecord) -> int:
     """The bytes (UTF-8) of the text ``record`` gives a page: its tags, its
     comments and its moves, variations too.
 
-        >>> from notation.pmn import read_game
+        >>> from notation.pmn_reader import read_game
         >>> record_text(read_game('[Game "kingulu"]\\n\\n{Opening} 1. c1 {good} (1. d1) d2 *\\n'))
         28
     """

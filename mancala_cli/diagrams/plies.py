@@ -5,7 +5,7 @@ the title of its diagram and its caption (``--caption``: the first lines
 from :func:`caption_head`, then the move and the side to move); for a game
 sheet, the boards of the plies chosen and the header line::
 
-    >>> from notation.pmn import read_game
+    >>> from notation.pmn_reader import read_game
     >>> from mancala_cli.checking import replay
     >>> record = read_game('[Game "kingulu"]\\n[South "Amani"]\\n[Round "2"]\\n\\n1. d1x6 d2x10 *\\n')
     >>> plies = Plies.of(replay(record), caption=True)
@@ -22,7 +22,8 @@ import dataclasses
 from collections.abc import Sequence
 
 from ..checking import Replay
-from ..rules.core import Game, Move, Outcome, Position
+from ..rules.game import Game, Move, Outcome
+from ..rules.position import Position
 from .sheet import Diagram, choose_plies, game_diagrams, header_line, move_caption
 from .text import caption_state, state_words
 

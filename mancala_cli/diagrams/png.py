@@ -23,10 +23,9 @@ import os
 import re
 import struct
 
-from ..errors import INSTALL_HINT, BadImage, PngUnavailable
+from ..errors import BadImage, PngUnavailable
 
-__all__ = ["svg_to_png", "png_size", "PngUnavailable", "BadImage", "PNG_SIGNATURE", "INSTALL_HINT", "FONT_FILES",
-           "MIN_SCALE", "MAX_SCALE", "MAX_PIXELS"]
+__all__ = ["svg_to_png", "png_size", "PNG_SIGNATURE", "FONT_FILES", "MIN_SCALE", "MAX_SCALE", "MAX_PIXELS"]
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 FONT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fonts")

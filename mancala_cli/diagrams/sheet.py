@@ -43,20 +43,13 @@ from typing import NamedTuple
 
 from notation.coords import format_move, move_label
 
-from ..rules.core import Game, Move, Outcome, Position
+from ..rules.game import Game, Move, Outcome
+from ..rules.position import Position
+from .caption import RING_MEANINGS, add_legend, legend_height, rings_drawn
 from .fontwidths import text_width as _text_width
-from .svg import (
-    BACKGROUND,
-    DEFAULT_STYLE,
-    MARGIN,
-    RING_MEANINGS,
-    add_element,
-    add_legend,
-    board_element,
-    legend_height,
-    rings_drawn,
-    viewbox_size,
-)
+from .layout import MARGIN, add_element, viewbox_size
+from .style import BACKGROUND, DEFAULT_STYLE
+from .svg import board_element
 from .text import FROM_POSITION, FromPosition, outcome_of, result_words
 from .tree import Element, tostring
 

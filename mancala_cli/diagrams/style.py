@@ -6,7 +6,7 @@ every diagram: the result strip, a caption and a legend's words.
 """
 from __future__ import annotations
 
-from ..rules.core import NORTH, SOUTH
+from ..rules.board import NORTH, SOUTH
 from .layout import CAPTION_SIZE, LEGEND_SIZE
 
 # -- colours (the default style; the browser test reads them) ----------------

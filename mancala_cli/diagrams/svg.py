@@ -1,6 +1,6 @@
 """SVG diagrams of a position (docs/commands/render.md).
 
-:func:`board_svg` draws a :class:`~mancala_cli.rules.core.Position` of a game as a
+:func:`board_svg` draws a :class:`~mancala_cli.rules.position.Position` of a game as a
 standalone SVG document: every hole with its count (and its seeds as dots
 when it holds a few), reserved holes, both banks, the side to move, file
 letters and rank numbers, and the last move's origin and end::
@@ -40,17 +40,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from notation.position import format_position
+from notation.position_strings import format_position
 
-from ..rules.core import FILES, NORTH, SIDES, SOUTH, Game, Move, Outcome, Position, Side, side_name
+from ..rules.board import FILES, NORTH, SIDES, SOUTH, Side, side_name
+from ..rules.game import Game, Move, Outcome
+from ..rules.position import Position
 from .caption import (
-    RING_MEANINGS,
     add_caption,
-    add_legend,
-    caption_lines,
-    legend_height,
-    legend_rows,
-    legend_sample,
     rings_drawn,
 )
 from .layout import (
@@ -86,27 +82,21 @@ from .layout import (
     viewbox_size,
 )
 from .style import (
-    BACKGROUND,
     BOARD_EDGE as BOARD_EDGE,
     BOARD_FILL as BOARD_FILL,
     CAPTION_FIRST as CAPTION_FIRST,
     CAPTION_TEXT as CAPTION_TEXT,
     DEFAULT_STYLE as DEFAULT_STYLE,
     END_COLOUR as END_COLOUR,
-    HOLE_FILL,
     LEGEND_TEXT as LEGEND_TEXT,
     ORIGIN_COLOUR as ORIGIN_COLOUR,
     RESULT_BOX as RESULT_BOX,
     RESULT_TEXT as RESULT_TEXT,
-    SEED_FILL,
-    SIDE_COLOURS,
 )
 from .text import FROM_POSITION, FromPosition, default_title, outcome_of, result_words
 from .tree import SVG_NS as SVG_NS, Element, tostring
 
-__all__ = ["board_svg", "board_element", "default_title", "hole_centre", "viewbox_size", "HOLE_FILL", "BACKGROUND", "SEED_FILL",
-           "SIDE_COLOURS", "DOT_LIMIT", "RESULT_H", "result_box", "caption_lines", "RING_MEANINGS", "rings_drawn",
-           "legend_rows", "legend_height", "add_legend", "legend_sample"]
+__all__ = ["board_svg", "board_element"]
 # (A name imported ``NAME as NAME`` above is one this module has always had
 # and its users import from it, whether or not it is used here.)
 

@@ -21,7 +21,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..rules.core import FILES, NORTH, SOUTH, Game, Move, Outcome, Position, Side, side_name
+from ..rules.board import FILES, NORTH, SOUTH, Side, side_name
+from ..rules.game import Game, Move, Outcome
+from ..rules.position import Position
 
 __all__ = ["board_text", "default_title", "state_words", "caption_state", "result_words", "outcome_of", "FROM_POSITION",
            "FromPosition"]
@@ -50,7 +52,7 @@ def result_words(outcome: Outcome) -> str:
     store, the seeds left in the player's own unreserved holes and those in
     the holes he reserved), the winner's first, and the rule::
 
-        >>> from mancala_cli.rules.core import Outcome
+        >>> from mancala_cli.rules.game import Outcome
         >>> result_words(Outcome("0-1", "KG-7", "S to move has no legal move; score 13-35", (13, 35)))
         'North wins 35–13 (KG-7)'
         >>> result_words(Outcome("1/2-1/2", "KK-4b", "draw by repetition"))

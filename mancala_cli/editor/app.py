@@ -15,7 +15,7 @@ from textual.suggester import SuggestFromList
 from textual.widgets import Footer, Input, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
-from notation.pmn import read_games
+from notation.pmn_reader import read_games
 from notation.record import GameRecord
 
 from ..playing import GamePosition, Solution

@@ -12,7 +12,9 @@ from textual.style import Style
 from textual.widget import Widget
 
 from ..diagrams.text import default_title
-from ..rules.core import FILES, NORTH, SOUTH, Game, Move, Outcome, Position, Side, side_name
+from ..rules.board import FILES, NORTH, SOUTH, Side, side_name
+from ..rules.game import Game, Move, Outcome
+from ..rules.position import Position
 
 __all__ = ["Board", "board_content"]
 

@@ -21,7 +21,7 @@ import os
 import time
 from dataclasses import dataclass, field
 
-from notation import pmn
+from notation.pmn_writer import write_game
 from notation.record import GameRecord
 
 from ..checking import replay
@@ -154,7 +154,7 @@ class Recovery:
         replay is needed to read it back)."""
         os.makedirs(recovery_folder(), mode=0o700, exist_ok=True)
         entry = {"file": os.path.abspath(self.file) if self.file else None, "index": self.index,
-                 "saved": time.strftime("%Y-%m-%d %H:%M:%S"), "cursor": list(cursor), "pmn": pmn.write_game(record)}
+                 "saved": time.strftime("%Y-%m-%d %H:%M:%S"), "cursor": list(cursor), "pmn": write_game(record)}
         with atomic_output(self.path) as stream:
             stream.write(json.dumps(entry, ensure_ascii=False) + "\n")
 

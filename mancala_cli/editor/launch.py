@@ -7,12 +7,13 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from notation.errors import NotationError
+from notation.notation_errors import NotationError
+from notation.position_strings import format_position
 from notation.record import GameRecord
 
 from ..files import InputError
-from ..positions import format_position, parse_position
-from ..rules.core import InvalidPosition
+from ..positions import parse_position
+from ..rules.game import InvalidPosition
 from ..rules.registry import UnknownGame, get_game
 from .documents import Document, Recovery, new_document, open_document
 from .model import EditedGame, EditError

@@ -27,7 +27,8 @@ from notation.record import GLYPHS, TAG_NAME, GameRecord, MoveNode, copy_record,
 from ..errors import BadCoordinate, BadMove
 from ..playing import Line
 from ..positions import parse_position
-from ..rules.core import Game, IllegalMove, InvalidPosition, Move, Outcome, Position
+from ..rules.game import Game, IllegalMove, InvalidPosition, Move, Outcome
+from ..rules.position import Position
 from ..rules.registry import get_game
 
 __all__ = ["Address", "EditError", "EditedGame", "replayed", "move_label"]

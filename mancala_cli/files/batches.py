@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 from notation import grammar
 from notation.grammar import TAG_LINE_RE
-from notation.pmn import MAX_GAME_LINES, MAX_GAME_TEXT, after_tag_line, read_games
+from notation.pmn_reader import MAX_GAME_LINES, MAX_GAME_TEXT, after_tag_line, read_games
 from notation.record import GameRecord, Problem
 
 from .reports import counted
@@ -451,7 +451,7 @@ def read_records(source: Source, kind: str | None = None) -> Iterator[GameRecord
     (``index``). Raises InputError or XMLArchiveError."""
     kind = kind or sniff(source)
     if kind == "xml":
-        from notation.xml import read_archive  # (local: lxml loads only for XML archives)
+        from notation.xml_reader import read_archive  # (local: lxml loads only for XML archives)
 
         records: Iterable[GameRecord] = read_archive(source.stream, file=source.name)
     else:

@@ -31,12 +31,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any, BinaryIO, cast
 
-from notation import pmn
-from notation.errors import XMLArchiveError
+from notation.notation_errors import XMLArchiveError
+from notation.position_strings import format_position
 from notation.record import GameRecord, Problem, copy_record
 
 from ..checking import Replay, replay
-from ..positions import format_position
 from .formats import FORMATS
 from .output import atomic_output
 
@@ -51,7 +50,7 @@ def check_target(to: str) -> None:
 @dataclass(slots=True)
 class WrittenGame:
     """One game as its format writes it: ``data`` (text, or for XML the
-    bytes of :func:`notation.xml.game_xml`), the ``problems`` of what the
+    bytes of :func:`notation.xml_writer.game_xml`), the ``problems`` of what the
     format cannot hold exactly (PMN's ``pmn-inexact`` warnings), or, for a
     game an XML archive cannot hold, ``unwritable``: the line the game
     starts on and why (without the game's number, which its reader adds)."""
@@ -86,10 +85,12 @@ class GameFormat:
 
     def data(self, record: GameRecord, replayed: Replay) -> str | bytes:
         """The text (bytes for XML) of ``record`` replayed as ``replayed``;
-        raises :class:`~notation.errors.XMLArchiveError` for a game an XML
+        raises :class:`~notation.notation_errors.XMLArchiveError` for a game an XML
         archive cannot hold."""
         if self.format == "pmn":
-            return pmn.write_game(record)  # (the writer loads when first used: validate loads this module, writes nothing)
+            from notation.pmn_writer import write_game  # (local: validate loads this module and writes nothing)
+
+            return write_game(record)
         game = replayed.game
         start = format_position(game, replayed.start) if game and replayed.start else None
         if self.format == "json":
@@ -98,7 +99,7 @@ class GameFormat:
             from notation.jsonl import record_to_json
 
             return record_to_json(record, game.id if game else None, start) + "\n"
-        from notation.xml import game_xml  # (local: lxml loads only for XML archives)
+        from notation.xml_writer import game_xml  # (local: lxml loads only for XML archives)
 
         return game_xml(record, positions=self.positions, start=start)
 
@@ -110,7 +111,9 @@ class GameFormat:
         except XMLArchiveError as error:
             return WrittenGame(b"", unwritable=(error.line or 0, error.reason.removeprefix(f"game {record.index}: ")))
         if self.format == "pmn":
-            return WrittenGame(data, pmn.unheld(record) + pmn.unreadable(cast(str, data), record))
+            from notation.pmn_writer import unheld, unreadable  # (local: as in data, which loaded it)
+
+            return WrittenGame(data, unheld(record) + unreadable(cast(str, data), record))
         return WrittenGame(data)
 
 
@@ -132,7 +135,7 @@ class RecordWriter:
         self.games = 0
         self._archive: Any = None
         if format == "xml":
-            from notation.xml import ArchiveWriter  # (local: lxml loads only for XML archives)
+            from notation.xml_writer import ArchiveWriter  # (local: lxml loads only for XML archives)
 
             self._archive = ArchiveWriter(cast(BinaryIO, stream))
 
@@ -143,7 +146,7 @@ class RecordWriter:
 
     def write(self, record: GameRecord, *, game: str | None = None) -> WrittenGame:
         """Add ``record`` (``game``: the game of a record without a ``Game``
-        tag); raises :class:`~notation.errors.XMLArchiveError`, writing
+        tag); raises :class:`~notation.notation_errors.XMLArchiveError`, writing
         nothing, for a game an XML archive cannot hold."""
         twin = copy_record(record)
         data = self.style.data(twin, self.style.replay(twin, game))
@@ -185,7 +188,7 @@ def open_writer(path: str | None, format: str = "pmn", *, coords: str | None = N
     # The format's writer is loaded before the file is opened: a signal that
     # comes during an import (lxml's, for XML) may be lost in it, and the
     # command must stop on one once its output file exists.
-    module = {"pmn": "notation.pmn", "json": "notation.jsonl", "xml": "notation.xml"}.get(format)
+    module = {"pmn": "notation.pmn_writer", "json": "notation.jsonl", "xml": "notation.xml_writer"}.get(format)
     if module is not None:
         importlib.import_module(module)
     with atomic_output(path, binary=RecordWriter.binary(format)) as stream:

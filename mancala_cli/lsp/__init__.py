@@ -6,7 +6,7 @@ input and output.
 The logic is plain functions over the library (:mod:`mancala_cli.api`,
 :mod:`notation`), testable without a client: :mod:`.analysis` keeps a
 document's lines and games up to date edit by edit and checks each game
-(:class:`~.analysis.Document`); :mod:`.features` answers the requests from
+(:class:`~.analysis.Document`); the feature modules answer the requests from
 it (hover, completion, formatting, code actions, symbols), in 0-based lines
 and code-point columns, gathering the modules of each family
 (:mod:`.hover`, :mod:`.completion`, :mod:`.formatting`, :mod:`.fixes`,

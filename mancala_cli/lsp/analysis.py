@@ -41,7 +41,7 @@ import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from notation.pmn import read_games
+from notation.pmn_reader import read_games
 from notation.record import MAX_PROBLEMS, GameRecord, Problem
 
 from .. import check
@@ -49,8 +49,8 @@ from ..files.reports import move_place, position_note
 from ..files.sources import MAX_LINE
 from .hints import NO_MOVE_NUMBER, Hint, capped, count_moves, missing_numbers
 
-__all__ = ["MAX_DOCUMENT", "NO_MOVE_NUMBER", "count_moves", "too_long", "line_too_long", "Diagnostic", "Hint", "Game", "Document", "split_lines", "line_text",
-           "problem_message", "token_end", "missing_numbers"]
+__all__ = ["MAX_DOCUMENT", "too_long", "line_too_long", "Diagnostic", "DocumentGame", "Document", "split_lines",
+           "line_text", "problem_message", "token_end"]
 
 #: The largest document checked, in characters: a larger one gets one
 #: diagnostic that says so, and nothing else (memory and time stay bounded).
@@ -131,7 +131,7 @@ class Diagnostic:
     message: str
 
 
-class Game:
+class DocumentGame:
     """One game of a document: where it is and what checking it found.
 
     ``start`` is the line where it starts, ``next_start`` the line where
@@ -188,11 +188,11 @@ class Game:
         self.end += delta
 
 
-def _next_start(game: Game) -> int:
+def _next_start(game: DocumentGame) -> int:
     return game.next_start
 
 
-def _start(game: Game) -> int:
+def _start(game: DocumentGame) -> int:
     return game.start
 
 
@@ -216,8 +216,8 @@ class Document:
         self._lines: list[str] | None = split_lines(text)
         self._packed: bytes | None = None
         self.size = len(text)
-        self.games: list[Game] = []
-        self.spare: dict[int, Game] = {}
+        self.games: list[DocumentGame] = []
+        self.spare: dict[int, DocumentGame] = {}
         self.resume: int | None = 1
         self.checked = 0  # games read and checked, for the figures of benchmarks/lsp.py
         #: What the features worked out for a game (:func:`.replay.view`), until the next edit.
@@ -451,7 +451,7 @@ class Document:
         self.spare.clear()
         self._work = None
 
-    def _finish(self, record: GameRecord, next_start: int) -> Game:
+    def _finish(self, record: GameRecord, next_start: int) -> DocumentGame:
         """The game of ``record``, checked; the next game starts at ``next_start``."""
         self.checked += 1
         end = next_start - 1
@@ -464,19 +464,19 @@ class Document:
         except Exception as error:  # noqa: BLE001 (one game must not take the server down)
             problem = Problem("error", "internal", f"the game could not be checked: {type(error).__name__}: {error}",
                               record.line, 1)
-            return Game(record.line, next_start, end, [problem], record.tags, record.tag("Game"), record.result, 0)
-        return Game(record.line, next_start, end, report.problems, record.tags,
+            return DocumentGame(record.line, next_start, end, [problem], record.tags, record.tag("Game"), record.result, 0)
+        return DocumentGame(record.line, next_start, end, report.problems, record.tags,
                     report.game.id if report.game is not None else record.tag("Game"), report.result, report.plies,
                     hints, count_moves(record))
 
     # -- what the features ask
 
-    def all_games(self) -> list[Game]:
+    def all_games(self) -> list[DocumentGame]:
         """Every game, the whole document read first."""
         self.advance()
         return self.games
 
-    def game_at(self, line0: int) -> Game | None:
+    def game_at(self, line0: int) -> DocumentGame | None:
         """The game whose lines hold line ``line0`` (0-based; the blank
         lines after a game are its own), read first if need be."""
         line = line0 + 1
@@ -487,7 +487,7 @@ class Document:
             return games[index]
         return None
 
-    def games_between(self, line0: int, end_line0: int) -> list[Game]:
+    def games_between(self, line0: int, end_line0: int) -> list[DocumentGame]:
         """The games whose lines meet lines ``line0`` to ``end_line0`` (0-based), read first if need be."""
         self.advance(until_line=end_line0 + 1)
         games = self.games
@@ -495,7 +495,7 @@ class Document:
         last = bisect.bisect_right(games, end_line0 + 1, key=_start)
         return [game for game in games[first:last] if game.next_start > line0 + 1]
 
-    def record_of(self, game: Game) -> GameRecord:
+    def record_of(self, game: DocumentGame) -> GameRecord:
         """The record of ``game``, read again from its lines (as they are now)."""
         lines, first = self._lines_from(game.start, game.next_start)
         for record in read_games(lines, None, first):
@@ -521,7 +521,7 @@ class Document:
             out.append(Diagnostic(0, 0, 0, 0, "error", "no-games", "no game in the input"))
         return out
 
-    def game_diagnostics(self, game: Game) -> list[Diagnostic]:
+    def game_diagnostics(self, game: DocumentGame) -> list[Diagnostic]:
         """The problems of ``game`` where they are now, then its hints (in
         the order of ``game.hints``: :meth:`hints` pairs them)."""
         moved = game.start - game.read_at
@@ -537,7 +537,7 @@ class Document:
         game._shown = (moved, out)
         return out
 
-    def _placed(self, game: Game, line: int | None, column: int | None, moved: int, severity: str, code: str,
+    def _placed(self, game: DocumentGame, line: int | None, column: int | None, moved: int, severity: str, code: str,
                 message: str) -> Diagnostic:
         """A diagnostic at the reader's ``line`` and ``column`` (as read;
         the game has moved by ``moved`` lines since), over the token there."""
@@ -547,7 +547,7 @@ class Document:
             column0 += 1  # (the reader counts columns after the byte-order mark)
         return Diagnostic(line0, column0, line0, token_end(self.line(line0), column0), severity, code, message)
 
-    def hints(self, game: Game) -> list[tuple[Diagnostic, Hint]]:
+    def hints(self, game: DocumentGame) -> list[tuple[Diagnostic, Hint]]:
         """The hints of ``game``, each with its diagnostic where it is now."""
         if not game.hints:
             return []

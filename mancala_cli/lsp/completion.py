@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from .. import GAME_IDS, GamePosition, Line, get_game
-from .analysis import Document, Game
+from .analysis import Document, DocumentGame
 from .answers import Completion, Span, TextEdit
 from .hover import outcome_marks
 from .replay import GameView, TooManyMoves, view
@@ -75,7 +75,7 @@ def _tag_values(line0: int, column0: int, name: str, typed: str) -> list[Complet
             for i, (value, meaning) in enumerate(values.items())]
 
 
-def _movetext_brackets(doc: Document, game: Game, line0: int, column0: int) -> list[tuple[int, int, str]] | None:
+def _movetext_brackets(doc: Document, game: DocumentGame, line0: int, column0: int) -> list[tuple[int, int, str]] | None:
     """The ``(`` and ``)`` of the game's movetext before the place (0-based
     line and column each), outside comments and tag lines; ``None`` when the
     place is inside a comment."""

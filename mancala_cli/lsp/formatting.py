@@ -7,13 +7,13 @@ from __future__ import annotations
 from notation.coords import STYLES
 
 from .. import write
-from .analysis import Document, Game
+from .analysis import Document, DocumentGame
 from .answers import Span, TextEdit
 
 __all__ = ["format_document", "format_range"]
 
 
-def _canonical(doc: Document, game: Game) -> str:
+def _canonical(doc: Document, game: DocumentGame) -> str:
     """The game as ``mancala convert --to pmn`` writes it (in its own
     coordinate style), without the last line end."""
     record = doc.record_of(game)
@@ -27,7 +27,7 @@ def _break(doc: Document) -> str:
     return "\r\n" if doc.lines[0].endswith("\r\n") else "\n"
 
 
-def _game_edit(doc: Document, game: Game) -> TextEdit | None:
+def _game_edit(doc: Document, game: DocumentGame) -> TextEdit | None:
     """The edit that writes ``game`` canonically, if it is valid and not canonical already."""
     if not game.valid or game.canonical:
         return None

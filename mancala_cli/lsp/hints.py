@@ -44,7 +44,7 @@ def missing_numbers(record: GameRecord, *, limit: int | None = None) -> list[Hin
     (:func:`notation.pmn_writer.numbered_moves`) and that have no number
     written before them, in the order written (the first ``limit`` of them).
 
-        >>> from notation.pmn import read_game
+        >>> from notation.pmn_reader import read_game
         >>> [(h.line, h.column, h.label) for h in missing_numbers(read_game('c1x6 d2 c1 {a note} d2 *'))]
         [(1, 1, '1.'), (1, 9, '2.'), (1, 21, '2...')]
     """
@@ -61,7 +61,7 @@ def missing_numbers(record: GameRecord, *, limit: int | None = None) -> list[Hin
 def count_moves(record: GameRecord) -> int:
     """The moves of ``record``, those of its variations with them.
 
-        >>> from notation.pmn import read_game
+        >>> from notation.pmn_reader import read_game
         >>> count_moves(read_game('1. c1x6 (d1 (e1) f2) d2 *'))
         5
     """

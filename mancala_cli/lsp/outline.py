@@ -3,13 +3,13 @@ from its tags (:func:`symbol_name`).
 """
 from __future__ import annotations
 
-from .analysis import Document, Game
+from .analysis import Document, DocumentGame
 from .answers import Span, Symbol
 
 __all__ = ["symbols", "symbol_name"]
 
 
-def symbol_name(game: Game, index: int) -> str:
+def symbol_name(game: DocumentGame, index: int) -> str:
     """``Event, Round: South – North`` from the game's tags, as many parts
     as it has (``Game N`` when it has none)."""
     head = ", ".join(value for value in (game.tag("Event"), game.tag("Round")) if value)

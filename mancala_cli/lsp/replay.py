@@ -21,7 +21,7 @@ from notation.grammar import HOLE
 from notation.record import MoveNode, Problem, Step, walk
 
 from .. import Game as Rules, Line, MancalaError, Move, Position, Report, check
-from .analysis import Document, Game, token_end
+from .analysis import Document, DocumentGame, token_end
 
 __all__ = ["MAX_VIEW_MOVES", "TooManyMoves", "MoveInfo", "GameView", "view"]
 
@@ -39,7 +39,7 @@ _PLAYABLE = frozenset(("bad-mark", "bad-destination", "move-number"))
 class TooManyMoves(ValueError):
     """A game of more than :data:`MAX_VIEW_MOVES` moves: not replayed."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: DocumentGame) -> None:
         self.game = game
         super().__init__(f"the game has {game.moves:,} moves (its variations' with them), more than the "
                          f"{MAX_VIEW_MOVES:,} the language server replays: no hover, completion or quick fix "
@@ -136,7 +136,7 @@ class GameView:
     and every move (:class:`MoveInfo`) in the order written, with the
     walk's events (``move``, ``begin`` and ``end`` of variations)."""
 
-    def __init__(self, doc: Document, game: Game) -> None:
+    def __init__(self, doc: Document, game: DocumentGame) -> None:
         self.game = game
         self.record = doc.record_of(game)
         self.report: Report = check(self.record)
@@ -223,7 +223,7 @@ class GameView:
         return line
 
 
-def view(doc: Document, game: Game) -> GameView:
+def view(doc: Document, game: DocumentGame) -> GameView:
     """The :class:`GameView` of ``game``, kept until the document changes;
     :class:`TooManyMoves` for a game of more than :data:`MAX_VIEW_MOVES` moves."""
     if game.moves > MAX_VIEW_MOVES:

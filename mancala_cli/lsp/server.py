@@ -1,5 +1,5 @@
 """The language server itself: the Language Server Protocol over standard
-input and output (pygls), each request answered by :mod:`.features` from
+input and output (pygls), each request answered by the feature modules from
 the documents of :mod:`.analysis`.
 
 Documents are kept here, as :class:`~.analysis.Document` objects, and not
@@ -35,9 +35,14 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
 from ..version import __version__
-from . import features
 from .analysis import MAX_DOCUMENT, Diagnostic, Document
+from .answers import Span, TextEdit
+from .completion import completions
+from .fixes import code_actions
+from .formatting import format_document, format_range
 from .framing import Bad, MessageReader
+from .hover import hover as hover_answer
+from .outline import symbols
 
 __all__ = ["MancalaServer", "make_server", "serve"]
 
@@ -171,7 +176,7 @@ class MancalaServer(LanguageServer):
     def position(self, doc: Document, line0: int, column0: int) -> types.Position:
         return types.Position(line=line0, character=_units(doc.line(line0), column0, self.encoding))
 
-    def span(self, doc: Document, span: features.Span | Diagnostic) -> types.Range:
+    def span(self, doc: Document, span: Span | Diagnostic) -> types.Range:
         """A span (or a diagnostic's) as a range in the client's units."""
         return types.Range(self.position(doc, span.line, span.column),
                            self.position(doc, span.end_line, span.end_column))
@@ -429,7 +434,7 @@ def hover(ls: MancalaServer, params: types.HoverParams) -> types.Hover | None:
         return None
     line0, column0 = ls.place(doc, params.position)
     markdown = ls.markdown()
-    found = features.hover(doc, line0, column0, markdown=markdown, images=markdown and ls.hover_images)
+    found = hover_answer(doc, line0, column0, markdown=markdown, images=markdown and ls.hover_images)
     if found is None:
         return None
     kind = types.MarkupKind.Markdown if found.markdown else types.MarkupKind.PlainText
@@ -443,7 +448,7 @@ def completion(ls: MancalaServer, params: types.CompletionParams) -> types.Compl
     line0, column0 = ls.place(doc, params.position)
     snippets = ls.snippets()
     items = []
-    for found in features.completions(doc, line0, column0):
+    for found in completions(doc, line0, column0):
         snippet = snippets and found.snippet is not None
         items.append(types.CompletionItem(
             label=found.label, kind=_KINDS[found.kind], detail=found.detail, sort_text=found.sort,
@@ -454,7 +459,7 @@ def completion(ls: MancalaServer, params: types.CompletionParams) -> types.Compl
     return types.CompletionList(is_incomplete=False, items=items)
 
 
-def _edits(ls: MancalaServer, doc: Document, found: list[features.TextEdit]) -> list[types.TextEdit]:
+def _edits(ls: MancalaServer, doc: Document, found: list[TextEdit]) -> list[types.TextEdit]:
     return [types.TextEdit(range=ls.span(doc, edit.span), new_text=edit.text) for edit in found]
 
 
@@ -462,7 +467,7 @@ def formatting(ls: MancalaServer, params: types.DocumentFormattingParams) -> lis
     doc = ls.document(params.text_document.uri)
     if doc is None:
         return None
-    return _edits(ls, doc, features.format_document(doc))
+    return _edits(ls, doc, format_document(doc))
 
 
 def range_formatting(ls: MancalaServer, params: types.DocumentRangeFormattingParams) -> list[types.TextEdit] | None:
@@ -471,7 +476,7 @@ def range_formatting(ls: MancalaServer, params: types.DocumentRangeFormattingPar
         return None
     line0, _ = ls.place(doc, params.range.start)
     end_line0, _ = ls.place(doc, params.range.end)
-    return _edits(ls, doc, features.format_range(doc, line0, end_line0))
+    return _edits(ls, doc, format_range(doc, line0, end_line0))
 
 
 def code_action(ls: MancalaServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
@@ -483,7 +488,7 @@ def code_action(ls: MancalaServer, params: types.CodeActionParams) -> list[types
     end_line0, _ = ls.place(doc, params.range.end)
     given = {(d.range.start.line, d.range.start.character, str(d.code)): d for d in params.context.diagnostics}
     out = []
-    for fix in features.code_actions(doc, line0, end_line0):
+    for fix in code_actions(doc, line0, end_line0):
         attached = []
         if fix.diagnostic is not None:
             start = ls.position(doc, fix.diagnostic.line, fix.diagnostic.column)
@@ -502,7 +507,7 @@ def document_symbol(ls: MancalaServer, params: types.DocumentSymbolParams) -> li
         return None
     return [types.DocumentSymbol(name=found.name, detail=found.detail, kind=types.SymbolKind.Module,
                                  range=ls.span(doc, found.span), selection_range=ls.span(doc, found.selection))
-            for found in features.symbols(doc)]
+            for found in symbols(doc)]
 
 
 def initialize(ls: MancalaServer, params: types.InitializeParams) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from notation.errors import XMLArchiveError
+from notation.notation_errors import XMLArchiveError
 
 from ..diagrams.page import PageTooLarge, check_page_budget, game_page, record_positions, record_text
 from ..errors import RenderError

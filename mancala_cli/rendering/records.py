@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from notation.errors import XMLArchiveError
+from notation.notation_errors import XMLArchiveError
 
 from ..checking import Replay, replay
 from ..diagrams.plies import Plies

@@ -14,20 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from .core import (
-    NORTH,
-    SOUTH,
-    Board,
-    Game,
-    IllegalMove,
-    Move,
-    MutablePosition,
-    Outcome,
-    Position,
-    PositionKey,
-    other,
-    win,
-)
+from .board import NORTH, SOUTH, Board, other
+from .game import Game, IllegalMove, Move, Outcome, win
+from .position import MutablePosition, Position, PositionKey
 
 
 class KimasaiKlamroth(Game):

@@ -13,22 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from .core import (
-    LAP_LIMIT,
-    NORTH,
-    SOUTH,
-    WATCH_FROM,
-    Board,
-    Game,
-    Move,
-    MutablePosition,
-    Outcome,
-    Position,
-    PositionKey,
-    other,
-    sow,
-    win,
-)
+from .board import NORTH, SOUTH, Board, other
+from .game import LAP_LIMIT, WATCH_FROM, Game, Move, Outcome, sow, win
+from .position import MutablePosition, Position, PositionKey
 
 RESERVE = 24
 

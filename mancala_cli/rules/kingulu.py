@@ -10,23 +10,9 @@ relay laps, the empty-hole capture and reserved holes (*kuweka mtoto*)::
 """
 from __future__ import annotations
 
-from .core import (
-    DRAW,
-    LAP_LIMIT,
-    SIDES,
-    SOUTH,
-    WATCH_FROM,
-    Board,
-    Game,
-    IllegalMove,
-    Move,
-    MutablePosition,
-    Outcome,
-    Position,
-    other,
-    sow,
-    win,
-)
+from .board import SIDES, SOUTH, Board, other
+from .game import DRAW, LAP_LIMIT, WATCH_FROM, Game, IllegalMove, Move, Outcome, sow, win
+from .position import MutablePosition, Position
 
 
 class Kingulu(Game):

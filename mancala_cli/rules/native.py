@@ -11,8 +11,8 @@ its message names come from the kernel; the message is written here as the
 pure rules write it. ``tests/test_native_differential.py`` holds both cores
 together::
 
-    >>> from mancala_cli.rules.native import Kingulu
-    >>> game = Kingulu()
+    >>> from mancala_cli.rules.native import game_class
+    >>> game = game_class("Kingulu")()
     >>> move, after = game.play(game.start(), game.board.index_of("c1"))
     >>> move.captured, after.banks
     (6, (7, 0))
@@ -24,13 +24,12 @@ import sys
 import time
 from collections.abc import Callable, Collection, Iterator
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from . import _native, core
-from .core import NORTH, SOUTH, IllegalMove, Move, MutablePosition, Outcome, Position, PositionKey
-
-if TYPE_CHECKING:  # (each game's module loads when its class is first asked for: __getattr__ below)
-    from . import kimasai_klamroth, kimasai_mackay, kingulu
+from . import _native, game as shared_rules
+from .board import NORTH, SOUTH
+from .game import Game, IllegalMove, Move, Outcome
+from .position import MutablePosition, Position, PositionKey
 
 _native.init(Move, Position, SOUTH, NORTH)
 
@@ -42,7 +41,7 @@ _kernel_ended = _native.ended
 
 def build_tablebase(stones: int, out: bytearray, progress: Callable[[int, int, int], None] | None) -> None:
     """Build the kimasai-klamroth endgame table of at most ``stones`` stones
-    into ``out`` on the kernel (the layout of :mod:`mancala_cli.tablebase`);
+    into ``out`` on the kernel (the layout of :mod:`mancala_cli.solving.endgame`);
     ``progress``, where given, hears of the build as the pure build tells it."""
     _native.tablebase_build(stones, out, progress)
 
@@ -146,7 +145,7 @@ class _Native:
         :mod:`mancala_cli.solving.search`, which it follows step for step,
         its table bounded as the solver's: at most ``memory`` bytes), no line
         longer than ``max_plies``."""
-        state = solver.state  # (the solve's state: mancala_cli.solving.solution.SearchState)
+        state = solver.state  # (the solve's state: mancala_cli.solving.search_result.SearchState)
         progress = state.progress
         report = None
         if progress is not None or solver.table_file is not None:
@@ -189,24 +188,23 @@ _CLASSES: dict[str, tuple[str, int, str, tuple[type, ...]]] = {
     "Kingulu": ("kingulu", 2, "KG", ()),
 }
 
-if TYPE_CHECKING:
-    KimasaiMackay: type[kimasai_mackay.KimasaiMackay]
-    KimasaiKlamroth: type[kimasai_klamroth.KimasaiKlamroth]
-    Kingulu: type[kingulu.Kingulu]
+_MADE: dict[str, type[Game]] = {}
 
 
-def __getattr__(name: str) -> type:
-    """A game's class, made when first asked for (so that only the pure
-    module of that game loads)."""
-    try:
-        module_name, code, rule, mixins = _CLASSES[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+def game_class(name: str) -> type[Game]:
+    """The class of the game called ``name`` (``"Kingulu"``, a key of
+    :data:`_CLASSES`) on the native kernel, made when first asked for (so
+    that only the pure module of that game loads); ``KeyError`` for another
+    name."""
+    made = _MADE.get(name)
+    if made is not None:
+        return made
+    module_name, code, rule, mixins = _CLASSES[name]
     module = importlib.import_module(f".{module_name}", __package__)
     # Klamroth sows no laps: the core's limit stands in, never reached.
-    rules = module if hasattr(module, "LAP_LIMIT") else core
+    rules = module if hasattr(module, "LAP_LIMIT") else shared_rules
     cls = type(name, (*mixins, _Native, getattr(module, name)),
                {"code": code, "rule": rule, "rules": rules, "__module__": __name__,
                 "__doc__": f"{getattr(module, name).__doc__ or name}, on the native kernel."})
-    globals()[name] = cls
+    _MADE[name] = cls
     return cls

@@ -1,7 +1,7 @@
 """Random legal games (for ``mancala random``, tests and benchmarks).
 
     >>> import random
-    >>> from mancala_cli.rules import get_game
+    >>> from mancala_cli.rules.registry import get_game
     >>> game = random_line(get_game("kingulu"), random.Random(1))
     >>> game.outcome.result in ("1-0", "0-1", "1/2-1/2"), len(game.moves) > 0
     (True, True)
@@ -11,7 +11,8 @@ from __future__ import annotations
 import random as _random
 from typing import NamedTuple
 
-from .core import Game, Move, Outcome, Position, PositionKey
+from .game import Game, Move, Outcome
+from .position import Position, PositionKey
 
 
 class RandomLine(NamedTuple):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import importlib
 
-from .core import Game, MancalaError
+from .game import Game, MancalaError
 from .selection import CORE
 
 #: Each game's module and class, by id; a game's module loads when the game
@@ -39,7 +39,8 @@ def get_game(game_id: str) -> Game:
             module, name = _MODULES[game_id]
         except (KeyError, TypeError):
             raise UnknownGame(game_id) from None
-        game = _GAMES[game_id] = getattr(importlib.import_module(f".{module}", __package__), name)()
+        loaded = importlib.import_module(f".{module}", __package__)
+        game = _GAMES[game_id] = (loaded.game_class(name) if module == "native" else getattr(loaded, name))()
     return game
 
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import os
 
-TYPE_CHECKING = False  # (not typing's, which slows `mancala --version`: docs/performance.md, 'Start-up')
+from ..version import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Literal
 

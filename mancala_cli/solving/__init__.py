@@ -10,22 +10,22 @@
   heuristic (:class:`~.alpha_beta.AlphaBeta`, a part of a solve);
 - :mod:`.proof_numbers`: the proof-number search (df-pn) of each goal that
   settles the value (:class:`~.proof_numbers.ProofNumbers`, a part of a solve);
-- :mod:`.solution`: what a solve finds (:class:`Solution`), the values and
-  their names, the progress callback's type, and a solve's state
-  (:class:`~.solution.SearchState`), which the solver gives its parts with
-  its steps;
+- :mod:`.search_result`: what a solve finds (:class:`~.search_result.SearchResult`),
+  the values and their names, the progress callback's type, and a solve's
+  state (:class:`~.search_result.SearchState`), which the solver gives its
+  parts with its steps;
 - :mod:`.table_file`: a solve's table in a file (``solve --table``,
   :class:`~.table_file.TableFile`, a part of a solve);
-- :mod:`.tablebase`: the endgame tables of ``kimasai-klamroth``
+- :mod:`.endgame`: the endgame tables of ``kimasai-klamroth``
   (:class:`Tablebase`, ``mancala tablebase build``), which the search asks;
 - :mod:`.proofs`: proofs of a won position that a reader can check without
   the solver (:func:`write_proof`), and the stored proofs a solve or an
   annotation reads (:class:`ProofBook`, ``--proof``);
-- :mod:`.cluster`: one position solved on a Dask cluster
+- :mod:`.cluster_search`: one position solved on a Dask cluster
   (:class:`ClusterSolver`, ``solve --scheduler``);
 - :mod:`.stopping`: a solve that signals stop with what it found so far,
   here or on a cluster, and ``solve``'s exit status;
-- :mod:`.annotation`: the engine's facts for a record's main line
+- :mod:`.engine_facts`: the engine's facts for a record's main line
   (:func:`annotate_record`, ``mancala annotate``).
 
 The rules (:mod:`mancala_cli.rules`) do not use this package, save
@@ -36,16 +36,3 @@ call it. (Its name is not ``solve``: a subpackage ``mancala_cli.solve``
 would replace the function :func:`mancala_cli.solve` as an
 attribute of the package once imported.)
 """
-from __future__ import annotations
-
-from .annotation import AnnotateTask, Limits, annotate_record
-from .cluster import ClusterSolution, ClusterSolveError, ClusterSolver
-from .proofs import NoProof, Proof, ProofBook, ProofError, write_proof
-from .search import DEFAULT_MEMORY, DEFAULT_SECONDS, Solver
-from .solution import Solution, result_name
-from .table_file import TableFileError
-from .tablebase import Tablebase, TablebaseError
-
-__all__ = ["Solver", "DEFAULT_MEMORY", "DEFAULT_SECONDS", "Solution", "result_name", "TableFileError", "Tablebase",
-           "TablebaseError", "ProofBook", "Proof", "ProofError", "NoProof", "write_proof", "ClusterSolver",
-           "ClusterSolution", "ClusterSolveError", "annotate_record", "Limits", "AnnotateTask"]

@@ -16,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from ..rules.core import Move, Position, PositionKey
-from .solution import LOSS, MAX_PLIES, WIN, SearchState, SearchSteps, TableKey
+from ..rules.game import Move
+from ..rules.position import Position, PositionKey
+from .search_result import LOSS, MAX_PLIES, WIN, SearchState, SearchSteps, TableKey
 
 #: What the search adds to plain alpha-beta (:attr:`~.search.Solver.features`, a
 #: bit set): enhanced transposition cutoffs (before searching any move, the

@@ -21,8 +21,8 @@ import os
 from collections.abc import Iterable
 
 from ..errors import UnreadableInput
+from .endgame import Tablebase
 from .proofs import ProofBook
-from .tablebase import Tablebase
 
 __all__ = ["check_limits", "endgame_tables", "proof_book", "proof_paths", "unreadable"]
 
@@ -51,7 +51,7 @@ def endgame_tables(tablebase: Tablebase | str | os.PathLike[str] | None) -> Tabl
     """The tables given to the search: a :class:`Tablebase`, or read from
     the path of a file of ``mancala tablebase build``. A file that cannot be
     read raises :class:`UnreadableInput`, one that is no table
-    :class:`~mancala_cli.solving.tablebase.TablebaseError`."""
+    :class:`~mancala_cli.solving.endgame.TablebaseError`."""
     if tablebase is None or isinstance(tablebase, Tablebase):
         return tablebase
     if not isinstance(tablebase, (str, os.PathLike)):

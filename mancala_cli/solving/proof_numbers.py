@@ -18,8 +18,10 @@ import time
 from collections.abc import Callable
 from typing import Any, Final
 
-from ..rules.core import NORTH, SOUTH, Game, Move, Position, PositionKey, Side
-from .solution import CLOCK_EVERY, DRAW_VALUE, LOSS, MAX_PLIES, WIN, SearchState, SearchSteps, TableKey
+from ..rules.board import NORTH, SOUTH, Side
+from ..rules.game import Game, Move
+from ..rules.position import Position, PositionKey
+from .search_result import CLOCK_EVERY, DRAW_VALUE, LOSS, MAX_PLIES, WIN, SearchState, SearchSteps, TableKey
 
 #: A proof-number search (df-pn, :meth:`ProofNumbers.prove`) of the
 #: position's value, once deepening stops and before every line is searched

@@ -37,10 +37,14 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from notation.position_strings import format_position
+
 from ..files import open_regular
-from ..positions import format_position
-from ..rules.core import Game, MancalaError, Move, Position, Side
-from .search import Solution, Solver
+from ..rules.board import Side
+from ..rules.game import Game, MancalaError, Move
+from ..rules.position import Position
+from .search import Solver
+from .search_result import SearchResult
 
 #: The first line of a proof's text.
 HEADER = "mancala proof 1"
@@ -352,7 +356,7 @@ class ProofBook:
         result, known, best = self.fill(game, position, "unknown", moves, [])
         return (result, known, best) if result != "unknown" and all(r != "unknown" for _, r in known) else None
 
-    def proven(self, game: Game, position: Position) -> Solution | None:
+    def proven(self, game: Game, position: Position) -> SearchResult | None:
         """The :class:`~mancala_cli.solving.search.Solution` of ``position``
         when the book proves every move's result (no node searched), else
         None."""
@@ -360,9 +364,9 @@ class ProofBook:
         if known is None:
             return None
         result, moves, best = known
-        return Solution(result, moves, best, 0, 0.0, 0)
+        return SearchResult(result, moves, best, 0, 0.0, 0)
 
-    def solution(self, game: Game, position: Position, found: Solution) -> Solution:
+    def solution(self, game: Game, position: Position, found: SearchResult) -> SearchResult:
         """``found``, a search's :class:`~mancala_cli.solving.search.Solution`
         of ``position``, with what the book proves where it is unknown; when
         then every move's result is known, nothing is left for the search, and
@@ -374,7 +378,7 @@ class ProofBook:
             return found
         every = all(r != "unknown" for _, r in moves)
         bounds = [(r, r) if r != "unknown" else b for (_, r), b in zip(moves, found.move_bounds)]
-        return Solution(result, moves, best, found.nodes, found.seconds, found.depth,
+        return SearchResult(result, moves, best, found.nodes, found.seconds, found.depth,
                         bounds=(result, result) if result != "unknown" else found.bounds, move_bounds=bounds,
                         stopped=None if every and result != "unknown" else found.stopped, outcome=found.outcome)
 

@@ -50,7 +50,7 @@ next: results do not depend on the order in which positions are asked.
 
 This module holds the solve itself (deepening, the limits, the answer) and
 the steps both searches share (the table's keys and entries). A solve's
-state is one :class:`~.solution.SearchState`, which the solver gives its
+state is one :class:`~.search_result.SearchState`, which the solver gives its
 parts with its steps: the alpha-beta search (:class:`~.alpha_beta.AlphaBeta`),
 the proof-number search (:class:`~.proof_numbers.ProofNumbers`) and the
 table file (:class:`~.table_file.TableFile`).
@@ -64,30 +64,28 @@ import time
 from collections.abc import Collection
 from typing import Any, Final
 
-from ..rules.core import DRAW, SOUTH, Game, Move, Position, PositionKey
-from .alpha_beta import ETC, HISTORY, HISTORY_MAX, AlphaBeta
-from .proof_numbers import NUMBERS_BYTES, PN, PN_INF, PROOF_FIRST, PROOF_SHARE, ProofNumbers
-from .solution import (
+from ..rules.board import SOUTH
+from ..rules.game import DRAW, Game, Move
+from ..rules.position import Position, PositionKey
+from .alpha_beta import ETC, HISTORY, AlphaBeta
+from .proof_numbers import PN, ProofNumbers
+from .search_result import (
     CLOCK_EVERY,
     DRAW_VALUE,
     LOSS,
     MAX_PLIES,
     RESULT_NAMES,
-    STOP_REASONS,
     WIN,
     Progress,
+    SearchResult,
     SearchState,
-    Solution,
     TableKey,
     result_name,
 )
-from .table_file import CHUNK_ENTRIES, SAVE_EVERY, TABLE_HEADER, TABLE_MAGIC, TABLE_VERSION, TableFile, TableFileError
+from .table_file import SAVE_EVERY, TableFile
 
-__all__ = ["Solver", "Solution", "Progress", "TableKey", "TableFileError", "result_name", "RESULT_NAMES",
-           "STOP_REASONS", "WIN", "DRAW_VALUE", "LOSS", "MAX_PLIES", "DEFAULT_MEMORY", "DEFAULT_SECONDS",
-           "ENTRY_BYTES", "OTHER_ENTRY_BYTES", "DEEPENING_SHARE", "DEEPENING_NODES", "CLOCK_EVERY", "PROGRESS_EVERY",
-           "ETC", "HISTORY", "PN", "ALL_FEATURES", "PROOF_SHARE", "PROOF_FIRST", "PN_INF", "NUMBERS_BYTES",
-           "HISTORY_MAX", "SAVE_EVERY", "TABLE_MAGIC", "TABLE_VERSION", "TABLE_HEADER", "CHUNK_ENTRIES"]
+__all__ = ["Solver", "DEFAULT_MEMORY", "DEFAULT_SECONDS", "ENTRY_BYTES", "OTHER_ENTRY_BYTES", "DEEPENING_SHARE",
+           "DEEPENING_NODES", "PROGRESS_EVERY", "ALL_FEATURES"]
 
 #: The table's memory when none is given (bytes): once it is spent,
 #: positions not in the table are searched again rather than stored, so
@@ -139,7 +137,7 @@ class Solver:
         >>> Solver(get_game("kingulu"), memory=64 << 20)
         <Solver kingulu, table of at most 67,108,864 bytes>
 
-    A solve's state is one :class:`~.solution.SearchState` (:attr:`state`,
+    A solve's state is one :class:`~.search_result.SearchState` (:attr:`state`,
     new for each solve), which the solver gives its parts with its steps
     (:meth:`key`, :meth:`child_history`, :meth:`expand`, :meth:`store`,
     :meth:`grown`, :meth:`out_of_time`, :meth:`after_kernel`): the
@@ -216,7 +214,7 @@ class Solver:
 
     def solve(self, position: Position, *, depth: int | None = None, nodes: int | None = None,
               seconds: float | None = None, history: Collection[PositionKey] = (),
-              progress: Progress | None = None, table: str | os.PathLike[str] | None = None) -> Solution:
+              progress: Progress | None = None, table: str | os.PathLike[str] | None = None) -> SearchResult:
         """Solve ``position`` for the side to move, within the limits given
         (``depth`` plies, ``nodes`` positions, ``seconds``); ``history`` holds
         the keys of earlier positions of the game (KK-4b). ``progress`` is
@@ -241,7 +239,7 @@ class Solver:
             outcome = game.outcome(position, history=past, moves=[])
             value = DRAW_VALUE if outcome is None else self.value_of(outcome.result, position)
             state.nodes = 1
-            return Solution(RESULT_NAMES[value], [], [], 1, time.monotonic() - started, 0, outcome=outcome)
+            return SearchResult(RESULT_NAMES[value], [], [], 1, time.monotonic() - started, 0, outcome=outcome)
         state.nodes = 1
         bounds = [(LOSS, WIN) for _ in children]
         limited = depth is not None or nodes is not None or seconds is not None
@@ -341,7 +339,7 @@ class Solver:
                 break
 
     def _answer(self, children: list[tuple[Move, Position]], bounds: list[tuple[int, int]],
-                reached: int) -> Solution:
+                reached: int) -> SearchResult:
         """The solution: each first move's interval, and the table saved where there is a file."""
         state = self.state
         if state.stopped:
@@ -355,7 +353,7 @@ class Solver:
             reached = min(state.longest, MAX_PLIES)
         if self.table_file is not None:
             self.table_file.save_table(self.table_file.path)
-        return Solution(result, moves, best, state.nodes, time.monotonic() - state.started, reached,
+        return SearchResult(result, moves, best, state.nodes, time.monotonic() - state.started, reached,
                         bounds=(RESULT_NAMES[low], RESULT_NAMES[high]),
                         move_bounds=[(RESULT_NAMES[b[0]], RESULT_NAMES[b[1]]) for b in bounds],
                         stopped=state.stop_reason)

@@ -22,11 +22,11 @@ from collections.abc import Callable, Collection
 from types import FrameType
 from typing import Any
 
-from ..rules.core import Position
-from .cluster import ClusterSolver, Progress as ClusterProgress
+from ..rules.position import Position
+from .cluster_search import ClusterSolver, Progress as ClusterProgress
 from .proofs import ProofBook
 from .search import Solver
-from .solution import Progress
+from .search_result import Progress
 
 __all__ = ["SOLVE_STOPPED", "Solved", "StopSignals", "cluster_conflict", "exit_status", "solve_here",
            "solve_on_cluster"]
@@ -39,7 +39,7 @@ SOLVE_STOPPED = 3
 @dataclasses.dataclass(frozen=True, slots=True)
 class Solved:
     """What a solve that signals could stop found (``solution``: a
-    :class:`~.solution.Solution`, or the cluster's
+    :class:`~.search_result.SearchResult`, or the cluster's
     :class:`~.cluster.ClusterSolution`), and the signal that stopped it
     (``None``: none did)."""
 

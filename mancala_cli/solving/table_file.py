@@ -16,8 +16,9 @@ import time
 from typing import Any, Final
 
 from ..files.output import atomic_output, regular_output
-from ..rules.core import Game, MancalaError, Position, PositionKey
-from .solution import LOSS, MAX_PLIES, WIN, SearchState, SearchSteps
+from ..rules.game import Game, MancalaError
+from ..rules.position import Position, PositionKey
+from .search_result import LOSS, MAX_PLIES, WIN, SearchState, SearchSteps
 
 try:  # the interpreter's own SHA-256, which loads faster than OpenSSL's (the library imports this module)
     from _sha256 import sha256  # type: ignore[import-not-found, unused-ignore]

@@ -6,9 +6,10 @@ import json
 from typing import Any
 
 from notation.coords import format_move
+from notation.position_strings import format_position
 
-from ..positions import format_position
-from ..rules.core import Game, Move, Position
+from ..rules.game import Game, Move
+from ..rules.position import Position
 
 __all__ = ["solution_text"]
 
@@ -28,7 +29,7 @@ _STOPPED_TEXT = {"time": "stopped by the time limit", "nodes": "stopped by the n
 
 
 def solution_text(rules: Game, start: Position, solution: Any, format: str = "text") -> str:
-    """``solution`` of ``start`` (a :class:`~.solution.Solution`, or the
+    """``solution`` of ``start`` (a :class:`~.search_result.SearchResult`, or the
     cluster's :class:`~.cluster.ClusterSolution`) as ``mancala solve``
     writes it: a line per move and the result line (``format="text"``), or
     one JSON object (``format="json"``), each line ended.

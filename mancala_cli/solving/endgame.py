@@ -52,7 +52,9 @@ from typing import Final
 
 from ..files import open_regular
 from ..files.output import atomic_output
-from ..rules.core import SOUTH, MancalaError, Position
+from ..rules.board import SOUTH
+from ..rules.game import MancalaError
+from ..rules.position import Position
 from ..rules.selection import CORE
 
 __all__ = ["Tablebase", "TablebaseError", "GAME", "FORMAT", "RULES", "MAX_STONES", "entries", "build_bytes",

@@ -24,7 +24,8 @@ on two lines); a glyph or comment already there is not added again, so
 annotating an annotated record changes nothing. Only valid records are
 annotated (:func:`annotate_record` leaves the others as they are).
 
-    >>> from notation.pmn import read_game, write_game
+    >>> from notation.pmn_reader import read_game
+    >>> from notation.pmn_writer import write_game
     >>> record = read_game('[Game "kingulu"]\\n[Setup "0,4,14*,0,0,1/2,0,1,2,0,0 N 6-18 11"]\\n\\n'
     ...                    '11... b2 12. b1 a2^ 13. e1x1 1-0\\n')
     >>> print(write_game(annotate_record(record).record), end="")
@@ -43,13 +44,15 @@ from dataclasses import dataclass
 from notation.coords import format_move
 from notation.record import GameRecord, MoveNode, copy_record
 
-from ..archives import Picked, write_picked
+from ..archives.tasks import Picked, write_picked
 from ..checking import Replay, replay
 from ..files.writing import GameFormat
-from ..rules.core import NORTH, SOUTH, Game, Move, Position, PositionKey, side_name
+from ..rules.board import NORTH, SOUTH, side_name
+from ..rules.game import Game, Move
+from ..rules.position import Position, PositionKey
+from .endgame import Tablebase
 from .proofs import ProofBook
 from .search import Solver
-from .tablebase import Tablebase
 
 __all__ = ["Limits", "Annotated", "annotate_record", "AnnotateTask", "AnnotatedPicked", "DEFAULT_SECONDS",
            "knowledge", "watch_positions"]
@@ -124,7 +127,7 @@ def annotate_record(record: GameRecord, default_game: str | None = None, *,
     record is left untouched); ``default_game`` is the game of a record
     without a ``Game`` tag; ``progress`` is told of every position solved
     (see :data:`PositionProgress`). The searches ask ``tablebase``
-    (:mod:`.tablebase`) where it is of the record's game, and what the
+    (:mod:`.endgame`) where it is of the record's game, and what the
     searches leave unknown is taken from ``proofs`` where they cover it
     (:class:`.proof.ProofBook`)."""
     report = replay(record, default_game, positions=True)
@@ -260,7 +263,7 @@ class AnnotateTask:
     target: str = "pmn"
     limits: Limits = Limits()
     default_game: str | None = None
-    #: The endgame tables the searches ask (a file, :mod:`.tablebase`).
+    #: The endgame tables the searches ask (a file, :mod:`.endgame`).
     tablebase: str | None = None
     #: Proof files (:class:`.proofs.ProofBook`) that give what the searches leave unknown.
     proofs: tuple[str, ...] = ()

@@ -9,7 +9,8 @@ A line whose game ends earlier contributes nothing, as in chess perft::
 """
 from __future__ import annotations
 
-from .core import Game, Move, Position, PositionKey
+from .game import Game, Move
+from .position import Position, PositionKey
 
 
 def _children(game: Game, position: Position, history: frozenset[PositionKey]

@@ -58,9 +58,11 @@ import uuid
 from collections.abc import Callable, Collection
 from typing import Any, Final
 
-from ..rules.core import Game, MancalaError, Move, Position, PositionKey
+from ..rules.game import Game, MancalaError, Move
+from ..rules.position import Position, PositionKey
 from ..rules.registry import get_game
-from .search import DEFAULT_MEMORY, LOSS, RESULT_NAMES, WIN, Solution, Solver, TableKey, result_name
+from .search import DEFAULT_MEMORY, Solver
+from .search_result import LOSS, RESULT_NAMES, WIN, SearchResult, TableKey, result_name
 
 #: The deepest the tree is split (plies from the position).
 MAX_SPLIT_PLIES: Final = 12
@@ -101,7 +103,7 @@ class ClusterSolveError(MancalaError):
     given to, or a worker cannot load the project); the message is one line."""
 
 
-class ClusterSolution(Solution):
+class ClusterSolution(SearchResult):
     """A :class:`~mancala_cli.solving.search.Solution` gathered from a
     cluster, with ``pv``: a principal variation (the moves from the
     position, each player's best, through the split tree and one move

@@ -1,4 +1,4 @@
-"""What a solve finds (:class:`Solution`), and the values the search
+"""What a solve finds (:class:`SearchResult`), and the values the search
 gives a position for the side to move: win 1, draw 0, loss -1
 (:mod:`.search`)."""
 from __future__ import annotations
@@ -7,7 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
-from ..rules.core import Move, Outcome, Position, PositionKey
+from ..rules.game import Move, Outcome
+from ..rules.position import Position, PositionKey
 
 WIN: Final = 1
 DRAW_VALUE: Final = 0
@@ -37,11 +38,11 @@ def result_name(low: int, high: int) -> str:
     return RESULT_NAMES[low] if low == high else "unknown"
 
 
-#: Why a search stopped before its end (:attr:`Solution.stopped`).
+#: Why a search stopped before its end (:attr:`SearchResult.stopped`).
 STOP_REASONS: Final = ("depth", "nodes", "time", "interrupted")
 
 
-class Solution:
+class SearchResult:
     """What :meth:`Solver.solve` found for the side to move.
 
     ``result`` is ``win``, ``draw``, ``loss`` or ``unknown``, and ``bounds``

@@ -15,7 +15,7 @@ its :class:`BoardFacts`; whether the seeds add up is the rules' business
     >>> parse_position(game, "4,4/4,4 S 0-0 1")
     Traceback (most recent call last):
     ...
-    notation.errors.PositionError: 2 rows of holes, kingulu has 2 rows of 6: rank 2 has 2 holes
+    notation.notation_errors.PositionError: 2 rows of holes, kingulu has 2 rows of 6: rank 2 has 2 holes
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ import re
 from typing import NamedTuple, Protocol
 
 from .coords import Shape, Side, hole_names
-from .errors import PositionError
+from .notation_errors import PositionError
 
 __all__ = ["BoardFacts", "PositionFields", "parse_position", "format_position"]
 
@@ -86,7 +86,7 @@ def _number(text: str, what: str) -> int:
 def parse_position(game: BoardFacts, text: str) -> PositionFields:
     """Parse a position string of ``game``.
 
-    Raises :class:`~notation.errors.PositionError` naming what is wrong:
+    Raises :class:`~notation.notation_errors.PositionError` naming what is wrong:
     shape, a negative or non-numeric count, ``*`` misuse, or more stones in a
     hole than it can hold (``kimasai-klamroth``).
     """
