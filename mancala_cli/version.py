@@ -7,5 +7,5 @@ __version__ = "0.1.0"
 
 #: ``False`` when the program runs, taken as true by type checkers: the
 #: ``typing.TYPE_CHECKING`` of the modules that ``mancala --version`` loads
-#: (``typing`` and what it loads cost 11 ms of it, see tests/test_startup.py).
+#: (``typing`` and what it loads slow it: docs/performance.md, 'Start-up').
 TYPE_CHECKING = False

@@ -17,7 +17,7 @@ from textual import events  # noqa: E402
 
 import mancala_cli as mancala  # noqa: E402
 from mancala_cli.editor.app import EditorApp  # noqa: E402
-from mancala_cli.editor.board import Board  # noqa: E402
+from mancala_cli.editor.board_widget import BoardWidget  # noqa: E402
 from mancala_cli.editor.launch import Refused, prepare  # noqa: E402
 from mancala_cli.editor.model import EditedGame, EditError  # noqa: E402
 from notation.record import GameRecord, MoveNode  # noqa: E402
@@ -57,7 +57,7 @@ async def enter_line(pilot, moves: list[MoveNode]) -> None:
         tokens = app.edited.legal_tokens()
         if node.text in tokens and node.destination is None:  # a click on its hole
             hole = app.edited.tried().line.legal_moves()[tokens.index(node.text)].move.origin
-            await pilot.click("#board", offset=app.query_one(Board).cell_offset(hole))
+            await pilot.click("#board", offset=app.query_one(BoardWidget).cell_offset(hole))
             assert app.edited.node(app.edited.cursor).text == node.text
         else:
             await pilot.press("m", *node.text, "enter", "escape")
@@ -239,9 +239,9 @@ def test_illegal_tries_by_key_and_by_click_say_why_and_change_nothing(tmp_path):
         await pilot.press("m", *"c1x5", "enter")
         seen.append(message(app))
         await pilot.press("escape")
-        await pilot.click("#board", offset=app.query_one(Board).cell_offset(6))  # a2: North's hole
+        await pilot.click("#board", offset=app.query_one(BoardWidget).cell_offset(6))  # a2: North's hole
         seen.append(message(app))
-        await pilot.click("#board", offset=app.query_one(Board).cell_offset(0))  # a1: KG-FIRSTLAP
+        await pilot.click("#board", offset=app.query_one(BoardWidget).cell_offset(0))  # a1: KG-FIRSTLAP
         seen.append(message(app))
         await pilot.press("right", "right", "enter")  # the arrow keys from a1 to c1, played
         seen.append(message(app))
@@ -481,10 +481,10 @@ def test_help_resizing_and_no_color(tmp_path, monkeypatch):
         seen.append(type(app.screen).__name__)
         await pilot.resize_terminal(120, 40)
         await pilot.pause()
-        seen.append((app.size.width, app.query_one(Board).size.height))
+        seen.append((app.size.width, app.query_one(BoardWidget).size.height))
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
-        seen.append((app.size.width, app.query_one(Board).size.height, app.query_one("#keys").size.height))
+        seen.append((app.size.width, app.query_one(BoardWidget).size.height, app.query_one("#keys").size.height))
 
     run_app(app, steps, size=(80, 24))
     assert app.no_color

@@ -99,10 +99,10 @@ def test_only_the_editor_imports_textual():
     command line imports directly (the editor builds Textual's own content)."""
     users = [p.relative_to(ROOT).as_posix() for p in modules("mancala_cli") + modules("notation")
              if _offending([p], ["textual"])]
-    assert users == ["mancala_cli/editor/app.py", "mancala_cli/editor/board.py", "mancala_cli/editor/movetext.py"]
+    assert users == ["mancala_cli/editor/app.py", "mancala_cli/editor/board_widget.py", "mancala_cli/editor/movetext.py"]
     editor = modules("mancala_cli/editor")
     assert _offending(editor, ["typer", "rich", "mancala_cli.cli"]) == []
-    plain = [p for p in editor if p.stem in ("model", "documents", "launch")]
+    plain = [p for p in editor if p.stem in ("model", "edited_files", "launch")]
     assert len(plain) == 3 and _offending(plain, ["textual", "mancala_cli.editor.app"]) == []
 
 

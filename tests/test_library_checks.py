@@ -12,7 +12,9 @@ import pytest
 from typer.testing import CliRunner
 
 import mancala_cli as mancala
-from mancala_cli.cli import app
+from mancala_cli.cli.commands import whole
+
+app = whole()
 
 ROOT = Path(__file__).resolve().parent.parent
 TOURNAMENT = str(ROOT / "examples" / "kingulu-tournament.pmn")
@@ -44,10 +46,10 @@ def test_write_refuses_a_format_its_path_contradicts(tmp_path):
 
 
 def test_the_command_line_and_the_library_share_one_table(tmp_path):
-    from mancala_cli.cli import formats as command_formats
+    from mancala_cli.cli import annotate, convert, filter as filter_command
     from mancala_cli.files import formats
 
-    assert command_formats.RECORD_EXTENSIONS is formats.RECORD_EXTENSIONS
+    assert all(m.RECORD_EXTENSIONS is formats.RECORD_EXTENSIONS for m in (annotate, convert, filter_command))
     result = CliRunner().invoke(app, ["convert", TOURNAMENT, "-o", str(tmp_path / "x.json"), "--to", "pmn"])
     assert result.exit_code == 2
     assert f"-o {tmp_path / 'x.json'} asks for json, but --to is pmn: give one of them, or make them agree" \

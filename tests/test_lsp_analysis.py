@@ -12,11 +12,12 @@ import sys
 import pytest
 
 import mancala_cli as mancala
-from mancala_cli.lsp.analysis import NO_MOVE_NUMBER, Document, missing_numbers, problem_message, split_lines, token_end
+from mancala_cli.lsp.analysis import Document, problem_message, split_lines, token_end
 from mancala_cli.lsp.answers import Span, TextEdit
 from mancala_cli.lsp.completion import completions, line_at
 from mancala_cli.lsp.fixes import code_actions
 from mancala_cli.lsp.formatting import format_document, format_range
+from mancala_cli.lsp.hints import NO_MOVE_NUMBER, missing_numbers
 from mancala_cli.lsp.hover import hover
 from mancala_cli.lsp.outline import symbols
 

@@ -137,7 +137,7 @@ def test_the_analyses_kept_are_bounded_the_least_recently_used_dropped():
 
     from pygls.io_ import StdoutWriter
 
-    from mancala_cli.lsp import features
+    from mancala_cli.lsp.hover import hover
     from mancala_cli.lsp.server import MAX_ANALYSED, make_server
 
     assert MAX_ANALYSED == 64 << 20
@@ -155,7 +155,7 @@ def test_the_analyses_kept_are_bounded_the_least_recently_used_dropped():
         assert kept == {"untitled:a": 0, "untitled:b": 100, "untitled:c": 100}
         assert server.documents["untitled:a"].text == text
         doc = server.document("untitled:a")  # (what each request about it does first)
-        found = features.hover(doc, 2, 4)
+        found = hover(doc, 2, 4)
         assert found is not None and found.text.startswith("**1. c1x6**")
         assert list(server.analysed) == ["untitled:c", "untitled:a"] and server.documents["untitled:b"].games == []
 

@@ -9,11 +9,13 @@ import pathlib
 
 from typer.testing import CliRunner
 
-from mancala_cli.cli import app
+from mancala_cli.cli.commands import whole
 from notation.pmn_reader import read_games
 from notation.record import GameRecord
 from notation.xml_reader import read_archive
 from notation.xml_writer import write_archive
+
+app = whole()
 
 runner = CliRunner()
 TOURNAMENT = pathlib.Path(__file__).parent.parent / "examples" / "kingulu-tournament.pmn"

@@ -1,7 +1,7 @@
 """The ``mancala`` command line: the typer app (:mod:`.commands`), one
 module per command (``validate.py``, ``render.py``, ...), what the commands
-share (:mod:`.options`, :mod:`.reading`, :mod:`.out_dir`,
-:mod:`.engine_files`) and how the process starts and ends
+share (:mod:`.options`, :mod:`.output_formats`, :mod:`.reading`,
+:mod:`.engine_options`) and how the process starts and ends
 (:mod:`.running`, :mod:`.streams`).
 
 Only this subpackage imports typer, and only when the command line runs:

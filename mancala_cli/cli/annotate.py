@@ -13,10 +13,10 @@ from notation.notation_errors import XMLArchiveError
 from ..batch.annotating import AnnotateTotals, AnnotateWatch, annotate_files
 from ..documents import proof_glob
 from ..files import InputError
+from ..files.formats import RECORD_EXTENSIONS
 from ..solving.engine_facts import watch_positions
 from ..solving.proofs import proofs_among
-from .engine_files import proof_files, tablebase_file
-from .formats import RECORD_EXTENSIONS, output_format
+from .engine_options import proof_files, tablebase_file
 from .options import (
     ENCODING_OPTION,
     FILES_ARGUMENT,
@@ -35,6 +35,7 @@ from .options import (
     output_file,
     read_failed,
 )
+from .output_formats import output_format
 from .progress import StatusLine, on_terminal
 from .reading import check_workers
 from .values import seconds_parser

@@ -11,7 +11,7 @@ import typer
 from notation.coords import STYLES
 
 from ..batch.conversion import NotWritten, write_files
-from .formats import RECORD_EXTENSIONS, output_format
+from ..files.formats import RECORD_EXTENSIONS
 from .options import (
     ENCODING_OPTION,
     FILES_ARGUMENT,
@@ -28,6 +28,7 @@ from .options import (
     input_paths,
     output_file,
 )
+from .output_formats import output_format
 from .progress import Progress
 from .reading import check_workers
 

@@ -15,7 +15,7 @@ from ..archives.texts import BadCriterion, known_game
 from ..batch.filtering import filter_conflict, filter_files
 from ..errors import BadQuery
 from ..files import InputError
-from .formats import RECORD_EXTENSIONS, output_format
+from ..files.formats import RECORD_EXTENSIONS
 from .options import (
     ENCODING_OPTION,
     FILES_ARGUMENT,
@@ -34,6 +34,7 @@ from .options import (
     output_file,
     read_failed,
 )
+from .output_formats import output_format
 from .progress import Progress
 from .reading import check_workers
 from .where import criterion

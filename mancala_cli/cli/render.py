@@ -20,7 +20,6 @@ from ..diagrams.png import MAX_SCALE, MIN_SCALE
 from ..errors import RenderError
 from ..rendering import render as draw
 from ..rules.registry import UnknownGame
-from .formats import DRAWING_EXTENSIONS, output_format
 from .options import (
     ENCODING_OPTION,
     GAME_COMPLETION,
@@ -29,6 +28,7 @@ from .options import (
     int_option,
     output_file,
 )
+from .output_formats import DRAWING_EXTENSIONS, output_format
 from .typer_adapter import given_on_command_line
 from .values import usage_error
 

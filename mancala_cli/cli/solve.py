@@ -17,7 +17,7 @@ from ..solving.search import Solver
 from ..solving.stopping import Solved, cluster_conflict, exit_status, solve_here, solve_on_cluster
 from ..solving.table_file import TableFileError
 from ..solving.written import solution_text
-from .engine_files import proof_book, tablebase_file
+from .engine_options import proof_book, tablebase_file
 from .options import (
     GAME_OPTION,
     POSITION_OPTION,

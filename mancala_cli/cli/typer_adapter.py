@@ -33,7 +33,7 @@ from typing import Any, Optional
 from typer import _click, _coercion as _typer_coercion, core as _typer_core
 from typer._click.core import ParameterSource
 from typer._click.globals import get_current_context
-from typer.core import TyperArgument, TyperGroup
+from typer.core import TyperArgument
 
 __all__ = ["BadParameter", "ClickException", "Context", "MissingParameter", "NoArgsIsHelpError", "Parameter",
            "TyperGroup", "UsageError", "adjust_typer", "current_context", "given_on_command_line"]
@@ -41,6 +41,8 @@ __all__ = ["BadParameter", "ClickException", "Context", "MissingParameter", "NoA
 #: click's classes, as the command line's errors and group use them.
 ClickException = _click.ClickException
 Context = _click.Context
+#: typer's group of commands, which the command line's group extends.
+TyperGroup = _typer_core.TyperGroup
 Parameter = _click.Parameter
 BadParameter = _click.exceptions.BadParameter
 MissingParameter = _click.exceptions.MissingParameter

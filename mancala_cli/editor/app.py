@@ -20,8 +20,8 @@ from notation.record import GameRecord
 
 from ..playing import GamePosition, Solution
 from ..solving.search import Solver
-from .board import Board
-from .documents import Document, Recovery
+from .board_widget import BoardWidget
+from .edited_files import EditedFile, Recovery
 from .model import EditedGame, EditError
 from .movetext import Movetext, address_of
 
@@ -119,7 +119,7 @@ class Games(ModalScreen[int | None]):
     DEFAULT_CSS = "Games { align: center middle; } #box { width: 78; height: 20; border: round $accent; " \
                   "background: $surface; } OptionList { height: 1fr; }"
 
-    def __init__(self, document: Document) -> None:
+    def __init__(self, document: EditedFile) -> None:
         super().__init__()
         self.document = document
 
@@ -178,7 +178,7 @@ class EditorApp(App[None]):
         Binding("question_mark,f1", "help", "Help"),
     ]
 
-    def __init__(self, document: Document, index: int, edited: EditedGame, *,
+    def __init__(self, document: EditedFile, index: int, edited: EditedGame, *,
                  recovery: Recovery | None = None, offer: dict[str, Any] | None = None, choose: bool = False) -> None:
         super().__init__()
         self.document, self.index, self.edited = document, index, edited
@@ -191,7 +191,7 @@ class EditorApp(App[None]):
     # -- the screen -----------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Board(self.edited.game, id="board")
+        yield BoardWidget(self.edited.game, id="board")
         yield Static("", id="info", markup=False)
         yield Movetext(id="movetext")
         yield Input(placeholder="move (m): a legal move, completed with Tab", id="move")
@@ -200,7 +200,7 @@ class EditorApp(App[None]):
         yield Static(KEYS, id="keys", markup=False)
 
     def on_mount(self) -> None:
-        self.query_one(Board).focus()
+        self.query_one(BoardWidget).focus()
         self.show()
         if self.offer is not None:
             self.push_screen(Choice(f"A recovery file from {self.offer.get('saved')} holds unsaved changes "
@@ -237,7 +237,7 @@ class EditorApp(App[None]):
         except EditError as error:
             self.say(str(error))
             return
-        board = self.query_one(Board)
+        board = self.query_one(BoardWidget)
         board.show(tried.line.position, last_move=edited.last_move(), outcome=tried.line.outcome())
         self.query_one(Movetext).show(edited)
         record = edited.record
@@ -272,7 +272,7 @@ class EditorApp(App[None]):
 
     def action_hole(self, hole: int) -> None:
         """A hole clicked (or chosen with Enter): its move, or the choice of its moves."""
-        board = self.query_one(Board)
+        board = self.query_one(BoardWidget)
         board.selected = hole
         tokens = self.edited.tokens_from(hole)
         if len(tokens) > 1:
@@ -283,7 +283,7 @@ class EditorApp(App[None]):
             return
         self.play(tokens[0] if tokens else self.edited.game.board.name(hole))  # (an illegal one says why)
 
-    def on_board_chosen(self, message: Board.Chosen) -> None:
+    def on_board_widget_chosen(self, message: BoardWidget.Chosen) -> None:
         self.action_hole(message.hole)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -421,7 +421,7 @@ class EditorApp(App[None]):
             self._solver = None
             self.say("engine cancelled")
         else:
-            self.query_one(Board).focus()
+            self.query_one(BoardWidget).focus()
 
     def action_annotate(self) -> None:
         self.say(f"annotating the main line ({ANNOTATE_SECONDS:g} s a position)…")
@@ -485,7 +485,7 @@ class EditorApp(App[None]):
         self.push_screen(Choice(HELP, {"escape": "back"}))
 
     def action_flip(self) -> None:
-        board = self.query_one(Board)
+        board = self.query_one(BoardWidget)
         board.flip = not board.flip
         board.refresh()
 

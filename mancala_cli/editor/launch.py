@@ -15,7 +15,7 @@ from ..files import InputError
 from ..positions import parse_position
 from ..rules.game import InvalidPosition
 from ..rules.registry import UnknownGame, get_game
-from .documents import Document, Recovery, new_document, open_document
+from .edited_files import EditedFile, Recovery, new_document, open_document
 from .model import EditedGame, EditError
 
 __all__ = ["Refused", "Opened", "prepare"]
@@ -35,7 +35,7 @@ class Opened:
     1) and the model, the recovery file's ``offer`` if any, and whether to
     show the archive's games first (``choose``)."""
 
-    document: Document
+    document: EditedFile
     index: int
     edited: EditedGame
     offer: dict[str, Any] | None = None

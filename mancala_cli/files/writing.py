@@ -39,7 +39,7 @@ from ..checking import Replay, replay
 from .formats import FORMATS
 from .output import atomic_output
 
-__all__ = ["FORMATS", "GameFormat", "WrittenGame", "RecordWriter", "check_target", "open_writer"]
+__all__ = ["GameFormat", "WrittenGame", "RecordWriter", "check_target", "open_writer"]
 
 def check_target(to: str) -> None:
     """``to``, a format the runs write games in (else :class:`ValueError`)."""

@@ -11,8 +11,9 @@ from notation.coords import move_label
 from notation.record import RESULTS, Problem
 
 from .. import Line
-from .analysis import Diagnostic, Document, Hint, problem_message, token_end
+from .analysis import Diagnostic, Document, problem_message, token_end
 from .answers import Fix, Span, TextEdit
+from .hints import Hint
 from .replay import GameView, TooManyMoves, view
 
 __all__ = ["code_actions"]

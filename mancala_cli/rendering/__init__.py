@@ -111,4 +111,4 @@ def _position(o: RenderOptions) -> Drawing:
     return drawing
 
 
-__all__ = ["FORMATS", "Rendered", "render"]
+__all__ = ["FORMATS", "render"]

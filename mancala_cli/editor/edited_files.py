@@ -31,11 +31,11 @@ from ..files.reports import error_lines
 from ..files.sources import open_source, sniff
 from ..files.writing import RecordWriter
 
-__all__ = ["Document", "open_document", "new_document", "game_text", "Recovery", "recovery_folder"]
+__all__ = ["EditedFile", "open_document", "new_document", "game_text", "Recovery", "recovery_folder"]
 
 
 @dataclass
-class Document:
+class EditedFile:
     """A file of records: ``path`` (``None``: not saved yet), ``format``,
     the ``records`` and each one's error lines (``problems``, as ``validate``
     prints them; a game with any is shown, not edited), and the file's
@@ -104,7 +104,7 @@ def game_text(record: GameRecord) -> str:
     return _written([record], "pmn").decode("utf-8")
 
 
-def open_document(path: str) -> Document:
+def open_document(path: str) -> EditedFile:
     """The file at ``path``, read as ``validate`` reads it; raises
     :class:`~mancala_cli.files.InputError` (or an XML archive's error) for
     one that cannot be read at all."""
@@ -114,13 +114,13 @@ def open_document(path: str) -> Document:
         kind = sniff(source)
         records = list(read_records(source, kind))
     problems = [error_lines(path, replay(record).problems) for record in records]
-    return Document(path, kind, records, problems, data)
+    return EditedFile(path, kind, records, problems, data)
 
 
-def new_document(path: str | None, record: GameRecord) -> Document:
+def new_document(path: str | None, record: GameRecord) -> EditedFile:
     """A file not written yet, holding ``record``."""
     kind = "json" if path and path.endswith((".jsonl", ".json")) else "xml" if path and path.endswith(".xml") else "pmn"
-    return Document(path, kind, [record], [[]], None)
+    return EditedFile(path, kind, [record], [[]], None)
 
 
 def recovery_folder() -> str:

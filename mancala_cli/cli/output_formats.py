@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..files.formats import RECORD_EXTENSIONS as RECORD_EXTENSIONS, FormatChoiceError, chosen_format
+from ..files.formats import FormatChoiceError, chosen_format
 from .options import fail
 
 #: The format a file name's extension stands for in drawings (render); the

@@ -16,7 +16,7 @@ from ..rules.board import FILES, NORTH, SOUTH, Side, side_name
 from ..rules.game import Game, Move, Outcome
 from ..rules.position import Position
 
-__all__ = ["Board", "board_content"]
+__all__ = ["BoardWidget", "board_content"]
 
 
 BOLD, SELECTED = Style(bold=True), Style(reverse=True)
@@ -77,10 +77,10 @@ def board_content(game: Game, position: Position, *, last_move: Move | None, fli
     return Content.assemble(*parts)
 
 
-class Board(Widget, can_focus=True):
+class BoardWidget(Widget, can_focus=True):
     """The position, with a selected hole moved by the arrow keys."""
 
-    DEFAULT_CSS = "Board { height: auto; width: auto; padding: 0 1; }"
+    DEFAULT_CSS = "BoardWidget { height: auto; width: auto; padding: 0 1; }"
     BINDINGS = [
         Binding("left", "step(0, -1)", "Hole", show=False),
         Binding("right", "step(0, 1)", "Hole", show=False),
