@@ -11,6 +11,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 import pytest
@@ -75,8 +76,17 @@ class Terminal:
         subprocess.run(["tmux", "-S", self.socket, "kill-server"], capture_output=True, timeout=30)
 
 
-def test_a_move_played_and_saved_in_a_real_terminal(tmp_path):
-    target = tmp_path / "game.pmn"
+@pytest.fixture
+def short_folder():
+    """A folder of a short name, so that "saved PATH" fits on the 80
+    columns of the status line (pytest's own under xdist does not)."""
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="me", dir="/tmp"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_move_played_and_saved_in_a_real_terminal(tmp_path, short_folder):
+    target = short_folder / "game.pmn"
     terminal = Terminal(tmp_path, "save", "--game", "kingulu", str(target))
     try:
         shown = terminal.wait_for("Bao Kingulu — move 1, South to move")

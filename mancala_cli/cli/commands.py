@@ -62,7 +62,7 @@ COMMANDS = (
     ("split", "split", "split", "Write the games in files of N games each."),
     ("stats", "stats", "stats", "Summarise an archive: lengths, results, openings."),
     ("lsp", "lsp", "lsp", "Run the language server for PMN files (editors)."),
-    ("edit", "edit", "edit", "Edit a record in the terminal: board, moves, variations, notes."),
+    ("edit", "edit", "edit", "Edit a record in the terminal: board, moves, variations."),
 )
 
 

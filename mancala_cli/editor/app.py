@@ -429,7 +429,8 @@ class EditorApp(App[None]):
 
     @work(thread=True, exclusive=True)
     def _annotate(self, record: GameRecord) -> None:
-        # (local: annotate brings the archives and the batch runs, 130 ms that the first frame does without)
+        # (local: annotate brings the archives and the batch runs, which the first frame does without;
+        # measured: docs/performance.md, 'Editor')
         from ..api import annotate
 
         annotated = annotate(record, time=ANNOTATE_SECONDS)

@@ -26,8 +26,8 @@ from .analysis import Document, DocumentGame, token_end
 __all__ = ["MAX_VIEW_MOVES", "TooManyMoves", "MoveInfo", "GameView", "view"]
 
 #: The most moves (main line and variations together) of a game replayed
-#: for hover, completion and quick fixes: 10,000 take about 15 MB and 2 s
-#: (a real game, annotated, has a few hundred).
+#: for hover, completion and quick fixes (a real game, annotated, has a few
+#: hundred; what 10,000 cost: docs/performance.md, 'Language server').
 MAX_VIEW_MOVES = 10_000
 
 _MOVE = re.compile(rf"(?:{HOLE})(?:-(?:{HOLE}))?(?:x[0-9]+)?\^?")
