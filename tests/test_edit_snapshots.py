@@ -4,6 +4,7 @@ game, each orientation, a position in the middle of an example game with its
 last move marked; and the one in docs/commands/edit.md is the first of them."""
 from __future__ import annotations
 
+import os
 import pathlib
 
 import pytest
@@ -17,6 +18,10 @@ from mancala_cli.editor.launch import prepare  # noqa: E402
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 GAMES = {"kingulu": "examples/kingulu-village-match.pmn", "kimasai-mackay": "examples/kimasai-mackay-annotated.pmn",
          "kimasai-klamroth": "examples/kimasai-klamroth-annotated.pmn"}
+
+
+pytestmark = pytest.mark.skipif(os.environ.get("MANCALA_PURE", "") not in ("", "0"),
+                                reason="the editor's screens are tested once, in the native-core run")
 
 
 @pytest.fixture(autouse=True)

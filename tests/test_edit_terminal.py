@@ -23,6 +23,10 @@ if shutil.which("tmux") is None:
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
+pytestmark = pytest.mark.skipif(os.environ.get("MANCALA_PURE", "") not in ("", "0"),
+                                reason="the editor's screens are tested once, in the native-core run")
+
+
 class Terminal:
     """One tmux session of 80 × 24 running ``mancala edit ARGS`` (its own server socket)."""
 
