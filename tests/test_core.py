@@ -84,7 +84,7 @@ def test_without_a_compiler_the_build_makes_the_pure_package(tmp_path):
     assert done.returncode == 0, done.stderr
     [wheel] = os.listdir(tmp_path / "wheel")
     names = zipfile.ZipFile(tmp_path / "wheel" / wheel).namelist()
-    assert "mancala_cli/rules/core.py" in names
+    assert "mancala_cli/rules/game.py" in names
     assert not [name for name in names if name.endswith(".so") or name.endswith(".c")]
     target = tmp_path / "site"
     zipfile.ZipFile(tmp_path / "wheel" / wheel).extractall(target)

@@ -31,7 +31,7 @@ def fastest(game_id):
     """The game on the native core where there is one (the searches are the
     same step for step: tests/test_native_search.py), else the pure one."""
     if native is not None:
-        return getattr(native, GAMES[game_id].__name__)()
+        return native.game_class(GAMES[game_id].__name__)()
     return GAMES[game_id]()
 
 

@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 import mancala_cli as mancala
 from mancala_cli.archives.criteria import Criteria
 from mancala_cli.archives.tasks import FilterTask
+from mancala_cli.archives.texts import BadCriterion
 from mancala_cli.cli.commands import whole
 from notation.notation_errors import NotationError, QueryError
 from notation.query import And, Comparison, Not, Or, Test, parse
@@ -299,11 +300,11 @@ def test_a_wrong_capture_mark_is_said_once_on_standard_error(archive):
 
 
 def test_flags_keep_their_own_messages():
-    with pytest.raises(mancala.archives.BadCriterion, match=r"^--tag: 'Event' is not NAME=REGEX$"):
+    with pytest.raises(BadCriterion, match=r"^--tag: 'Event' is not NAME=REGEX$"):
         Criteria.from_options(tags=["Event"])
-    with pytest.raises(mancala.archives.BadCriterion, match=r"^--opening: 'z9' is not a hole of kingulu's"):
+    with pytest.raises(BadCriterion, match=r"^--opening: 'z9' is not a hole of kingulu's"):
         Criteria.from_options(game="kingulu", opening="z9")
-    with pytest.raises(mancala.archives.BadCriterion, match=r"^--reaches: bad position for kingulu"):
+    with pytest.raises(BadCriterion, match=r"^--reaches: bad position for kingulu"):
         Criteria.from_options(reaches=["4,4,4,4,4,4/4,4,4,4,4,5 S 0-0 1"])
 
 
