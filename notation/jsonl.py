@@ -21,6 +21,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from . import json_nesting
 from .coords import Side
 from .grammar import HOLE
 from .notation_errors import NotationError
@@ -153,16 +154,22 @@ def _deep_nesting() -> Iterator[None]:
 def record_to_json(record: GameRecord, game: str | None, start: str | None) -> str:
     """One JSON line (without the newline)."""
     obj = record_to_object(record, game, start)
-    with _deep_nesting():
-        return json.dumps(obj, ensure_ascii=False)
+    try:
+        with _deep_nesting():
+            return json.dumps(obj, ensure_ascii=False)
+    except RecursionError:  # (Python 3.12's C encoder stops at about 1,500 levels)
+        return json_nesting.dumps(obj)
 
 
 def json_line_to_record(text: str) -> GameRecord:
     """The record of one JSON line; ValueError or :class:`JSONRecordError` if it is none
     (nested deeper than :data:`MAX_JSON_DEPTH`, or a value a record cannot hold)."""
     try:
-        with _deep_nesting():
-            obj = json.loads(text)
+        try:
+            with _deep_nesting():
+                obj = json.loads(text)
+        except RecursionError:  # (Python 3.12's C decoder stops at about 1,500 levels)
+            obj = json_nesting.loads(text, max_depth=12 * MAX_VARIATION_DEPTH)
     except RecursionError:
         raise _too_deep() from None
     except ValueError as error:
