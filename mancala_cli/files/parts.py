@@ -31,7 +31,8 @@ from dataclasses import dataclass, field
 from . import STOP_SIGNALS
 from .output import OutputError
 
-__all__ = ["MANIFEST", "NewParts", "earlier_parts"]
+__all__ = ["MANIFEST", "NewParts", "earlier_parts", "file_identity", "read_written_list", "still_as_written",
+           "written_list_text"]
 
 #: The list, in the folder, of the files its last split wrote.
 MANIFEST = ".mancala-split"
@@ -43,31 +44,53 @@ _PART = re.compile(r"[0-9]{5,}\.(?:pmn|jsonl|xml)")
 _STAGING = re.compile(r"\.mancala-split-[0-9a-f]{8}\.tmp")
 
 
-def _identity(info: os.stat_result) -> str:
-    """What the list keeps of a file to know it again: inode, size, modification time."""
+def file_identity(info: os.stat_result) -> str:
+    """What a list of written files keeps of a file to know it again:
+    inode, size, modification time."""
     return f"{info.st_ino} {info.st_size} {info.st_mtime_ns}"
 
 
-def earlier_parts(folder: str) -> dict[str, str]:
-    """The files of ``folder`` that its last split wrote, from its list:
-    name -> identity (an unreadable or foreign list: none). The list is
-    read only when it is a regular file (a FIFO in its place is not waited on)."""
+def read_written_list(path: str, head: str, names: re.Pattern[str]) -> dict[str, str]:
+    """A list of the files a command wrote into a folder (``.mancala-split``,
+    ``.mancala-render``): name -> identity, the names matching ``names``
+    under the first line ``head`` (an unreadable or foreign list: none). The
+    list is read only when it is a regular file (a FIFO in its place is not
+    waited on)."""
     try:
-        fd = os.open(os.path.join(folder, MANIFEST), os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOFOLLOW)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOFOLLOW)
     except OSError:
         return {}
     with open(fd, "rb") as file:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return {}
         lines = file.read(1 << 24).decode("utf-8", "replace").splitlines()
-    if not lines or lines[0] != _HEAD:
+    if not lines or lines[0] != head:
         return {}
-    parts = {}
+    listed = {}
     for line in lines[1:]:
         name, _, identity = line.partition(" ")
-        if _PART.fullmatch(name) and re.fullmatch(r"[0-9]+ [0-9]+ [0-9]+", identity):
-            parts[name] = identity
-    return parts
+        if names.fullmatch(name) and re.fullmatch(r"[0-9]+ [0-9]+ [0-9]+", identity):
+            listed[name] = identity
+    return listed
+
+
+def written_list_text(head: str, listed: dict[str, str]) -> str:
+    """The text of a list of written files (:func:`read_written_list` reads it)."""
+    return "".join(f"{line}\n" for line in [head, *(f"{name} {identity}" for name, identity in listed.items())])
+
+
+def still_as_written(path: str, identity: str) -> bool:
+    """Whether ``path`` is still the regular file a list describes by ``identity``."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return False
+    return stat.S_ISREG(info.st_mode) and file_identity(info) == identity
+
+
+def earlier_parts(folder: str) -> dict[str, str]:
+    """The files of ``folder`` that its last split wrote, from its list: name -> identity."""
+    return read_written_list(os.path.join(folder, MANIFEST), _HEAD, _PART)
 
 
 def _remove_staging(path: str) -> None:
@@ -133,7 +156,7 @@ class NewParts:
         held = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
         try:
             old = earlier_parts(self.folder)
-            new = {name: _identity(os.lstat(os.path.join(self.staging, name))) for name in self.names}
+            new = {name: file_identity(os.lstat(os.path.join(self.staging, name))) for name in self.names}
             # First a list of both sets, so that a kill while the files move leaves none unlisted.
             self._write_list({**old, **new})
             for name in self.names:
@@ -143,14 +166,12 @@ class NewParts:
                 if name in new:
                     continue
                 path = os.path.join(self.folder, name)
-                with contextlib.suppress(FileNotFoundError):
-                    info = os.lstat(path)
-                    if stat.S_ISREG(info.st_mode) and _identity(info) == identity:
-                        if kept(name):
-                            listed[name] = identity  # (still the earlier split's: a later one removes it)
-                        else:
-                            os.unlink(path)
-                            removed.append(name)
+                if still_as_written(path, identity):
+                    if kept(name):
+                        listed[name] = identity  # (still the earlier split's: a later one removes it)
+                    else:
+                        os.unlink(path)
+                        removed.append(name)
             if listed:
                 self._write_list(listed)
             else:
@@ -167,5 +188,5 @@ class NewParts:
         """The folder's list, written in the staging folder and renamed over the old one."""
         path = os.path.join(self.staging, MANIFEST)
         with open(path, "w", encoding="utf-8", newline="\n") as file:
-            file.write("".join(f"{line}\n" for line in [_HEAD, *(f"{n} {i}" for n, i in parts.items())]))
+            file.write(written_list_text(_HEAD, parts))
         os.replace(path, os.path.join(self.folder, MANIFEST))

@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import stat
 import sys
 from typing import Optional
 
@@ -27,6 +26,7 @@ from ..diagrams.text import FROM_POSITION, FromPosition, board_text, caption_sta
 from ..errors import RenderError
 from ..files import InputError
 from ..files.output import atomic_output, make_folder, names_input
+from ..files.parts import file_identity, read_written_list, still_as_written, written_list_text
 from ..rules.game import Game, Move, Outcome
 from ..rules.position import Position
 
@@ -125,11 +125,6 @@ class Drawing:
         self.written.append(path)
 
 
-def _identity(info: os.stat_result) -> str:
-    """What the list keeps of a file to know it again: inode, size, modification time."""
-    return f"{info.st_ino} {info.st_size} {info.st_mtime_ns}"
-
-
 class DiagramFolder:
     """The folder ``out_dir`` of one render, made when missing: the diagrams
     of ``kind`` (``ply-`` or ``pos-``) written into it are :meth:`added`,
@@ -150,29 +145,13 @@ class DiagramFolder:
     def added(self, name: str) -> None:
         """The diagram ``name`` was written into the folder."""
         try:
-            self.new[name] = _identity(os.lstat(self.path(name)))
+            self.new[name] = file_identity(os.lstat(self.path(name)))
         except OSError:
             self.new.pop(name, None)  # (not a file of ours to remove later)
 
     def earlier(self) -> dict[str, str]:
-        """The diagrams the folder's list names: name -> identity (an
-        unreadable or foreign list: none). Read only when a regular file."""
-        try:
-            fd = os.open(self.path(DIAGRAM_LIST), os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOFOLLOW)
-        except OSError:
-            return {}
-        with open(fd, "rb") as file:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                return {}
-            lines = file.read(1 << 24).decode("utf-8", "replace").splitlines()
-        if not lines or lines[0] != _HEAD:
-            return {}
-        listed = {}
-        for line in lines[1:]:
-            name, _, identity = line.partition(" ")
-            if _DIAGRAM.fullmatch(name) and re.fullmatch(r"[0-9]+ [0-9]+ [0-9]+", identity):
-                listed[name] = identity
-        return listed
+        """The diagrams the folder's list names: name -> identity."""
+        return read_written_list(self.path(DIAGRAM_LIST), _HEAD, _DIAGRAM)
 
     def finish(self, source: Optional[str]) -> list[str]:
         """Remove the diagrams of this kind that the list names and this
@@ -185,11 +164,7 @@ class DiagramFolder:
                 if name in self.new:
                     continue
                 path = self.path(name)
-                try:
-                    info = os.lstat(path)
-                except FileNotFoundError:
-                    continue
-                if not stat.S_ISREG(info.st_mode) or _identity(info) != identity:
+                if not still_as_written(path, identity):
                     continue  # (no longer the file a render wrote)
                 if name.startswith(self.kind) and not (source is not None and names_input(path, [source])):
                     os.unlink(path)
@@ -208,7 +183,7 @@ class DiagramFolder:
             if os.path.lexists(target):
                 os.unlink(target)
             return
-        text = "".join(f"{line}\n" for line in [_HEAD, *(f"{n} {i}" for n, i in sorted(listed.items()))])
+        text = written_list_text(_HEAD, dict(sorted(listed.items())))
         temporary = self.path(f"{DIAGRAM_LIST}-{os.urandom(4).hex()}.tmp")
         try:
             with open(temporary, "x", encoding="utf-8", newline="\n") as file:
