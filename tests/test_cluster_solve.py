@@ -205,7 +205,8 @@ def test_a_killed_worker_costs_nothing(cluster):
         assert busy, "no task ever reached a worker"
         time.sleep(0.5)
         assert run.poll() is None, "the run ended before the worker was killed"
-        os.kill(pids[next(iter(busy))], signal.SIGKILL)
+        killed = next(iter(busy))
+        os.kill(pids[killed], signal.SIGKILL)
         out, err = run.communicate(timeout=180)
     finally:
         run.kill()
@@ -213,7 +214,9 @@ def test_a_killed_worker_costs_nothing(cluster):
     assert (run.returncode, err) == (0, b"")
     spread = json.loads(out)
     assert {k: spread[k] for k in SAME} == {k: one[k] for k in SAME}
-    client.wait_for_workers(2, timeout=30)  # the nanny starts another worker
+    from tests.test_cluster import wait_replaced
+
+    wait_replaced(client, killed)  # the nanny starts another worker
     assert _idle(client)
 
 
