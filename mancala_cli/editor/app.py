@@ -187,6 +187,8 @@ class EditorApp(App[None]):
         self.choose = choose
         self._solver: Solver | None = None
         self._engine_id = 0
+        #: The moves offered for one hole (a choice), until the screen is drawn again.
+        self._choice: list[str] = []
 
     # -- the screen -----------------------------------------------------------------------
 
@@ -232,6 +234,7 @@ class EditorApp(App[None]):
     def show(self) -> None:
         """Everything drawn again from the model."""
         edited = self.edited
+        self._choice = []
         try:
             tried = edited.tried()
         except EditError as error:
@@ -276,10 +279,12 @@ class EditorApp(App[None]):
         board.selected = hole
         tokens = self.edited.tokens_from(hole)
         if len(tokens) > 1:
-            self.say("choose: " + " ".join(tokens))
+            self._choice = tokens
             field = self.query_one("#move", Input)
             field.value = ""
+            field.suggester = SuggestFromList(tokens, case_sensitive=False)  # (show() offers every move again)
             field.focus()
+            self.say("choose: " + " ".join(tokens))
             return
         self.play(tokens[0] if tokens else self.edited.game.board.name(hole))  # (an illegal one says why)
 
@@ -303,7 +308,8 @@ class EditorApp(App[None]):
 
     def on_descendant_focus(self, event: Any) -> None:
         if getattr(event.widget, "id", None) == "move":
-            self.say("type a move: Tab completes it, Enter plays it, Esc goes back to the board")
+            self.say("choose: " + " ".join(self._choice) if self._choice else
+                     "type a move: Tab completes it, Enter plays it, Esc goes back to the board")
 
     def action_enter_move(self) -> None:
         self.query_one("#move", Input).focus()
