@@ -20,6 +20,7 @@ from mancala_cli.editor.app import EditorApp  # noqa: E402
 from mancala_cli.editor.board_widget import BoardWidget  # noqa: E402
 from mancala_cli.editor.launch import Refused, prepare  # noqa: E402
 from mancala_cli.editor.model import EditedGame, EditError  # noqa: E402
+from mancala_cli.editor.movetext import movetext_content  # noqa: E402
 from notation.record import GameRecord, MoveNode  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -588,3 +589,48 @@ def test_a_click_on_a_move_of_the_movetext_goes_there(tmp_path):
 
     run_app(app, steps)
     assert seen == [(1,), ((0,), "N")]
+
+
+def test_the_movetext_of_a_long_game_is_wrapped_to_its_width_and_shows_the_cursors_move(tmp_path):
+    """The 163-ply game at 80 × 24: the lines wrapped beside the scrollbar,
+    each line's text the movetext's own, End shows the last move (reversed)
+    with the result, the scrollbar's thumb where the lines are; at 120 × 40
+    the lines are wrapped again, fewer, at the whole width (they fit: no
+    scrollbar)."""
+    app = app_for(ROOT / "examples" / "kimasai-klamroth-annotated.pmn")
+    seen = []
+
+    def shown(movetext):
+        strips = [movetext.render_line(y) for y in range(movetext.size.height)]
+        texts = [strip.text.rstrip() for strip in strips]
+        reversed_ = [segment.text for strip in strips for segment in strip if segment.style and segment.style.reverse]
+        return texts, reversed_
+
+    async def settled(pilot, done) -> None:
+        """Paused until ``done()`` (a resize reaches the screen, then the
+        widget, then its scrollbar: a few turns of the loop; at most 5 s)."""
+        for _ in range(100):
+            if done():
+                return
+            await pilot.pause(0.05)
+
+    async def steps(pilot):
+        movetext = app.query_one("#movetext")
+        await settled(pilot, lambda: movetext.show_vertical_scrollbar)
+        seen.append((movetext.size.width, movetext.virtual_size.width, movetext.show_vertical_scrollbar))
+        whole = " ".join(line.plain for line in movetext._lines)
+        seen.append(whole.split() == movetext_content(app.edited).plain.split())
+        seen.append(shown(movetext)[0][0])  # (the cursor at the start: "start", reversed)
+        await pilot.press("end")
+        texts, reversed_ = shown(movetext)
+        seen.append((texts[-1].endswith("{North has no stone left.} 1-0"), reversed_))
+        seen.append(movetext.vertical_scrollbar.position == movetext.scroll_y == movetext.max_scroll_y > 0)
+        lines = len(movetext._lines)
+        await pilot.resize_terminal(120, 40)
+        await settled(pilot, lambda: movetext.size.width == 118 and not movetext.show_vertical_scrollbar)
+        seen.append((movetext.virtual_size.width, movetext.show_vertical_scrollbar, len(movetext._lines) < lines,
+                     reversed_ == shown(movetext)[1]))
+
+    run_app(app, steps, size=(80, 24))
+    assert seen == [(78, 76, True), True, "start {Only one stone can move at first: b2 steps into the empty a2.} 1.",
+                    (True, ["c2x1"]), True, (118, False, True, True)]

@@ -246,13 +246,14 @@ class EditorApp(App[None]):
         record = edited.record
         tags = " · ".join(f"{name} {value}" for name, value in record.tags if name not in ("Game",))
         mark = " [modified]" if edited.dirty else ""
-        self.query_one("#info", Static).update(f"{self.document.path or 'untitled'}{mark} · {tags}")
+        # (the lines are one row high: no layout)
+        self.query_one("#info", Static).update(f"{self.document.path or 'untitled'}{mark} · {tags}", layout=False)
         self.query_one("#legal", Static).update("legal: " + " ".join(tried.tokens) if tried.tokens else
-                                                  "no legal move")
+                                                  "no legal move", layout=False)
         self.query_one("#move", Input).suggester = SuggestFromList(tried.tokens, case_sensitive=False)
 
     def say(self, text: str) -> None:
-        self.query_one("#message", Static).update(text)
+        self.query_one("#message", Static).update(text, layout=False)
 
     def changed(self) -> None:
         """After every change: drawn, and kept in the recovery file at once."""

@@ -77,6 +77,12 @@ def board_content(game: Game, position: Position, *, last_move: Move | None, fli
     return Content.assemble(*parts)
 
 
+def _extent(content: Content) -> tuple[int, int]:
+    """The width and height that ``content`` takes."""
+    lines = content.split("\n")
+    return max(line.cell_length for line in lines), len(lines)
+
+
 class BoardWidget(Widget, can_focus=True):
     """The position, with a selected hole moved by the arrow keys."""
 
@@ -104,14 +110,25 @@ class BoardWidget(Widget, can_focus=True):
         self.outcome: Outcome | None = None
         self.flip = False
         self.selected = 0
+        self._drawn: tuple[tuple[object, ...], Content] | None = None
+        self._extent = (0, 0)
 
     def show(self, position: Position, *, last_move: Move | None, outcome: Outcome | None) -> None:
+        """The board drawn again (laid out again only when its size changes)."""
+        before = self._extent
         self.position, self.last_move, self.outcome = position, last_move, outcome
-        self.refresh(layout=True)
+        self.render()
+        self.refresh(layout=self._extent != before)
 
     def render(self) -> Content:
-        return board_content(self.game, self.position, last_move=self.last_move, flip=self.flip,
-                            outcome=self.outcome, selected=self.selected if self.has_focus else None)
+        """The board as it is now (drawn once for each state)."""
+        state = (self.position, self.last_move, self.flip, self.outcome, self.selected if self.has_focus else None)
+        if self._drawn is None or self._drawn[0] != state:
+            content = board_content(self.game, self.position, last_move=self.last_move, flip=self.flip,
+                                    outcome=self.outcome, selected=state[-1])
+            self._drawn = (state, content)
+            self._extent = _extent(content)
+        return self._drawn[1]
 
     def cell_offset(self, hole: int) -> tuple[int, int]:
         """Where hole ``hole``'s count is drawn in the widget (x, y), as :func:`board_content` lays it out."""
